@@ -1,0 +1,453 @@
+//! Lowering lang-c's AST to the IR: name resolution, typing, implicit conversions,
+//! initializers, and a location on everything.
+
+mod expr;
+mod init;
+mod literal;
+mod stmt;
+mod types;
+
+use std::collections::HashMap;
+
+use lang_c::ast;
+use lang_c::span::{Node, Span};
+
+use super::FrontendError;
+use super::linemap::Locator;
+use super::preprocess::Preprocessed;
+use crate::diagnostics::SourceSpot;
+use crate::ir::*;
+
+pub(super) type R<T> = Result<T, FrontendError>;
+
+#[derive(Clone, Debug)]
+enum Binding {
+    Var(VarId),
+    Func(FuncId),
+    /// An enumeration constant: its value and type (int).
+    Const(i128),
+    Typedef(TypedefId),
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Tag {
+    Comp(CompId),
+    Enum(EnumId),
+}
+
+pub(super) struct Lowerer<'a, 'b> {
+    prog: &'a mut Program,
+    locator: &'a mut Locator<'b>,
+    pp: &'a Preprocessed,
+    scopes: Vec<HashMap<String, Binding>>,
+    tags: Vec<HashMap<String, Tag>>,
+    func: Option<FuncId>,
+    ret_ty: Type,
+    /// Labels defined and gotos seen in the current function, for checking targets.
+    labels: Vec<String>,
+    gotos: Vec<(String, Loc)>,
+    /// True while lowering a body that sits in a system header.
+    in_system: bool,
+}
+
+pub(super) fn lower(
+    unit: &ast::TranslationUnit,
+    prog: &mut Program,
+    locator: &mut Locator,
+    pp: &Preprocessed,
+) -> R<()> {
+    let mut l = Lowerer {
+        prog,
+        locator,
+        pp,
+        scopes: vec![HashMap::new()],
+        tags: vec![HashMap::new()],
+        func: None,
+        ret_ty: Type::Void,
+        labels: vec![],
+        gotos: vec![],
+        in_system: false,
+    };
+    for ext in &unit.0 {
+        l.external(ext)?;
+    }
+    Ok(())
+}
+
+impl Lowerer<'_, '_> {
+    // ---- locations and errors -------------------------------------------------------
+
+    fn loc(&mut self, span: Span) -> Loc {
+        let off = self.pp.raw_offset(span.start);
+        self.locator.loc(off, &mut self.prog.sources)
+    }
+
+    fn spot(&mut self, span: Span, msg: impl Into<String>) -> SourceSpot {
+        let loc = self.loc(span);
+        SourceSpot::at(&self.prog.sources, loc, msg)
+    }
+
+    fn unsupported(&mut self, span: Span, what: impl Into<String>) -> FrontendError {
+        let s = self.spot(span, what);
+        FrontendError::Unsupported(s.with_note(
+            "seqloc supports the C that SV-COMP's pthread tasks use; see README \"Supported C\"",
+        ))
+    }
+
+    fn error(&mut self, span: Span, msg: impl Into<String>) -> FrontendError {
+        FrontendError::Semantic(self.spot(span, msg))
+    }
+
+    // ---- scopes ---------------------------------------------------------------------
+
+    fn push_scope(&mut self) {
+        self.scopes.push(HashMap::new());
+        self.tags.push(HashMap::new());
+    }
+
+    fn pop_scope(&mut self) {
+        self.scopes.pop();
+        self.tags.pop();
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Binding> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    fn bind(&mut self, name: &str, b: Binding) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), b);
+        }
+    }
+
+    fn lookup_tag(&self, name: &str) -> Option<Tag> {
+        self.tags.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    fn at_file_scope(&self) -> bool {
+        self.scopes.len() == 1
+    }
+
+    fn tt(&self) -> &TypeTable {
+        &self.prog.types
+    }
+
+    fn dm(&self) -> DataModel {
+        self.prog.data_model
+    }
+
+    // ---- external declarations ------------------------------------------------------
+
+    fn external(&mut self, ext: &Node<ast::ExternalDeclaration>) -> R<()> {
+        match &ext.node {
+            ast::ExternalDeclaration::Declaration(d) => {
+                let _ = self.declaration(d)?;
+                Ok(())
+            }
+            ast::ExternalDeclaration::StaticAssert(_) => Ok(()),
+            ast::ExternalDeclaration::FunctionDefinition(f) => self.function_definition(f),
+        }
+    }
+
+    /// Lowers a declaration; at block scope returns the `Decl` statements it produces.
+    fn declaration(&mut self, d: &Node<ast::Declaration>) -> R<Vec<Stmt>> {
+        let specs = self.specifiers(&d.node.specifiers, d.span)?;
+        let mut out = Vec::new();
+        for id in &d.node.declarators {
+            let decl = self.declarator(specs.ty.clone(), &id.node.declarator, &specs)?;
+            let Some(name) = decl.name.clone() else {
+                continue;
+            };
+            let loc = decl.loc;
+            if specs.storage == Some(ast::StorageClassSpecifier::Typedef) {
+                let tid = TypedefId(self.prog.types.typedefs.len() as u32);
+                self.prog.types.typedefs.push(TypedefDef {
+                    name: name.clone(),
+                    ty: decl.ty.clone(),
+                    loc,
+                });
+                self.prog.items.push(Item::Typedef(tid));
+                self.bind(&name, Binding::Typedef(tid));
+                continue;
+            }
+            if decl.ty.is_function(self.tt()) {
+                self.declare_function(&name, &decl, &specs, loc);
+                continue;
+            }
+            let is_extern = specs.storage == Some(ast::StorageClassSpecifier::Extern);
+            let is_static = specs.storage == Some(ast::StorageClassSpecifier::Static);
+            if self.at_file_scope() || is_extern || is_static {
+                let vid = self.declare_global(&name, &decl, &specs, loc)?;
+                if let Some(init) = &id.node.initializer {
+                    let ty = self.prog.var(vid).ty.clone();
+                    let (ty, init) = self.initializer(&ty, init)?;
+                    let v = self.prog.var_mut(vid);
+                    v.ty = ty;
+                    v.init = Some(init);
+                    v.is_extern = false;
+                }
+                continue;
+            }
+            // A local variable.
+            if let Type::Array(_, None) = decl.ty.resolve(self.tt()) {
+                if id.node.initializer.is_none() {
+                    return Err(self.error(
+                        id.span,
+                        format!("array `{name}` has no size and no initializer"),
+                    ));
+                }
+            }
+            let vid = self.prog.add_var(Var {
+                name: name.clone(),
+                ty: decl.ty.clone(),
+                kind: VarKind::Local,
+                func: self.func,
+                is_static: false,
+                is_extern: false,
+                thread_local: false,
+                init: None,
+                loc,
+            });
+            // The variable is in scope in its own initializer (C11 6.2.1p7).
+            self.bind(&name, Binding::Var(vid));
+            let init = match &id.node.initializer {
+                Some(init) => {
+                    let ty = decl.ty.clone();
+                    let (ty, init) = self.initializer(&ty, init)?;
+                    self.prog.var_mut(vid).ty = ty;
+                    Some(init)
+                }
+                None => None,
+            };
+            if decl.vla {
+                return Err(self.unsupported(
+                    id.span,
+                    format!("variable-length array `{name}` (its size is not a constant)"),
+                ));
+            }
+            out.push(Stmt::new(StmtKind::Decl { var: vid, init }, loc));
+        }
+        Ok(out)
+    }
+
+    fn declare_function(&mut self, name: &str, decl: &Declared, specs: &Specs, loc: Loc) -> FuncId {
+        let fty = match decl.ty.resolve(self.tt()) {
+            Type::Function(f) => (**f).clone(),
+            _ => FuncType {
+                ret: Type::int(),
+                params: vec![],
+                variadic: false,
+                unprototyped: true,
+            },
+        };
+        // Functions always have file scope, even when declared in a block.
+        let existing = self.scopes[0].get(name).cloned();
+        if let Some(Binding::Func(fid)) = existing {
+            let f = self.prog.func_mut(fid);
+            if f.ty.unprototyped && !fty.unprototyped {
+                f.ty = fty;
+            }
+            f.noreturn |= specs.noreturn;
+            if !self.at_file_scope() {
+                self.bind(name, Binding::Func(fid));
+            }
+            return fid;
+        }
+        let fid = self.prog.add_func(Function {
+            name: name.to_string(),
+            ty: fty,
+            params: vec![],
+            body: None,
+            is_static: specs.storage == Some(ast::StorageClassSpecifier::Static),
+            is_inline: specs.inline,
+            noreturn: specs.noreturn,
+            loc,
+            unsupported: None,
+        });
+        self.prog.items.push(Item::Func(fid));
+        self.scopes[0].insert(name.to_string(), Binding::Func(fid));
+        if !self.at_file_scope() {
+            self.bind(name, Binding::Func(fid));
+        }
+        fid
+    }
+
+    fn declare_global(&mut self, name: &str, decl: &Declared, specs: &Specs, loc: Loc) -> R<VarId> {
+        let is_extern = specs.storage == Some(ast::StorageClassSpecifier::Extern);
+        let is_static = specs.storage == Some(ast::StorageClassSpecifier::Static);
+        let block_static = is_static && !self.at_file_scope();
+        if !block_static {
+            // File-scope (or block-scope extern) declarations of one name are one object.
+            if let Some(Binding::Var(vid)) = self.scopes[0].get(name).cloned() {
+                let tt = self.prog.types.clone();
+                let v = self.prog.var_mut(vid);
+                if let (Type::Array(_, None), Type::Array(_, Some(_))) =
+                    (v.ty.resolve(&tt), decl.ty.resolve(&tt))
+                {
+                    v.ty = decl.ty.clone();
+                }
+                if !is_extern {
+                    v.is_extern = false;
+                    v.loc = loc;
+                }
+                v.thread_local |= specs.thread_local;
+                if !self.at_file_scope() {
+                    self.bind(name, Binding::Var(vid));
+                }
+                return Ok(vid);
+            }
+        }
+        let vid = self.prog.add_var(Var {
+            name: name.to_string(),
+            ty: decl.ty.clone(),
+            kind: VarKind::Global,
+            func: if block_static { self.func } else { None },
+            is_static,
+            is_extern,
+            thread_local: specs.thread_local,
+            init: None,
+            loc,
+        });
+        self.prog.items.push(Item::Var(vid));
+        if block_static {
+            self.bind(name, Binding::Var(vid));
+        } else {
+            self.scopes[0].insert(name.to_string(), Binding::Var(vid));
+            if !self.at_file_scope() {
+                self.bind(name, Binding::Var(vid));
+            }
+        }
+        Ok(vid)
+    }
+
+    fn function_definition(&mut self, f: &Node<ast::FunctionDefinition>) -> R<()> {
+        let specs = self.specifiers(&f.node.specifiers, f.span)?;
+        if !f.node.declarations.is_empty() {
+            return Err(self.unsupported(f.span, "K&R-style function definition"));
+        }
+        let decl = self.declarator(specs.ty.clone(), &f.node.declarator, &specs)?;
+        let Some(name) = decl.name.clone() else {
+            return Err(self.error(f.span, "function definition without a name"));
+        };
+        if !decl.ty.is_function(self.tt()) {
+            return Err(self.error(
+                f.span,
+                format!("`{name}` is defined like a function but is not one"),
+            ));
+        }
+        let loc = decl.loc;
+        let fid = self.declare_function(&name, &decl, &specs, loc);
+        {
+            // The definition's own prototype wins.
+            if let Type::Function(fty) = decl.ty.resolve(&self.prog.types).clone() {
+                let func = self.prog.func_mut(fid);
+                if !fty.unprototyped || func.ty.unprototyped {
+                    func.ty = *fty;
+                }
+                func.loc = loc;
+                func.is_inline |= specs.inline;
+            }
+        }
+        let system = self.prog.sources.is_system(loc);
+        self.in_system = system;
+        let result = self.function_body(fid, &decl, &f.node.statement);
+        self.in_system = false;
+        match result {
+            Ok(()) => Ok(()),
+            Err(e) if system => {
+                // A system-header helper seqloc cannot model: keep it declared only, and
+                // say why if the program ever uses it.
+                let what = e.to_string();
+                let func = self.prog.func_mut(fid);
+                func.body = None;
+                func.unsupported = Some((what, loc));
+                self.func = None;
+                while self.scopes.len() > 1 {
+                    self.pop_scope();
+                }
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn function_body(
+        &mut self,
+        fid: FuncId,
+        decl: &Declared,
+        body: &Node<ast::Statement>,
+    ) -> R<()> {
+        self.func = Some(fid);
+        self.ret_ty = self.prog.func(fid).ty.ret.clone();
+        self.labels.clear();
+        self.gotos.clear();
+        self.push_scope();
+        let mut params = Vec::new();
+        let ptys = self.prog.func(fid).ty.params.clone();
+        for (i, p) in decl.params.iter().enumerate() {
+            let ty = ptys.get(i).cloned().unwrap_or_else(|| p.ty.clone());
+            let vid = self.prog.add_var(Var {
+                name: p.name.clone().unwrap_or_else(|| format!("__param{i}")),
+                ty,
+                kind: VarKind::Param,
+                func: Some(fid),
+                is_static: false,
+                is_extern: false,
+                thread_local: false,
+                init: None,
+                loc: p.loc,
+            });
+            if let Some(n) = &p.name {
+                self.bind(n, Binding::Var(vid));
+            }
+            params.push(vid);
+        }
+        // `__func__` and friends.
+        let name = self.prog.func(fid).name.clone();
+        let body_stmt = self.statement(body)?;
+        self.pop_scope();
+        for (label, loc) in std::mem::take(&mut self.gotos) {
+            if !self.labels.contains(&label) {
+                let s = SourceSpot::at(
+                    &self.prog.sources,
+                    loc,
+                    format!("`goto {label}` in `{name}` has no matching label"),
+                );
+                return Err(FrontendError::Semantic(s));
+            }
+        }
+        let func = self.prog.func_mut(fid);
+        func.params = params;
+        func.body = Some(body_stmt);
+        self.func = None;
+        Ok(())
+    }
+}
+
+/// What a declarator declares.
+#[derive(Clone, Debug)]
+pub(super) struct Declared {
+    pub name: Option<String>,
+    pub ty: Type,
+    pub loc: Loc,
+    /// Parameters of the outermost function declarator (for definitions).
+    pub params: Vec<ParamDecl>,
+    /// An array dimension was not a constant.
+    pub vla: bool,
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct ParamDecl {
+    pub name: Option<String>,
+    pub ty: Type,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct Specs {
+    pub ty: Type,
+    pub storage: Option<ast::StorageClassSpecifier>,
+    pub inline: bool,
+    pub noreturn: bool,
+    pub thread_local: bool,
+}

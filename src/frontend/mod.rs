@@ -1,0 +1,135 @@
+//! The C front end: preprocess with the system preprocessor, parse with lang-c (GNU C),
+//! lower the AST to seqloc's IR.
+//!
+//! It owns everything that knows C syntax. It does not know threads, checkers or
+//! schedules: it hands a fully typed [`Program`] to the rest of seqloc. Syntax errors are
+//! reported against the file as written (with tree-sitter, which sees the unexpanded
+//! source and recovers to report more than one error).
+
+mod linemap;
+mod lower;
+pub mod preprocess;
+pub mod syntax_check;
+
+use std::path::{Path, PathBuf};
+
+use crate::diagnostics::SourceSpot;
+use crate::ir::{DataModel, Program};
+pub use preprocess::PreprocessOptions;
+
+#[derive(Debug, thiserror::Error)]
+pub enum FrontendError {
+    #[error("cannot read {}: {reason}", path.display())]
+    Io { path: PathBuf, reason: String },
+    #[error("{} {reason}", path.display())]
+    BadInput { path: PathBuf, reason: String },
+    #[error("preprocessing {} failed: {}", path.display(), first_line(stderr))]
+    Preprocess {
+        path: PathBuf,
+        command: String,
+        stderr: String,
+    },
+    #[error("{}", syntax_summary(.0))]
+    Syntax(Vec<SourceSpot>),
+    #[error("unsupported construct: {}", .0.message)]
+    Unsupported(SourceSpot),
+    #[error("{}", .0.message)]
+    Semantic(SourceSpot),
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines()
+        .find(|l| l.contains("error"))
+        .or_else(|| s.lines().next())
+        .unwrap_or("")
+}
+
+fn syntax_summary(errs: &[SourceSpot]) -> String {
+    match errs.len() {
+        1 => format!("syntax error: {}", errs[0].message),
+        n => format!("{n} syntax errors"),
+    }
+}
+
+impl FrontendError {
+    /// The located diagnostics this error carries, for rendering with a snippet.
+    pub fn spots(&self) -> Vec<&SourceSpot> {
+        match self {
+            FrontendError::Syntax(v) => v.iter().collect(),
+            FrontendError::Unsupported(s) | FrontendError::Semantic(s) => vec![s],
+            _ => vec![],
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct FrontendOptions {
+    pub preprocess: PreprocessOptions,
+    pub data_model: DataModel,
+}
+
+/// Preprocesses, parses and lowers one C file.
+pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, FrontendError> {
+    let pp = preprocess::preprocess(path, &opts.preprocess)?;
+    lower_preprocessed(path, pp, opts.data_model)
+}
+
+/// Parses and lowers text that is already preprocessed (the fuzz harness uses this).
+pub fn load_text(name: &str, text: &str, dm: DataModel) -> Result<Program, FrontendError> {
+    let pp = preprocess::from_text(text.to_string());
+    lower_preprocessed(Path::new(name), pp, dm)
+}
+
+fn lower_preprocessed(
+    path: &Path,
+    pp: preprocess::Preprocessed,
+    dm: DataModel,
+) -> Result<Program, FrontendError> {
+    let mut prog = Program {
+        data_model: dm,
+        ..Program::default()
+    };
+    let table = linemap::LineTable::build(&pp.raw, &path.display().to_string(), &mut prog.sources);
+    let mut locator = linemap::Locator::new(&pp.raw, table, path);
+    let config = lang_c::driver::Config::with_gcc();
+    let parse = lang_c::driver::parse_preprocessed(&config, pp.text.clone());
+    let unit = match parse {
+        Ok(p) => p.unit,
+        Err(e) => {
+            let raw_off = pp.raw_offset(e.offset);
+            let loc = locator.loc(raw_off, &mut prog.sources);
+            let mut expected: Vec<&str> = e.expected.iter().copied().collect();
+            expected.sort();
+            let found = pp.text[e.offset.min(pp.text.len())..]
+                .split_whitespace()
+                .next()
+                .unwrap_or("end of file")
+                .chars()
+                .take(20)
+                .collect::<String>();
+            let msg = format!(
+                "unexpected `{found}`; expected one of {}",
+                expected
+                    .iter()
+                    .take(8)
+                    .map(|s| format!("`{s}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            let spot = SourceSpot::at(&prog.sources, loc, msg);
+            // tree-sitter sees the file as written and keeps going after an error; prefer its
+            // list when it finds the problem, since it points at unexpanded source.
+            let mut spots = syntax_check::check_file(path);
+            if !spots
+                .iter()
+                .any(|s| s.file == spot.file && s.line == spot.line)
+            {
+                spots.push(spot);
+                spots.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
+            }
+            return Err(FrontendError::Syntax(spots));
+        }
+    };
+    lower::lower(&unit, &mut prog, &mut locator, &pp)?;
+    Ok(prog)
+}

@@ -1,0 +1,205 @@
+//! Running the system C preprocessor, and the small textual fix-ups lang-c needs.
+//!
+//! `.c` files go through `gcc -E` with the user's `-I`/`-D`; `.i` files are already
+//! preprocessed but may still carry comments, so they go through `gcc -E -fpreprocessed`,
+//! which strips comments and expands nothing. Line markers are kept in both cases: they are
+//! how every IR location names the file as written.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::FrontendError;
+
+#[derive(Clone, Debug, Default)]
+pub struct PreprocessOptions {
+    pub include_dirs: Vec<PathBuf>,
+    pub defines: Vec<String>,
+    /// The preprocessor command (default `gcc`).
+    pub cpp: Option<String>,
+}
+
+/// Preprocessed text plus the map from fixed-up offsets back to offsets in the
+/// preprocessor's output.
+pub struct Preprocessed {
+    /// The text lang-c parses.
+    pub text: String,
+    /// The preprocessor's output before fix-ups (what the line table indexes).
+    pub raw: String,
+    /// `(offset in text, offset in raw)` anchors, ascending; between anchors the texts agree.
+    anchors: Vec<(usize, usize)>,
+}
+
+impl Preprocessed {
+    /// Maps an offset in `text` (what lang-c saw) to the matching offset in `raw`.
+    pub fn raw_offset(&self, off: usize) -> usize {
+        let i = self.anchors.partition_point(|(t, _)| *t <= off);
+        if i == 0 {
+            return off;
+        }
+        let (t, r) = self.anchors[i - 1];
+        r + (off - t)
+    }
+}
+
+/// Checks that `path` is a readable, non-empty text file before anything runs on it.
+pub fn check_input(path: &Path) -> Result<String, FrontendError> {
+    let bad = |reason: &str| FrontendError::BadInput {
+        path: path.to_path_buf(),
+        reason: reason.to_string(),
+    };
+    let meta = std::fs::metadata(path).map_err(|e| FrontendError::Io {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    })?;
+    if meta.is_dir() {
+        return Err(bad(
+            "is a directory, not a C file (use `seqloc sweep` for folders)",
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| FrontendError::Io {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    })?;
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(bad("is empty: there is no program to analyse"));
+    }
+    if bytes.contains(&0) {
+        return Err(bad("is a binary file, not C source"));
+    }
+    String::from_utf8(bytes).or_else(|e| {
+        // C sources in Latin-1 exist; keep going with a lossy decoding rather than refuse.
+        Ok(String::from_utf8_lossy(e.as_bytes()).into_owned())
+    })
+}
+
+pub fn is_preprocessed(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "i")
+}
+
+/// The preprocessor command line, as data (printed with `-v`).
+pub fn cpp_command(path: &Path, opts: &PreprocessOptions) -> Vec<String> {
+    let mut argv = vec![
+        opts.cpp.clone().unwrap_or_else(|| "gcc".to_string()),
+        "-E".into(),
+    ];
+    if is_preprocessed(path) {
+        // Strip comments only; an `.i` file has no directives left to run.
+        argv.push("-fpreprocessed".into());
+    } else {
+        for d in &opts.include_dirs {
+            argv.push(format!("-I{}", d.display()));
+        }
+        for d in &opts.defines {
+            argv.push(format!("-D{d}"));
+        }
+    }
+    argv.push("-x".into());
+    argv.push("c".into());
+    argv.push(path.display().to_string());
+    argv
+}
+
+pub fn preprocess(path: &Path, opts: &PreprocessOptions) -> Result<Preprocessed, FrontendError> {
+    check_input(path)?;
+    let argv = cpp_command(path, opts);
+    let out = Command::new(&argv[0])
+        .args(&argv[1..])
+        .output()
+        .map_err(|e| FrontendError::Preprocess {
+            path: path.to_path_buf(),
+            command: argv.join(" "),
+            stderr: format!("could not start `{}`: {e} (install gcc)", argv[0]),
+        })?;
+    if !out.status.success() {
+        return Err(FrontendError::Preprocess {
+            path: path.to_path_buf(),
+            command: argv.join(" "),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        });
+    }
+    let raw = String::from_utf8_lossy(&out.stdout).into_owned();
+    Ok(fix_up(raw))
+}
+
+/// Preprocessed text given directly (tests, the fuzz harness).
+pub fn from_text(raw: String) -> Preprocessed {
+    fix_up(raw)
+}
+
+/// GNU spellings lang-c does not know, rewritten to ones it does. Only whole identifiers
+/// outside string and character literals are touched.
+const REWRITES: &[(&str, &str)] = &[("__thread", "_Thread_local")];
+
+fn fix_up(raw: String) -> Preprocessed {
+    let bytes = raw.as_bytes();
+    let mut text = String::with_capacity(raw.len());
+    let mut anchors = Vec::new();
+    let mut i = 0;
+    let mut last = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c == b'"' || c == b'\'' {
+            // Skip the literal.
+            let q = c;
+            i += 1;
+            while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
+                if bytes[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i += 1;
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            let word = &raw[start..i];
+            if let Some((_, to)) = REWRITES.iter().find(|(from, _)| *from == word) {
+                text.push_str(&raw[last..start]);
+                anchors.push((text.len(), start));
+                text.push_str(to);
+                anchors.push((text.len(), i));
+                last = i;
+            }
+            continue;
+        }
+        i += 1;
+    }
+    if anchors.is_empty() {
+        return Preprocessed {
+            text: raw.clone(),
+            raw,
+            anchors,
+        };
+    }
+    text.push_str(&raw[last..]);
+    Preprocessed { text, raw, anchors }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rewrites_thread_keyword_and_maps_offsets_back() {
+        let p = from_text("__thread int x; char *s = \"__thread\"; int y;".into());
+        assert_eq!(
+            p.text,
+            "_Thread_local int x; char *s = \"__thread\"; int y;"
+        );
+        let y_text = p.text.find("int y").unwrap();
+        let y_raw = p.raw.find("int y").unwrap();
+        assert_eq!(p.raw_offset(y_text), y_raw);
+        assert_eq!(p.raw_offset(0), 0);
+    }
+
+    #[test]
+    fn untouched_text_has_identity_map() {
+        let p = from_text("int x;".into());
+        assert_eq!(p.text, p.raw);
+        assert_eq!(p.raw_offset(3), 3);
+    }
+}

@@ -1,0 +1,116 @@
+//! Syntax errors reported against the file as written.
+//!
+//! lang-c parses preprocessed text and stops at the first error. When it fails, seqloc
+//! parses the user's original file with tree-sitter-c, which keeps going after an error,
+//! so a user sees every syntax error (up to [`MAX_ERRORS`]) at its place in the source,
+//! macros unexpanded.
+
+use std::path::Path;
+
+use crate::diagnostics::SourceSpot;
+
+pub const MAX_ERRORS: usize = 20;
+
+/// Syntax errors tree-sitter finds in `path` (empty if it finds none or cannot read it).
+pub fn check_file(path: &Path) -> Vec<SourceSpot> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => check_text(&path.display().to_string(), &text),
+        Err(_) => vec![],
+    }
+}
+
+pub fn check_text(name: &str, text: &str) -> Vec<SourceSpot> {
+    let mut parser = tree_sitter::Parser::new();
+    if parser
+        .set_language(&tree_sitter_c::LANGUAGE.into())
+        .is_err()
+    {
+        return vec![];
+    }
+    let Some(tree) = parser.parse(text, None) else {
+        return vec![];
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut cursor = tree.walk();
+    collect(&mut cursor, text, name, &lines, &mut out);
+    out.sort_by_key(|s| (s.line, s.col));
+    out.dedup_by_key(|s| s.line);
+    out.truncate(MAX_ERRORS);
+    out
+}
+
+fn collect(
+    cursor: &mut tree_sitter::TreeCursor,
+    text: &str,
+    name: &str,
+    lines: &[&str],
+    out: &mut Vec<SourceSpot>,
+) {
+    loop {
+        let node = cursor.node();
+        if node.is_missing() {
+            let p = node.start_position();
+            out.push(spot(
+                name,
+                lines,
+                p.row,
+                p.column,
+                format!("missing `{}`", node.kind()),
+            ));
+        } else if node.is_error() {
+            let p = node.start_position();
+            let snippet: String = text
+                .get(node.start_byte()..node.end_byte())
+                .unwrap_or("")
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .chars()
+                .take(24)
+                .collect();
+            let msg = if snippet.is_empty() {
+                "unexpected end of input".to_string()
+            } else {
+                format!("unexpected `{snippet}`")
+            };
+            out.push(spot(name, lines, p.row, p.column, msg));
+        } else if node.has_error() && cursor.goto_first_child() {
+            collect(cursor, text, name, lines, out);
+            cursor.goto_parent();
+        }
+        if !cursor.goto_next_sibling() {
+            break;
+        }
+    }
+}
+
+fn spot(name: &str, lines: &[&str], row: usize, col: usize, message: String) -> SourceSpot {
+    SourceSpot {
+        file: name.to_string(),
+        line: row as u32 + 1,
+        col: col as u32 + 1,
+        message,
+        source_line: lines.get(row).map(|s| s.to_string()),
+        notes: vec![],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports_several_errors_with_positions() {
+        let src = "int main() {\n  int x = ;\n  x = 1\n  return x;\n}\nint f( { }\n";
+        let errs = check_text("t.c", src);
+        assert!(errs.len() >= 2, "{errs:?}");
+        assert_eq!(errs[0].line, 2);
+        assert!(errs.iter().all(|e| e.file == "t.c" && e.col >= 1));
+    }
+
+    #[test]
+    fn clean_code_has_no_errors() {
+        assert!(check_text("t.c", "int main(void) { return 0; }\n").is_empty());
+    }
+}

@@ -1,0 +1,13 @@
+//! seqloc's program representation: types, statements and expressions with source
+//! locations, visitors, constant folding and the C printer.
+
+pub mod consteval;
+pub mod loc;
+pub mod print;
+pub mod syntax;
+pub mod types;
+pub mod visit;
+
+pub use loc::{FileId, Loc, LocData, SourceMap};
+pub use syntax::*;
+pub use types::*;

@@ -1,0 +1,432 @@
+//! The IR's data types, and nothing else: one program representation for every stage.
+//!
+//! The IR is C, structured, fully typed and fully resolved: names are ids, every implicit
+//! conversion is an explicit (marked implicit) cast, array and function decay is explicit,
+//! member accesses name field indices. Every statement and expression carries its original
+//! [`Loc`]. Transformations are IR → IR; C text exists only at the edges (the front end and
+//! the printer).
+
+use super::loc::{Loc, SourceMap};
+use super::types::{DataModel, FuncType, Type, TypeTable};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub u32);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FuncId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VarKind {
+    /// File scope, or a block-scope `static` (which has static storage).
+    Global,
+    Local,
+    Param,
+}
+
+#[derive(Clone, Debug)]
+pub struct Var {
+    pub name: String,
+    pub ty: Type,
+    pub kind: VarKind,
+    /// The function a local or parameter belongs to (also set for block-scope statics).
+    pub func: Option<FuncId>,
+    pub is_static: bool,
+    /// Declared `extern` and never defined in this translation unit.
+    pub is_extern: bool,
+    pub thread_local: bool,
+    /// Initializer of a global (a local's initializer lives in its `Decl` statement).
+    pub init: Option<Init>,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub ty: FuncType,
+    pub params: Vec<VarId>,
+    /// `None` for a function that is only declared.
+    pub body: Option<Stmt>,
+    pub is_static: bool,
+    pub is_inline: bool,
+    pub noreturn: bool,
+    pub loc: Loc,
+    /// A body the front end could not lower (a system-header function using a construct
+    /// seqloc does not model): the reason and where. Reported only if the function is used.
+    pub unsupported: Option<(String, Loc)>,
+}
+
+/// Top-level declarations in source order, so the printer can reproduce a readable file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Item {
+    Typedef(super::types::TypedefId),
+    Comp(super::types::CompId),
+    Enum(super::types::EnumId),
+    Var(VarId),
+    Func(FuncId),
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub types: TypeTable,
+    pub vars: Vec<Var>,
+    pub funcs: Vec<Function>,
+    pub items: Vec<Item>,
+    pub sources: SourceMap,
+    pub data_model: DataModel,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    /// A local variable comes into scope here; `init` is its initializer.
+    Decl {
+        var: VarId,
+        init: Option<Init>,
+    },
+    Expr(Expr),
+    Block(Vec<Stmt>),
+    If {
+        cond: Expr,
+        then: Box<Stmt>,
+        els: Option<Box<Stmt>>,
+    },
+    While {
+        cond: Expr,
+        body: Box<Stmt>,
+    },
+    DoWhile {
+        body: Box<Stmt>,
+        cond: Expr,
+    },
+    For {
+        init: Vec<Stmt>,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: Box<Stmt>,
+    },
+    Switch {
+        cond: Expr,
+        body: Box<Stmt>,
+    },
+    /// `case lo:` (or the GNU range `case lo ... hi:`), a label inside a switch body.
+    Case {
+        lo: i128,
+        hi: i128,
+    },
+    Default,
+    Label(String),
+    Goto(String),
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    Skip,
+}
+
+#[derive(Clone, Debug)]
+pub enum Init {
+    Expr(Expr),
+    /// A braced list, every item with its designator path resolved (field indices and
+    /// array indices relative to the object being initialized).
+    List(Vec<InitItem>),
+}
+
+#[derive(Clone, Debug)]
+pub struct InitItem {
+    pub path: Vec<Designator>,
+    pub init: Init,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Designator {
+    Field(usize),
+    Index(u64),
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Type,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Neg,
+    BitNot,
+    LogNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    Eq,
+    Ne,
+    LogAnd,
+    LogOr,
+}
+
+impl BinOp {
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne
+        )
+    }
+    pub fn is_logical(self) -> bool {
+        matches!(self, BinOp::LogAnd | BinOp::LogOr)
+    }
+    pub fn c_op(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Lt => "<",
+            BinOp::Gt => ">",
+            BinOp::Le => "<=",
+            BinOp::Ge => ">=",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::LogAnd => "&&",
+            BinOp::LogOr => "||",
+        }
+    }
+}
+
+/// Operations seqloc itself introduces. The printer spells them in the chosen checker's
+/// dialect (`templates/`), so one IR prints for ESBMC, CBMC, the built-in checker and gcc.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Intrinsic {
+    /// A nondeterministic value of the expression's type.
+    Nondet,
+    /// `assume(cond)`: executions where `cond` is false are discarded.
+    Assume,
+    /// `assert(cond)`: a property checked at this location.
+    Assert,
+    /// The program reached an error location (`reach_error`, `__assert_fail`, a failed
+    /// `assert`): a property violation.
+    Error,
+    /// The start and end of an atomic section (`__VERIFIER_atomic_begin/end`).
+    AtomicBegin,
+    AtomicEnd,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    /// An integer constant, already within the range of its type.
+    Int(i128),
+    /// A floating constant, as written.
+    Float(String),
+    /// A string literal's bytes (without the terminating NUL); its type is `char[len+1]`.
+    Str(Vec<u8>),
+    Var(VarId),
+    /// A function designator; its type is pointer-to-function (decay is implicit).
+    Func(FuncId),
+    Unary(UnOp, Box<Expr>),
+    /// Arithmetic operands are already converted to a common type; for pointer
+    /// arithmetic the operand types say which form it is.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Assign(Box<Expr>, Box<Expr>),
+    /// `lhs op= rhs`: computed in `op_ty`, converted back to the type of `lhs`.
+    OpAssign {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+        op_ty: Type,
+    },
+    IncDec {
+        inc: bool,
+        post: bool,
+        e: Box<Expr>,
+    },
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    Comma(Box<Expr>, Box<Expr>),
+    /// A conversion to `ty`; `implicit` ones are not printed.
+    Cast {
+        e: Box<Expr>,
+        implicit: bool,
+    },
+    /// Array-to-pointer decay (not printed).
+    Decay(Box<Expr>),
+    AddrOf(Box<Expr>),
+    Deref(Box<Expr>),
+    /// A member of a struct or union lvalue, by field index.
+    Member(Box<Expr>, usize),
+    /// `base[idx]` with `base` of pointer type (arrays decay first).
+    Index(Box<Expr>, Box<Expr>),
+    Call(Box<Expr>, Vec<Expr>),
+    SizeofType(Type),
+    SizeofExpr(Box<Expr>),
+    AlignofType(Type),
+    /// GNU statement expression; its value is that of the last statement if it is an
+    /// expression statement.
+    StmtExpr(Vec<Stmt>),
+    /// A compound literal `(T){ ... }`.
+    Compound(Box<Init>),
+    Intrinsic(Intrinsic, Vec<Expr>),
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, ty: Type, loc: Loc) -> Expr {
+        Expr { kind, ty, loc }
+    }
+
+    pub fn int(v: i128, ty: Type, loc: Loc) -> Expr {
+        Expr::new(ExprKind::Int(v), ty, loc)
+    }
+
+    pub fn var(id: VarId, prog: &Program, loc: Loc) -> Expr {
+        Expr::new(ExprKind::Var(id), prog.var(id).ty.clone(), loc)
+    }
+
+    pub fn as_int(&self) -> Option<i128> {
+        match &self.kind {
+            ExprKind::Int(v) => Some(*v),
+            ExprKind::Cast { e, .. } => e.as_int(),
+            _ => None,
+        }
+    }
+
+    /// Strips implicit casts and decays (the expression as the user wrote it).
+    pub fn peel(&self) -> &Expr {
+        match &self.kind {
+            ExprKind::Cast { e, implicit: true } | ExprKind::Decay(e) => e.peel(),
+            _ => self,
+        }
+    }
+
+    pub fn is_lvalue(&self) -> bool {
+        matches!(
+            self.kind,
+            ExprKind::Var(_)
+                | ExprKind::Deref(_)
+                | ExprKind::Member(..)
+                | ExprKind::Index(..)
+                | ExprKind::Str(_)
+                | ExprKind::Compound(_)
+        )
+    }
+}
+
+impl Stmt {
+    pub fn new(kind: StmtKind, loc: Loc) -> Stmt {
+        Stmt { kind, loc }
+    }
+    pub fn block(stmts: Vec<Stmt>, loc: Loc) -> Stmt {
+        Stmt::new(StmtKind::Block(stmts), loc)
+    }
+    pub fn skip(loc: Loc) -> Stmt {
+        Stmt::new(StmtKind::Skip, loc)
+    }
+    pub fn expr(e: Expr) -> Stmt {
+        let loc = e.loc;
+        Stmt::new(StmtKind::Expr(e), loc)
+    }
+}
+
+impl Program {
+    pub fn var(&self, id: VarId) -> &Var {
+        &self.vars[id.0 as usize]
+    }
+    pub fn var_mut(&mut self, id: VarId) -> &mut Var {
+        &mut self.vars[id.0 as usize]
+    }
+    pub fn func(&self, id: FuncId) -> &Function {
+        &self.funcs[id.0 as usize]
+    }
+    pub fn func_mut(&mut self, id: FuncId) -> &mut Function {
+        &mut self.funcs[id.0 as usize]
+    }
+
+    pub fn func_named(&self, name: &str) -> Option<FuncId> {
+        self.funcs
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| FuncId(i as u32))
+    }
+
+    pub fn global_named(&self, name: &str) -> Option<VarId> {
+        self.vars
+            .iter()
+            .position(|v| v.kind == VarKind::Global && v.name == name)
+            .map(|i| VarId(i as u32))
+    }
+
+    pub fn add_var(&mut self, var: Var) -> VarId {
+        self.vars.push(var);
+        VarId((self.vars.len() - 1) as u32)
+    }
+
+    pub fn add_func(&mut self, f: Function) -> FuncId {
+        self.funcs.push(f);
+        FuncId((self.funcs.len() - 1) as u32)
+    }
+
+    /// A new local of `func` named after `hint` (the printer makes names unique).
+    pub fn new_local(&mut self, func: Option<FuncId>, hint: &str, ty: Type, loc: Loc) -> VarId {
+        self.add_var(Var {
+            name: hint.to_string(),
+            ty,
+            kind: VarKind::Local,
+            func,
+            is_static: false,
+            is_extern: false,
+            thread_local: false,
+            init: None,
+            loc,
+        })
+    }
+
+    /// A new global, appended to the declaration order.
+    pub fn new_global(&mut self, name: &str, ty: Type, init: Option<Init>, loc: Loc) -> VarId {
+        let id = self.add_var(Var {
+            name: name.to_string(),
+            ty,
+            kind: VarKind::Global,
+            func: None,
+            is_static: false,
+            is_extern: false,
+            thread_local: false,
+            init,
+            loc,
+        });
+        self.items.push(Item::Var(id));
+        id
+    }
+
+    /// Size of a type in bytes under this program's data model.
+    pub fn sizeof(&self, ty: &Type) -> Option<u64> {
+        ty.size(&self.types, self.data_model)
+    }
+
+    /// The entry point.
+    pub fn main(&self) -> Option<FuncId> {
+        self.funcs
+            .iter()
+            .position(|f| f.name == "main" && f.body.is_some())
+            .map(|i| FuncId(i as u32))
+    }
+}

@@ -1,0 +1,21 @@
+fn main() {
+    let path = std::env::args().nth(1).expect("file");
+    let opts = seqloc::frontend::FrontendOptions::default();
+    match seqloc::frontend::load(std::path::Path::new(&path), &opts) {
+        Ok(p) => {
+            let out = seqloc::ir::print::print_program(
+                &p,
+                &seqloc::ir::print::SvComp,
+                &Default::default(),
+            );
+            print!("{}", out.text);
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            for s in e.spots() {
+                eprint!("{}", s.render_plain("error"));
+            }
+            std::process::exit(2);
+        }
+    }
+}
