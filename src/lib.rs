@@ -1,6 +1,8 @@
 //! seqloc: fault localization for multi-threaded pthread C programs with bounded model
 //! checking. See ARCHITECTURE.md for the map of modules.
 
+pub mod analysis;
 pub mod diagnostics;
 pub mod frontend;
 pub mod ir;
+pub mod passes;

@@ -3,18 +3,21 @@ fn main() {
     let opts = seqloc::frontend::FrontendOptions::default();
     match seqloc::frontend::load(std::path::Path::new(&path), &opts) {
         Ok(p) => {
-            let out = seqloc::ir::print::print_program(
-                &p,
-                &seqloc::ir::print::SvComp,
-                &Default::default(),
-            );
+            if std::env::args().nth(2).as_deref() == Some("facts") {
+                let f = seqloc::analysis::facts::compute(&p);
+                println!("{}", serde_json::to_string_pretty(&f).unwrap());
+                return;
+            }
+            let mut p = p;
+            if std::env::args().nth(2).as_deref() == Some("norm") {
+                seqloc::passes::normalize::normalize(&mut p);
+            }
+            let out = seqloc::ir::print::print_program(&p, &seqloc::ir::print::SvComp, &Default::default());
             print!("{}", out.text);
         }
         Err(e) => {
             eprintln!("error: {e}");
-            for s in e.spots() {
-                eprint!("{}", s.render_plain("error"));
-            }
+            for s in e.spots() { eprint!("{}", s.render_plain("error")); }
             std::process::exit(2);
         }
     }

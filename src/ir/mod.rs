@@ -2,6 +2,7 @@
 //! locations, visitors, constant folding and the C printer.
 
 pub mod consteval;
+pub mod known;
 pub mod loc;
 pub mod print;
 pub mod syntax;

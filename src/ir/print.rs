@@ -40,6 +40,8 @@ impl Speller for SvComp {
             Intrinsic::Error => "reach_error()".to_string(),
             Intrinsic::AtomicBegin => "__VERIFIER_atomic_begin()".to_string(),
             Intrinsic::AtomicEnd => "__VERIFIER_atomic_end()".to_string(),
+            Intrinsic::Abort => "abort()".to_string(),
+            Intrinsic::Unwind => "__VERIFIER_assume(0)".to_string(),
         }
     }
 }

@@ -72,12 +72,31 @@ pub struct Program {
     pub items: Vec<Item>,
     pub sources: SourceMap,
     pub data_model: DataModel,
+    /// Set by normalization: the next unused statement id.
+    pub next_stmt_id: u32,
+    /// Set by normalization: constant trip counts of loops, by the id of the loop.
+    pub loop_bounds: std::collections::HashMap<StmtId, u64>,
 }
 
 #[derive(Clone, Debug)]
 pub struct Stmt {
     pub kind: StmtKind,
     pub loc: Loc,
+    /// Identity of the statement as normalization produced it. Copies made by inlining,
+    /// thread instantiation and unrolling keep the id, so a trace step, a schedule entry
+    /// and a `diag` value can all name "this statement of the program as written".
+    pub id: StmtId,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StmtId(pub u32);
+
+impl StmtId {
+    /// Not (yet) numbered: front-end output and code seqloc generates.
+    pub const NONE: StmtId = StmtId(u32::MAX);
+    pub fn is_none(self) -> bool {
+        self == StmtId::NONE
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -232,6 +251,12 @@ pub enum Intrinsic {
     /// The start and end of an atomic section (`__VERIFIER_atomic_begin/end`).
     AtomicBegin,
     AtomicEnd,
+    /// The process stops here (`abort`, `exit`): nothing after it happens, and it is not
+    /// an error.
+    Abort,
+    /// A loop ran out of its unwinding bound: executions going further are cut off, and
+    /// the checker records that the bound was reached.
+    Unwind,
 }
 
 #[derive(Clone, Debug)]
@@ -333,7 +358,15 @@ impl Expr {
 
 impl Stmt {
     pub fn new(kind: StmtKind, loc: Loc) -> Stmt {
-        Stmt { kind, loc }
+        Stmt {
+            kind,
+            loc,
+            id: StmtId::NONE,
+        }
+    }
+    pub fn with_id(mut self, id: StmtId) -> Stmt {
+        self.id = id;
+        self
     }
     pub fn block(stmts: Vec<Stmt>, loc: Loc) -> Stmt {
         Stmt::new(StmtKind::Block(stmts), loc)

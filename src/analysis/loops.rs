@@ -1,0 +1,202 @@
+//! Constant trip counts of counted loops (`for (i = a; i < b; i++)` and its variants),
+//! used to unroll a loop exactly as often as it runs and to count thread instances
+//! created in loops.
+
+use crate::ir::consteval::eval_int;
+use crate::ir::visit;
+use crate::ir::*;
+
+/// How many times a loop body runs, when the front end can tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TripCount {
+    Exactly(u64),
+    /// `while (1)` with no way out but a `break` the analysis cannot bound.
+    Unbounded,
+    /// The bound is not a constant (e.g. it depends on an input).
+    Unknown,
+}
+
+impl TripCount {
+    pub fn times(self, other: TripCount) -> TripCount {
+        match (self, other) {
+            (TripCount::Exactly(a), TripCount::Exactly(b)) => TripCount::Exactly(a.saturating_mul(b)),
+            (TripCount::Exactly(0), _) | (_, TripCount::Exactly(0)) => TripCount::Exactly(0),
+            (TripCount::Unbounded, _) | (_, TripCount::Unbounded) => TripCount::Unbounded,
+            _ => TripCount::Unknown,
+        }
+    }
+    pub fn plus(self, other: TripCount) -> TripCount {
+        match (self, other) {
+            (TripCount::Exactly(a), TripCount::Exactly(b)) => TripCount::Exactly(a.saturating_add(b)),
+            (TripCount::Unbounded, _) | (_, TripCount::Unbounded) => TripCount::Unbounded,
+            _ => TripCount::Unknown,
+        }
+    }
+}
+
+/// The trip count of a loop statement (`For`, `While`, `DoWhile`) of the lowered IR.
+pub fn trip_count(prog: &Program, s: &Stmt, preceding: Option<&Stmt>) -> TripCount {
+    let tt = &prog.types;
+    let dm = prog.data_model;
+    match &s.kind {
+        StmtKind::For {
+            init,
+            cond,
+            step,
+            body,
+        } => {
+            let Some(cond) = cond else {
+                return TripCount::Unbounded;
+            };
+            let Some((var, start)) = init.last().and_then(|i| init_value(i, tt, dm)) else {
+                return const_cond(cond, tt, dm);
+            };
+            counted(prog, var, start, cond, step.as_ref(), body)
+        }
+        StmtKind::While { cond, body } => {
+            if let Some(tc) = const_cond_opt(cond, tt, dm) {
+                return tc;
+            }
+            // `i = a; while (i < b) { ...; i++; }`
+            let Some((var, start)) = preceding.and_then(|p| init_value(p, tt, dm)) else {
+                return TripCount::Unknown;
+            };
+            let StmtKind::Block(stmts) = &body.kind else {
+                return TripCount::Unknown;
+            };
+            let Some(last) = stmts.last() else {
+                return TripCount::Unknown;
+            };
+            let StmtKind::Expr(step) = &last.kind else {
+                return TripCount::Unknown;
+            };
+            let rest = Stmt::block(stmts[..stmts.len() - 1].to_vec(), body.loc);
+            counted(prog, var, start, cond, Some(step), &rest)
+        }
+        StmtKind::DoWhile { cond, .. } => {
+            const_cond_opt(cond, tt, dm).unwrap_or(TripCount::Unknown)
+        }
+        _ => TripCount::Unknown,
+    }
+}
+
+fn const_cond(cond: &Expr, tt: &TypeTable, dm: DataModel) -> TripCount {
+    const_cond_opt(cond, tt, dm).unwrap_or(TripCount::Unknown)
+}
+
+fn const_cond_opt(cond: &Expr, tt: &TypeTable, dm: DataModel) -> Option<TripCount> {
+    match eval_int(cond, tt, dm) {
+        Some(0) => Some(TripCount::Exactly(0)),
+        Some(_) => Some(TripCount::Unbounded),
+        None => None,
+    }
+}
+
+/// `i = c` or `int i = c` with a constant `c`.
+fn init_value(s: &Stmt, tt: &TypeTable, dm: DataModel) -> Option<(VarId, i128)> {
+    match &s.kind {
+        StmtKind::Expr(e) => match &e.kind {
+            ExprKind::Assign(l, r) => match l.kind {
+                ExprKind::Var(v) => Some((v, eval_int(r, tt, dm)?)),
+                _ => None,
+            },
+            _ => None,
+        },
+        StmtKind::Decl {
+            var,
+            init: Some(Init::Expr(e)),
+        } => Some((*var, eval_int(e, tt, dm)?)),
+        _ => None,
+    }
+}
+
+fn counted(
+    prog: &Program,
+    var: VarId,
+    start: i128,
+    cond: &Expr,
+    step: Option<&Expr>,
+    body: &Stmt,
+) -> TripCount {
+    let tt = &prog.types;
+    let dm = prog.data_model;
+    let Some(delta) = step.and_then(|s| step_delta(s, var, tt, dm)) else {
+        return TripCount::Unknown;
+    };
+    if assigns(body, var) {
+        return TripCount::Unknown;
+    }
+    let ExprKind::Binary(op, l, r) = &cond.peel().kind else {
+        return TripCount::Unknown;
+    };
+    let (op, bound) = if is_var(l, var) {
+        (*op, eval_int(r, tt, dm))
+    } else if is_var(r, var) {
+        (flip(*op), eval_int(l, tt, dm))
+    } else {
+        return TripCount::Unknown;
+    };
+    let Some(bound) = bound else {
+        return TripCount::Unknown;
+    };
+    let n = match (op, delta) {
+        (BinOp::Lt, d) if d > 0 => (bound - start + d - 1).div_euclid(d),
+        (BinOp::Le, d) if d > 0 => (bound - start + d).div_euclid(d),
+        (BinOp::Ne, d) if d > 0 && bound >= start && (bound - start) % d == 0 => (bound - start) / d,
+        (BinOp::Gt, d) if d < 0 => (start - bound - d - 1).div_euclid(-d),
+        (BinOp::Ge, d) if d < 0 => (start - bound - d).div_euclid(-d),
+        (BinOp::Ne, d) if d < 0 && start >= bound && (start - bound) % (-d) == 0 => (start - bound) / (-d),
+        _ => return TripCount::Unknown,
+    };
+    TripCount::Exactly(n.max(0) as u64)
+}
+
+fn flip(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Ge => BinOp::Le,
+        o => o,
+    }
+}
+
+fn is_var(e: &Expr, v: VarId) -> bool {
+    matches!(e.peel().kind, ExprKind::Var(x) if x == v)
+}
+
+fn step_delta(e: &Expr, v: VarId, tt: &TypeTable, dm: DataModel) -> Option<i128> {
+    match &e.peel().kind {
+        ExprKind::IncDec { inc, e: x, .. } if is_var(x, v) => Some(if *inc { 1 } else { -1 }),
+        ExprKind::OpAssign { op, lhs, rhs, .. } if is_var(lhs, v) => {
+            let k = eval_int(rhs, tt, dm)?;
+            match op {
+                BinOp::Add => Some(k),
+                BinOp::Sub => Some(-k),
+                _ => None,
+            }
+        }
+        ExprKind::Assign(l, r) if is_var(l, v) => match &r.peel().kind {
+            ExprKind::Binary(BinOp::Add, a, b) if is_var(a, v) => eval_int(b, tt, dm),
+            ExprKind::Binary(BinOp::Sub, a, b) if is_var(a, v) => eval_int(b, tt, dm).map(|k| -k),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether `s` may write `v` (directly, or by taking its address).
+fn assigns(s: &Stmt, v: VarId) -> bool {
+    let mut found = false;
+    visit::each_expr(s, &mut |e| match &e.kind {
+        ExprKind::Assign(l, _) | ExprKind::OpAssign { lhs: l, .. } | ExprKind::IncDec { e: l, .. }
+            if is_var(l, v) =>
+        {
+            found = true
+        }
+        ExprKind::AddrOf(x) if is_var(x, v) => found = true,
+        _ => {}
+    });
+    found
+}

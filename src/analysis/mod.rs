@@ -1,0 +1,5 @@
+//! Analyses over the lowered IR: loop trip counts, the thread structure (entry functions,
+//! creation sites, instance counts) and the concurrency facts `seqloc parse` prints.
+
+pub mod facts;
+pub mod loops;

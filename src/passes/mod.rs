@@ -1,0 +1,4 @@
+//! IR → IR transformations: normalization (one shared access per statement), inlining
+//! and unrolling (loop- and call-free thread code for the sequentializer).
+
+pub mod normalize;
