@@ -6,3 +6,4 @@ pub mod diagnostics;
 pub mod frontend;
 pub mod ir;
 pub mod passes;
+pub mod seq;

@@ -12,12 +12,29 @@ fn main() {
             if std::env::args().nth(2).as_deref() == Some("norm") {
                 seqloc::passes::normalize::normalize(&mut p);
             }
-            let out = seqloc::ir::print::print_program(&p, &seqloc::ir::print::SvComp, &Default::default());
+            if std::env::args().nth(2).as_deref() == Some("seq") {
+                let sh = seqloc::passes::normalize::normalize(&mut p);
+                let opts = seqloc::seq::SeqOptions::default();
+                match seqloc::seq::sequentialize(&p, &sh, seqloc::seq::Mode::Symbolic, &opts) {
+                    Ok(s) => p = s.program,
+                    Err(e) => {
+                        eprintln!("seq error: {e}");
+                        std::process::exit(2);
+                    }
+                }
+            }
+            let out = seqloc::ir::print::print_program(
+                &p,
+                &seqloc::ir::print::SvComp,
+                &Default::default(),
+            );
             print!("{}", out.text);
         }
         Err(e) => {
             eprintln!("error: {e}");
-            for s in e.spots() { eprint!("{}", s.render_plain("error")); }
+            for s in e.spots() {
+                eprint!("{}", s.render_plain("error"));
+            }
             std::process::exit(2);
         }
     }

@@ -135,7 +135,12 @@ pub fn address_taken_functions(prog: &Program) -> BTreeSet<FuncId> {
 }
 
 /// The functions an expression used as a callee (or thread entry) may denote.
-pub fn resolve_callee(prog: &Program, e: &Expr, taken: &BTreeSet<FuncId>, arity: Option<usize>) -> Vec<FuncId> {
+pub fn resolve_callee(
+    prog: &Program,
+    e: &Expr,
+    taken: &BTreeSet<FuncId>,
+    arity: Option<usize>,
+) -> Vec<FuncId> {
     match &e.peel().kind {
         ExprKind::Func(f) => vec![*f],
         ExprKind::Cast { e: inner, .. } => resolve_callee(prog, inner, taken, arity),
@@ -144,7 +149,8 @@ pub fn resolve_callee(prog: &Program, e: &Expr, taken: &BTreeSet<FuncId>, arity:
             .copied()
             .filter(|f| {
                 let func = prog.func(*f);
-                func.body.is_some() && arity.is_none_or(|n| func.ty.params.len() == n || func.ty.unprototyped)
+                func.body.is_some()
+                    && arity.is_none_or(|n| func.ty.params.len() == n || func.ty.unprototyped)
             })
             .collect(),
     }
@@ -179,7 +185,10 @@ pub fn thread_structure(prog: &Program) -> ThreadStructure {
     }
     let mut entries: BTreeMap<FuncId, Vec<(Loc, FuncId, TripCount, bool)>> = BTreeMap::new();
     for (loc, creator, factor, tf, indirect) in &creates {
-        entries.entry(*tf).or_default().push((*loc, *creator, *factor, *indirect));
+        entries
+            .entry(*tf)
+            .or_default()
+            .push((*loc, *creator, *factor, *indirect));
     }
     let mut reach = BTreeMap::new();
     let mut roots = vec![];
@@ -206,14 +215,24 @@ pub fn thread_structure(prog: &Program) -> ThreadStructure {
     let mut invocations: HashMap<FuncId, TripCount> = HashMap::new();
     if let Some(m) = prog.main() {
         let mut stack = Vec::new();
-        count_invocations(m, TripCount::Exactly(1), &call_sites, &creates, &mut invocations, &mut stack);
+        count_invocations(
+            m,
+            TripCount::Exactly(1),
+            &call_sites,
+            &creates,
+            &mut invocations,
+            &mut stack,
+        );
     }
     let mut instances = BTreeMap::new();
     instances.insert(Root::Main, TripCount::Exactly(1));
     for (tf, sites) in &entries {
         let mut total = TripCount::Exactly(0);
         for (_, creator, factor, _) in sites {
-            let inv = invocations.get(creator).copied().unwrap_or(TripCount::Exactly(0));
+            let inv = invocations
+                .get(creator)
+                .copied()
+                .unwrap_or(TripCount::Exactly(0));
             total = total.plus(inv.times(*factor));
         }
         instances.insert(Root::Thread(*tf), total);
@@ -243,7 +262,14 @@ fn count_invocations(
     stack.push(f);
     for (caller, callee, factor) in call_sites {
         if *caller == f {
-            count_invocations(*callee, times.times(*factor), call_sites, creates, out, stack);
+            count_invocations(
+                *callee,
+                times.times(*factor),
+                call_sites,
+                creates,
+                out,
+                stack,
+            );
         }
     }
     for (_, creator, factor, tf, _) in creates {
@@ -384,7 +410,10 @@ impl Visitor for ExprCollector {
 pub fn global_accesses(prog: &Program, f: FuncId) -> Vec<(VarId, bool, Loc)> {
     let mut out = Vec::new();
     if let Some(b) = &prog.func(f).body {
-        let mut a = AccessWalker { prog, out: &mut out };
+        let mut a = AccessWalker {
+            prog,
+            out: &mut out,
+        };
         a.visit_stmt(b);
     }
     out
@@ -434,7 +463,9 @@ impl Visitor for AccessWalker<'_, '_> {
                 self.lvalue_base(x, false);
                 self.lvalue_base(x, true);
             }
-            ExprKind::Var(_) | ExprKind::Member(..) | ExprKind::Index(..) => self.lvalue_base(e, false),
+            ExprKind::Var(_) | ExprKind::Member(..) | ExprKind::Index(..) => {
+                self.lvalue_base(e, false)
+            }
             // Taking an address or the size is not an access.
             ExprKind::AddrOf(x) => match &x.kind {
                 ExprKind::Index(_, i) => self.visit_expr(i),
@@ -450,10 +481,7 @@ impl Visitor for AccessWalker<'_, '_> {
         }
     }
     fn visit_stmt(&mut self, s: &Stmt) {
-        if let StmtKind::Decl {
-            init: Some(i), ..
-        } = &s.kind
-        {
+        if let StmtKind::Decl { init: Some(i), .. } = &s.kind {
             self.visit_init(i);
             return;
         }
@@ -467,7 +495,9 @@ pub fn shared_globals(prog: &Program, ts: &ThreadStructure) -> BTreeMap<VarId, B
     let mut per_func: HashMap<FuncId, Vec<(VarId, bool, Loc)>> = HashMap::new();
     for (root, funcs) in &ts.reach {
         for f in funcs {
-            let acc = per_func.entry(*f).or_insert_with(|| global_accesses(prog, *f));
+            let acc = per_func
+                .entry(*f)
+                .or_insert_with(|| global_accesses(prog, *f));
             for (v, _, _) in acc.iter() {
                 accessed_by.entry(*v).or_default().insert(*root);
             }
@@ -477,9 +507,9 @@ pub fn shared_globals(prog: &Program, ts: &ThreadStructure) -> BTreeMap<VarId, B
         .into_iter()
         .filter(|(_, roots)| {
             roots.len() > 1
-                || roots.iter().any(|r| {
-                    !matches!(ts.instances.get(r), Some(TripCount::Exactly(0 | 1)) | None)
-                })
+                || roots
+                    .iter()
+                    .any(|r| !matches!(ts.instances.get(r), Some(TripCount::Exactly(0 | 1)) | None))
         })
         .collect()
 }
@@ -495,7 +525,11 @@ pub fn compute(prog: &Program) -> Facts {
     for (tf, sites) in &ts.entries {
         let f = prog.func(*tf);
         let mut creations = Vec::new();
-        let inv_total = ts.instances.get(&Root::Thread(*tf)).copied().unwrap_or(TripCount::Unknown);
+        let inv_total = ts
+            .instances
+            .get(&Root::Thread(*tf))
+            .copied()
+            .unwrap_or(TripCount::Unknown);
         for (loc, creator, factor, indirect) in sites {
             creations.push(Creation {
                 at: src.describe(*loc),
@@ -588,7 +622,10 @@ impl FactWalker<'_> {
             kind,
             at: self.prog.sources.describe(e.loc),
             line: self.prog.sources.line(e.loc),
-            in_function: self.cur.map(|c| self.prog.func(c).name.clone()).unwrap_or_default(),
+            in_function: self
+                .cur
+                .map(|c| self.prog.func(c).name.clone())
+                .unwrap_or_default(),
             text: expr_to_string(self.prog, e),
         }
     }
@@ -627,7 +664,9 @@ impl Visitor for FactWalker<'_> {
                 if kind == Known::ThreadCreate {
                     if let Some(a) = args.get(3) {
                         let p = a.peel();
-                        if matches!(p.kind, ExprKind::AddrOf(_)) || matches!(p.kind, ExprKind::Decay(_)) {
+                        if matches!(p.kind, ExprKind::AddrOf(_))
+                            || matches!(p.kind, ExprKind::Decay(_))
+                        {
                             self.escaping.push(Escape {
                                 what: expr_to_string(self.prog, p),
                                 at: self.prog.sources.describe(e.loc),
@@ -645,7 +684,11 @@ impl Visitor for FactWalker<'_> {
                 let r = r.peel();
                 let from_malloc = matches!(&r.kind, ExprKind::Call(c, _) if matches!(c.peel().kind, ExprKind::Func(f) if matches!(classify(&self.prog.func(f).name), Known::Malloc | Known::Calloc)));
                 let local_addr = matches!(&r.kind, ExprKind::AddrOf(x) if matches!(x.peel().kind, ExprKind::Var(v) if self.prog.var(v).kind != VarKind::Global));
-                if from_malloc || local_addr || r.ty.is_pointer(&self.prog.types) && matches!(r.kind, ExprKind::Var(v) if self.prog.var(v).kind != VarKind::Global) {
+                if from_malloc
+                    || local_addr
+                    || r.ty.is_pointer(&self.prog.types)
+                        && matches!(r.kind, ExprKind::Var(v) if self.prog.var(v).kind != VarKind::Global)
+                {
                     self.escaping.push(Escape {
                         what: expr_to_string(self.prog, r),
                         at: self.prog.sources.describe(e.loc),
@@ -686,13 +729,19 @@ fn sync_objects(prog: &Program, calls: &[CallSite]) -> Vec<SyncObject> {
             let (Some(name), Some(kind)) = (&f.name, sync_kind_of(&f.ty, &prog.types)) else {
                 continue;
             };
-            let label = format!("{}.{}", c.tag.clone().unwrap_or_else(|| "(struct)".into()), name);
+            let label = format!(
+                "{}.{}",
+                c.tag.clone().unwrap_or_else(|| "(struct)".into()),
+                name
+            );
             if names.contains(&label) || prog.sources.is_system(c.loc) {
                 continue;
             }
             let uses: Vec<CallSite> = calls
                 .iter()
-                .filter(|cs| cs.text.contains(&format!("->{name}")) || cs.text.contains(&format!(".{name}")))
+                .filter(|cs| {
+                    cs.text.contains(&format!("->{name}")) || cs.text.contains(&format!(".{name}"))
+                })
                 .cloned()
                 .collect();
             if uses.is_empty() {

@@ -20,7 +20,9 @@ pub enum TripCount {
 impl TripCount {
     pub fn times(self, other: TripCount) -> TripCount {
         match (self, other) {
-            (TripCount::Exactly(a), TripCount::Exactly(b)) => TripCount::Exactly(a.saturating_mul(b)),
+            (TripCount::Exactly(a), TripCount::Exactly(b)) => {
+                TripCount::Exactly(a.saturating_mul(b))
+            }
             (TripCount::Exactly(0), _) | (_, TripCount::Exactly(0)) => TripCount::Exactly(0),
             (TripCount::Unbounded, _) | (_, TripCount::Unbounded) => TripCount::Unbounded,
             _ => TripCount::Unknown,
@@ -28,7 +30,9 @@ impl TripCount {
     }
     pub fn plus(self, other: TripCount) -> TripCount {
         match (self, other) {
-            (TripCount::Exactly(a), TripCount::Exactly(b)) => TripCount::Exactly(a.saturating_add(b)),
+            (TripCount::Exactly(a), TripCount::Exactly(b)) => {
+                TripCount::Exactly(a.saturating_add(b))
+            }
             (TripCount::Unbounded, _) | (_, TripCount::Unbounded) => TripCount::Unbounded,
             _ => TripCount::Unknown,
         }
@@ -143,10 +147,14 @@ fn counted(
     let n = match (op, delta) {
         (BinOp::Lt, d) if d > 0 => (bound - start + d - 1).div_euclid(d),
         (BinOp::Le, d) if d > 0 => (bound - start + d).div_euclid(d),
-        (BinOp::Ne, d) if d > 0 && bound >= start && (bound - start) % d == 0 => (bound - start) / d,
+        (BinOp::Ne, d) if d > 0 && bound >= start && (bound - start) % d == 0 => {
+            (bound - start) / d
+        }
         (BinOp::Gt, d) if d < 0 => (start - bound - d - 1).div_euclid(-d),
         (BinOp::Ge, d) if d < 0 => (start - bound - d).div_euclid(-d),
-        (BinOp::Ne, d) if d < 0 && start >= bound && (start - bound) % (-d) == 0 => (start - bound) / (-d),
+        (BinOp::Ne, d) if d < 0 && start >= bound && (start - bound) % (-d) == 0 => {
+            (start - bound) / (-d)
+        }
         _ => return TripCount::Unknown,
     };
     TripCount::Exactly(n.max(0) as u64)
@@ -190,7 +198,9 @@ fn step_delta(e: &Expr, v: VarId, tt: &TypeTable, dm: DataModel) -> Option<i128>
 fn assigns(s: &Stmt, v: VarId) -> bool {
     let mut found = false;
     visit::each_expr(s, &mut |e| match &e.kind {
-        ExprKind::Assign(l, _) | ExprKind::OpAssign { lhs: l, .. } | ExprKind::IncDec { e: l, .. }
+        ExprKind::Assign(l, _)
+        | ExprKind::OpAssign { lhs: l, .. }
+        | ExprKind::IncDec { e: l, .. }
             if is_var(l, v) =>
         {
             found = true

@@ -113,9 +113,7 @@ pub fn classify(name: &str) -> Known {
         "__VERIFIER_atomic_begin" => Known::AtomicBegin,
         "__VERIFIER_atomic_end" => Known::AtomicEnd,
         "abort" | "exit" | "_exit" | "_Exit" => Known::Abort,
-        "__assert_fail" | "__assert_perror_fail" | "__assert" | "__assert_rtn" => {
-            Known::AssertFail
-        }
+        "__assert_fail" | "__assert_perror_fail" | "__assert" | "__assert_rtn" => Known::AssertFail,
         "malloc" | "alloca" | "__builtin_alloca" => Known::Malloc,
         "calloc" => Known::Calloc,
         "free" => Known::Free,

@@ -1,6 +1,7 @@
 //! seqloc's program representation: types, statements and expressions with source
 //! locations, visitors, constant folding and the C printer.
 
+pub mod build;
 pub mod consteval;
 pub mod known;
 pub mod loc;

@@ -42,6 +42,13 @@ impl Speller for SvComp {
             Intrinsic::AtomicEnd => "__VERIFIER_atomic_end()".to_string(),
             Intrinsic::Abort => "abort()".to_string(),
             Intrinsic::Unwind => "__VERIFIER_assume(0)".to_string(),
+            Intrinsic::Point => format!(
+                "/* thread {}, point {} */ (void)0",
+                args.first().map(String::as_str).unwrap_or("?"),
+                args.get(1).map(String::as_str).unwrap_or("?")
+            ),
+            Intrinsic::Deadlock => format!("__VERIFIER_assert(!({}))", args.join(", ")),
+            Intrinsic::Mismatch => "__VERIFIER_assume(0)".to_string(),
         }
     }
 }
@@ -845,8 +852,25 @@ impl<'a> Printer<'a> {
             }
             ExprKind::Binary(op, a, b) => {
                 let p = bin_prec(*op);
-                let l = self.expr(a, p);
-                let r = self.expr(b, p + 1);
+                // Parenthesize where gcc's -Wparentheses would ask for it, even when the
+                // precedence does not need it.
+                let clarify = |x: &Expr| -> u8 {
+                    match &x.peel().kind {
+                        ExprKind::Binary(inner, ..) => {
+                            let mixed = (op.is_comparison() && inner.is_comparison())
+                                || (matches!(op, BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor)
+                                    && (inner.is_comparison()
+                                        || matches!(inner, BinOp::Add | BinOp::Sub)))
+                                || (*op == BinOp::LogOr && *inner == BinOp::LogAnd)
+                                || (matches!(op, BinOp::Shl | BinOp::Shr)
+                                    && matches!(inner, BinOp::Add | BinOp::Sub));
+                            if mixed { 16 } else { 0 }
+                        }
+                        _ => 0,
+                    }
+                };
+                let l = self.expr(a, p.max(clarify(a)));
+                let r = self.expr(b, (p + 1).max(clarify(b)));
                 (format!("{l} {} {r}", op.c_op()), p)
             }
             ExprKind::Assign(a, b) => {
@@ -1203,21 +1227,8 @@ pub fn used_items(prog: &Program) -> HashSet<Item> {
     let mut work: Vec<Item> = Vec::new();
     let mut roots: Vec<FuncId> = Vec::new();
     match prog.main() {
-        Some(m) => {
-            roots.push(m);
-            let mut taken = AddressTaken::default();
-            for f in &prog.funcs {
-                if let Some(b) = &f.body {
-                    taken.visit_stmt(b);
-                }
-            }
-            for v in &prog.vars {
-                if let Some(i) = &v.init {
-                    taken.visit_init(i);
-                }
-            }
-            roots.extend(taken.0);
-        }
+        // Functions whose address main's code takes are reached through the references.
+        Some(m) => roots.push(m),
         None => {
             for (i, f) in prog.funcs.iter().enumerate() {
                 if f.body.is_some() && !prog.sources.is_system(f.loc) {
@@ -1291,25 +1302,6 @@ pub fn used_items(prog: &Program) -> HashSet<Item> {
     }
     // An enum constant used in code makes its enum used.
     used
-}
-
-#[derive(Default)]
-struct AddressTaken(Vec<FuncId>);
-
-impl Visitor for AddressTaken {
-    fn visit_expr(&mut self, e: &Expr) {
-        match &e.kind {
-            ExprKind::Call(callee, args) => {
-                // A direct call is not an address taken; the arguments may be.
-                if !matches!(callee.kind, ExprKind::Func(_)) {
-                    self.visit_expr(callee);
-                }
-                args.iter().for_each(|a| self.visit_expr(a));
-            }
-            ExprKind::Func(f) => self.0.push(*f),
-            _ => visit::walk_expr(self, e),
-        }
-    }
 }
 
 #[derive(Default)]

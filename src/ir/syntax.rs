@@ -76,6 +76,9 @@ pub struct Program {
     pub next_stmt_id: u32,
     /// Set by normalization: constant trip counts of loops, by the id of the loop.
     pub loop_bounds: std::collections::HashMap<StmtId, u64>,
+    /// Fresh-label supply shared by every pass that copies code (labels are
+    /// function-scoped in C, and copies from several passes end up in one function).
+    pub next_label: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -257,6 +260,14 @@ pub enum Intrinsic {
     /// A loop ran out of its unwinding bound: executions going further are cut off, and
     /// the checker records that the bound was reached.
     Unwind,
+    /// Sequentializer marker: the statements that follow (up to the next marker) are
+    /// program point `args[1]` of thread slot `args[0]`. No effect; it lets traces name
+    /// the thread and point of every step.
+    Point,
+    /// The deadlock property: violated when `args[0]` is non-zero.
+    Deadlock,
+    /// A concrete schedule could not be followed (step `args[0]`): the replay is invalid.
+    Mismatch,
 }
 
 #[derive(Clone, Debug)]
@@ -453,6 +464,12 @@ impl Program {
     /// Size of a type in bytes under this program's data model.
     pub fn sizeof(&self, ty: &Type) -> Option<u64> {
         ty.size(&self.types, self.data_model)
+    }
+
+    /// A label no other pass has used.
+    pub fn fresh_label(&mut self, hint: &str) -> String {
+        self.next_label += 1;
+        format!("__{hint}{}", self.next_label)
     }
 
     /// The entry point.

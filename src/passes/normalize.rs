@@ -78,6 +78,12 @@ fn escaped_globals(prog: &Program) -> HashSet<VarId> {
 }
 
 pub fn address_taken_vars(prog: &Program) -> HashSet<VarId> {
+    let bodies: Vec<&Stmt> = prog.funcs.iter().filter_map(|f| f.body.as_ref()).collect();
+    address_taken_in(prog, &bodies)
+}
+
+/// Variables whose address is taken in `stmts` or in a global initializer of `prog`.
+pub fn address_taken_in(prog: &Program, stmts: &[&Stmt]) -> HashSet<VarId> {
     struct V<'a>(HashSet<VarId>, &'a Program);
     impl V<'_> {
         fn ignores_arg(&self, callee: &Expr, i: usize) -> bool {
@@ -89,8 +95,23 @@ pub fn address_taken_vars(prog: &Program) -> HashSet<VarId> {
                 (k, i),
                 (Known::ThreadCreate, 0)
                     | (Known::ThreadJoin, 1)
-                    | (Known::MutexInit | Known::MutexLock | Known::MutexTrylock | Known::MutexUnlock | Known::MutexDestroy, _)
-                    | (Known::CondInit | Known::CondWait | Known::CondTimedwait | Known::CondSignal | Known::CondBroadcast | Known::CondDestroy, _)
+                    | (
+                        Known::MutexInit
+                            | Known::MutexLock
+                            | Known::MutexTrylock
+                            | Known::MutexUnlock
+                            | Known::MutexDestroy,
+                        _
+                    )
+                    | (
+                        Known::CondInit
+                            | Known::CondWait
+                            | Known::CondTimedwait
+                            | Known::CondSignal
+                            | Known::CondBroadcast
+                            | Known::CondDestroy,
+                        _
+                    )
                     | (Known::Attr, _)
                     | (Known::KeyCreate, 0)
             )
@@ -159,10 +180,8 @@ pub fn address_taken_vars(prog: &Program) -> HashSet<VarId> {
         }
     }
     let mut v = V(HashSet::new(), prog);
-    for f in &prog.funcs {
-        if let Some(b) = &f.body {
-            v.visit_stmt(b);
-        }
+    for s in stmts {
+        v.visit_stmt(s);
     }
     for var in &prog.vars {
         if let Some(i) = &var.init {
@@ -184,7 +203,6 @@ pub fn normalize(prog: &mut Program) -> SharedInfo {
             prog,
             shared: &shared,
             func: fid,
-            labels: 0,
         };
         let loc = body.loc;
         let mut out = Vec::new();
@@ -205,7 +223,6 @@ struct Normalizer<'a> {
     prog: &'a mut Program,
     shared: &'a SharedInfo,
     func: FuncId,
-    labels: u32,
 }
 
 impl Normalizer<'_> {
@@ -220,8 +237,7 @@ impl Normalizer<'_> {
     }
 
     fn label(&mut self, hint: &str) -> String {
-        self.labels += 1;
-        format!("__{hint}{}", self.labels)
+        self.prog.fresh_label(hint)
     }
 
     fn temp(&mut self, ty: &Type, loc: Loc) -> VarId {
@@ -245,11 +261,25 @@ impl Normalizer<'_> {
                 None => self.push(StmtKind::Decl { var, init: None }, loc, out),
                 Some(Init::Expr(e)) if !e.ty.is_array(self.tt()) => {
                     let e = self.rhs(e, out);
-                    self.simple(StmtKind::Decl { var, init: Some(Init::Expr(e)) }, loc, out);
+                    self.simple(
+                        StmtKind::Decl {
+                            var,
+                            init: Some(Init::Expr(e)),
+                        },
+                        loc,
+                        out,
+                    );
                 }
                 Some(init) => {
                     let init = self.init(init, out);
-                    self.simple(StmtKind::Decl { var, init: Some(init) }, loc, out);
+                    self.simple(
+                        StmtKind::Decl {
+                            var,
+                            init: Some(init),
+                        },
+                        loc,
+                        out,
+                    );
                 }
             },
             StmtKind::Expr(e) => self.effect(e, out),
@@ -293,7 +323,17 @@ impl Normalizer<'_> {
                 );
             }
             StmtKind::While { cond, body } => {
-                let bound = trip_count(self.prog, &Stmt::new(StmtKind::While { cond: cond.clone(), body: body.clone() }, loc), None);
+                let bound = trip_count(
+                    self.prog,
+                    &Stmt::new(
+                        StmtKind::While {
+                            cond: cond.clone(),
+                            body: body.clone(),
+                        },
+                        loc,
+                    ),
+                    None,
+                );
                 let mut b = Vec::new();
                 self.loop_exit_test(cond, &mut b);
                 self.stmt(*body, &mut b, None);
@@ -447,7 +487,12 @@ impl Normalizer<'_> {
                 let r = self.rhs(*r, out);
                 self.simple(StmtKind::Expr(assign(l, r, loc)), loc, out);
             }
-            ExprKind::OpAssign { op, lhs, rhs, op_ty } => {
+            ExprKind::OpAssign {
+                op,
+                lhs,
+                rhs,
+                op_ty,
+            } => {
                 let l = self.lvalue(*lhs, out);
                 let r = self.pure(*rhs, out);
                 let v = self.op_value(op, l.clone(), r, &op_ty, loc);
@@ -571,14 +616,22 @@ impl Normalizer<'_> {
                 None
             }
             Known::ReachError | Known::AssertFail => {
-                self.simple(StmtKind::Expr(intrinsic(Intrinsic::Error, vec![])), loc, out);
+                self.simple(
+                    StmtKind::Expr(intrinsic(Intrinsic::Error, vec![])),
+                    loc,
+                    out,
+                );
                 None
             }
             Known::Abort => {
                 for a in args {
                     self.effect(a, out);
                 }
-                self.simple(StmtKind::Expr(intrinsic(Intrinsic::Abort, vec![])), loc, out);
+                self.simple(
+                    StmtKind::Expr(intrinsic(Intrinsic::Abort, vec![])),
+                    loc,
+                    out,
+                );
                 None
             }
             Known::AtomicBegin | Known::AtomicEnd => {
@@ -590,7 +643,11 @@ impl Normalizer<'_> {
                 self.simple(StmtKind::Expr(intrinsic(i, vec![])), loc, out);
                 None
             }
-            Known::Nondet => Some(Expr::new(ExprKind::Intrinsic(Intrinsic::Nondet, vec![]), ty, loc)),
+            Known::Nondet => Some(Expr::new(
+                ExprKind::Intrinsic(Intrinsic::Nondet, vec![]),
+                ty,
+                loc,
+            )),
             _ => {
                 let callee = self.pure(*callee, out);
                 let args = args.into_iter().map(|a| self.pure(a, out)).collect();
@@ -628,11 +685,23 @@ impl Normalizer<'_> {
                 let mut rhs_out = Vec::new();
                 let b = self.pure(*b, &mut rhs_out);
                 let zero = zero_of(&b.ty, self.tt(), loc);
-                let bval = Expr::new(ExprKind::Binary(BinOp::Ne, Box::new(b), Box::new(zero)), Type::int(), loc);
-                self.simple(StmtKind::Expr(assign(Expr::var(t, self.prog, loc), bval, loc)), loc, &mut rhs_out);
+                let bval = Expr::new(
+                    ExprKind::Binary(BinOp::Ne, Box::new(b), Box::new(zero)),
+                    Type::int(),
+                    loc,
+                );
+                self.simple(
+                    StmtKind::Expr(assign(Expr::var(t, self.prog, loc), bval, loc)),
+                    loc,
+                    &mut rhs_out,
+                );
                 let short = Expr::int((op == BinOp::LogOr) as i128, Type::int(), loc);
                 let mut short_out = Vec::new();
-                self.simple(StmtKind::Expr(assign(Expr::var(t, self.prog, loc), short, loc)), loc, &mut short_out);
+                self.simple(
+                    StmtKind::Expr(assign(Expr::var(t, self.prog, loc), short, loc)),
+                    loc,
+                    &mut short_out,
+                );
                 let (then, els) = if op == BinOp::LogAnd {
                     (rhs_out, short_out)
                 } else {
@@ -656,7 +725,11 @@ impl Normalizer<'_> {
             }
             ExprKind::Cond(c, a, b) if self.needs_statements(&a) || self.needs_statements(&b) => {
                 let void = ty.is_void(self.tt());
-                let t = if void { None } else { Some(self.temp(&ty, loc)) };
+                let t = if void {
+                    None
+                } else {
+                    Some(self.temp(&ty, loc))
+                };
                 if let Some(t) = t {
                     self.push(StmtKind::Decl { var: t, init: None }, loc, out);
                 }
@@ -693,7 +766,11 @@ impl Normalizer<'_> {
                 let c = self.pure(*c, out);
                 let a = self.pure(*a, out);
                 let b = self.pure(*b, out);
-                Expr::new(ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)), ty, loc)
+                Expr::new(
+                    ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)),
+                    ty,
+                    loc,
+                )
             }
             ExprKind::Comma(a, b) => {
                 self.effect(*a, out);
@@ -703,17 +780,36 @@ impl Normalizer<'_> {
                 let l = self.lvalue(*l, out);
                 let r = self.pure(*r, out);
                 let t = self.temp(&ty, loc);
-                self.simple(StmtKind::Decl { var: t, init: Some(Init::Expr(r)) }, loc, out);
+                self.simple(
+                    StmtKind::Decl {
+                        var: t,
+                        init: Some(Init::Expr(r)),
+                    },
+                    loc,
+                    out,
+                );
                 let tv = Expr::var(t, self.prog, loc);
                 self.simple(StmtKind::Expr(assign(l, tv.clone(), loc)), loc, out);
                 tv
             }
-            ExprKind::OpAssign { op, lhs, rhs, op_ty } => {
+            ExprKind::OpAssign {
+                op,
+                lhs,
+                rhs,
+                op_ty,
+            } => {
                 let l = self.lvalue(*lhs, out);
                 let r = self.pure(*rhs, out);
                 let v = self.op_value(op, l.clone(), r, &op_ty, loc);
                 let t = self.temp(&ty, loc);
-                self.simple(StmtKind::Decl { var: t, init: Some(Init::Expr(v)) }, loc, out);
+                self.simple(
+                    StmtKind::Decl {
+                        var: t,
+                        init: Some(Init::Expr(v)),
+                    },
+                    loc,
+                    out,
+                );
                 let tv = Expr::var(t, self.prog, loc);
                 self.simple(StmtKind::Expr(assign(l, tv.clone(), loc)), loc, out);
                 tv
@@ -723,19 +819,40 @@ impl Normalizer<'_> {
                 let t = self.temp(&ty, loc);
                 let tv = Expr::var(t, self.prog, loc);
                 if post {
-                    self.simple(StmtKind::Decl { var: t, init: Some(Init::Expr(l.clone())) }, loc, out);
+                    self.simple(
+                        StmtKind::Decl {
+                            var: t,
+                            init: Some(Init::Expr(l.clone())),
+                        },
+                        loc,
+                        out,
+                    );
                     let v = self.step_value(inc, tv.clone(), loc);
                     self.simple(StmtKind::Expr(assign(l, v, loc)), loc, out);
                 } else {
                     let v = self.step_value(inc, l.clone(), loc);
-                    self.simple(StmtKind::Decl { var: t, init: Some(Init::Expr(v)) }, loc, out);
+                    self.simple(
+                        StmtKind::Decl {
+                            var: t,
+                            init: Some(Init::Expr(v)),
+                        },
+                        loc,
+                        out,
+                    );
                     self.simple(StmtKind::Expr(assign(l, tv.clone(), loc)), loc, out);
                 }
                 tv
             }
             ExprKind::Cast { e: x, implicit } => {
                 let x = self.pure(*x, out);
-                Expr::new(ExprKind::Cast { e: Box::new(x), implicit }, ty, loc)
+                Expr::new(
+                    ExprKind::Cast {
+                        e: Box::new(x),
+                        implicit,
+                    },
+                    ty,
+                    loc,
+                )
             }
             ExprKind::Decay(x) => {
                 let x = self.lvalue(*x, out);
@@ -767,7 +884,14 @@ impl Normalizer<'_> {
                     }
                     Some(c) => {
                         let t = self.temp(&ty, loc);
-                        self.simple(StmtKind::Decl { var: t, init: Some(Init::Expr(c)) }, loc, out);
+                        self.simple(
+                            StmtKind::Decl {
+                                var: t,
+                                init: Some(Init::Expr(c)),
+                            },
+                            loc,
+                            out,
+                        );
                         Expr::var(t, self.prog, loc)
                     }
                     None => Expr::new(ExprKind::Int(0), Type::Void, loc),
@@ -803,13 +927,31 @@ impl Normalizer<'_> {
             ExprKind::Compound(init) => {
                 let init = self.init(*init, out);
                 let t = self.temp(&ty, loc);
-                self.simple(StmtKind::Decl { var: t, init: Some(init) }, loc, out);
+                self.simple(
+                    StmtKind::Decl {
+                        var: t,
+                        init: Some(init),
+                    },
+                    loc,
+                    out,
+                );
                 Expr::var(t, self.prog, loc)
             }
             ExprKind::Intrinsic(Intrinsic::Nondet, _) => {
                 let t = self.temp(&ty, loc);
-                let nd = Expr::new(ExprKind::Intrinsic(Intrinsic::Nondet, vec![]), ty.clone(), loc);
-                self.simple(StmtKind::Decl { var: t, init: Some(Init::Expr(nd)) }, loc, out);
+                let nd = Expr::new(
+                    ExprKind::Intrinsic(Intrinsic::Nondet, vec![]),
+                    ty.clone(),
+                    loc,
+                );
+                self.simple(
+                    StmtKind::Decl {
+                        var: t,
+                        init: Some(Init::Expr(nd)),
+                    },
+                    loc,
+                    out,
+                );
                 Expr::var(t, self.prog, loc)
             }
             ExprKind::Intrinsic(i, args) => {
@@ -857,13 +999,31 @@ impl Normalizer<'_> {
         let lhs = if l.ty.same_as(op_ty, self.tt()) {
             l
         } else {
-            Expr::new(ExprKind::Cast { e: Box::new(l), implicit: true }, op_ty.clone(), loc)
+            Expr::new(
+                ExprKind::Cast {
+                    e: Box::new(l),
+                    implicit: true,
+                },
+                op_ty.clone(),
+                loc,
+            )
         };
-        let v = Expr::new(ExprKind::Binary(op, Box::new(lhs), Box::new(r)), op_ty.clone(), loc);
+        let v = Expr::new(
+            ExprKind::Binary(op, Box::new(lhs), Box::new(r)),
+            op_ty.clone(),
+            loc,
+        );
         if v.ty.same_as(&lty, self.tt()) {
             v
         } else {
-            Expr::new(ExprKind::Cast { e: Box::new(v), implicit: true }, lty.unqualified().clone(), loc)
+            Expr::new(
+                ExprKind::Cast {
+                    e: Box::new(v),
+                    implicit: true,
+                },
+                lty.unqualified().clone(),
+                loc,
+            )
         }
     }
 
@@ -901,7 +1061,14 @@ impl Normalizer<'_> {
                         let ty = r.ty.clone();
                         let t = self.temp(&ty, loc);
                         let call = std::mem::replace(r.as_mut(), Expr::var(t, self.prog, loc));
-                        self.push(StmtKind::Decl { var: t, init: Some(Init::Expr(call)) }, loc, out);
+                        self.push(
+                            StmtKind::Decl {
+                                var: t,
+                                init: Some(Init::Expr(call)),
+                            },
+                            loc,
+                            out,
+                        );
                     }
                 }
                 ExprKind::Call(_, args) => {
@@ -994,7 +1161,8 @@ impl Normalizer<'_> {
             if k < to_hoist {
                 let ty = x.ty.clone();
                 let loc = x.loc;
-                let placeholder = Expr::new(ExprKind::Var(VarId(u32::MAX - taken.len() as u32)), ty, loc);
+                let placeholder =
+                    Expr::new(ExprKind::Var(VarId(u32::MAX - taken.len() as u32)), ty, loc);
                 taken.push(std::mem::replace(x, placeholder));
             }
             k += 1;
@@ -1015,7 +1183,8 @@ impl Normalizer<'_> {
             if k < to_hoist {
                 let ty = x.ty.clone();
                 let loc = x.loc;
-                let placeholder = Expr::new(ExprKind::Var(VarId(u32::MAX - taken.len() as u32)), ty, loc);
+                let placeholder =
+                    Expr::new(ExprKind::Var(VarId(u32::MAX - taken.len() as u32)), ty, loc);
                 taken.push(std::mem::replace(x, placeholder));
             }
             k += 1;
@@ -1032,7 +1201,14 @@ impl Normalizer<'_> {
         for x in taken {
             let loc = x.loc;
             let t = self.temp(&x.ty, loc);
-            self.push(StmtKind::Decl { var: t, init: Some(Init::Expr(x)) }, loc, out);
+            self.push(
+                StmtKind::Decl {
+                    var: t,
+                    init: Some(Init::Expr(x)),
+                },
+                loc,
+                out,
+            );
             vars.push(t);
         }
         patch_placeholders(e, &vars, self.prog);
@@ -1208,9 +1384,9 @@ pub fn shared_accesses(shared: &SharedInfo, s: &Stmt) -> usize {
             n
         }
         StmtKind::Return(Some(e)) => count_reads(shared, e),
-        StmtKind::If { cond, .. } | StmtKind::Switch { cond, .. } | StmtKind::While { cond, .. } => {
-            count_reads(shared, cond)
-        }
+        StmtKind::If { cond, .. }
+        | StmtKind::Switch { cond, .. }
+        | StmtKind::While { cond, .. } => count_reads(shared, cond),
         _ => 0,
     }
 }
@@ -1239,7 +1415,13 @@ mod tests {
                     );
                     if let StmtKind::Expr(e) = &st.kind {
                         if let ExprKind::Assign(_, r) = &e.kind {
-                            assert!(!has_effects(r) || matches!(r.kind, ExprKind::Call(..) | ExprKind::Intrinsic(..)));
+                            assert!(
+                                !has_effects(r)
+                                    || matches!(
+                                        r.kind,
+                                        ExprKind::Call(..) | ExprKind::Intrinsic(..)
+                                    )
+                            );
                         }
                     }
                 });
@@ -1268,7 +1450,8 @@ mod tests {
 
     #[test]
     fn counted_loops_keep_their_trip_count() {
-        let (p, _) = norm("int main() { int s = 0; for (int i = 0; i < 5; i++) s += i; return s; }");
+        let (p, _) =
+            norm("int main() { int s = 0; for (int i = 0; i < 5; i++) s += i; return s; }");
         assert_eq!(p.loop_bounds.values().copied().collect::<Vec<_>>(), vec![5]);
     }
 }

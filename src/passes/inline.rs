@@ -1,0 +1,451 @@
+//! Function inlining (paper Fig. 5–6): a call becomes the callee's body with fresh copies
+//! of its parameters and locals, returns become jumps to the end of the copy. Copies keep
+//! the callee's statement ids and locations, so a line executed through several call
+//! sites is still one line. Recursion is inlined up to a bound, with a clear error past it.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::analysis::facts::address_taken_functions;
+use crate::ir::known::{Known, classify, is_atomic_function};
+use crate::ir::visit::{self, VisitorMut};
+use crate::ir::*;
+
+#[derive(Debug, thiserror::Error)]
+pub enum InlineError {
+    #[error(
+        "recursion deeper than {bound} calls: `{function}` at {at} (raise --unwind to inline deeper)"
+    )]
+    RecursionBound {
+        function: String,
+        at: String,
+        bound: u32,
+    },
+    #[error("call to `{function}` at {at}: {reason}")]
+    Unsupported {
+        function: String,
+        at: String,
+        reason: String,
+    },
+}
+
+pub struct Inliner<'a> {
+    pub prog: &'a mut Program,
+    /// The function the inlined code ends up in (new locals belong to it).
+    pub owner: Option<FuncId>,
+    pub max_depth: u32,
+    taken: BTreeSet<FuncId>,
+    stack: Vec<FuncId>,
+}
+
+impl<'a> Inliner<'a> {
+    pub fn new(prog: &'a mut Program, owner: Option<FuncId>, max_depth: u32) -> Inliner<'a> {
+        let taken = address_taken_functions(prog);
+        Inliner {
+            prog,
+            owner,
+            max_depth,
+            taken,
+            stack: vec![],
+        }
+    }
+
+    /// Inlines every call in `body` (which belongs to `func`).
+    pub fn inline_body(&mut self, func: FuncId, body: &Stmt) -> Result<Stmt, InlineError> {
+        self.stack.push(func);
+        let r = self.stmt(body.clone());
+        self.stack.pop();
+        r
+    }
+
+    fn stmt(&mut self, s: Stmt) -> Result<Stmt, InlineError> {
+        let loc = s.loc;
+        let id = s.id;
+        Ok(match s.kind {
+            StmtKind::Block(ss) => {
+                let mut out = Vec::with_capacity(ss.len());
+                for x in ss {
+                    out.push(self.stmt(x)?);
+                }
+                Stmt::block(out, loc)
+            }
+            StmtKind::If { cond, then, els } => Stmt::new(
+                StmtKind::If {
+                    cond,
+                    then: Box::new(self.stmt(*then)?),
+                    els: match els {
+                        Some(e) => Some(Box::new(self.stmt(*e)?)),
+                        None => None,
+                    },
+                },
+                loc,
+            )
+            .with_id(id),
+            StmtKind::While { cond, body } => Stmt::new(
+                StmtKind::While {
+                    cond,
+                    body: Box::new(self.stmt(*body)?),
+                },
+                loc,
+            )
+            .with_id(id),
+            StmtKind::Switch { cond, body } => Stmt::new(
+                StmtKind::Switch {
+                    cond,
+                    body: Box::new(self.stmt(*body)?),
+                },
+                loc,
+            )
+            .with_id(id),
+            StmtKind::Expr(e) => match &e.kind {
+                ExprKind::Call(callee, args) => match self.call(callee, args, None, loc, id)? {
+                    Some(s) => s,
+                    None => Stmt::new(StmtKind::Expr(e), loc).with_id(id),
+                },
+                ExprKind::Assign(l, r) => match &r.kind {
+                    ExprKind::Call(callee, args) => {
+                        match self.call(callee, args, Some((**l).clone()), loc, id)? {
+                            Some(s) => s,
+                            None => Stmt::new(StmtKind::Expr(e), loc).with_id(id),
+                        }
+                    }
+                    _ => Stmt::new(StmtKind::Expr(e), loc).with_id(id),
+                },
+                _ => Stmt::new(StmtKind::Expr(e), loc).with_id(id),
+            },
+            StmtKind::Decl {
+                var,
+                init: Some(Init::Expr(e)),
+            } => {
+                if let ExprKind::Call(callee, args) = &e.kind {
+                    let target = Expr::var(var, self.prog, loc);
+                    if let Some(s) = self.call(callee, args, Some(target), loc, id)? {
+                        return Ok(Stmt::block(
+                            vec![
+                                Stmt::new(StmtKind::Decl { var, init: None }, loc).with_id(id),
+                                s,
+                            ],
+                            loc,
+                        ));
+                    }
+                }
+                Stmt::new(
+                    StmtKind::Decl {
+                        var,
+                        init: Some(Init::Expr(e)),
+                    },
+                    loc,
+                )
+                .with_id(id)
+            }
+            StmtKind::Return(Some(e)) => {
+                if let ExprKind::Call(callee, args) = &e.kind {
+                    // `return f(x)`: inline into a temporary first.
+                    let t = self.prog.new_local(self.owner, "__r", e.ty.clone(), loc);
+                    let target = Expr::var(t, self.prog, loc);
+                    if let Some(s) = self.call(callee, args, Some(target.clone()), loc, id)? {
+                        return Ok(Stmt::block(
+                            vec![
+                                Stmt::new(StmtKind::Decl { var: t, init: None }, loc),
+                                s,
+                                Stmt::new(StmtKind::Return(Some(target)), loc).with_id(id),
+                            ],
+                            loc,
+                        ));
+                    }
+                }
+                Stmt::new(StmtKind::Return(Some(e)), loc).with_id(id)
+            }
+            k => Stmt::new(k, loc).with_id(id),
+        })
+    }
+
+    /// Inlines one call; `None` when the callee is a library function kept as a call.
+    fn call(
+        &mut self,
+        callee: &Expr,
+        args: &[Expr],
+        result: Option<Expr>,
+        loc: Loc,
+        id: StmtId,
+    ) -> Result<Option<Stmt>, InlineError> {
+        if let ExprKind::Func(f) = callee.peel().kind {
+            let func = self.prog.func(f);
+            if func.body.is_none() {
+                return self.library_call(f, loc).map(|_| None);
+            }
+            return self.inline_one(f, args, result, loc, id).map(Some);
+        }
+        // An indirect call: one branch per function it may denote.
+        let cands: Vec<FuncId> = self
+            .taken
+            .iter()
+            .copied()
+            .filter(|f| {
+                let func = self.prog.func(*f);
+                func.body.is_some() && (func.ty.params.len() == args.len() || func.ty.unprototyped)
+            })
+            .collect();
+        if cands.is_empty() {
+            return Err(InlineError::Unsupported {
+                function: crate::ir::print::expr_to_string(self.prog, callee),
+                at: self.prog.sources.describe(loc),
+                reason: "an indirect call with no function it could denote".into(),
+            });
+        }
+        let mut chain = Stmt::new(
+            StmtKind::Expr(Expr::new(
+                ExprKind::Intrinsic(Intrinsic::Assume, vec![Expr::int(0, Type::int(), loc)]),
+                Type::Void,
+                loc,
+            )),
+            loc,
+        );
+        for f in cands.into_iter().rev() {
+            let body = self.inline_one(f, args, result.clone(), loc, id)?;
+            let fexpr = Expr::new(ExprKind::Func(f), callee.ty.clone(), loc);
+            let cond = Expr::new(
+                ExprKind::Binary(BinOp::Eq, Box::new(callee.clone()), Box::new(fexpr)),
+                Type::int(),
+                loc,
+            );
+            chain = Stmt::new(
+                StmtKind::If {
+                    cond,
+                    then: Box::new(body),
+                    els: Some(Box::new(chain)),
+                },
+                loc,
+            );
+        }
+        Ok(Some(chain))
+    }
+
+    fn library_call(&mut self, f: FuncId, loc: Loc) -> Result<(), InlineError> {
+        let func = self.prog.func(f);
+        let name = func.name.clone();
+        if let Some((why, at)) = &func.unsupported {
+            return Err(InlineError::Unsupported {
+                function: name,
+                at: self.prog.sources.describe(loc),
+                reason: format!(
+                    "its body (at {}) uses {why}",
+                    self.prog.sources.describe(*at)
+                ),
+            });
+        }
+        match classify(&name) {
+            Known::Other if !is_modelled_library(&name) => Err(InlineError::Unsupported {
+                function: name,
+                at: self.prog.sources.describe(loc),
+                reason: "an external function with no definition; seqloc models the pthread API, \
+                         the SV-COMP primitives, malloc/calloc/free, abort/exit and assert"
+                    .into(),
+            }),
+            Known::Unsupported => Err(InlineError::Unsupported {
+                function: name,
+                at: self.prog.sources.describe(loc),
+                reason: "a pthread or C library facility seqloc does not model yet".into(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    fn inline_one(
+        &mut self,
+        f: FuncId,
+        args: &[Expr],
+        result: Option<Expr>,
+        loc: Loc,
+        id: StmtId,
+    ) -> Result<Stmt, InlineError> {
+        let depth = self.stack.iter().filter(|x| **x == f).count() as u32;
+        if depth >= self.max_depth.max(1) {
+            return Err(InlineError::RecursionBound {
+                function: self.prog.func(f).name.clone(),
+                at: self.prog.sources.describe(loc),
+                bound: self.max_depth,
+            });
+        }
+        let callee = self.prog.func(f).clone();
+        let Some(body) = callee.body.clone() else {
+            return Err(InlineError::Unsupported {
+                function: callee.name,
+                at: self.prog.sources.describe(loc),
+                reason: "no body".into(),
+            });
+        };
+        // Fresh copies of the callee's parameters and locals.
+        let mut renames: HashMap<VarId, VarId> = HashMap::new();
+        let mut out = Vec::new();
+        for (i, p) in callee.params.iter().enumerate() {
+            let pv = self.prog.var(*p).clone();
+            let nv = self
+                .prog
+                .new_local(self.owner, &pv.name, pv.ty.clone(), pv.loc);
+            renames.insert(*p, nv);
+            let init = args.get(i).cloned().map(Init::Expr);
+            // The parameter copy belongs to the call's statement (Fig. 6: `int m = a;`).
+            out.push(Stmt::new(StmtKind::Decl { var: nv, init }, loc).with_id(id));
+        }
+        let mut locals = Vec::new();
+        visit::each_stmt(&body, &mut |s| {
+            if let StmtKind::Decl { var, .. } = &s.kind {
+                locals.push(*var);
+            }
+        });
+        for l in locals {
+            if renames.contains_key(&l) {
+                continue;
+            }
+            let lv = self.prog.var(l).clone();
+            if lv.kind == VarKind::Global {
+                continue;
+            }
+            let nv = self
+                .prog
+                .new_local(self.owner, &lv.name, lv.ty.clone(), lv.loc);
+            renames.insert(l, nv);
+        }
+        let ret_label = self.prog.fresh_label("ret");
+        let suffix = format!("_i{}", self.prog.next_label);
+        let ret_var = match &result {
+            Some(_) if !callee.ty.ret.is_void(&self.prog.types) => {
+                let t = self
+                    .prog
+                    .new_local(self.owner, "__ret", callee.ty.ret.clone(), loc);
+                out.push(Stmt::new(StmtKind::Decl { var: t, init: None }, loc));
+                Some(t)
+            }
+            _ => None,
+        };
+        let mut copy = body;
+        let mut r = Rewriter {
+            renames: &renames,
+            label_suffix: &suffix,
+            ret_label: &ret_label,
+            ret_var,
+            prog: self.prog,
+        };
+        r.visit_stmt(&mut copy);
+        self.stack.push(f);
+        let copy = self.stmt(copy)?;
+        self.stack.pop();
+        let atomic = is_atomic_function(&callee.name);
+        if atomic {
+            out.push(intrinsic_stmt(Intrinsic::AtomicBegin, loc, id));
+        }
+        out.push(copy);
+        out.push(Stmt::new(StmtKind::Label(ret_label), callee.loc));
+        if atomic {
+            out.push(intrinsic_stmt(Intrinsic::AtomicEnd, loc, id));
+        }
+        if let (Some(target), Some(t)) = (result, ret_var) {
+            let rv = Expr::var(t, self.prog, loc);
+            let ty = target.ty.unqualified().clone();
+            let rv = if rv.ty.same_as(&ty, &self.prog.types) {
+                rv
+            } else {
+                Expr::new(
+                    ExprKind::Cast {
+                        e: Box::new(rv),
+                        implicit: true,
+                    },
+                    ty.clone(),
+                    loc,
+                )
+            };
+            out.push(
+                Stmt::new(
+                    StmtKind::Expr(Expr::new(
+                        ExprKind::Assign(Box::new(target), Box::new(rv)),
+                        ty,
+                        loc,
+                    )),
+                    loc,
+                )
+                .with_id(id),
+            );
+        }
+        Ok(Stmt::block(out, loc))
+    }
+}
+
+fn intrinsic_stmt(i: Intrinsic, loc: Loc, id: StmtId) -> Stmt {
+    Stmt::new(
+        StmtKind::Expr(Expr::new(ExprKind::Intrinsic(i, vec![]), Type::Void, loc)),
+        loc,
+    )
+    .with_id(id)
+}
+
+/// External functions with no effect on the program's state that seqloc accepts as
+/// no-ops returning an unconstrained value (output functions).
+pub fn is_modelled_library(name: &str) -> bool {
+    matches!(
+        name,
+        "printf"
+            | "puts"
+            | "putchar"
+            | "fprintf"
+            | "fflush"
+            | "fputs"
+            | "perror"
+            | "usleep"
+            | "sleep"
+    )
+}
+
+struct Rewriter<'a> {
+    renames: &'a HashMap<VarId, VarId>,
+    label_suffix: &'a str,
+    ret_label: &'a str,
+    ret_var: Option<VarId>,
+    prog: &'a Program,
+}
+
+impl VisitorMut for Rewriter<'_> {
+    fn visit_stmt(&mut self, s: &mut Stmt) {
+        match &mut s.kind {
+            StmtKind::Decl { var, .. } => {
+                if let Some(n) = self.renames.get(var) {
+                    *var = *n;
+                }
+            }
+            StmtKind::Label(l) | StmtKind::Goto(l) => l.push_str(self.label_suffix),
+            StmtKind::Return(e) => {
+                let loc = s.loc;
+                let id = s.id;
+                let mut v = Vec::new();
+                if let (Some(t), Some(mut e)) = (self.ret_var, e.take()) {
+                    self.visit_expr(&mut e);
+                    let target = Expr::var(t, self.prog, loc);
+                    let ty = target.ty.clone();
+                    v.push(
+                        Stmt::new(
+                            StmtKind::Expr(Expr::new(
+                                ExprKind::Assign(Box::new(target), Box::new(e)),
+                                ty,
+                                loc,
+                            )),
+                            loc,
+                        )
+                        .with_id(id),
+                    );
+                }
+                v.push(Stmt::new(StmtKind::Goto(self.ret_label.to_string()), loc).with_id(id));
+                *s = Stmt::block(v, loc);
+                return;
+            }
+            _ => {}
+        }
+        visit::walk_stmt_mut(self, s)
+    }
+    fn visit_expr(&mut self, e: &mut Expr) {
+        if let ExprKind::Var(v) = &mut e.kind {
+            if let Some(n) = self.renames.get(v) {
+                *v = *n;
+            }
+        }
+        visit::walk_expr_mut(self, e)
+    }
+}

@@ -1,0 +1,361 @@
+//! Loop unrolling and switch lowering: thread code becomes loop-free, with only forward
+//! jumps, so that every program point is executed at most once per thread — what lazy
+//! sequentialization's program-counter points need.
+//!
+//! A normalized loop `while (1) { if (!c) break; body }` unrolls into copies of its body;
+//! `break` jumps past the last copy, `continue` to the next copy. A counted loop is unrolled
+//! exactly as often as it runs; any other loop `--unwind` times, followed by an
+//! [`Intrinsic::Unwind`] marker: executions that would go further are cut off, and the
+//! checker reports that the bound was reached (never "no failure" as "verified").
+//! Locals declared in a loop body get fresh copies per iteration (block scope), which
+//! also keeps every branch temporary assigned once.
+
+use std::collections::HashMap;
+
+use crate::ir::visit::{self, VisitorMut};
+use crate::ir::*;
+
+pub struct Unroller<'a> {
+    pub prog: &'a mut Program,
+    pub owner: Option<FuncId>,
+    pub default_bound: u32,
+    /// Per-loop bounds given by the user (`--unwindset`-style), by statement id.
+    pub overrides: HashMap<StmtId, u32>,
+}
+
+impl<'a> Unroller<'a> {
+    pub fn new(prog: &'a mut Program, owner: Option<FuncId>, default_bound: u32) -> Unroller<'a> {
+        Unroller {
+            prog,
+            owner,
+            default_bound,
+            overrides: HashMap::new(),
+        }
+    }
+
+    fn label(&mut self, hint: &str) -> String {
+        self.prog.fresh_label(hint)
+    }
+
+    pub fn unroll(&mut self, s: Stmt) -> Stmt {
+        let loc = s.loc;
+        let id = s.id;
+        match s.kind {
+            StmtKind::Block(ss) => {
+                Stmt::block(ss.into_iter().map(|x| self.unroll(x)).collect(), loc)
+            }
+            StmtKind::If { cond, then, els } => Stmt::new(
+                StmtKind::If {
+                    cond,
+                    then: Box::new(self.unroll(*then)),
+                    els: els.map(|e| Box::new(self.unroll(*e))),
+                },
+                loc,
+            )
+            .with_id(id),
+            StmtKind::While { cond, body } => self.unroll_loop(cond, *body, loc, id),
+            StmtKind::DoWhile { body, cond } => {
+                // Normalization leaves no do-while; handle it anyway as body-then-while.
+                let w = Stmt::new(
+                    StmtKind::While {
+                        cond,
+                        body: body.clone(),
+                    },
+                    loc,
+                )
+                .with_id(id);
+                Stmt::block(vec![self.unroll(*body), self.unroll(w)], loc)
+            }
+            StmtKind::For { .. } => Stmt::new(s.kind, loc).with_id(id),
+            StmtKind::Switch { cond, body } => {
+                let body = self.unroll(*body);
+                self.lower_switch(cond, body, loc, id)
+            }
+            k => Stmt::new(k, loc).with_id(id),
+        }
+    }
+
+    fn unroll_loop(&mut self, cond: Expr, body: Stmt, loc: Loc, id: StmtId) -> Stmt {
+        let body = self.unroll(body);
+        let bound = match self.overrides.get(&id) {
+            Some(b) => *b as u64,
+            None => match self.prog.loop_bounds.get(&id) {
+                // The exit test runs once more than the body.
+                Some(n) => n + 1,
+                None => self.default_bound as u64,
+            },
+        };
+        let exit = self.label("exit");
+        let mut out = Vec::new();
+        let cond_is_true = cond.as_int().is_some_and(|v| v != 0);
+        for _ in 0..bound {
+            let next = self.label("next");
+            let mut copy = self.fresh_copy(&body);
+            redirect(&mut copy, &exit, &next);
+            if cond_is_true {
+                out.push(copy);
+            } else {
+                let not = Expr::new(
+                    ExprKind::Unary(UnOp::LogNot, Box::new(cond.clone())),
+                    Type::int(),
+                    loc,
+                );
+                out.push(Stmt::new(
+                    StmtKind::If {
+                        cond: not,
+                        then: Box::new(goto(&exit, loc)),
+                        els: None,
+                    },
+                    loc,
+                ));
+                out.push(copy);
+            }
+            out.push(Stmt::new(StmtKind::Label(next), loc));
+        }
+        if !cond_is_true {
+            let not = Expr::new(
+                ExprKind::Unary(UnOp::LogNot, Box::new(cond.clone())),
+                Type::int(),
+                loc,
+            );
+            out.push(Stmt::new(
+                StmtKind::If {
+                    cond: not,
+                    then: Box::new(goto(&exit, loc)),
+                    els: None,
+                },
+                loc,
+            ));
+        }
+        out.push(
+            Stmt::new(
+                StmtKind::Expr(Expr::new(
+                    ExprKind::Intrinsic(Intrinsic::Unwind, vec![]),
+                    Type::Void,
+                    loc,
+                )),
+                loc,
+            )
+            .with_id(id),
+        );
+        out.push(Stmt::new(StmtKind::Label(exit), loc));
+        Stmt::block(out, loc)
+    }
+
+    /// A copy of `body` with fresh locals and labels.
+    fn fresh_copy(&mut self, body: &Stmt) -> Stmt {
+        let mut decls = Vec::new();
+        visit::each_stmt(body, &mut |s| {
+            if let StmtKind::Decl { var, .. } = &s.kind {
+                decls.push(*var);
+            }
+        });
+        let mut renames = HashMap::new();
+        for v in decls {
+            let var = self.prog.var(v).clone();
+            if var.kind == VarKind::Global {
+                continue;
+            }
+            let nv =
+                self.prog
+                    .new_local(self.owner.or(var.func), &var.name, var.ty.clone(), var.loc);
+            renames.insert(v, nv);
+        }
+        let suffix = format!("_u{}", self.prog.fresh_label("u").trim_start_matches("__u"));
+        // Only labels defined inside the body are duplicated; jumps out of the loop keep
+        // their targets.
+        let mut defined = std::collections::HashSet::new();
+        visit::each_stmt(body, &mut |s| {
+            if let StmtKind::Label(l) = &s.kind {
+                defined.insert(l.clone());
+            }
+        });
+        let mut copy = body.clone();
+        let mut r = Renamer {
+            vars: &renames,
+            suffix: &suffix,
+            labels: &defined,
+        };
+        r.visit_stmt(&mut copy);
+        copy
+    }
+
+    /// `switch` as a chain of tests and forward jumps (the case labels become labels).
+    fn lower_switch(&mut self, cond: Expr, body: Stmt, loc: Loc, id: StmtId) -> Stmt {
+        let end = self.label("swend");
+        let mut cases: Vec<(Option<(i128, i128)>, String)> = Vec::new();
+        let mut body = body;
+        let prog = &mut *self.prog;
+        label_cases(&mut body, &mut cases, &mut || prog.fresh_label("case"));
+        redirect_break(&mut body, &end);
+        let mut out = Vec::new();
+        let ty = cond.ty.clone();
+        let mut default = None;
+        for (range, label) in &cases {
+            match range {
+                Some((lo, hi)) => {
+                    let c = if lo == hi {
+                        Expr::new(
+                            ExprKind::Binary(
+                                BinOp::Eq,
+                                Box::new(cond.clone()),
+                                Box::new(Expr::int(*lo, ty.clone(), loc)),
+                            ),
+                            Type::int(),
+                            loc,
+                        )
+                    } else {
+                        let ge = Expr::new(
+                            ExprKind::Binary(
+                                BinOp::Ge,
+                                Box::new(cond.clone()),
+                                Box::new(Expr::int(*lo, ty.clone(), loc)),
+                            ),
+                            Type::int(),
+                            loc,
+                        );
+                        let le = Expr::new(
+                            ExprKind::Binary(
+                                BinOp::Le,
+                                Box::new(cond.clone()),
+                                Box::new(Expr::int(*hi, ty.clone(), loc)),
+                            ),
+                            Type::int(),
+                            loc,
+                        );
+                        Expr::new(
+                            ExprKind::Binary(BinOp::LogAnd, Box::new(ge), Box::new(le)),
+                            Type::int(),
+                            loc,
+                        )
+                    };
+                    out.push(
+                        Stmt::new(
+                            StmtKind::If {
+                                cond: c,
+                                then: Box::new(goto(label, loc)),
+                                els: None,
+                            },
+                            loc,
+                        )
+                        .with_id(id),
+                    );
+                }
+                None => default = Some(label.clone()),
+            }
+        }
+        out.push(goto(default.as_deref().unwrap_or(&end), loc));
+        out.push(body);
+        out.push(Stmt::new(StmtKind::Label(end), loc));
+        Stmt::block(out, loc)
+    }
+}
+
+fn goto(label: &str, loc: Loc) -> Stmt {
+    Stmt::new(StmtKind::Goto(label.to_string()), loc)
+}
+
+/// `break` → `goto exit`, `continue` → `goto next` (loops inside are already unrolled;
+/// `break` inside a nested switch belongs to that switch).
+fn redirect(s: &mut Stmt, exit: &str, next: &str) {
+    match &mut s.kind {
+        StmtKind::Break => s.kind = StmtKind::Goto(exit.to_string()),
+        StmtKind::Continue => s.kind = StmtKind::Goto(next.to_string()),
+        StmtKind::Block(ss) => ss.iter_mut().for_each(|x| redirect(x, exit, next)),
+        StmtKind::If { then, els, .. } => {
+            redirect(then, exit, next);
+            if let Some(e) = els {
+                redirect(e, exit, next)
+            }
+        }
+        StmtKind::Switch { body, .. } => redirect_continue_only(body, next),
+        _ => {}
+    }
+}
+
+fn redirect_continue_only(s: &mut Stmt, next: &str) {
+    match &mut s.kind {
+        StmtKind::Continue => s.kind = StmtKind::Goto(next.to_string()),
+        StmtKind::Block(ss) => ss.iter_mut().for_each(|x| redirect_continue_only(x, next)),
+        StmtKind::If { then, els, .. } => {
+            redirect_continue_only(then, next);
+            if let Some(e) = els {
+                redirect_continue_only(e, next)
+            }
+        }
+        StmtKind::Switch { body, .. } => redirect_continue_only(body, next),
+        _ => {}
+    }
+}
+
+fn redirect_break(s: &mut Stmt, end: &str) {
+    match &mut s.kind {
+        StmtKind::Break => s.kind = StmtKind::Goto(end.to_string()),
+        StmtKind::Block(ss) => ss.iter_mut().for_each(|x| redirect_break(x, end)),
+        StmtKind::If { then, els, .. } => {
+            redirect_break(then, end);
+            if let Some(e) = els {
+                redirect_break(e, end)
+            }
+        }
+        _ => {}
+    }
+}
+
+fn label_cases(
+    s: &mut Stmt,
+    out: &mut Vec<(Option<(i128, i128)>, String)>,
+    fresh: &mut dyn FnMut() -> String,
+) {
+    match &mut s.kind {
+        StmtKind::Case { lo, hi } => {
+            let l = fresh();
+            out.push((Some((*lo, *hi)), l.clone()));
+            s.kind = StmtKind::Label(l);
+        }
+        StmtKind::Default => {
+            let l = fresh();
+            out.push((None, l.clone()));
+            s.kind = StmtKind::Label(l);
+        }
+        StmtKind::Block(ss) => ss.iter_mut().for_each(|x| label_cases(x, out, fresh)),
+        StmtKind::If { then, els, .. } => {
+            label_cases(then, out, fresh);
+            if let Some(e) = els {
+                label_cases(e, out, fresh)
+            }
+        }
+        _ => {}
+    }
+}
+
+struct Renamer<'a> {
+    vars: &'a HashMap<VarId, VarId>,
+    suffix: &'a str,
+    labels: &'a std::collections::HashSet<String>,
+}
+
+impl VisitorMut for Renamer<'_> {
+    fn visit_stmt(&mut self, s: &mut Stmt) {
+        match &mut s.kind {
+            StmtKind::Decl { var, .. } => {
+                if let Some(n) = self.vars.get(var) {
+                    *var = *n;
+                }
+            }
+            StmtKind::Label(l) | StmtKind::Goto(l) if self.labels.contains(l.as_str()) => {
+                l.push_str(self.suffix)
+            }
+            _ => {}
+        }
+        visit::walk_stmt_mut(self, s)
+    }
+    fn visit_expr(&mut self, e: &mut Expr) {
+        if let ExprKind::Var(v) = &mut e.kind {
+            if let Some(n) = self.vars.get(v) {
+                *v = *n;
+            }
+        }
+        visit::walk_expr_mut(self, e)
+    }
+}

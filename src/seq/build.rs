@@ -1,0 +1,2087 @@
+//! Building the sequential program: slots, points, guards, the pthread model and the
+//! `switch(order[order_index])` framework. See the module docs of [`super`].
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::rules::{Action, Rules, TypeRule};
+use super::schedule::{Resolved, Stop};
+use super::{
+    Mode, PointInfo, PointKind, SeqError, SeqOptions, SeqVars, Sequentialized, SlotCode, SlotInfo,
+};
+use crate::analysis::facts::thread_structure;
+use crate::ir::build as b;
+use crate::ir::known::{Known, classify};
+use crate::ir::visit::{self, VisitorMut};
+use crate::ir::*;
+use crate::passes::inline::Inliner;
+use crate::passes::normalize::{SharedInfo, address_taken_in, shared_accesses};
+use crate::passes::unroll::Unroller;
+
+/// `EBUSY` and `ETIMEDOUT` on Linux.
+const EBUSY: i128 = 16;
+const ETIMEDOUT: i128 = 110;
+/// Most `pthread_key_create` keys modelled.
+const MAX_KEYS: u32 = 4;
+/// Where `pthread_exit` in main jumps: past main's exit point, which would end the process.
+const MAIN_EXIT: &str = "__seq_main_pthread_exit";
+
+/// Builds the sequential program for `normalized` (the output of normalization).
+pub fn sequentialize(
+    normalized: &Program,
+    shared: &SharedInfo,
+    mode: Mode,
+    opts: &SeqOptions,
+) -> Result<Sequentialized, SeqError> {
+    let mut prog = normalized.clone();
+    let orig_main = prog.main().ok_or(SeqError::NoMain)?;
+    apply_type_rules(&mut prog, &opts.rules);
+
+    // Thread functions: main first, then every function passed to pthread_create.
+    let ts = thread_structure(&prog);
+    let mut thread_fns = vec![orig_main];
+    for f in ts.entries.keys() {
+        if *f != orig_main {
+            thread_fns.push(*f);
+        }
+    }
+
+    // Slots and the functions each may run.
+    let (slot_fns, slot_bound): (Vec<Vec<usize>>, u32) = match mode {
+        Mode::Concrete(r) => {
+            let mut v = Vec::new();
+            let mut threads = r.threads.clone();
+            threads.sort_by_key(|(id, _)| *id);
+            for (id, f) in &threads {
+                let idx = match thread_fns.iter().position(|x| x == f) {
+                    Some(i) => i,
+                    None => {
+                        thread_fns.push(*f);
+                        thread_fns.len() - 1
+                    }
+                };
+                if *id == 0 && idx != 0 {
+                    return Err(SeqError::Schedule {
+                        step: 0,
+                        reason: format!("thread 0 must run `main`, not `{}`", prog.func(*f).name),
+                    });
+                }
+                v.push(vec![idx]);
+            }
+            let n = v.len() as u32;
+            (v, n)
+        }
+        Mode::Symbolic => slot_plan(&mut prog, &thread_fns, opts)?,
+    };
+    let nslots = slot_fns.len() as u32;
+
+    let vars = make_vars(&mut prog, nslots, mode);
+    let mut builder = Builder {
+        prog,
+        opts,
+        vars,
+        nslots,
+        thread_fns: thread_fns.clone(),
+        concrete: match mode {
+            Mode::Concrete(r) => Some(r),
+            Mode::Symbolic => None,
+        },
+        occ_vars: HashMap::new(),
+        input_tables: HashMap::new(),
+        models_mutexes: opts.rules.models_mutexes(),
+        dtors: vec![],
+    };
+    builder.dtors = destructor_candidates(&builder.prog);
+
+    // 1. Every slot's code: inlined, unrolled, locals hoisted into globals.
+    let mut raw: Vec<(u32, usize, Stmt, String)> = Vec::new();
+    for (k, fns) in slot_fns.iter().enumerate() {
+        for &j in fns {
+            let f = thread_fns[j];
+            let (code, end) = builder.thread_code(k as u32, f)?;
+            raw.push((k as u32, j, code, end));
+        }
+    }
+    // 2. Which memory the other threads see, in the sequential program.
+    let mut seq_shared = shared.clone();
+    let stmts: Vec<&Stmt> = raw.iter().map(|(_, _, s, _)| s).collect();
+    for v in address_taken_in(&builder.prog, &stmts) {
+        seq_shared.vars.insert(v);
+    }
+    // 3. Points and guards.
+    let mut slots: Vec<SlotInfo> = (0..nslots)
+        .map(|id| SlotInfo { id, codes: vec![] })
+        .collect();
+    let mut probes: Vec<Vec<Stmt>> = (0..nslots).map(|_| vec![]).collect();
+    let mut slot_bodies: Vec<Vec<Stmt>> = (0..nslots).map(|_| vec![]).collect();
+    for (k, j, code, end) in raw {
+        let mut g = SlotGen::new(&mut builder, k, &seq_shared);
+        g.end_label = Some(end.clone());
+        let mut out = Vec::new();
+        g.walk(code, &mut out);
+        g.flush(&mut out);
+        let points = std::mem::take(&mut g.points);
+        let mut full = out;
+        // The thread's end.
+        full.push(b::label(&end));
+        let exit_stmts = builder.exit_statements(k, j);
+        let p = points.len();
+        let mut points = points;
+        let f = thread_fns[j];
+        let floc = builder.prog.func(f).loc;
+        points.push(PointInfo {
+            head: StmtId::NONE,
+            loc: floc,
+            stmts: vec![],
+            visible: true,
+            blocking: None,
+            kind: PointKind::Exit,
+        });
+        full.push(builder.guard(k, p, StmtId::NONE, floc, None, exit_stmts));
+        if k == 0 {
+            full.push(b::label(MAIN_EXIT));
+        }
+        let probe = builder.probe_code(k, &full, &points);
+        let name = builder.prog.func(f).name.clone();
+        let dispatch = b::if_(
+            b::bin(
+                BinOp::Eq,
+                b::elem(&builder.prog, builder.vars.fnid, b::uint(k as i128)),
+                b::int(j as i128),
+            ),
+            full,
+            None,
+        );
+        slot_bodies[k as usize].push(dispatch);
+        probes[k as usize].push(b::if_(
+            b::bin(
+                BinOp::Eq,
+                b::elem(&builder.prog, builder.vars.fnid, b::uint(k as i128)),
+                b::int(j as i128),
+            ),
+            probe,
+            None,
+        ));
+        slots[k as usize].codes.push(SlotCode {
+            thread_fn: j,
+            func: f,
+            name,
+            points,
+            code_func: FuncId(0),
+        });
+    }
+    // 4. One function per slot, one probe per slot, and the framework's main.
+    let mut slot_funcs = Vec::new();
+    for k in 0..nslots {
+        let name = match slots[k as usize].codes.as_slice() {
+            [one] => format!("__seq_thread{}_{}", k, one.name),
+            _ => format!("__seq_thread{k}"),
+        };
+        let body = std::mem::take(&mut slot_bodies[k as usize]);
+        let fid = builder.new_function(&name, body);
+        for c in &mut slots[k as usize].codes {
+            c.code_func = fid;
+        }
+        slot_funcs.push(fid);
+    }
+    let mut probe_funcs = Vec::new();
+    if opts.deadlock {
+        for k in 0..nslots {
+            let body = std::mem::take(&mut probes[k as usize]);
+            let fid = builder.new_function(&format!("__seq_probe{k}"), body);
+            probe_funcs.push(fid);
+        }
+    }
+    let steps = builder.framework(&slots, &slot_funcs, &probe_funcs, orig_main)?;
+    Ok(Sequentialized {
+        program: builder.prog,
+        thread_fns,
+        slots,
+        vars: builder.vars,
+        steps,
+        slot_bound,
+    })
+}
+
+/// Table II types: `pthread_mutex_t` and `pthread_cond_t` become `int`, and their
+/// initializers (`PTHREAD_MUTEX_INITIALIZER`) become 0.
+fn apply_type_rules(prog: &mut Program, rules: &Rules) {
+    let mut changed = false;
+    for t in prog.types.typedefs.iter_mut() {
+        if rules.type_rule(&t.name) == TypeRule::Int {
+            t.ty = Type::int();
+            changed = true;
+        }
+    }
+    if !changed {
+        return;
+    }
+    let tt = prog.types.clone();
+    for v in prog.vars.iter_mut() {
+        if let Some(i) = v.init.take() {
+            v.init = Some(fix_init(i, &v.ty, &tt));
+        }
+    }
+    let var_types: Vec<Type> = prog.vars.iter().map(|v| v.ty.clone()).collect();
+    for f in prog.funcs.iter_mut() {
+        if let Some(body) = &mut f.body {
+            struct Fix<'a>(&'a TypeTable, &'a [Type]);
+            impl VisitorMut for Fix<'_> {
+                fn visit_stmt(&mut self, s: &mut Stmt) {
+                    if let StmtKind::Decl { var, init } = &mut s.kind {
+                        if let Some(i) = init.take() {
+                            *init = Some(fix_init(i, &self.1[var.0 as usize], self.0));
+                        }
+                    }
+                    visit::walk_stmt_mut(self, s)
+                }
+            }
+            Fix(&tt, &var_types).visit_stmt(body);
+        }
+    }
+}
+
+/// A braced initializer whose object became a scalar: keep the first scalar in it.
+fn fix_init(i: Init, ty: &Type, tt: &TypeTable) -> Init {
+    match (i, ty.resolve(tt)) {
+        (Init::List(items), t) if t.is_scalar(tt) => {
+            fn first(i: &Init) -> Option<Expr> {
+                match i {
+                    Init::Expr(e) => Some(e.clone()),
+                    Init::List(items) => items.iter().find_map(|it| first(&it.init)),
+                }
+            }
+            let e = items
+                .iter()
+                .find_map(|it| first(&it.init))
+                .map(|e| b::conv(e, ty, tt))
+                .unwrap_or_else(|| b::typed_int(0, ty));
+            Init::Expr(e)
+        }
+        (Init::List(items), Type::Comp(c)) => {
+            let fields = tt.comp(*c).fields.clone();
+            Init::List(
+                items
+                    .into_iter()
+                    .map(|it| {
+                        let fty = match it.path.first() {
+                            Some(Designator::Field(f)) => {
+                                fields.get(*f).map(|x| x.ty.clone()).unwrap_or(Type::int())
+                            }
+                            _ => Type::int(),
+                        };
+                        InitItem {
+                            path: it.path,
+                            init: fix_init(it.init, &fty, tt),
+                        }
+                    })
+                    .collect(),
+            )
+        }
+        (Init::List(items), Type::Array(e, _)) => {
+            let e = (**e).clone();
+            Init::List(
+                items
+                    .into_iter()
+                    .map(|it| InitItem {
+                        path: it.path,
+                        init: fix_init(it.init, &e, tt),
+                    })
+                    .collect(),
+            )
+        }
+        (Init::Expr(e), t) if t.is_scalar(tt) && !e.ty.is_scalar(tt) => {
+            Init::Expr(b::typed_int(0, ty))
+        }
+        (i, _) => i,
+    }
+}
+
+/// How many slots the symbolic program needs and which functions each may run.
+fn slot_plan(
+    prog: &mut Program,
+    thread_fns: &[FuncId],
+    opts: &SeqOptions,
+) -> Result<(Vec<Vec<usize>>, u32), SeqError> {
+    // Count creation sites in each function's unrolled code (a scratch copy).
+    let mut creates_in: Vec<Vec<(u32, u32, Vec<usize>)>> = Vec::new();
+    let mut scratch = prog.clone();
+    for &f in thread_fns {
+        let Some(body) = scratch.func(f).body.clone() else {
+            creates_in.push(vec![]);
+            continue;
+        };
+        let body = Inliner::new(&mut scratch, None, opts.recursion).inline_body(f, &body)?;
+        let body = Unroller::new(&mut scratch, None, opts.unwind).unroll(body);
+        let mut sites = Vec::new();
+        let mut count = CreateCounter {
+            prog: &scratch,
+            thread_fns,
+            cur: Some((0, 0)),
+            pending: HashMap::new(),
+            sites: &mut sites,
+        };
+        count.stmt(&body);
+        creates_in.push(sites);
+    }
+    let threads_create = creates_in.iter().skip(1).any(|s| !s.is_empty());
+    let main_sites = &creates_in[0];
+    let main_max = main_sites
+        .iter()
+        .map(|(_, hi, _)| hi + 1)
+        .max()
+        .unwrap_or(0);
+    let mut needed = 1 + main_max;
+    if threads_create {
+        let per_thread = creates_in
+            .iter()
+            .skip(1)
+            .map(|s| s.len() as u32)
+            .max()
+            .unwrap_or(0);
+        needed = needed.saturating_add(needed.saturating_mul(per_thread));
+    }
+    let nslots = needed.min(opts.max_threads.max(1));
+    let all_created: BTreeSet<usize> = creates_in
+        .iter()
+        .flat_map(|s| s.iter().flat_map(|(_, _, f)| f.iter().copied()))
+        .collect();
+    let mut plan = vec![vec![0usize]];
+    for k in 1..nslots {
+        let mut fns: BTreeSet<usize> = BTreeSet::new();
+        for (lo, hi, f) in main_sites {
+            if *lo + 1 <= k && k <= *hi + 1 {
+                fns.extend(f.iter().copied());
+            }
+        }
+        if threads_create {
+            fns.extend(all_created.iter().copied());
+        }
+        if fns.is_empty() {
+            fns.extend(all_created.iter().copied());
+        }
+        plan.push(fns.into_iter().collect());
+    }
+    let _ = prog;
+    Ok((plan, nslots))
+}
+
+/// Walks unrolled code counting `pthread_create` calls: for each site, the fewest and most
+/// creations that can precede it, and the thread functions it may start.
+struct CreateCounter<'a, 'b> {
+    prog: &'a Program,
+    thread_fns: &'a [FuncId],
+    cur: Option<(u32, u32)>,
+    pending: HashMap<String, (u32, u32)>,
+    sites: &'b mut Vec<(u32, u32, Vec<usize>)>,
+}
+
+impl CreateCounter<'_, '_> {
+    fn join(a: Option<(u32, u32)>, b: Option<(u32, u32)>) -> Option<(u32, u32)> {
+        match (a, b) {
+            (Some((x, y)), Some((u, v))) => Some((x.min(u), y.max(v))),
+            (a, None) => a,
+            (None, b) => b,
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Block(ss) => ss.iter().for_each(|x| self.stmt(x)),
+            StmtKind::If { then, els, .. } => {
+                let start = self.cur;
+                self.stmt(then);
+                let after_then = self.cur;
+                self.cur = start;
+                if let Some(e) = els {
+                    self.stmt(e);
+                }
+                self.cur = Self::join(after_then, self.cur);
+            }
+            StmtKind::Goto(l) => {
+                let p = self.pending.remove(l);
+                self.pending
+                    .insert(l.clone(), Self::join(p, self.cur).unwrap_or((0, 0)));
+                self.cur = None;
+            }
+            StmtKind::Label(l) => {
+                let p = self.pending.remove(l);
+                self.cur = Self::join(self.cur, p);
+            }
+            _ => {
+                let mut found = Vec::new();
+                visit::each_expr(s, &mut |e| {
+                    if let ExprKind::Call(c, args) = &e.kind {
+                        if let ExprKind::Func(f) = c.peel().kind {
+                            if classify(&self.prog.func(f).name) == Known::ThreadCreate {
+                                let fns: Vec<usize> = match args.get(2).map(|a| &a.peel().kind) {
+                                    Some(ExprKind::Func(tf)) => self
+                                        .thread_fns
+                                        .iter()
+                                        .position(|x| x == tf)
+                                        .into_iter()
+                                        .collect(),
+                                    _ => (1..self.thread_fns.len()).collect(),
+                                };
+                                found.push(fns);
+                            }
+                        }
+                    }
+                });
+                for fns in found {
+                    if let Some((lo, hi)) = self.cur {
+                        self.sites.push((lo, hi, fns));
+                        self.cur = Some((lo + 1, hi + 1));
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn make_vars(prog: &mut Program, nslots: u32, mode: Mode) -> SeqVars {
+    let n = nslots as u64;
+    let arr = |t: Type, n: u64| Type::Array(Box::new(t), Some(n));
+    let blocks = match mode {
+        Mode::Concrete(r) => r.blocks.len().max(1) as u64,
+        Mode::Symbolic => 1,
+    };
+    let void_ptr = Type::void_ptr();
+    let dtor_ty = Type::ptr(Type::Function(Box::new(FuncType {
+        ret: Type::Void,
+        params: vec![Type::void_ptr()],
+        variadic: false,
+        unprototyped: false,
+    })));
+    let mut g = |name: &str, ty: Type| prog.new_global(name, ty, None, Loc::SYNTH);
+    SeqVars {
+        pc: g("__seq_pc", arr(Type::uint(), n)),
+        cs: g("__seq_cs", Type::uint()),
+        created: g("__seq_created", arr(Type::bool(), n)),
+        done: g("__seq_done", arr(Type::bool(), n)),
+        fnid: g("__seq_fn", arr(Type::int(), n)),
+        arg: g("__seq_arg", arr(void_ptr.clone(), n)),
+        ret: g("__seq_ret", arr(void_ptr.clone(), n)),
+        nthreads: g("__seq_nthreads", Type::uint()),
+        halted: g("__seq_halted", Type::bool()),
+        atomic: g("__seq_atomic", arr(Type::bool(), n)),
+        wait: g("__seq_wait", arr(void_ptr.clone(), n)),
+        sig: g("__seq_sig", arr(Type::bool(), n)),
+        tls: g("__seq_tls", arr(arr(void_ptr.clone(), MAX_KEYS as u64), n)),
+        nkeys: g("__seq_nkeys", Type::uint()),
+        dtor: g("__seq_dtor", arr(dtor_ty, MAX_KEYS as u64)),
+        stop: g("__seq_stop", Type::bool()),
+        stop_reason: g("__seq_stop_reason", Type::int()),
+        order: g("order", arr(Type::int(), blocks)),
+        stop_sid: g("__seq_stop_stmt", arr(Type::uint(), blocks)),
+        stop_occ: g("__seq_stop_occ", arr(Type::uint(), blocks)),
+        order_index: g("order_index", Type::int()),
+        probed: g("__seq_probed", Type::bool()),
+        blocked: g("__seq_blocked", Type::bool()),
+        dead: g("__seq_deadlock", Type::bool()),
+        tmp: g("__seq_tmp", Type::uint()),
+    }
+}
+
+/// Functions passed as destructors to `pthread_key_create`.
+fn destructor_candidates(prog: &Program) -> Vec<FuncId> {
+    let mut out = BTreeSet::new();
+    for f in &prog.funcs {
+        if let Some(body) = &f.body {
+            visit::each_expr(body, &mut |e| {
+                if let ExprKind::Call(c, args) = &e.kind {
+                    if let ExprKind::Func(cf) = c.peel().kind {
+                        if classify(&prog.func(cf).name) == Known::KeyCreate {
+                            if let Some(ExprKind::Func(d)) = args.get(1).map(|a| &a.peel().kind) {
+                                out.insert(*d);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+    }
+    out.into_iter().collect()
+}
+
+struct Builder<'a> {
+    prog: Program,
+    opts: &'a SeqOptions,
+    vars: SeqVars,
+    nslots: u32,
+    thread_fns: Vec<FuncId>,
+    concrete: Option<&'a Resolved>,
+    /// Occurrence counters per (slot, statement), for concrete stops and inputs.
+    occ_vars: HashMap<(u32, StmtId), VarId>,
+    input_tables: HashMap<(u32, StmtId), (VarId, usize)>,
+    models_mutexes: bool,
+    dtors: Vec<FuncId>,
+}
+
+impl Builder<'_> {
+    fn label(&mut self, hint: &str) -> String {
+        self.prog.fresh_label(&format!("seq_{hint}"))
+    }
+
+    fn tt(&self) -> &TypeTable {
+        &self.prog.types
+    }
+
+    fn new_function(&mut self, name: &str, body: Vec<Stmt>) -> FuncId {
+        let f = self.prog.add_func(Function {
+            name: name.to_string(),
+            ty: FuncType {
+                ret: Type::Void,
+                params: vec![],
+                variadic: false,
+                unprototyped: false,
+            },
+            params: vec![],
+            body: Some(Stmt::block(body, Loc::SYNTH)),
+            is_static: true,
+            is_inline: false,
+            noreturn: false,
+            loc: Loc::SYNTH,
+            unsupported: None,
+        });
+        self.prog.items.push(Item::Func(f));
+        f
+    }
+
+    /// The code of function `f` for slot `k`: inlined, unrolled, with every local moved
+    /// into a global of its own (so its value survives context switches) and the
+    /// parameter bound to the slot's argument. Returns the code and its end label.
+    fn thread_code(&mut self, k: u32, f: FuncId) -> Result<(Stmt, String), SeqError> {
+        let Some(body) = self.prog.func(f).body.clone() else {
+            return Err(SeqError::Unsupported {
+                what: format!("thread function `{}`", self.prog.func(f).name),
+                at: self.prog.sources.describe(self.prog.func(f).loc),
+                reason: "it has no body".into(),
+            });
+        };
+        let body = Inliner::new(&mut self.prog, None, self.opts.recursion).inline_body(f, &body)?;
+        let mut unroller = Unroller::new(&mut self.prog, None, self.opts.unwind);
+        let body = unroller.unroll(body);
+        // Locals → globals.
+        let mut locals: BTreeSet<VarId> = BTreeSet::new();
+        for p in &self.prog.func(f).params {
+            locals.insert(*p);
+        }
+        visit::each_stmt(&body, &mut |s| {
+            if let StmtKind::Decl { var, .. } = &s.kind {
+                locals.insert(*var);
+            }
+        });
+        visit::each_expr(&body, &mut |e| {
+            if let ExprKind::Var(v) = e.kind {
+                locals.insert(v);
+            }
+        });
+        let fname = self.prog.func(f).name.clone();
+        let mut renames: HashMap<VarId, VarId> = HashMap::new();
+        for v in locals {
+            let var = self.prog.var(v).clone();
+            let hoist = match var.kind {
+                VarKind::Local | VarKind::Param => true,
+                // Thread-local globals get a copy per thread (main keeps the original).
+                VarKind::Global => var.thread_local && k > 0,
+            };
+            if !hoist {
+                continue;
+            }
+            let name = if k == 0 {
+                var.name.clone()
+            } else {
+                format!("{}_{}", var.name, k)
+            };
+            let init = if var.thread_local {
+                var.init.clone()
+            } else {
+                None
+            };
+            // A `const` local is assigned where it was declared, so its global is not const.
+            let ty = strip_const(&var.ty);
+            let g = self.prog.new_global(&name, ty, init, var.loc);
+            self.prog.var_mut(g).func = None;
+            renames.insert(v, g);
+        }
+        let mut body = body;
+        let mut r = Rename(&renames);
+        r.visit_stmt(&mut body);
+        // Bind parameters: main's from nondet (argc/argv), a thread's from its argument.
+        let mut entry = Vec::new();
+        let params = self.prog.func(f).params.clone();
+        for (i, p) in params.iter().enumerate() {
+            let Some(g) = renames.get(p).copied() else {
+                continue;
+            };
+            let target = b::var(&self.prog, g);
+            let value = if k == 0 || i > 0 {
+                b::nondet(&target.ty, Loc::SYNTH)
+            } else {
+                b::elem(&self.prog, self.vars.arg, b::uint(k as i128))
+            };
+            let a = b::assign(target, value, self.tt());
+            entry.push(b::expr_stmt(a, self.prog.func(f).loc, StmtId::NONE));
+        }
+        let end = self.label(&format!("end_{fname}_"));
+        let mut v = entry;
+        v.push(body);
+        Ok((Stmt::block(v, Loc::SYNTH), end))
+    }
+
+    /// Statements of a thread's last point.
+    fn exit_statements(&mut self, k: u32, _j: usize) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        let tt = self.prog.types.clone();
+        if k == 0 {
+            let h = b::assign(b::var(&self.prog, self.vars.halted), b::int(1), &tt);
+            out.push(b::expr_stmt(h, Loc::SYNTH, StmtId::NONE));
+        } else {
+            // Destructors of thread-specific data run as the thread exits.
+            for key in 0..MAX_KEYS {
+                for d in self.dtors.clone() {
+                    let val = b::elem2(
+                        &self.prog,
+                        self.vars.tls,
+                        b::uint(k as i128),
+                        b::uint(key as i128),
+                    );
+                    let dptr = b::elem(&self.prog, self.vars.dtor, b::uint(key as i128));
+                    let fexpr = Expr::new(ExprKind::Func(d), dptr.ty.clone(), Loc::SYNTH);
+                    let is_d = b::bin(BinOp::Eq, dptr, fexpr);
+                    let nonnull = b::bin(
+                        BinOp::Ne,
+                        val.clone(),
+                        b::conv(b::int(0), &Type::void_ptr(), &tt),
+                    );
+                    let call = b::call(&self.prog, d, vec![val.clone()]);
+                    let call_stmt = b::expr_stmt(call, Loc::SYNTH, StmtId::NONE);
+                    let inlined = Inliner::new(&mut self.prog, None, self.opts.recursion)
+                        .inline_body(d, &Stmt::block(vec![call_stmt], Loc::SYNTH));
+                    let inlined = match inlined {
+                        Ok(s) => Unroller::new(&mut self.prog, None, self.opts.unwind).unroll(s),
+                        Err(_) => continue,
+                    };
+                    let clear = b::assign(val, b::conv(b::int(0), &Type::void_ptr(), &tt), &tt);
+                    out.push(b::if_(
+                        b::and(is_d, nonnull),
+                        vec![inlined, b::expr_stmt(clear, Loc::SYNTH, StmtId::NONE)],
+                        None,
+                    ));
+                }
+            }
+        }
+        let d = b::assign(
+            b::elem(&self.prog, self.vars.done, b::uint(k as i128)),
+            b::int(1),
+            &tt,
+        );
+        out.push(b::expr_stmt(d, Loc::SYNTH, StmtId::NONE));
+        out
+    }
+
+    /// `if (ACTIVE(k, p)) { point marker; [blocking]; stmts }`.
+    fn guard(
+        &mut self,
+        k: u32,
+        p: usize,
+        head: StmtId,
+        loc: Loc,
+        blocking: Option<Expr>,
+        stmts: Vec<Stmt>,
+    ) -> Stmt {
+        let tt = self.prog.types.clone();
+        let pc = b::elem(&self.prog, self.vars.pc, b::uint(k as i128));
+        let marker = b::expr_stmt(
+            b::intrinsic(
+                Intrinsic::Point,
+                vec![b::int(k as i128), b::int(p as i128)],
+                loc,
+            ),
+            loc,
+            StmtId::NONE,
+        );
+        let pc_ok = b::bin(BinOp::Le, pc.clone(), b::uint(p as i128));
+        match self.concrete {
+            None => {
+                let before_cs = b::bin(
+                    BinOp::Lt,
+                    b::uint(p as i128),
+                    b::var(&self.prog, self.vars.cs),
+                );
+                let mut body = vec![marker];
+                if let Some(c) = blocking {
+                    body.push(b::expr_stmt(
+                        b::intrinsic(Intrinsic::Assume, vec![c], loc),
+                        loc,
+                        StmtId::NONE,
+                    ));
+                }
+                body.extend(stmts);
+                b::if_(b::and(pc_ok, before_cs), body, None)
+            }
+            Some(r) => {
+                let not_stopped = b::not(b::var(&self.prog, self.vars.stop));
+                let stop_here = |this: &mut Self, reason: i128| -> Vec<Stmt> {
+                    let set_pc = b::assign(pc.clone(), b::uint(p as i128), &tt);
+                    let stop = b::assign(b::var(&this.prog, this.vars.stop), b::int(1), &tt);
+                    let why = b::assign(
+                        b::var(&this.prog, this.vars.stop_reason),
+                        b::int(reason),
+                        &tt,
+                    );
+                    vec![
+                        b::expr_stmt(set_pc, Loc::SYNTH, StmtId::NONE),
+                        b::expr_stmt(stop, Loc::SYNTH, StmtId::NONE),
+                        b::expr_stmt(why, Loc::SYNTH, StmtId::NONE),
+                    ]
+                };
+                let mut inner = match blocking {
+                    Some(c) => {
+                        let blocked = stop_here(self, 2);
+                        vec![b::if_(c, stmts, Some(blocked))]
+                    }
+                    None => stmts,
+                };
+                let is_stop_stmt = !head.is_none()
+                    && r.blocks.iter().any(|bl| {
+                        bl.thread == k && matches!(bl.until, Stop::Before(s, _) if s == head)
+                    });
+                if is_stop_stmt {
+                    let occ = self.occ_var(k, head);
+                    let oi = b::var(&self.prog, self.vars.order_index);
+                    let sid_match = b::bin(
+                        BinOp::Eq,
+                        b::elem(&self.prog, self.vars.stop_sid, oi.clone()),
+                        b::uint(head.0 as i128 + 1),
+                    );
+                    let occ_match = b::bin(
+                        BinOp::Eq,
+                        b::bin(BinOp::Add, b::var(&self.prog, occ), b::uint(1)),
+                        b::elem(&self.prog, self.vars.stop_occ, oi),
+                    );
+                    let count = b::assign(
+                        b::var(&self.prog, occ),
+                        b::bin(BinOp::Add, b::var(&self.prog, occ), b::uint(1)),
+                        &tt,
+                    );
+                    let mut go = vec![b::expr_stmt(count, Loc::SYNTH, StmtId::NONE)];
+                    go.append(&mut inner);
+                    let stopped = stop_here(self, 1);
+                    inner = vec![b::if_(b::and(sid_match, occ_match), stopped, Some(go))];
+                }
+                let mut body = vec![marker];
+                body.extend(inner);
+                b::if_(b::and(pc_ok, not_stopped), body, None)
+            }
+        }
+    }
+
+    fn occ_var(&mut self, k: u32, sid: StmtId) -> VarId {
+        if let Some(v) = self.occ_vars.get(&(k, sid)) {
+            return *v;
+        }
+        let v = self.prog.new_global(
+            &format!("__seq_occ{}_{}", k, sid.0),
+            Type::uint(),
+            None,
+            Loc::SYNTH,
+        );
+        self.occ_vars.insert((k, sid), v);
+        v
+    }
+
+    /// The deadlock probe for one slot code: the same control skeleton, each point
+    /// replaced by "if this is the thread's next point, record whether it is blocked".
+    fn probe_code(&mut self, k: u32, code: &[Stmt], points: &[PointInfo]) -> Vec<Stmt> {
+        let suffix = format!(
+            "_probe{k}_{}",
+            self.prog.fresh_label("p").trim_start_matches("__p")
+        );
+        let mut out = Vec::new();
+        for s in code {
+            if let Some(x) = self.probe_stmt(k, s, points, &suffix) {
+                out.push(x);
+            }
+        }
+        out
+    }
+
+    fn probe_stmt(&mut self, k: u32, s: &Stmt, points: &[PointInfo], suffix: &str) -> Option<Stmt> {
+        let tt = self.prog.types.clone();
+        match &s.kind {
+            StmtKind::If { cond, then, els } => {
+                if let Some(p) = point_of(then) {
+                    let pc = b::elem(&self.prog, self.vars.pc, b::uint(k as i128));
+                    let here = b::and(
+                        b::bin(BinOp::Le, pc, b::uint(p as i128)),
+                        b::not(b::var(&self.prog, self.vars.probed)),
+                    );
+                    let blocked_val = match points.get(p).and_then(|x| x.blocking.clone()) {
+                        Some(c) => b::not(c),
+                        None => b::int(0),
+                    };
+                    let set_probed =
+                        b::assign(b::var(&self.prog, self.vars.probed), b::int(1), &tt);
+                    let set_blocked =
+                        b::assign(b::var(&self.prog, self.vars.blocked), blocked_val, &tt);
+                    return Some(b::if_(
+                        here,
+                        vec![
+                            b::expr_stmt(set_probed, Loc::SYNTH, StmtId::NONE),
+                            b::expr_stmt(set_blocked, Loc::SYNTH, StmtId::NONE),
+                        ],
+                        None,
+                    ));
+                }
+                let t = self.probe_block(k, then, points, suffix);
+                let e = els.as_ref().map(|e| self.probe_block(k, e, points, suffix));
+                Some(b::if_(cond.clone(), t, e))
+            }
+            StmtKind::Block(ss) => Some(Stmt::block(
+                self.probe_block_list(k, ss, points, suffix),
+                Loc::SYNTH,
+            )),
+            StmtKind::Goto(l) => Some(b::goto(&format!("{l}{suffix}"))),
+            StmtKind::Label(l) => Some(b::label(&format!("{l}{suffix}"))),
+            _ => None,
+        }
+    }
+
+    fn probe_block(&mut self, k: u32, s: &Stmt, points: &[PointInfo], suffix: &str) -> Vec<Stmt> {
+        match &s.kind {
+            StmtKind::Block(ss) => self.probe_block_list(k, ss, points, suffix),
+            _ => self.probe_stmt(k, s, points, suffix).into_iter().collect(),
+        }
+    }
+
+    fn probe_block_list(
+        &mut self,
+        k: u32,
+        ss: &[Stmt],
+        points: &[PointInfo],
+        suffix: &str,
+    ) -> Vec<Stmt> {
+        ss.iter()
+            .filter_map(|x| self.probe_stmt(k, x, points, suffix))
+            .collect()
+    }
+
+    /// The framework's `main`; returns the number of rounds or blocks.
+    fn framework(
+        &mut self,
+        slots: &[SlotInfo],
+        slot_funcs: &[FuncId],
+        probe_funcs: &[FuncId],
+        orig_main: FuncId,
+    ) -> Result<u32, SeqError> {
+        let tt = self.prog.types.clone();
+        let v = self.vars.clone();
+        let p = |this: &Self, x: VarId| b::var(&this.prog, x);
+        let st = |e: Expr| b::expr_stmt(e, Loc::SYNTH, StmtId::NONE);
+        let mut body = Vec::new();
+        body.push(st(b::assign(
+            b::elem(&self.prog, v.created, b::uint(0)),
+            b::int(1),
+            &tt,
+        )));
+        body.push(st(b::assign(p(self, v.nthreads), b::uint(1), &tt)));
+        let steps;
+        match self.concrete {
+            None => {
+                let rounds = self.opts.rounds.max(1);
+                steps = rounds;
+                let round = self
+                    .prog
+                    .new_global("__seq_round", Type::uint(), None, Loc::SYNTH);
+                let mut round_body = Vec::new();
+                for (k, slot) in slots.iter().enumerate() {
+                    let k = k as i128;
+                    let size = slot.codes.iter().map(|c| c.points.len()).max().unwrap_or(1) as i128;
+                    let runnable = b::and(
+                        b::elem(&self.prog, v.created, b::uint(k)),
+                        b::not(b::elem(&self.prog, v.done, b::uint(k))),
+                    );
+                    let cs = p(self, v.cs);
+                    let pc = b::elem(&self.prog, v.pc, b::uint(k));
+                    let choose = b::assign(cs.clone(), b::nondet(&Type::uint(), Loc::SYNTH), &tt);
+                    let bound = b::and(
+                        b::bin(BinOp::Le, pc.clone(), cs.clone()),
+                        b::bin(BinOp::Le, cs.clone(), b::uint(size)),
+                    );
+                    let no_halt = b::not(p(self, v.halted));
+                    let call = b::call(&self.prog, slot_funcs[k as usize], vec![]);
+                    let set_pc = b::assign(pc, cs, &tt);
+                    let atomic_ok = bin_or(
+                        b::not(b::elem(&self.prog, v.atomic, b::uint(k))),
+                        b::elem(&self.prog, v.done, b::uint(k)),
+                    );
+                    round_body.push(b::if_(
+                        runnable,
+                        vec![
+                            st(b::intrinsic(Intrinsic::Assume, vec![no_halt], Loc::SYNTH)),
+                            st(choose),
+                            st(b::intrinsic(Intrinsic::Assume, vec![bound], Loc::SYNTH)),
+                            st(call),
+                            st(set_pc),
+                            st(b::intrinsic(Intrinsic::Assume, vec![atomic_ok], Loc::SYNTH)),
+                        ],
+                        None,
+                    ));
+                }
+                let r = p(self, round);
+                round_body.push(st(b::assign(
+                    r.clone(),
+                    b::bin(BinOp::Add, r.clone(), b::uint(1)),
+                    &tt,
+                )));
+                body.push(st(b::assign(r.clone(), b::uint(0), &tt)));
+                body.push(Stmt::new(
+                    StmtKind::While {
+                        cond: b::bin(BinOp::Lt, r, b::uint(rounds as i128)),
+                        body: Box::new(Stmt::block(round_body, Loc::SYNTH)),
+                    },
+                    Loc::SYNTH,
+                ));
+            }
+            Some(r) => {
+                let nblocks = r.blocks.len();
+                steps = nblocks as u32;
+                // order[] holds case numbers (1 = main, n+1 = thread n), as in the paper;
+                // the stop arrays say where each block ends (statement id + 1, or 0 for
+                // "until it ends or blocks").
+                let order_init: Vec<Expr> = r
+                    .blocks
+                    .iter()
+                    .map(|bl| b::int(bl.thread as i128 + 1))
+                    .collect();
+                let sid_init: Vec<Expr> = r
+                    .blocks
+                    .iter()
+                    .map(|bl| match bl.until {
+                        Stop::End => b::uint(0),
+                        Stop::Before(s, _) => b::uint(s.0 as i128 + 1),
+                    })
+                    .collect();
+                let occ_init: Vec<Expr> = r
+                    .blocks
+                    .iter()
+                    .map(|bl| match bl.until {
+                        Stop::End => b::uint(0),
+                        Stop::Before(_, o) => b::uint(o as i128),
+                    })
+                    .collect();
+                let list = |xs: Vec<Expr>| {
+                    Init::List(
+                        xs.into_iter()
+                            .enumerate()
+                            .map(|(i, e)| InitItem {
+                                path: vec![Designator::Index(i as u64)],
+                                init: Init::Expr(e),
+                            })
+                            .collect(),
+                    )
+                };
+                self.prog.var_mut(v.order).init = Some(list(order_init));
+                self.prog.var_mut(v.stop_sid).init = Some(list(sid_init));
+                self.prog.var_mut(v.stop_occ).init = Some(list(occ_init));
+                let oi = p(self, v.order_index);
+                let mut loop_body = Vec::new();
+                loop_body.push(st(b::assign(p(self, v.stop), b::int(0), &tt)));
+                loop_body.push(st(b::assign(p(self, v.stop_reason), b::int(0), &tt)));
+                let cur = b::bin(
+                    BinOp::Sub,
+                    b::elem(&self.prog, v.order, oi.clone()),
+                    b::int(1),
+                );
+                let cur = b::conv(cur, &Type::uint(), &tt);
+                let not_running = bin_or(
+                    b::not(b::elem(&self.prog, v.created, cur.clone())),
+                    b::elem(&self.prog, v.done, cur),
+                );
+                let step_no = b::bin(BinOp::Add, oi.clone(), b::int(1));
+                loop_body.push(b::if_(
+                    not_running,
+                    vec![st(b::intrinsic(
+                        Intrinsic::Mismatch,
+                        vec![step_no.clone()],
+                        Loc::SYNTH,
+                    ))],
+                    None,
+                ));
+                let mut cases = Vec::new();
+                for (k, f) in slot_funcs.iter().enumerate() {
+                    cases.push(Stmt::new(
+                        StmtKind::Case {
+                            lo: k as i128 + 1,
+                            hi: k as i128 + 1,
+                        },
+                        Loc::SYNTH,
+                    ));
+                    cases.push(st(b::call(&self.prog, *f, vec![])));
+                    cases.push(Stmt::new(StmtKind::Break, Loc::SYNTH));
+                }
+                cases.push(Stmt::new(StmtKind::Default, Loc::SYNTH));
+                cases.push(Stmt::new(StmtKind::Break, Loc::SYNTH));
+                loop_body.push(Stmt::new(
+                    StmtKind::Switch {
+                        cond: b::elem(&self.prog, v.order, oi.clone()),
+                        body: Box::new(Stmt::block(cases, Loc::SYNTH)),
+                    },
+                    Loc::SYNTH,
+                ));
+                // A block that names its end point must have reached it.
+                let expects_stop = b::bin(
+                    BinOp::Ne,
+                    b::elem(&self.prog, v.stop_sid, oi.clone()),
+                    b::uint(0),
+                );
+                let missed = b::and(
+                    expects_stop,
+                    b::bin(BinOp::Ne, p(self, v.stop_reason), b::int(1)),
+                );
+                loop_body.push(b::if_(
+                    missed,
+                    vec![st(b::intrinsic(
+                        Intrinsic::Mismatch,
+                        vec![step_no],
+                        Loc::SYNTH,
+                    ))],
+                    None,
+                ));
+                loop_body.push(st(b::assign(
+                    oi.clone(),
+                    b::bin(BinOp::Add, oi.clone(), b::int(1)),
+                    &tt,
+                )));
+                body.push(st(b::assign(oi.clone(), b::int(0), &tt)));
+                body.push(Stmt::new(
+                    StmtKind::While {
+                        cond: b::bin(BinOp::Lt, oi, b::int(nblocks as i128)),
+                        body: Box::new(Stmt::block(loop_body, Loc::SYNTH)),
+                    },
+                    Loc::SYNTH,
+                ));
+            }
+        }
+        if self.opts.deadlock && !probe_funcs.is_empty() {
+            // Deadlock: main has not exited and every live thread is blocked.
+            body.push(st(b::assign(
+                p(self, v.dead),
+                b::not(p(self, v.halted)),
+                &tt,
+            )));
+            for (k, f) in probe_funcs.iter().enumerate() {
+                let k = k as i128;
+                let live = b::and(
+                    b::elem(&self.prog, v.created, b::uint(k)),
+                    b::not(b::elem(&self.prog, v.done, b::uint(k))),
+                );
+                let reset_p = b::assign(p(self, v.probed), b::int(0), &tt);
+                let reset_b = b::assign(p(self, v.blocked), b::int(0), &tt);
+                let upd = b::assign(
+                    p(self, v.dead),
+                    b::and(p(self, v.dead), p(self, v.blocked)),
+                    &tt,
+                );
+                body.push(b::if_(
+                    live,
+                    vec![
+                        st(reset_p),
+                        st(reset_b),
+                        st(b::call(&self.prog, *f, vec![])),
+                        st(upd),
+                    ],
+                    None,
+                ));
+            }
+            body.push(st(b::intrinsic(
+                Intrinsic::Deadlock,
+                vec![p(self, v.dead)],
+                Loc::SYNTH,
+            )));
+        }
+        body.push(Stmt::new(StmtKind::Return(Some(b::int(0))), Loc::SYNTH));
+        // The user's main becomes slot 0's code; the framework takes its name.
+        let user_main_loc = self.prog.func(orig_main).loc;
+        self.prog.func_mut(orig_main).name = "__seq_user_main".into();
+        let m = self.prog.add_func(Function {
+            name: "main".into(),
+            ty: FuncType {
+                ret: Type::int(),
+                params: vec![],
+                variadic: false,
+                unprototyped: false,
+            },
+            params: vec![],
+            body: Some(Stmt::block(body, Loc::SYNTH)),
+            is_static: false,
+            is_inline: false,
+            noreturn: false,
+            loc: user_main_loc,
+            unsupported: None,
+        });
+        self.prog.items.push(Item::Func(m));
+        Ok(steps)
+    }
+}
+
+/// The type without `const` at the top level or on array elements.
+fn strip_const(ty: &Type) -> Type {
+    match ty {
+        Type::Qualified(inner, q) => {
+            let q = Quals { konst: false, ..*q };
+            strip_const(inner).qualified(q)
+        }
+        Type::Array(e, n) => Type::Array(Box::new(strip_const(e)), *n),
+        t => t.clone(),
+    }
+}
+
+fn bin_or(a: Expr, c: Expr) -> Expr {
+    b::bin(BinOp::LogOr, a, c)
+}
+
+/// The point index of a guarded group (`if (...) { Point(k, p); ... }`).
+fn point_of(then: &Stmt) -> Option<usize> {
+    let StmtKind::Block(ss) = &then.kind else {
+        return None;
+    };
+    let StmtKind::Expr(e) = &ss.first()?.kind else {
+        return None;
+    };
+    match &e.kind {
+        ExprKind::Intrinsic(Intrinsic::Point, args) => args.get(1)?.as_int().map(|p| p as usize),
+        _ => None,
+    }
+}
+
+struct Rename<'a>(&'a HashMap<VarId, VarId>);
+
+impl VisitorMut for Rename<'_> {
+    fn visit_stmt(&mut self, s: &mut Stmt) {
+        if let StmtKind::Decl { var, .. } = &mut s.kind {
+            if let Some(n) = self.0.get(var) {
+                *var = *n;
+            }
+        }
+        visit::walk_stmt_mut(self, s)
+    }
+    fn visit_expr(&mut self, e: &mut Expr) {
+        if let ExprKind::Var(v) = &mut e.kind {
+            if let Some(n) = self.0.get(v) {
+                *v = *n;
+                // The hoisted global has the same type.
+            }
+        }
+        visit::walk_expr_mut(self, e)
+    }
+}
+
+/// One step of translated code: its statements and what kind of point it needs.
+struct Step {
+    stmts: Vec<Stmt>,
+    head: StmtId,
+    loc: Loc,
+    visible: bool,
+    blocking: Option<Expr>,
+    /// A jump that follows the step (`pthread_exit`, `return`).
+    then_goto: Option<String>,
+}
+
+struct Group {
+    head: StmtId,
+    loc: Loc,
+    stmts: Vec<Stmt>,
+    visible: bool,
+    blocking: Option<Expr>,
+}
+
+/// Cuts one slot's code into points and guards them.
+struct SlotGen<'a, 'b> {
+    b: &'a mut Builder<'b>,
+    k: u32,
+    shared: &'a SharedInfo,
+    points: Vec<PointInfo>,
+    cur: Option<Group>,
+    end_label: Option<String>,
+}
+
+impl<'a, 'b> SlotGen<'a, 'b> {
+    fn new(b: &'a mut Builder<'b>, k: u32, shared: &'a SharedInfo) -> SlotGen<'a, 'b> {
+        SlotGen {
+            b,
+            k,
+            shared,
+            points: vec![],
+            cur: None,
+            end_label: None,
+        }
+    }
+
+    fn flush(&mut self, out: &mut Vec<Stmt>) {
+        if let Some(g) = self.cur.take() {
+            let p = self.points.len();
+            self.points.push(PointInfo {
+                head: g.head,
+                loc: g.loc,
+                stmts: g
+                    .stmts
+                    .iter()
+                    .filter(|s| !s.id.is_none())
+                    .map(|s| (s.id, s.loc))
+                    .collect(),
+                visible: g.visible,
+                blocking: g.blocking.clone(),
+                kind: PointKind::Code,
+            });
+            let s = self.b.guard(self.k, p, g.head, g.loc, g.blocking, g.stmts);
+            out.push(s);
+        }
+    }
+
+    fn walk(&mut self, s: Stmt, out: &mut Vec<Stmt>) {
+        let loc = s.loc;
+        match s.kind {
+            StmtKind::Block(ss) => {
+                for x in ss {
+                    self.walk(x, out);
+                }
+            }
+            StmtKind::If { cond, then, els } => {
+                self.flush(out);
+                let t = self.branch(*then);
+                let e = els.map(|e| Box::new(self.branch(*e)));
+                out.push(Stmt::new(
+                    StmtKind::If {
+                        cond,
+                        then: Box::new(t),
+                        els: e,
+                    },
+                    loc,
+                ));
+            }
+            StmtKind::Goto(l) => {
+                self.flush(out);
+                out.push(Stmt::new(StmtKind::Goto(l), loc));
+            }
+            StmtKind::Label(l) => {
+                self.flush(out);
+                out.push(Stmt::new(StmtKind::Label(l), loc));
+            }
+            StmtKind::Skip
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Case { .. }
+            | StmtKind::Default => {}
+            StmtKind::Return(v) => {
+                let id = s.id;
+                let mut stmts = Vec::new();
+                if let Some(v) = v {
+                    if self.k != 0 && !v.ty.is_void(self.b.tt()) {
+                        let tt = self.b.prog.types.clone();
+                        let target =
+                            b::elem(&self.b.prog, self.b.vars.ret, b::uint(self.k as i128));
+                        stmts.push(b::expr_stmt(b::assign(target, v, &tt), loc, id));
+                    }
+                }
+                let end = self.end_label();
+                let step = Step {
+                    stmts,
+                    head: id,
+                    loc,
+                    visible: false,
+                    blocking: None,
+                    then_goto: Some(end),
+                };
+                self.add(step, out);
+            }
+            kind @ (StmtKind::Decl { .. } | StmtKind::Expr(_)) => {
+                let st = Stmt {
+                    kind,
+                    loc,
+                    id: s.id,
+                };
+                let steps = self.translate(st);
+                for step in steps {
+                    self.add(step, out);
+                }
+            }
+            StmtKind::While { .. }
+            | StmtKind::DoWhile { .. }
+            | StmtKind::For { .. }
+            | StmtKind::Switch { .. } => {
+                // Unrolling leaves none; keep the statement in its own point if one slips.
+                self.flush(out);
+                out.push(Stmt {
+                    kind: s.kind,
+                    loc,
+                    id: s.id,
+                });
+            }
+        }
+    }
+
+    fn end_label(&mut self) -> String {
+        if self.end_label.is_none() {
+            self.end_label = Some(format!("__seq_end{}", self.k));
+        }
+        self.end_label.clone().unwrap_or_default()
+    }
+
+    fn branch(&mut self, s: Stmt) -> Stmt {
+        let loc = s.loc;
+        let mut v = Vec::new();
+        self.walk(s, &mut v);
+        self.flush(&mut v);
+        Stmt::block(v, loc)
+    }
+
+    fn add(&mut self, step: Step, out: &mut Vec<Stmt>) {
+        let forced = self.b.concrete.is_some_and(|r| {
+            !step.head.is_none()
+                && r.blocks.iter().any(|bl| {
+                    bl.thread == self.k && matches!(bl.until, Stop::Before(s, _) if s == step.head)
+                })
+        });
+        let starts_new = step.visible || step.blocking.is_some() || forced;
+        if starts_new || self.cur.is_none() {
+            self.flush(out);
+            self.cur = Some(Group {
+                head: step.head,
+                loc: step.loc,
+                stmts: vec![],
+                visible: step.visible,
+                blocking: step.blocking.clone(),
+            });
+        }
+        if let Some(g) = &mut self.cur {
+            g.stmts.extend(step.stmts);
+        }
+        if step.blocking.is_some() {
+            self.flush(out);
+        }
+        if let Some(l) = step.then_goto {
+            self.flush(out);
+            // The jump targets this slot's end label, which the caller places.
+            out.push(b::goto(&l));
+        }
+    }
+
+    /// One normalized statement in the sequential program: pthread calls through the
+    /// rules, declarations as assignments to the hoisted globals, inputs fixed in
+    /// concrete mode.
+    fn translate(&mut self, s: Stmt) -> Vec<Step> {
+        let loc = s.loc;
+        let id = s.id;
+        let tt = self.b.prog.types.clone();
+        let plain = |this: &Self, stmts: Vec<Stmt>| -> Step {
+            let visible = stmts.iter().any(|x| shared_accesses(this.shared, x) > 0)
+                || stmts.iter().any(is_sync_marker);
+            Step {
+                stmts,
+                head: id,
+                loc,
+                visible,
+                blocking: None,
+                then_goto: None,
+            }
+        };
+        // Pull out a library call: (lhs, callee, args).
+        let call = match &s.kind {
+            StmtKind::Expr(e) => match &e.kind {
+                ExprKind::Call(c, a) => Some((None, (**c).clone(), a.clone())),
+                ExprKind::Assign(l, r) => match &r.kind {
+                    ExprKind::Call(c, a) => Some((Some((**l).clone()), (**c).clone(), a.clone())),
+                    _ => None,
+                },
+                _ => None,
+            },
+            StmtKind::Decl {
+                var,
+                init: Some(Init::Expr(e)),
+            } => match &e.kind {
+                ExprKind::Call(c, a) => {
+                    Some((Some(b::var(&self.b.prog, *var)), (**c).clone(), a.clone()))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some((lhs, callee, args)) = call {
+            if let ExprKind::Func(f) = callee.peel().kind {
+                let name = self.b.prog.func(f).name.clone();
+                if let Some(action) = self.b.opts.rules.action(&name) {
+                    return self.model(action, lhs, &args, loc, id);
+                }
+            }
+        }
+        match s.kind {
+            StmtKind::Decl { var, init } => {
+                let target = b::var(&self.b.prog, var);
+                let ty = target.ty.clone();
+                let stmts = match init {
+                    None => {
+                        if ty.is_scalar(&tt) {
+                            let (mut pre, v) = self.input(&ty, loc, id);
+                            pre.push(b::expr_stmt(b::assign(target, v, &tt), loc, id));
+                            pre
+                        } else {
+                            havoc_elements(&self.b.prog, target, loc, id)
+                        }
+                    }
+                    Some(Init::Expr(e)) => {
+                        let (mut pre, e) = self.fix_inputs(e, loc, id);
+                        if ty.is_array(&tt) {
+                            pre.extend(init_elements(
+                                &self.b.prog,
+                                target,
+                                &Init::Expr(e),
+                                loc,
+                                id,
+                            ));
+                        } else {
+                            pre.push(b::expr_stmt(b::assign(target, e, &tt), loc, id));
+                        }
+                        pre
+                    }
+                    Some(init) => init_elements(&self.b.prog, target, &init, loc, id),
+                };
+                vec![plain(self, stmts)]
+            }
+            StmtKind::Expr(e) => {
+                let e = match &e.kind {
+                    ExprKind::Intrinsic(Intrinsic::AtomicBegin | Intrinsic::AtomicEnd, _) => {
+                        let begin =
+                            matches!(e.kind, ExprKind::Intrinsic(Intrinsic::AtomicBegin, _));
+                        let flag =
+                            b::elem(&self.b.prog, self.b.vars.atomic, b::uint(self.k as i128));
+                        let set = b::assign(flag, b::int(begin as i128), &tt);
+                        return vec![Step {
+                            stmts: vec![b::expr_stmt(set, loc, id)],
+                            head: id,
+                            loc,
+                            visible: begin,
+                            blocking: None,
+                            then_goto: None,
+                        }];
+                    }
+                    _ => e,
+                };
+                let (mut pre, e) = self.fix_inputs(e, loc, id);
+                pre.push(b::expr_stmt(e, loc, id));
+                vec![plain(self, pre)]
+            }
+            k => vec![plain(self, vec![Stmt { kind: k, loc, id }])],
+        }
+    }
+
+    /// A nondeterministic value, or in concrete mode the recorded input for this
+    /// statement's next occurrence in this thread. Returns statements to run first (the
+    /// occurrence counter) and the value.
+    fn input(&mut self, ty: &Type, loc: Loc, id: StmtId) -> (Vec<Stmt>, Expr) {
+        let Some(r) = self.b.concrete else {
+            return (vec![], b::nondet(ty, loc));
+        };
+        let Some(values) = r.inputs.get(&(self.k, id)).cloned() else {
+            return (vec![], b::nondet(ty, loc));
+        };
+        let tt = self.b.prog.types.clone();
+        let (table, len) = match self.b.input_tables.get(&(self.k, id)) {
+            Some(t) => *t,
+            None => {
+                let n = values.iter().map(|(o, _)| *o).max().unwrap_or(0) as usize;
+                let mut items = Vec::new();
+                for (o, v) in &values {
+                    items.push(InitItem {
+                        path: vec![Designator::Index(u64::from(o.saturating_sub(1)))],
+                        init: Init::Expr(Expr::int(*v, Type::Int(IntKind::LongLong), Loc::SYNTH)),
+                    });
+                }
+                let g = self.b.prog.new_global(
+                    &format!("__seq_input{}_{}", self.k, id.0),
+                    Type::Array(
+                        Box::new(Type::Int(IntKind::LongLong)),
+                        Some(n.max(1) as u64),
+                    ),
+                    Some(Init::List(items)),
+                    Loc::SYNTH,
+                );
+                self.b.input_tables.insert((self.k, id), (g, n));
+                (g, n)
+            }
+        };
+        // `occ = occ + 1; value = occ <= n ? table[occ - 1] : nondet`
+        let occ = self.b.occ_var(self.k, id);
+        let prog = &self.b.prog;
+        let occ_e = b::var(prog, occ);
+        let bump = b::assign(
+            occ_e.clone(),
+            b::bin(BinOp::Add, occ_e.clone(), b::uint(1)),
+            &tt,
+        );
+        let within = b::bin(BinOp::Le, occ_e.clone(), b::uint(len as i128));
+        let val = b::conv(
+            b::elem(prog, table, b::bin(BinOp::Sub, occ_e, b::uint(1))),
+            ty,
+            &tt,
+        );
+        let value = Expr::new(
+            ExprKind::Cond(
+                Box::new(within),
+                Box::new(val),
+                Box::new(b::nondet(ty, loc)),
+            ),
+            ty.unqualified().clone(),
+            loc,
+        );
+        (vec![b::expr_stmt(bump, loc, id)], value)
+    }
+
+    fn fix_inputs(&mut self, e: Expr, loc: Loc, id: StmtId) -> (Vec<Stmt>, Expr) {
+        if self.b.concrete.is_none() {
+            return (vec![], e);
+        }
+        match &e.kind {
+            ExprKind::Intrinsic(Intrinsic::Nondet, _) => {
+                let ty = e.ty.clone();
+                self.input(&ty, loc, id)
+            }
+            ExprKind::Assign(l, r)
+                if matches!(r.kind, ExprKind::Intrinsic(Intrinsic::Nondet, _)) =>
+            {
+                let ty = r.ty.clone();
+                let (pre, v) = self.input(&ty, loc, id);
+                let tt = self.b.prog.types.clone();
+                (pre, b::assign((**l).clone(), v, &tt))
+            }
+            _ => (vec![], e),
+        }
+    }
+
+    /// Table II actions as statements in the sequential program.
+    fn model(
+        &mut self,
+        action: Action,
+        lhs: Option<Expr>,
+        args: &[Expr],
+        loc: Loc,
+        id: StmtId,
+    ) -> Vec<Step> {
+        let tt = self.b.prog.types.clone();
+        let k = self.k as i128;
+        let prog = &self.b.prog;
+        let v = self.b.vars.clone();
+        let st = |e: Expr| b::expr_stmt(e, loc, id);
+        let zero_result = |lhs: &Option<Expr>| -> Vec<Stmt> {
+            match lhs {
+                Some(l) => vec![b::expr_stmt(b::assign(l.clone(), b::int(0), &tt), loc, id)],
+                None => vec![],
+            }
+        };
+        let step = |stmts: Vec<Stmt>, visible: bool, blocking: Option<Expr>| Step {
+            stmts,
+            head: id,
+            loc,
+            visible,
+            blocking,
+            then_goto: None,
+        };
+        let arg = |i: usize| args.get(i).cloned().unwrap_or_else(|| b::int(0));
+        let me = b::uint(k);
+        match action {
+            Action::Remove => vec![step(zero_result(&lhs), false, None)],
+            Action::Create => {
+                let mut s = Vec::new();
+                let tmp = b::var(prog, v.tmp);
+                let nthreads = b::var(prog, v.nthreads);
+                let nslots = self.b.nslots as i128;
+                // More threads than slots: the bounded exploration stops here.
+                s.push(b::if_(
+                    b::bin(BinOp::Ge, nthreads.clone(), b::uint(nslots)),
+                    vec![st(b::intrinsic(Intrinsic::Unwind, vec![], loc))],
+                    None,
+                ));
+                s.push(st(b::assign(tmp.clone(), nthreads.clone(), &tt)));
+                s.push(st(b::assign(
+                    b::elem(prog, v.created, tmp.clone()),
+                    b::int(1),
+                    &tt,
+                )));
+                s.push(st(b::assign(
+                    b::elem(prog, v.arg, tmp.clone()),
+                    arg(3),
+                    &tt,
+                )));
+                let fid = self.thread_fn_index(&arg(2));
+                s.push(st(b::assign(b::elem(prog, v.fnid, tmp.clone()), fid, &tt)));
+                s.push(st(b::assign(
+                    nthreads,
+                    b::bin(BinOp::Add, tmp.clone(), b::uint(1)),
+                    &tt,
+                )));
+                let t_ptr = arg(0);
+                if !is_null(&t_ptr, &tt) {
+                    let target = b::deref(t_ptr, &tt);
+                    s.push(st(b::assign(target, tmp, &tt)));
+                }
+                s.extend(zero_result(&lhs));
+                vec![step(s, true, None)]
+            }
+            Action::Join => {
+                let t = b::conv(arg(0), &Type::uint(), &tt);
+                let done = b::elem(prog, v.done, t.clone());
+                let mut s = Vec::new();
+                let rp = arg(1);
+                if !is_null(&rp, &tt) {
+                    let nonnull = b::bin(BinOp::Ne, rp.clone(), b::conv(b::int(0), &rp.ty, &tt));
+                    let target = b::deref(rp, &tt);
+                    let val = b::elem(prog, v.ret, t);
+                    s.push(b::if_(nonnull, vec![st(b::assign(target, val, &tt))], None));
+                }
+                s.extend(zero_result(&lhs));
+                vec![step(s, true, Some(done))]
+            }
+            Action::Exit => {
+                let mut s = Vec::new();
+                if self.k != 0 {
+                    s.push(st(b::assign(b::elem(prog, v.ret, me), arg(0), &tt)));
+                    let end = self.end_label();
+                    return vec![Step {
+                        stmts: s,
+                        head: id,
+                        loc,
+                        visible: true,
+                        blocking: None,
+                        then_goto: Some(end),
+                    }];
+                }
+                // pthread_exit in main: main ends, the other threads go on.
+                s.push(st(b::assign(
+                    b::elem(prog, v.done, b::uint(0)),
+                    b::int(1),
+                    &tt,
+                )));
+                vec![Step {
+                    stmts: s,
+                    head: id,
+                    loc,
+                    visible: true,
+                    blocking: None,
+                    then_goto: Some(MAIN_EXIT.to_string()),
+                }]
+            }
+            Action::SelfId => {
+                let s = match lhs {
+                    Some(l) => vec![st(b::assign(l, me, &tt))],
+                    None => vec![],
+                };
+                vec![step(s, false, None)]
+            }
+            Action::Equal => {
+                let s = match lhs {
+                    Some(l) => vec![st(b::assign(l, b::bin(BinOp::Eq, arg(0), arg(1)), &tt))],
+                    None => vec![],
+                };
+                vec![step(s, false, None)]
+            }
+            Action::Store0 => {
+                let mut s = vec![];
+                let p = arg(0);
+                if !is_null(&p, &tt) {
+                    s.push(st(b::assign(b::deref(p, &tt), b::int(0), &tt)));
+                }
+                s.extend(zero_result(&lhs));
+                vec![step(s, true, None)]
+            }
+            Action::Lock => {
+                let m = b::deref(arg(0), &tt);
+                let free = b::bin(BinOp::Eq, m.clone(), b::int(0));
+                let mut s = vec![st(b::assign(
+                    m,
+                    b::bin(BinOp::Add, b::int(k), b::int(1)),
+                    &tt,
+                ))];
+                s.extend(zero_result(&lhs));
+                vec![step(s, true, Some(free))]
+            }
+            Action::Trylock => {
+                let m = b::deref(arg(0), &tt);
+                let free = b::bin(BinOp::Eq, m.clone(), b::int(0));
+                let take = st(b::assign(m, b::bin(BinOp::Add, b::int(k), b::int(1)), &tt));
+                let (ok, busy) = match &lhs {
+                    Some(l) => (
+                        vec![take, st(b::assign(l.clone(), b::int(0), &tt))],
+                        vec![st(b::assign(l.clone(), b::int(EBUSY), &tt))],
+                    ),
+                    None => (vec![take], vec![]),
+                };
+                vec![step(vec![b::if_(free, ok, Some(busy))], true, None)]
+            }
+            Action::Unlock => {
+                let m = b::deref(arg(0), &tt);
+                let mut s = vec![st(b::assign(m, b::int(0), &tt))];
+                s.extend(zero_result(&lhs));
+                vec![step(s, true, None)]
+            }
+            Action::CondWait | Action::CondTimedwait => {
+                let c = b::conv(arg(0), &Type::void_ptr(), &tt);
+                let m_ptr = arg(1);
+                let wait = b::elem(prog, v.wait, me.clone());
+                let sig = b::elem(prog, v.sig, me.clone());
+                // Part one: release the mutex and start waiting.
+                let mut a = Vec::new();
+                if self.b.models_mutexes && !is_null(&m_ptr, &tt) {
+                    a.push(st(b::assign(b::deref(m_ptr.clone(), &tt), b::int(0), &tt)));
+                }
+                a.push(st(b::assign(wait.clone(), c, &tt)));
+                a.push(st(b::assign(sig.clone(), b::int(0), &tt)));
+                // Part two: woken up (no spurious wake-ups), take the mutex back.
+                let timed = action == Action::CondTimedwait;
+                let timeout = if timed {
+                    let t = self.b.prog.new_global(
+                        &format!("__seq_timeout{}_{}", self.k, id.0),
+                        Type::bool(),
+                        None,
+                        loc,
+                    );
+                    Some(t)
+                } else {
+                    None
+                };
+                let prog = &self.b.prog;
+                let mut enabled = sig.clone();
+                let mut c2 = Vec::new();
+                if let Some(t) = timeout {
+                    enabled = bin_or(enabled, b::var(prog, t));
+                }
+                if self.b.models_mutexes && !is_null(&m_ptr, &tt) {
+                    let m = b::deref(m_ptr.clone(), &tt);
+                    enabled = b::and(enabled, b::bin(BinOp::Eq, m.clone(), b::int(0)));
+                    c2.push(st(b::assign(
+                        m,
+                        b::bin(BinOp::Add, b::int(k), b::int(1)),
+                        &tt,
+                    )));
+                }
+                match (&lhs, timeout) {
+                    (Some(l), Some(_)) => {
+                        let r = Expr::new(
+                            ExprKind::Cond(
+                                Box::new(sig.clone()),
+                                Box::new(b::int(0)),
+                                Box::new(b::int(ETIMEDOUT)),
+                            ),
+                            Type::int(),
+                            loc,
+                        );
+                        c2.push(st(b::assign(l.clone(), r, &tt)));
+                    }
+                    (Some(l), None) => c2.push(st(b::assign(l.clone(), b::int(0), &tt))),
+                    _ => {}
+                }
+                c2.push(st(b::assign(
+                    wait,
+                    b::conv(b::int(0), &Type::void_ptr(), &tt),
+                    &tt,
+                )));
+                c2.push(st(b::assign(sig, b::int(0), &tt)));
+                let mut part_b = Vec::new();
+                if let Some(t) = timeout {
+                    // Whether this wait times out is a nondeterministic choice (an input).
+                    let (mut pre, choose) = self.input(&Type::bool(), loc, id);
+                    let prog = &self.b.prog;
+                    pre.push(st(b::assign(b::var(prog, t), choose, &tt)));
+                    part_b.push(step(pre, false, None));
+                }
+                let mut out = vec![step(a, true, None)];
+                out.extend(part_b);
+                out.push(step(c2, true, Some(enabled)));
+                out
+            }
+            Action::CondSignal | Action::CondBroadcast => {
+                let c = b::conv(arg(0), &Type::void_ptr(), &tt);
+                let n = self.b.nslots as i128;
+                let mut s = Vec::new();
+                if action == Action::CondBroadcast {
+                    for j in 0..n {
+                        let waits = b::bin(BinOp::Eq, b::elem(prog, v.wait, b::uint(j)), c.clone());
+                        s.push(b::if_(
+                            waits,
+                            vec![
+                                st(b::assign(
+                                    b::elem(prog, v.wait, b::uint(j)),
+                                    b::conv(b::int(0), &Type::void_ptr(), &tt),
+                                    &tt,
+                                )),
+                                st(b::assign(b::elem(prog, v.sig, b::uint(j)), b::int(1), &tt)),
+                            ],
+                            None,
+                        ));
+                    }
+                } else {
+                    // Wake one waiter, chosen nondeterministically (an input when replayed).
+                    let mut any: Option<Expr> = None;
+                    for j in 0..n {
+                        let w = b::bin(BinOp::Eq, b::elem(prog, v.wait, b::uint(j)), c.clone());
+                        any = Some(match any {
+                            Some(a) => bin_or(a, w),
+                            None => w,
+                        });
+                    }
+                    let pick = self.b.prog.new_global(
+                        &format!("__seq_pick{}_{}", self.k, id.0),
+                        Type::uint(),
+                        None,
+                        loc,
+                    );
+                    let (pre, choose) = self.input(&Type::uint(), loc, id);
+                    s.extend(pre);
+                    let prog = &self.b.prog;
+                    let pk = b::var(prog, pick);
+                    let valid = b::and(
+                        b::bin(BinOp::Lt, pk.clone(), b::uint(n)),
+                        b::bin(BinOp::Eq, b::elem(prog, v.wait, pk.clone()), c.clone()),
+                    );
+                    s.push(b::if_(
+                        any.unwrap_or_else(|| b::int(0)),
+                        vec![
+                            st(b::assign(pk.clone(), choose, &tt)),
+                            st(b::intrinsic(Intrinsic::Assume, vec![valid], loc)),
+                            st(b::assign(
+                                b::elem(prog, v.wait, pk.clone()),
+                                b::conv(b::int(0), &Type::void_ptr(), &tt),
+                                &tt,
+                            )),
+                            st(b::assign(b::elem(prog, v.sig, pk), b::int(1), &tt)),
+                        ],
+                        None,
+                    ));
+                }
+                s.extend(zero_result(&lhs));
+                vec![step(s, true, None)]
+            }
+            Action::KeyCreate => {
+                let nk = b::var(prog, v.nkeys);
+                let mut s = vec![b::if_(
+                    b::bin(BinOp::Ge, nk.clone(), b::uint(MAX_KEYS as i128)),
+                    vec![st(b::intrinsic(Intrinsic::Unwind, vec![], loc))],
+                    None,
+                )];
+                let kp = arg(0);
+                if !is_null(&kp, &tt) {
+                    s.push(st(b::assign(b::deref(kp, &tt), nk.clone(), &tt)));
+                }
+                s.push(st(b::assign(
+                    b::elem(prog, v.dtor, nk.clone()),
+                    arg(1),
+                    &tt,
+                )));
+                s.push(st(b::assign(
+                    nk.clone(),
+                    b::bin(BinOp::Add, nk, b::uint(1)),
+                    &tt,
+                )));
+                s.extend(zero_result(&lhs));
+                vec![step(s, true, None)]
+            }
+            Action::GetSpecific => {
+                let key = b::conv(arg(0), &Type::uint(), &tt);
+                let s = match lhs {
+                    Some(l) => vec![st(b::assign(l, b::elem2(prog, v.tls, me, key), &tt))],
+                    None => vec![],
+                };
+                vec![step(s, false, None)]
+            }
+            Action::SetSpecific => {
+                let key = b::conv(arg(0), &Type::uint(), &tt);
+                let mut s = vec![st(b::assign(b::elem2(prog, v.tls, me, key), arg(1), &tt))];
+                s.extend(zero_result(&lhs));
+                vec![step(s, false, None)]
+            }
+        }
+    }
+
+    /// The index of the thread function a `pthread_create` argument denotes.
+    fn thread_fn_index(&self, e: &Expr) -> Expr {
+        let fns = &self.b.thread_fns;
+        if let ExprKind::Func(f) = e.peel().kind {
+            if let Some(i) = fns.iter().position(|x| *x == f) {
+                return b::int(i as i128);
+            }
+        }
+        let mut r = b::int(-1);
+        for (i, f) in fns.iter().enumerate().skip(1).rev() {
+            let fe = Expr::new(ExprKind::Func(*f), e.ty.clone(), Loc::SYNTH);
+            let is = b::bin(BinOp::Eq, e.clone(), fe);
+            r = Expr::new(
+                ExprKind::Cond(Box::new(is), Box::new(b::int(i as i128)), Box::new(r)),
+                Type::int(),
+                Loc::SYNTH,
+            );
+        }
+        r
+    }
+}
+
+fn is_sync_marker(s: &Stmt) -> bool {
+    matches!(&s.kind, StmtKind::Expr(e) if matches!(e.kind, ExprKind::Intrinsic(Intrinsic::AtomicBegin, _)))
+}
+
+fn is_null(e: &Expr, tt: &TypeTable) -> bool {
+    let _ = tt;
+    e.as_int() == Some(0)
+}
+
+/// Element-wise nondet values for an uninitialized aggregate (small ones only).
+fn havoc_elements(prog: &Program, target: Expr, loc: Loc, id: StmtId) -> Vec<Stmt> {
+    let mut out = Vec::new();
+    let mut leaves = Vec::new();
+    scalar_leaves(prog, target, &mut leaves, 64);
+    for l in leaves {
+        let ty = l.ty.clone();
+        out.push(b::expr_stmt(
+            b::assign(l, b::nondet(&ty, loc), &prog.types),
+            loc,
+            id,
+        ));
+    }
+    out
+}
+
+fn scalar_leaves(prog: &Program, e: Expr, out: &mut Vec<Expr>, limit: usize) {
+    if out.len() >= limit {
+        return;
+    }
+    let tt = &prog.types;
+    match e.ty.resolve(tt).clone() {
+        Type::Array(elem, Some(n)) => {
+            for i in 0..n.min(limit as u64) {
+                let decayed = Expr::new(
+                    ExprKind::Decay(Box::new(e.clone())),
+                    Type::ptr((*elem).clone()),
+                    Loc::SYNTH,
+                );
+                let x = Expr::new(
+                    ExprKind::Index(Box::new(decayed), Box::new(b::int(i as i128))),
+                    (*elem).clone(),
+                    Loc::SYNTH,
+                );
+                scalar_leaves(prog, x, out, limit);
+            }
+        }
+        Type::Comp(c) => {
+            let def = tt.comp(c);
+            let n = if def.is_union {
+                1.min(def.fields.len())
+            } else {
+                def.fields.len()
+            };
+            for (i, f) in def.fields.iter().enumerate().take(n) {
+                if f.bit_width.is_some() {
+                    continue;
+                }
+                let x = Expr::new(
+                    ExprKind::Member(Box::new(e.clone()), i),
+                    f.ty.clone(),
+                    Loc::SYNTH,
+                );
+                scalar_leaves(prog, x, out, limit);
+            }
+        }
+        t if t.is_scalar(tt) => out.push(e),
+        _ => {}
+    }
+}
+
+/// Element-wise assignments for an aggregate initializer (unlisted elements are zero).
+fn init_elements(prog: &Program, target: Expr, init: &Init, loc: Loc, id: StmtId) -> Vec<Stmt> {
+    let tt = &prog.types;
+    let mut out = Vec::new();
+    let mut zero = Vec::new();
+    scalar_leaves(prog, target.clone(), &mut zero, 4096);
+    // Zero everything first, then apply the listed values (C semantics: the rest is 0).
+    for z in zero {
+        let ty = z.ty.clone();
+        let zv = if ty.is_pointer(tt) {
+            b::conv(b::int(0), &ty, tt)
+        } else {
+            b::typed_int(0, &ty)
+        };
+        out.push(b::expr_stmt(b::assign(z, zv, tt), loc, id));
+    }
+    apply_init(prog, target, init, loc, id, &mut out);
+    out
+}
+
+fn apply_init(
+    prog: &Program,
+    target: Expr,
+    init: &Init,
+    loc: Loc,
+    id: StmtId,
+    out: &mut Vec<Stmt>,
+) {
+    let tt = &prog.types;
+    match init {
+        Init::Expr(e) => {
+            if let (ExprKind::Str(bytes), Type::Array(elem, n)) =
+                (&e.kind, target.ty.resolve(tt).clone())
+            {
+                let n = n.unwrap_or(bytes.len() as u64 + 1);
+                for i in 0..n {
+                    let c = bytes.get(i as usize).copied().unwrap_or(0) as i128;
+                    let decayed = Expr::new(
+                        ExprKind::Decay(Box::new(target.clone())),
+                        Type::ptr((*elem).clone()),
+                        Loc::SYNTH,
+                    );
+                    let x = Expr::new(
+                        ExprKind::Index(Box::new(decayed), Box::new(b::int(i as i128))),
+                        (*elem).clone(),
+                        Loc::SYNTH,
+                    );
+                    out.push(b::expr_stmt(
+                        b::assign(x, b::typed_int(c, &elem), tt),
+                        loc,
+                        id,
+                    ));
+                }
+                return;
+            }
+            out.push(b::expr_stmt(b::assign(target, e.clone(), tt), loc, id));
+        }
+        Init::List(items) => {
+            for it in items {
+                let mut sub = target.clone();
+                for d in &it.path {
+                    sub = match (d, sub.ty.resolve(tt).clone()) {
+                        (Designator::Field(f), Type::Comp(c)) => {
+                            let fty = tt
+                                .comp(c)
+                                .fields
+                                .get(*f)
+                                .map(|x| x.ty.clone())
+                                .unwrap_or(Type::int());
+                            Expr::new(ExprKind::Member(Box::new(sub), *f), fty, Loc::SYNTH)
+                        }
+                        (Designator::Index(i), Type::Array(elem, _)) => {
+                            let decayed = Expr::new(
+                                ExprKind::Decay(Box::new(sub)),
+                                Type::ptr((*elem).clone()),
+                                Loc::SYNTH,
+                            );
+                            Expr::new(
+                                ExprKind::Index(Box::new(decayed), Box::new(b::int(*i as i128))),
+                                (*elem).clone(),
+                                Loc::SYNTH,
+                            )
+                        }
+                        _ => sub,
+                    };
+                }
+                apply_init(prog, sub, &it.init, loc, id, out);
+            }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! The sequentializer: one sequential program that executes a multi-threaded program's
+//! interleaving (paper 004, section IV), in the `switch(order[i])` framework.
+//!
+//! One mechanism, two uses. Every thread instance gets a *slot*: its code (inlined,
+//! unrolled, locals kept in globals so they survive context switches) cut into numbered
+//! program points, each point's statements guarded by "this thread is between its resume
+//! point and its switch point". Which thread runs when, and where it stops, is data:
+//!
+//! * [`Mode::Symbolic`] — for the built-in checker: the switch points are
+//!   nondeterministic and bounded by rounds (lazy sequentialization, as in Lazy-CSeq), so
+//!   the sequential program has every bounded interleaving among its executions;
+//! * [`Mode::Concrete`] — for localization and inspection: `order[]` and the stop points
+//!   come from one schedule, so the program replays exactly that interleaving.
+//!
+//! The pthread calls follow Table II through [`rules`]; blocking operations become
+//! assumptions (symbolic) or explicit "the thread stops here" (concrete), so a deadlock
+//! along the schedule is reproduced.
+
+pub mod build;
+pub mod rules;
+pub mod schedule;
+
+use crate::ir::*;
+pub use build::sequentialize;
+use rules::Rules;
+use schedule::Resolved;
+
+#[derive(Clone, Debug)]
+pub struct SeqOptions {
+    /// Default loop bound (counted loops use their exact trip count).
+    pub unwind: u32,
+    /// Rounds of round-robin scheduling (symbolic mode).
+    pub rounds: u32,
+    /// Most thread slots (main included) the symbolic program provides.
+    pub max_threads: u32,
+    /// Recursion depth for inlining.
+    pub recursion: u32,
+    /// Check for deadlocks (all live threads blocked) at the end.
+    pub deadlock: bool,
+    pub rules: Rules,
+}
+
+impl Default for SeqOptions {
+    fn default() -> Self {
+        SeqOptions {
+            unwind: 3,
+            rounds: 2,
+            max_threads: 32,
+            recursion: 3,
+            deadlock: true,
+            rules: Rules::deadlock(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum Mode<'a> {
+    Symbolic,
+    Concrete(&'a Resolved),
+}
+
+/// What the checker needs to know about the program the sequentializer built.
+#[derive(Clone, Debug)]
+pub struct Sequentialized {
+    pub program: Program,
+    /// Thread entry functions; index 0 is `main`. `__seq_fn[slot]` holds an index.
+    pub thread_fns: Vec<FuncId>,
+    pub slots: Vec<SlotInfo>,
+    pub vars: SeqVars,
+    /// Rounds (symbolic) or blocks (concrete).
+    pub steps: u32,
+    /// Thread creations beyond the slot bound are cut off (the exploration is bounded).
+    pub slot_bound: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct SlotInfo {
+    pub id: u32,
+    pub codes: Vec<SlotCode>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SlotCode {
+    /// Index into [`Sequentialized::thread_fns`].
+    pub thread_fn: usize,
+    pub func: FuncId,
+    pub name: String,
+    pub points: Vec<PointInfo>,
+    /// The generated function holding this slot's code.
+    pub code_func: FuncId,
+}
+
+#[derive(Clone, Debug)]
+pub struct PointInfo {
+    /// The statement that starts the point (the program as written).
+    pub head: StmtId,
+    pub loc: Loc,
+    /// Statements of the point: their ids and locations, in order.
+    pub stmts: Vec<(StmtId, Loc)>,
+    /// The point reads or writes memory other threads see, or synchronizes.
+    pub visible: bool,
+    /// A blocking operation (lock, join, wait): its enabling condition.
+    pub blocking: Option<Expr>,
+    pub kind: PointKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointKind {
+    Code,
+    /// The thread's last point: it finishes here.
+    Exit,
+}
+
+/// Variables of the framework.
+#[derive(Clone, Debug)]
+pub struct SeqVars {
+    pub pc: VarId,
+    pub cs: VarId,
+    pub created: VarId,
+    pub done: VarId,
+    pub fnid: VarId,
+    pub arg: VarId,
+    pub ret: VarId,
+    pub nthreads: VarId,
+    pub halted: VarId,
+    pub atomic: VarId,
+    pub wait: VarId,
+    pub sig: VarId,
+    pub tls: VarId,
+    pub nkeys: VarId,
+    pub dtor: VarId,
+    pub stop: VarId,
+    pub stop_reason: VarId,
+    pub order: VarId,
+    pub stop_sid: VarId,
+    pub stop_occ: VarId,
+    pub order_index: VarId,
+    pub probed: VarId,
+    pub blocked: VarId,
+    pub dead: VarId,
+    pub tmp: VarId,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SeqError {
+    #[error("the program has no `main` function")]
+    NoMain,
+    #[error(transparent)]
+    Inline(#[from] crate::passes::inline::InlineError),
+    #[error("schedule step {step}: {reason}")]
+    Schedule { step: usize, reason: String },
+    #[error("{what} at {at} is not supported by the sequentializer: {reason}")]
+    Unsupported {
+        what: String,
+        at: String,
+        reason: String,
+    },
+}

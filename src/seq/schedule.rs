@@ -1,0 +1,452 @@
+//! Schedules: the information the paper extracts from a counterexample (IV-A) — which
+//! thread ran, in which order, up to which point — plus the values of the
+//! nondeterministic inputs. Checker adapters produce them; `--schedule FILE` reads them.
+//!
+//! # JSON form (`seqloc.schedule/1`)
+//!
+//! ```json
+//! {
+//!   "schema": "seqloc.schedule/1",
+//!   "threads": [ {"id": 0, "function": "main"}, {"id": 1, "function": "t1"} ],
+//!   "blocks": [
+//!     {"thread": 0, "until": {"before": "race.c:22:3", "occurrence": 1}},
+//!     {"thread": 1, "until": {"before": "race.c:8:3#2"}},
+//!     {"thread": 0, "until": "end"}
+//!   ],
+//!   "inputs": [ {"thread": 0, "at": "race.c:24", "occurrence": 1, "value": 7} ]
+//! }
+//! ```
+//!
+//! Thread ids are creation order (0 is `main`, 1 the first thread created, ...), as ESBMC
+//! and CBMC number them. A block runs its thread until it is about to execute the named
+//! statement for the `occurrence`-th time (counted over the whole run of that thread, so
+//! the 3rd iteration of a loop is occurrence 3), or to its end (`"end"`), or until it
+//! blocks. A statement is named `file:line[:col][#part]`: `part` picks one of several
+//! statements seqloc makes of one source statement (`x = x + 1` is the read `#1` and the
+//! write `#2`); `seqloc sequentialize --list-points` prints them all.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ir::*;
+
+pub const SCHEMA: &str = "seqloc.schedule/1";
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Schedule {
+    #[serde(default = "default_schema")]
+    pub schema: String,
+    pub threads: Vec<ThreadSpec>,
+    pub blocks: Vec<Block>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<InputValue>,
+}
+
+fn default_schema() -> String {
+    SCHEMA.to_string()
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ThreadSpec {
+    pub id: u32,
+    pub function: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Block {
+    pub thread: u32,
+    pub until: Until,
+    /// For people: the source lines this block ran, in order (ignored when read).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ran: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum Until {
+    /// `"end"`: the thread runs until it finishes or blocks.
+    Keyword(String),
+    Before {
+        before: String,
+        #[serde(default = "one")]
+        occurrence: u32,
+    },
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct InputValue {
+    pub thread: u32,
+    pub at: String,
+    #[serde(default = "one")]
+    pub occurrence: u32,
+    pub value: i128,
+}
+
+/// A schedule checked against a program: statement references resolved to ids.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resolved {
+    pub threads: Vec<(u32, FuncId)>,
+    pub blocks: Vec<ResolvedBlock>,
+    /// Input values by thread and statement, in occurrence order.
+    pub inputs: HashMap<(u32, StmtId), Vec<(u32, i128)>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResolvedBlock {
+    pub thread: u32,
+    pub until: Stop,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    End,
+    Before(StmtId, u32),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ScheduleError {
+    #[error("cannot read schedule {path}: {reason}")]
+    Io { path: String, reason: String },
+    #[error("schedule {path} is not valid JSON for {SCHEMA}: {reason}")]
+    Json { path: String, reason: String },
+    #[error("schedule {where_}: {reason}")]
+    Mismatch { where_: String, reason: String },
+}
+
+impl Schedule {
+    pub fn from_json(text: &str, path: &str) -> Result<Schedule, ScheduleError> {
+        serde_json::from_str(text).map_err(|e| ScheduleError::Json {
+            path: path.to_string(),
+            reason: e.to_string(),
+        })
+    }
+
+    pub fn load(path: &std::path::Path) -> Result<Schedule, ScheduleError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ScheduleError::Io {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        })?;
+        Schedule::from_json(&text, &path.display().to_string())
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    pub fn context_switches(&self) -> usize {
+        self.blocks
+            .windows(2)
+            .filter(|w| w[0].thread != w[1].thread)
+            .count()
+    }
+
+    /// Checks the schedule against a normalized program.
+    pub fn resolve(&self, prog: &Program, index: &StmtIndex) -> Result<Resolved, ScheduleError> {
+        let mismatch = |where_: String, reason: String| ScheduleError::Mismatch { where_, reason };
+        if self.schema != SCHEMA {
+            return Err(mismatch(
+                "header".into(),
+                format!("schema is `{}`, seqloc reads `{SCHEMA}`", self.schema),
+            ));
+        }
+        let mut threads = Vec::new();
+        for (i, t) in self.threads.iter().enumerate() {
+            let Some(f) = prog
+                .func_named(&t.function)
+                .filter(|f| prog.func(*f).body.is_some())
+            else {
+                return Err(mismatch(
+                    format!("thread {} (entry {})", t.id, i + 1),
+                    format!(
+                        "no function named `{}` with a body in the program",
+                        t.function
+                    ),
+                ));
+            };
+            if threads.iter().any(|(id, _)| *id == t.id) {
+                return Err(mismatch(
+                    format!("thread {}", t.id),
+                    "declared twice".into(),
+                ));
+            }
+            threads.push((t.id, f));
+        }
+        if !threads.iter().any(|(id, _)| *id == 0) {
+            return Err(mismatch(
+                "threads".into(),
+                "thread 0 (main) is missing".into(),
+            ));
+        }
+        if threads.len() > 1 {
+            let mut ids: Vec<u32> = threads.iter().map(|(i, _)| *i).collect();
+            ids.sort();
+            if ids.iter().enumerate().any(|(i, id)| *id != i as u32) {
+                return Err(mismatch(
+                    "threads".into(),
+                    format!("thread ids must be 0, 1, 2, ... in creation order; got {ids:?}"),
+                ));
+            }
+        }
+        let mut blocks = Vec::new();
+        let mut ended: Vec<u32> = Vec::new();
+        for (i, b) in self.blocks.iter().enumerate() {
+            let step = format!("step {} (thread {})", i + 1, b.thread);
+            let Some((_, func)) = threads.iter().find(|(id, _)| *id == b.thread) else {
+                return Err(mismatch(
+                    step,
+                    format!("thread {} is not declared in `threads`", b.thread),
+                ));
+            };
+            if ended.contains(&b.thread) {
+                return Err(mismatch(
+                    step,
+                    format!(
+                        "thread {} already ran to its end in an earlier step",
+                        b.thread
+                    ),
+                ));
+            }
+            let until = match &b.until {
+                Until::Keyword(k) if k == "end" => {
+                    ended.push(b.thread);
+                    Stop::End
+                }
+                Until::Keyword(k) => {
+                    return Err(mismatch(
+                        step,
+                        format!("`until` is `{k}`; expected \"end\" or {{\"before\": ...}}"),
+                    ));
+                }
+                Until::Before { before, occurrence } => {
+                    if *occurrence == 0 {
+                        return Err(mismatch(step, "occurrences count from 1".into()));
+                    }
+                    let sid = index
+                        .resolve(before)
+                        .map_err(|r| mismatch(step.clone(), r))?;
+                    if !index.reachable_from(prog, *func, sid) {
+                        return Err(mismatch(
+                            step,
+                            format!(
+                                "`{before}` is not code thread {} (`{}`) can run",
+                                b.thread,
+                                prog.func(*func).name
+                            ),
+                        ));
+                    }
+                    Stop::Before(sid, *occurrence)
+                }
+            };
+            blocks.push(ResolvedBlock {
+                thread: b.thread,
+                until,
+            });
+        }
+        let mut inputs: HashMap<(u32, StmtId), Vec<(u32, i128)>> = HashMap::new();
+        for (i, v) in self.inputs.iter().enumerate() {
+            let step = format!("input {} (thread {})", i + 1, v.thread);
+            if !threads.iter().any(|(id, _)| *id == v.thread) {
+                return Err(mismatch(
+                    step,
+                    format!("thread {} is not declared", v.thread),
+                ));
+            }
+            let sid = index.resolve(&v.at).map_err(|r| mismatch(step, r))?;
+            inputs
+                .entry((v.thread, sid))
+                .or_default()
+                .push((v.occurrence, v.value));
+        }
+        for vals in inputs.values_mut() {
+            vals.sort_by_key(|(o, _)| *o);
+        }
+        Ok(Resolved {
+            threads,
+            blocks,
+            inputs,
+        })
+    }
+}
+
+/// Every normalized statement with its source position and part number, for naming
+/// statements in schedules (`file:line:col#part`).
+#[derive(Clone, Debug, Default)]
+pub struct StmtIndex {
+    pub entries: Vec<StmtEntry>,
+    by_id: HashMap<StmtId, usize>,
+}
+
+#[derive(Clone, Debug)]
+pub struct StmtEntry {
+    pub id: StmtId,
+    pub func: FuncId,
+    pub loc: Loc,
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+    /// 1-based rank among the statements with the same file, line and column.
+    pub part: u32,
+    pub text: String,
+}
+
+impl StmtIndex {
+    pub fn build(prog: &Program) -> StmtIndex {
+        let mut entries = Vec::new();
+        let mut seen: HashMap<(String, u32, u32), u32> = HashMap::new();
+        for (i, f) in prog.funcs.iter().enumerate() {
+            let Some(body) = &f.body else { continue };
+            crate::ir::visit::each_stmt(body, &mut |s| {
+                if s.id.is_none() || matches!(s.kind, StmtKind::Block(_)) {
+                    return;
+                }
+                let Some(p) = prog.sources.position(s.loc) else {
+                    return;
+                };
+                let key = (p.file.to_string(), p.line, p.col);
+                let part = seen.entry(key).or_insert(0);
+                *part += 1;
+                entries.push(StmtEntry {
+                    id: s.id,
+                    func: FuncId(i as u32),
+                    loc: s.loc,
+                    file: p.file.to_string(),
+                    line: p.line,
+                    col: p.col,
+                    part: *part,
+                    text: crate::ir::print::stmt_summary(prog, s),
+                });
+            });
+        }
+        let by_id = entries.iter().enumerate().map(|(i, e)| (e.id, i)).collect();
+        StmtIndex { entries, by_id }
+    }
+
+    pub fn get(&self, id: StmtId) -> Option<&StmtEntry> {
+        self.by_id.get(&id).map(|i| &self.entries[*i])
+    }
+
+    /// The canonical name of a statement: `file:line:col`, with `#part` when needed.
+    pub fn name(&self, id: StmtId) -> String {
+        match self.get(id) {
+            Some(e) => {
+                let file = short_file(&e.file);
+                if e.part > 1
+                    || self.entries.iter().any(|x| {
+                        x.file == e.file && x.line == e.line && x.col == e.col && x.part > 1
+                    })
+                {
+                    format!("{file}:{}:{}#{}", e.line, e.col, e.part)
+                } else {
+                    format!("{file}:{}:{}", e.line, e.col)
+                }
+            }
+            None => format!("<statement {}>", id.0),
+        }
+    }
+
+    /// Resolves `file:line[:col][#part]`.
+    pub fn resolve(&self, text: &str) -> Result<StmtId, String> {
+        let (body, part) = match text.rsplit_once('#') {
+            Some((b, p)) => (
+                b,
+                p.parse::<u32>()
+                    .map_err(|_| format!("`{text}`: part `{p}` is not a number"))?,
+            ),
+            None => (text, 1),
+        };
+        let mut it = body.rsplitn(3, ':');
+        let a = it.next();
+        let b = it.next();
+        let c = it.next();
+        let (file, line, col) = match (a, b, c) {
+            (Some(col), Some(line), Some(file))
+                if line.parse::<u32>().is_ok() && col.parse::<u32>().is_ok() =>
+            {
+                (
+                    file,
+                    line.parse::<u32>().unwrap_or(0),
+                    Some(col.parse::<u32>().unwrap_or(0)),
+                )
+            }
+            (Some(line), Some(rest), c) if line.parse::<u32>().is_ok() => {
+                let file = match c {
+                    Some(f) => format!("{f}:{rest}"),
+                    None => rest.to_string(),
+                };
+                return self.resolve_parts(
+                    text,
+                    &file,
+                    line.parse::<u32>().unwrap_or(0),
+                    None,
+                    part,
+                );
+            }
+            _ => return Err(format!("`{text}` is not `file:line[:col][#part]`")),
+        };
+        self.resolve_parts(text, file, line, col, part)
+    }
+
+    fn resolve_parts(
+        &self,
+        text: &str,
+        file: &str,
+        line: u32,
+        col: Option<u32>,
+        part: u32,
+    ) -> Result<StmtId, String> {
+        let matches: Vec<&StmtEntry> = self
+            .entries
+            .iter()
+            .filter(|e| {
+                same_file(&e.file, file) && e.line == line && col.is_none_or(|c| c == e.col)
+            })
+            .collect();
+        if matches.is_empty() {
+            return Err(format!("no statement at `{text}`"));
+        }
+        matches
+            .get(part.saturating_sub(1) as usize)
+            .map(|e| e.id)
+            .ok_or_else(|| {
+                format!(
+                    "`{text}`: there are only {} statements there",
+                    matches.len()
+                )
+            })
+    }
+
+    /// Whether thread function `f` can execute statement `sid` (itself or a callee).
+    pub fn reachable_from(&self, prog: &Program, f: FuncId, sid: StmtId) -> bool {
+        let Some(e) = self.get(sid) else { return false };
+        let ts = crate::analysis::facts::thread_structure(prog);
+        let mut seen = std::collections::BTreeSet::new();
+        let mut work = vec![f];
+        while let Some(x) = work.pop() {
+            if x == e.func {
+                return true;
+            }
+            if seen.insert(x) {
+                if let Some(cs) = ts.calls.get(&x) {
+                    work.extend(cs.iter().copied());
+                }
+            }
+        }
+        false
+    }
+}
+
+pub fn short_file(f: &str) -> &str {
+    f.rsplit('/').next().unwrap_or(f)
+}
+
+fn same_file(a: &str, b: &str) -> bool {
+    a == b
+        || a.ends_with(&format!("/{b}"))
+        || b.ends_with(&format!("/{a}"))
+        || short_file(a) == short_file(b)
+}
