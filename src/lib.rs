@@ -2,6 +2,9 @@
 //! checking. See ARCHITECTURE.md for the map of modules.
 
 pub mod analysis;
+pub mod cex;
+pub mod check;
+pub mod checker;
 pub mod diagnostics;
 pub mod frontend;
 pub mod ir;

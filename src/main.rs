@@ -12,6 +12,22 @@ fn main() {
             if std::env::args().nth(2).as_deref() == Some("norm") {
                 seqloc::passes::normalize::normalize(&mut p);
             }
+            if std::env::args().nth(2).as_deref() == Some("check") {
+                let prep = seqloc::check::Prepared::new(p);
+                let mut o = seqloc::check::CheckOptions::default();
+                o.timeout = Some(std::time::Duration::from_secs(60));
+                if let Some(r) = std::env::args().nth(3) {
+                    o.rounds = r.parse().ok();
+                }
+                match seqloc::check::check(&prep, &o) {
+                    Ok(out) => println!("{}", serde_json::to_string_pretty(&out).unwrap()),
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        std::process::exit(3);
+                    }
+                }
+                return;
+            }
             if std::env::args().nth(2).as_deref() == Some("seq") {
                 let sh = seqloc::passes::normalize::normalize(&mut p);
                 let opts = seqloc::seq::SeqOptions::default();

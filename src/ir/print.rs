@@ -49,6 +49,7 @@ impl Speller for SvComp {
             ),
             Intrinsic::Deadlock => format!("__VERIFIER_assert(!({}))", args.join(", ")),
             Intrinsic::Mismatch => "__VERIFIER_assume(0)".to_string(),
+            Intrinsic::Await => format!("__VERIFIER_assume({})", args.join(", ")),
         }
     }
 }

@@ -268,6 +268,9 @@ pub enum Intrinsic {
     Deadlock,
     /// A concrete schedule could not be followed (step `args[0]`): the replay is invalid.
     Mismatch,
+    /// Wait until `args[0]` holds: what a spin loop with no effect
+    /// (`while (flag != 0) {}`) means. A blocking point for the sequentializer.
+    Await,
 }
 
 #[derive(Clone, Debug)]

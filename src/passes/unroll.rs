@@ -76,6 +76,17 @@ impl<'a> Unroller<'a> {
     }
 
     fn unroll_loop(&mut self, cond: Expr, body: Stmt, loc: Loc, id: StmtId) -> Stmt {
+        if let Some(wait) = spin_wait(&cond, &body) {
+            return Stmt::new(
+                StmtKind::Expr(Expr::new(
+                    ExprKind::Intrinsic(Intrinsic::Await, vec![wait]),
+                    Type::Void,
+                    loc,
+                )),
+                loc,
+            )
+            .with_id(id);
+        }
         let body = self.unroll(body);
         let bound = match self.overrides.get(&id) {
             Some(b) => *b as u64,
@@ -249,6 +260,83 @@ impl<'a> Unroller<'a> {
         out.push(Stmt::new(StmtKind::Label(end), loc));
         Stmt::block(out, loc)
     }
+}
+
+/// A loop that only re-evaluates its exit condition (`while (y != 0) {}` after
+/// normalization: temporaries, the exit test, nothing else) waits for the condition: it
+/// does nothing another thread can observe until it exits. Returns the condition under
+/// which it exits, written over the memory it reads.
+fn spin_wait(cond: &Expr, body: &Stmt) -> Option<Expr> {
+    if cond.as_int().is_none_or(|v| v == 0) {
+        return None;
+    }
+    let StmtKind::Block(stmts) = &body.kind else {
+        return None;
+    };
+    let mut defs: HashMap<VarId, Expr> = HashMap::new();
+    let mut exit: Option<Expr> = None;
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Label(_) | StmtKind::Skip => {}
+            StmtKind::Decl {
+                var,
+                init: Some(Init::Expr(e)),
+            } if exit.is_none() && is_pure(e) => {
+                defs.insert(*var, substitute(e, &defs));
+            }
+            StmtKind::If {
+                cond: c,
+                then,
+                els: None,
+            } if exit.is_none() => {
+                let breaks = matches!(&then.kind, StmtKind::Block(v) if v.len() == 1 && matches!(v[0].kind, StmtKind::Break));
+                if !breaks {
+                    return None;
+                }
+                // `if (!c) break;`: the loop exits when `!c` holds.
+                exit = Some(substitute(c, &defs));
+            }
+            StmtKind::Block(inner) if inner.is_empty() => {}
+            _ => return None,
+        }
+    }
+    exit
+}
+
+fn is_pure(e: &Expr) -> bool {
+    let mut pure = true;
+    visit::each_subexpr(e, &mut |x| {
+        if matches!(
+            x.kind,
+            ExprKind::Call(..)
+                | ExprKind::Assign(..)
+                | ExprKind::OpAssign { .. }
+                | ExprKind::IncDec { .. }
+                | ExprKind::Intrinsic(..)
+                | ExprKind::StmtExpr(_)
+        ) {
+            pure = false;
+        }
+    });
+    pure
+}
+
+fn substitute(e: &Expr, defs: &HashMap<VarId, Expr>) -> Expr {
+    struct S<'a>(&'a HashMap<VarId, Expr>);
+    impl VisitorMut for S<'_> {
+        fn visit_expr(&mut self, e: &mut Expr) {
+            if let ExprKind::Var(v) = e.kind {
+                if let Some(d) = self.0.get(&v) {
+                    *e = d.clone();
+                    return;
+                }
+            }
+            visit::walk_expr_mut(self, e)
+        }
+    }
+    let mut x = e.clone();
+    S(defs).visit_expr(&mut x);
+    x
 }
 
 fn goto(label: &str, loc: Loc) -> Stmt {

@@ -86,6 +86,7 @@ pub fn sequentialize(
             Mode::Symbolic => None,
         },
         occ_vars: HashMap::new(),
+        input_occ: HashMap::new(),
         input_tables: HashMap::new(),
         models_mutexes: opts.rules.models_mutexes(),
         dtors: vec![],
@@ -512,6 +513,7 @@ struct Builder<'a> {
     concrete: Option<&'a Resolved>,
     /// Occurrence counters per (slot, statement), for concrete stops and inputs.
     occ_vars: HashMap<(u32, StmtId), VarId>,
+    input_occ: HashMap<(u32, StmtId), VarId>,
     input_tables: HashMap<(u32, StmtId), (VarId, usize)>,
     models_mutexes: bool,
     dtors: Vec<FuncId>,
@@ -692,6 +694,7 @@ impl Builder<'_> {
     ) -> Stmt {
         let tt = self.prog.types.clone();
         let pc = b::elem(&self.prog, self.vars.pc, b::uint(k as i128));
+        // The marker carries the point's head statement, so traces can name it.
         let marker = b::expr_stmt(
             b::intrinsic(
                 Intrinsic::Point,
@@ -699,7 +702,7 @@ impl Builder<'_> {
                 loc,
             ),
             loc,
-            StmtId::NONE,
+            head,
         );
         let pc_ok = b::bin(BinOp::Le, pc.clone(), b::uint(p as i128));
         match self.concrete {
@@ -775,6 +778,20 @@ impl Builder<'_> {
                 b::if_(b::and(pc_ok, not_stopped), body, None)
             }
         }
+    }
+
+    fn input_occ_var(&mut self, k: u32, sid: StmtId) -> VarId {
+        if let Some(v) = self.input_occ.get(&(k, sid)) {
+            return *v;
+        }
+        let v = self.prog.new_global(
+            &format!("__seq_inocc{}_{}", k, sid.0),
+            Type::uint(),
+            None,
+            Loc::SYNTH,
+        );
+        self.input_occ.insert((k, sid), v);
+        v
     }
 
     fn occ_var(&mut self, k: u32, sid: StmtId) -> VarId {
@@ -929,20 +946,16 @@ impl Builder<'_> {
                         None,
                     ));
                 }
-                let r = p(self, round);
-                round_body.push(st(b::assign(
-                    r.clone(),
-                    b::bin(BinOp::Add, r.clone(), b::uint(1)),
-                    &tt,
-                )));
-                body.push(st(b::assign(r.clone(), b::uint(0), &tt)));
-                body.push(Stmt::new(
-                    StmtKind::While {
-                        cond: b::bin(BinOp::Lt, r, b::uint(rounds as i128)),
-                        body: Box::new(Stmt::block(round_body, Loc::SYNTH)),
-                    },
-                    Loc::SYNTH,
-                ));
+                // The rounds are written out: the checker never has to decide when the
+                // framework's own loop ends.
+                let _ = round;
+                for r in 0..rounds {
+                    body.push(Stmt::new(
+                        StmtKind::Label(format!("__seq_round{}", r + 1)),
+                        Loc::SYNTH,
+                    ));
+                    body.extend(round_body.iter().cloned());
+                }
             }
             Some(r) => {
                 let nblocks = r.blocks.len();
@@ -1451,6 +1464,19 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             }
             StmtKind::Expr(e) => {
                 let e = match &e.kind {
+                    ExprKind::Intrinsic(Intrinsic::Await, args) => {
+                        // A spin-wait: a blocking point whose enabling condition is read
+                        // each time the thread tries to go on.
+                        let c = args.first().cloned().unwrap_or_else(|| b::int(1));
+                        return vec![Step {
+                            stmts: vec![],
+                            head: id,
+                            loc,
+                            visible: true,
+                            blocking: Some(c),
+                            then_goto: None,
+                        }];
+                    }
                     ExprKind::Intrinsic(Intrinsic::AtomicBegin | Intrinsic::AtomicEnd, _) => {
                         let begin =
                             matches!(e.kind, ExprKind::Intrinsic(Intrinsic::AtomicBegin, _));
@@ -1512,7 +1538,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             }
         };
         // `occ = occ + 1; value = occ <= n ? table[occ - 1] : nondet`
-        let occ = self.b.occ_var(self.k, id);
+        let occ = self.b.input_occ_var(self.k, id);
         let prog = &self.b.prog;
         let occ_e = b::var(prog, occ);
         let bump = b::assign(
@@ -1590,7 +1616,9 @@ impl<'a, 'b> SlotGen<'a, 'b> {
         let arg = |i: usize| args.get(i).cloned().unwrap_or_else(|| b::int(0));
         let me = b::uint(k);
         match action {
-            Action::Remove => vec![step(zero_result(&lhs), false, None)],
+            // A removed synchronization call still marks a point (where it was), so both
+            // rule groups cut the code at the same places.
+            Action::Remove => vec![step(zero_result(&lhs), true, None)],
             Action::Create => {
                 let mut s = Vec::new();
                 let tmp = b::var(prog, v.tmp);

@@ -1,0 +1,111 @@
+//! Counterexamples in seqloc's own terms, whichever checker found them: the violated
+//! property, the schedule the sequentializer can replay, the readable trace (one step
+//! per statement, with its thread and the values it wrote) and the input values.
+
+use serde::Serialize;
+
+use crate::ir::{Loc, SourceMap, StmtId};
+use crate::seq::schedule::Schedule;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ViolationKind {
+    /// An `assert`/`__VERIFIER_assert` condition was false.
+    Assertion,
+    /// `reach_error()` (or `__assert_fail`, `abort` after a failed check) was reached.
+    Error,
+    /// Every live thread blocked (on a lock, a condition variable or a join).
+    Deadlock,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Violation {
+    pub kind: ViolationKind,
+    #[serde(skip)]
+    pub loc: Loc,
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    /// The thread in which the violation happened (none for a deadlock).
+    pub thread: Option<u32>,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Write {
+    pub lhs: String,
+    pub value: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TraceStep {
+    pub thread: u32,
+    #[serde(skip)]
+    pub loc: Loc,
+    #[serde(skip)]
+    pub sid: StmtId,
+    pub file: String,
+    pub line: u32,
+    pub statement: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub writes: Vec<Write>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct InputStep {
+    pub thread: u32,
+    pub at: String,
+    pub value: i128,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Counterexample {
+    pub checker: String,
+    pub violation: Violation,
+    pub schedule: Schedule,
+    pub steps: Vec<TraceStep>,
+    pub inputs: Vec<InputStep>,
+}
+
+impl Violation {
+    pub fn new(
+        kind: ViolationKind,
+        loc: Loc,
+        thread: Option<u32>,
+        message: String,
+        sources: &SourceMap,
+    ) -> Violation {
+        let (file, line, column) = match sources.position(loc) {
+            Some(p) => (p.file.to_string(), p.line, p.col),
+            None => (String::new(), 0, 0),
+        };
+        Violation {
+            kind,
+            loc,
+            file,
+            line,
+            column,
+            thread,
+            message,
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        let what = match self.kind {
+            ViolationKind::Assertion => "assertion failed",
+            ViolationKind::Error => "error location reached",
+            ViolationKind::Deadlock => "deadlock: every live thread is blocked",
+        };
+        if self.line > 0 {
+            format!("{what} at {}:{}", self.file, self.line)
+        } else {
+            what.to_string()
+        }
+    }
+}
+
+impl Counterexample {
+    pub fn context_switches(&self) -> usize {
+        self.schedule.context_switches()
+    }
+}

@@ -1,0 +1,528 @@
+//! The built-in bounded model checker: symbolic execution of seqloc's sequentialized
+//! program into SMT, solved with Z3 (the system libz3).
+//!
+//! A [`Session`] keeps one program's encoding in a live solver, so the localizer adds
+//! its `diag != k` constraints and asks again without re-encoding. [`check`] drives the
+//! bounded search with iterative deepening of rounds and loop bounds.
+
+pub mod memory;
+pub mod symex;
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use z3::ast::{BV, Bool};
+use z3::{Model, Params, SatResult, Solver};
+
+use crate::cex::{Counterexample, InputStep, TraceStep, Violation, ViolationKind, Write};
+use crate::ir::*;
+use crate::seq::Sequentialized;
+use crate::seq::schedule::{Block, InputValue, Schedule, StmtIndex, ThreadSpec, Until};
+use memory::ObjKind;
+use symex::{EventKind, Output, PropKind, Symex, SymexError, SymexOptions};
+
+#[derive(Debug, thiserror::Error)]
+pub enum BmcError {
+    #[error(transparent)]
+    Symex(#[from] SymexError),
+    #[error("Z3 failed: {0}")]
+    Solver(String),
+}
+
+/// Time spent encoding and solving, for BENCHMARKS.md and `-v`.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct Stats {
+    pub encode_ms: u64,
+    pub solve_ms: u64,
+    pub solver_calls: u32,
+}
+
+pub enum Answer {
+    Violated(Model),
+    Holds,
+    Unknown(String),
+}
+
+/// One sequential program, encoded once, with a live solver.
+pub struct Session {
+    pub seq: Sequentialized,
+    pub out: Output,
+    solver: Solver,
+    pub stats: Stats,
+    deadline: Option<Instant>,
+    queries: u32,
+    /// Constraints added after encoding (kept for fresh-solver queries too).
+    added: Vec<Bool>,
+}
+
+impl Session {
+    pub fn new(
+        seq: Sequentialized,
+        loop_bound: u32,
+        deadline: Option<Instant>,
+    ) -> Result<Session, BmcError> {
+        let t0 = Instant::now();
+        let out = {
+            let mut sx = Symex::new(
+                &seq.program,
+                SymexOptions {
+                    loop_bound,
+                    max_call_depth: 64,
+                    deadline,
+                },
+            )?;
+            sx.run_main()?;
+            sx.finish()
+        };
+        let solver = Solver::new();
+        for a in &out.asserts {
+            solver.assert(a);
+        }
+        if let Ok(path) = std::env::var("SEQLOC_DUMP_SMT") {
+            let mut text = solver.to_smt2();
+            for p in &out.props {
+                text.push_str(&format!("; property {:?}\n", p.lit));
+            }
+            let _ = std::fs::write(path, text);
+        }
+        Ok(Session {
+            seq,
+            out,
+            solver,
+            stats: Stats {
+                encode_ms: t0.elapsed().as_millis() as u64,
+                ..Stats::default()
+            },
+            deadline,
+            queries: 0,
+            added: vec![],
+        })
+    }
+
+    /// Adds a constraint for all later queries (the localizer's `diag != k`).
+    pub fn add(&mut self, c: &Bool) {
+        self.solver.assert(c);
+        self.added.push(c.clone());
+    }
+
+    fn set_timeout_on(&self, solver: &Solver) -> bool {
+        if let Some(d) = self.deadline {
+            let left = d.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            let mut p = Params::new();
+            p.set_u32("timeout", left.as_millis().min(u32::MAX as u128) as u32);
+            solver.set_params(&p);
+        }
+        true
+    }
+
+    /// Is any of `lits` satisfiable together with `extra`? Runs on a fresh solver over
+    /// the terms already built (no re-encoding): Z3's non-incremental mode preprocesses
+    /// the formula, which is many times faster for a single question.
+    pub fn query(&mut self, lits: &[Bool], extra: &[Bool]) -> Answer {
+        if lits.is_empty() {
+            return Answer::Holds;
+        }
+        let solver = Solver::new();
+        if !self.set_timeout_on(&solver) {
+            return Answer::Unknown("time limit reached".into());
+        }
+        for a in &self.out.asserts {
+            solver.assert(a);
+        }
+        for a in &self.added {
+            solver.assert(a);
+        }
+        solver.assert(Bool::or(lits));
+        for e in extra {
+            solver.assert(e);
+        }
+        self.solve(&solver, &[])
+    }
+
+    /// Like [`Session::query`], on the live incremental solver: for many questions about
+    /// one encoding that differ by a few constraints (the localizer's rounds).
+    pub fn query_incremental(&mut self, lits: &[Bool], extra: &[Bool]) -> Answer {
+        if lits.is_empty() {
+            return Answer::Holds;
+        }
+        if !self.set_timeout_on(&self.solver) {
+            return Answer::Unknown("time limit reached".into());
+        }
+        self.queries += 1;
+        let sel = Bool::new_const(format!("query#{}", self.queries));
+        self.solver.assert(sel.implies(Bool::or(lits)));
+        let mut assumptions = vec![sel];
+        assumptions.extend(extra.iter().cloned());
+        let (answer, ms) = solve(&self.solver, &assumptions);
+        self.stats.solve_ms += ms;
+        self.stats.solver_calls += 1;
+        answer
+    }
+
+    fn solve(&mut self, solver: &Solver, assumptions: &[Bool]) -> Answer {
+        let (answer, ms) = solve(solver, assumptions);
+        self.stats.solve_ms += ms;
+        self.stats.solver_calls += 1;
+        answer
+    }
+
+    pub fn property_lits(&self, kinds: &[PropKind]) -> Vec<Bool> {
+        self.out
+            .props
+            .iter()
+            .filter(|p| kinds.contains(&p.kind))
+            .map(|p| p.lit.clone())
+            .collect()
+    }
+
+    pub fn unwind_lits(&self) -> Vec<Bool> {
+        self.out.unwinds.iter().map(|(_, b)| b.clone()).collect()
+    }
+
+    pub fn mismatch_lits(&self) -> Vec<Bool> {
+        self.out.mismatches.iter().map(|(_, b)| b.clone()).collect()
+    }
+
+    /// Reads the counterexample a model describes.
+    pub fn counterexample(
+        &self,
+        model: &Model,
+        index: &StmtIndex,
+        prog: &Program,
+    ) -> Counterexample {
+        extract(self, model, index, prog)
+    }
+}
+
+fn solve(solver: &Solver, assumptions: &[Bool]) -> (Answer, u64) {
+    let t0 = Instant::now();
+    let r = if assumptions.is_empty() {
+        solver.check()
+    } else {
+        solver.check_assumptions(assumptions)
+    };
+    let ms = t0.elapsed().as_millis() as u64;
+    let answer = match r {
+        SatResult::Sat => match solver.get_model() {
+            Some(m) => Answer::Violated(m),
+            None => Answer::Unknown("the solver gave no model".into()),
+        },
+        SatResult::Unsat => Answer::Holds,
+        SatResult::Unknown => Answer::Unknown(
+            solver
+                .get_reason_unknown()
+                .unwrap_or_else(|| "unknown".into())
+                .replace("canceled", "time limit reached"),
+        ),
+    };
+    (answer, ms)
+}
+
+fn truth(model: &Model, b: &Bool) -> bool {
+    model
+        .eval(b, true)
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false)
+}
+
+fn value(model: &Model, v: &BV) -> Option<u64> {
+    model.eval(v, true).and_then(|x| x.as_u64())
+}
+
+/// Renders a value as C: signed integers as signed, pointers as `&object`.
+fn render(model: &Model, v: &BV, ty: &Type, s: &Session, prog: &Program) -> String {
+    let Some(u) = value(model, v) else {
+        return "?".into();
+    };
+    let tt = &prog.types;
+    let bits = v.get_size();
+    if ty.is_pointer(tt) {
+        let lay = s.out.mem.lay;
+        if u == 0 {
+            return "NULL".into();
+        }
+        let obj = (u >> lay.off_bits) as usize;
+        let off = u & ((1u64 << lay.off_bits) - 1);
+        return match s.out.mem.objects.get(obj) {
+            Some(o) => {
+                let name = match &o.kind {
+                    ObjKind::Var(v) => prog.var(*v).name.clone(),
+                    ObjKind::Func(f) => prog.func(*f).name.clone(),
+                    ObjKind::Heap(l) => format!("malloc@{}", prog.sources.line(*l)),
+                    _ => o.name.clone(),
+                };
+                if off == 0 {
+                    format!("&{name}")
+                } else {
+                    format!("&{name}+{off}")
+                }
+            }
+            None => format!("{u:#x}"),
+        };
+    }
+    let signed = ty.int_kind(tt).is_some_and(|k| k.is_signed());
+    if signed && bits < 64 && (u >> (bits - 1)) & 1 == 1 {
+        format!("{}", (u as i64) - (1i64 << bits))
+    } else if signed && bits == 64 {
+        format!("{}", u as i64)
+    } else {
+        format!("{u}")
+    }
+}
+
+fn signed_value(u: u64, bits: u32, signed: bool) -> i128 {
+    if signed && bits < 64 && (u >> (bits - 1)) & 1 == 1 {
+        u as i128 - (1i128 << bits)
+    } else if signed && bits == 64 {
+        u as i64 as i128
+    } else {
+        u as i128
+    }
+}
+
+fn extract(s: &Session, model: &Model, index: &StmtIndex, prog: &Program) -> Counterexample {
+    let seq = &s.seq;
+    let sp = &seq.program;
+    // Which violation.
+    let prop = s.out.props.iter().find(|p| truth(model, &p.lit));
+    let violation = match prop {
+        Some(p) => {
+            let kind = match p.kind {
+                PropKind::Assertion => ViolationKind::Assertion,
+                PropKind::Error => ViolationKind::Error,
+                PropKind::Deadlock => ViolationKind::Deadlock,
+            };
+            let thread = if kind == ViolationKind::Deadlock {
+                None
+            } else {
+                p.point.map(|(k, _)| k)
+            };
+            let msg = match index.get(p.sid) {
+                Some(e) => e.text.clone(),
+                None => String::new(),
+            };
+            Violation::new(kind, p.loc, thread, msg, &prog.sources)
+        }
+        None => Violation::new(
+            ViolationKind::Error,
+            Loc::SYNTH,
+            None,
+            "no violation in the model".into(),
+            &prog.sources,
+        ),
+    };
+    // The executed points, in order: the schedule.
+    let mut points: Vec<(u32, u32, StmtId)> = Vec::new();
+    let mut steps: Vec<TraceStep> = Vec::new();
+    let mut last_step_for: HashMap<(u32, StmtId), usize> = HashMap::new();
+    for ev in &s.out.events {
+        if !truth(model, &ev.guard) {
+            continue;
+        }
+        match &ev.kind {
+            EventKind::Point => {
+                // A thread's exit point names no statement of the program: it belongs to
+                // the thread's last block ("until end").
+                if let (Some((k, p)), false) = (ev.point, ev.sid.is_none()) {
+                    points.push((k, p, ev.sid));
+                }
+            }
+            EventKind::Exec => {
+                let Some((k, _)) = ev.point else { continue };
+                if ev.loc.is_synth() {
+                    continue;
+                }
+                let (file, line) = match prog.sources.position(ev.loc) {
+                    Some(p) => (p.file.to_string(), p.line),
+                    None => (String::new(), 0),
+                };
+                let statement = index
+                    .get(ev.sid)
+                    .map(|e| e.text.clone())
+                    .unwrap_or_default();
+                // One source statement may be several statements of the sequential program.
+                if steps
+                    .last()
+                    .is_some_and(|l| l.thread == k && l.sid == ev.sid)
+                {
+                    continue;
+                }
+                last_step_for.insert((k, ev.sid), steps.len());
+                steps.push(TraceStep {
+                    thread: k,
+                    loc: ev.loc,
+                    sid: ev.sid,
+                    file,
+                    line,
+                    statement,
+                    writes: vec![],
+                });
+            }
+            EventKind::Assign { lhs, value: v, ty } => {
+                let Some((k, _)) = ev.point else { continue };
+                if lhs.starts_with("__seq") {
+                    continue;
+                }
+                if let Some(i) = last_step_for.get(&(k, ev.sid)) {
+                    let val = render(model, v, ty, s, sp);
+                    if let Some(st) = steps.get_mut(*i) {
+                        st.writes.push(Write {
+                            lhs: lhs.clone(),
+                            value: val,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    // Blocks: maximal runs of one thread; each ends before its thread's next point.
+    let mut runs: Vec<(u32, Vec<(u32, StmtId)>)> = Vec::new();
+    for (k, p, sid) in &points {
+        match runs.last_mut() {
+            Some((t, v)) if t == k => v.push((*p, *sid)),
+            _ => runs.push((*k, vec![(*p, *sid)])),
+        }
+    }
+    let mut head_count: HashMap<(u32, StmtId), u32> = HashMap::new();
+    let mut occurrence_at: Vec<Vec<u32>> = Vec::new();
+    for (k, run) in &runs {
+        let mut occ = Vec::new();
+        for (_, sid) in run {
+            let c = head_count.entry((*k, *sid)).or_insert(0);
+            *c += 1;
+            occ.push(*c);
+        }
+        occurrence_at.push(occ);
+    }
+    let mut blocks = Vec::new();
+    for (i, (k, run)) in runs.iter().enumerate() {
+        let next = runs
+            .iter()
+            .enumerate()
+            .skip(i + 1)
+            .find(|(_, (t, _))| t == k);
+        let until = match next {
+            Some((j, (_, nrun))) => match nrun.first() {
+                Some((_, sid)) if !sid.is_none() => Until::Before {
+                    before: index.name(*sid),
+                    occurrence: occurrence_at[j].first().copied().unwrap_or(1),
+                },
+                _ => Until::Keyword("end".into()),
+            },
+            None => Until::Keyword("end".into()),
+        };
+        let mut ran: Vec<String> = Vec::new();
+        for (_, sid) in run {
+            if let Some(e) = index.get(*sid) {
+                let l = format!("{}:{}", crate::seq::schedule::short_file(&e.file), e.line);
+                if ran.last() != Some(&l) {
+                    ran.push(l);
+                }
+            }
+        }
+        blocks.push(Block {
+            thread: *k,
+            until,
+            ran,
+        });
+    }
+    // Threads: the functions the slots ran.
+    let mut threads = Vec::new();
+    for slot in &seq.slots {
+        let fnid = s.out.globals.get(&seq.vars.fnid);
+        let _ = fnid;
+        let ran = runs.iter().any(|(k, _)| *k == slot.id) || slot.id == 0;
+        if !ran {
+            continue;
+        }
+        // The code whose points the slot executed.
+        let code = slot.codes.iter().find(|c| {
+            points.iter().any(|(k, p, sid)| {
+                *k == slot.id && c.points.get(*p as usize).is_some_and(|pi| pi.head == *sid)
+            })
+        });
+        let name = code
+            .or_else(|| slot.codes.first())
+            .map(|c| prog.func(c.func).name.clone())
+            .unwrap_or_default();
+        let name = if slot.id == 0 {
+            "main".to_string()
+        } else {
+            name
+        };
+        threads.push(ThreadSpec {
+            id: slot.id,
+            function: name,
+        });
+    }
+    // Inputs, with their occurrence per thread and statement.
+    let mut inputs = Vec::new();
+    let mut input_steps = Vec::new();
+    let mut in_count: HashMap<(u32, StmtId), u32> = HashMap::new();
+    for inp in &s.out.inputs {
+        let Some((k, _)) = inp.point else { continue };
+        if inp.sid.is_none() || !truth(model, &inp.guard) {
+            continue;
+        }
+        let Some(u) = value(model, &inp.value) else {
+            continue;
+        };
+        let signed = inp.ty.int_kind(&sp.types).is_some_and(|k| k.is_signed());
+        let v = signed_value(u, inp.value.get_size(), signed);
+        let c = in_count.entry((k, inp.sid)).or_insert(0);
+        *c += 1;
+        let at = index.name(inp.sid);
+        inputs.push(InputValue {
+            thread: k,
+            at: at.clone(),
+            occurrence: *c,
+            value: v,
+        });
+        input_steps.push(InputStep {
+            thread: k,
+            at,
+            value: v,
+        });
+    }
+    Counterexample {
+        checker: "builtin".into(),
+        violation,
+        schedule: Schedule {
+            schema: crate::seq::schedule::SCHEMA.into(),
+            threads,
+            blocks,
+            inputs,
+        },
+        steps,
+        inputs: input_steps,
+    }
+}
+
+/// Which properties a check looks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Properties {
+    pub assertions: bool,
+    pub deadlock: bool,
+}
+
+impl Properties {
+    pub fn kinds(&self) -> Vec<PropKind> {
+        let mut v = Vec::new();
+        if self.assertions {
+            v.push(PropKind::Assertion);
+            v.push(PropKind::Error);
+        }
+        if self.deadlock {
+            v.push(PropKind::Deadlock);
+        }
+        v
+    }
+}
+
+/// Remaining time before a deadline.
+pub fn remaining(deadline: Option<Instant>) -> Option<Duration> {
+    deadline.map(|d| d.saturating_duration_since(Instant::now()))
+}

@@ -1,0 +1,3 @@
+//! Checkers: the built-in bounded model checker, and ESBMC and CBMC run as processes.
+
+pub mod builtin;
