@@ -44,7 +44,8 @@ use serde::Deserialize;
 
 use super::raw::{
     CheckerKind, Outcome, RawTrace, SrcLoc, Step, StepKind, TraceParseError, Violation,
-    ViolationKind, decode_value_int, last_line, snippet, snippet_at, strip_binary_group,
+    ViolationKind, decode_value_int, is_builtin_check, last_line, snippet, snippet_at,
+    strip_binary_group,
 };
 
 const CHECKER: CheckerKind = CheckerKind::Esbmc;
@@ -249,25 +250,6 @@ fn loc_is_internal(loc: Option<&SrcLoc>) -> bool {
     })
 }
 
-/// Words ESBMC uses for its built-in checks; an unrecognised message at a user location is
-/// a user's `__ESBMC_assert(c, "message")`.
-const BUILTIN_CHECKS: &[&str] = &[
-    "dereference failure",
-    "array bounds",
-    "division by zero",
-    "arithmetic overflow",
-    "overflow",
-    "nan on",
-    "same object violation",
-    "invalid pointer",
-    "pointer",
-    "data race",
-    "memory leak",
-    "forgotten memory",
-    "atomicity violation",
-    "undefined behavior",
-];
-
 fn classify(message: &str, internal: bool) -> ViolationKind {
     let lower = message.to_ascii_lowercase();
     if lower.contains("deadlock") {
@@ -276,7 +258,7 @@ fn classify(message: &str, internal: bool) -> ViolationKind {
         ViolationKind::UnwindingAssertion
     } else if lower.starts_with("assertion") {
         ViolationKind::Assertion
-    } else if internal || BUILTIN_CHECKS.iter().any(|c| lower.starts_with(c)) {
+    } else if internal || is_builtin_check(message) {
         ViolationKind::Other(message.to_string())
     } else {
         ViolationKind::Assertion

@@ -13,6 +13,7 @@
 //! input. A run that ended without a verdict is `Ok` with [`Outcome::Unknown`] (never
 //! `Successful`); output that is not the checker's at all is an `Err` quoting a snippet.
 
+pub mod cbmc;
 pub mod esbmc;
 pub mod raw;
 

@@ -358,6 +358,36 @@ pub fn int_from_binary(bits: &str, signed: bool) -> Option<i128> {
     Some(value)
 }
 
+/// How ESBMC and CBMC word their built-in checks (bounds, pointers, overflow, ...). A failed
+/// property described otherwise, at a user location, is a user's assertion with a message
+/// (`__ESBMC_assert(c, "msg")`, `__CPROVER_assert(c, "msg")`).
+const BUILTIN_CHECKS: &[&str] = &[
+    "dereference failure",
+    "array bounds",
+    "array ",
+    "division by zero",
+    "arithmetic overflow",
+    "overflow",
+    "nan on",
+    "same object violation",
+    "invalid pointer",
+    "pointer",
+    "data race",
+    "memory leak",
+    "forgotten memory",
+    "atomicity violation",
+    "undefined behavior",
+    "undefined shift",
+    "shift distance",
+    "free argument",
+    "double free",
+];
+
+pub(crate) fn is_builtin_check(message: &str) -> bool {
+    let lower = message.to_ascii_lowercase();
+    BUILTIN_CHECKS.iter().any(|c| lower.starts_with(c))
+}
+
 /// Errors from the parsers: the output is not what the checker prints. Each message quotes a
 /// short snippet of the offending text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
