@@ -28,8 +28,8 @@ use serde_json::Value;
 
 use super::raw::{
     CheckerKind, Outcome, RawTrace, SrcLoc, Step, StepKind, TraceParseError, Violation,
-    ViolationKind, decode_value_int, int_from_binary, is_builtin_check, last_line, snippet,
-    snippet_at, strip_binary_group,
+    ViolationKind, decode_value_int, int_from_binary, is_builtin_check, last_line, loc_fields,
+    snippet, snippet_at, strip_binary_group,
 };
 
 const CHECKER: CheckerKind = CheckerKind::Cbmc;
@@ -40,22 +40,6 @@ const UNSOUND: &str = "pointer handling for concurrency is unsound";
 
 static VERSION_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?:CBMC version |"program":\s*"CBMC |^\s*)v?(\d+\.\d+(?:\.\d+)*)\b"#)
-        .expect("constant regex is valid")
-});
-static STATE_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"^State (\d+)(?: file (.+?))?(?: function (\S+))?(?: line (\d+))?(?: thread (\d+))?\s*$",
-    )
-    .expect("constant regex is valid")
-});
-/// `file F function G line L thread T`, the order of state headers and violated properties.
-static VIOLATION_LOC_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^file (.+?)(?: function (\S+))?(?: line (\d+))?(?: thread (\d+))?\s*$")
-        .expect("constant regex is valid")
-});
-/// `file F line L column C function G`, the order of `Assumption:` locations.
-static ASSUMPTION_LOC_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^file (.+?) line (\d+)(?: column (\d+))?(?: function (\S+))?\s*$")
         .expect("constant regex is valid")
 });
 static RESULT_RE: LazyLock<Regex> = LazyLock::new(|| {
@@ -753,14 +737,17 @@ fn text_results(text: &str) -> Vec<TextResult> {
     results
 }
 
-fn parse_assumption_loc(text: &str) -> Option<SrcLoc> {
-    let caps = ASSUMPTION_LOC_RE.captures(text.trim())?;
-    Some(SrcLoc {
-        file: caps.get(1)?.as_str().to_string(),
-        line: caps.get(2)?.as_str().parse().ok()?,
-        column: caps.get(3).and_then(|m| m.as_str().parse().ok()),
-        function: caps.get(4).map(|m| m.as_str().to_string()),
-    })
+/// A location in CBMC's text (`file F function G line L thread T` in state headers and
+/// violated properties, `file F line L column C function G` after `Assumption:`), with the
+/// function cleaned by [`user_function`], and its thread if it names one.
+fn parse_text_loc(text: &str) -> Result<(Option<SrcLoc>, Option<u32>), TraceParseError> {
+    let fields = loc_fields(text).ok_or_else(|| malformed("unreadable location", text))?;
+    let bad_number = |()| malformed("line, column or thread is not a number", text);
+    let mut loc = fields.src_loc().map_err(bad_number)?;
+    if let Some(loc) = loc.as_mut() {
+        loc.function = user_function(loc.function.as_deref());
+    }
+    Ok((loc, fields.thread_number().map_err(bad_number)?))
 }
 
 /// `__CPROVER_initialize` is the executing function of global initialisers, not a place in
@@ -809,26 +796,15 @@ fn parse_text_trace(text: &str, property: Option<&str>) -> Result<TextTrace, Tra
             .or_else(|| steps.last().map(|s| (s.index, s.thread)))
             .unwrap_or((0, 0));
         if trimmed.starts_with("State ") {
-            let caps = STATE_RE
-                .captures(trimmed)
-                .ok_or_else(|| malformed("unreadable State header", trimmed))?;
-            let number = |i: usize| caps.get(i).and_then(|m| m.as_str().parse::<u32>().ok());
-            let index = caps
-                .get(1)
-                .and_then(|m| m.as_str().parse().ok())
-                .ok_or_else(|| malformed("State number out of range", trimmed))?;
-            let loc = match (caps.get(2), number(4)) {
-                (Some(file), Some(line)) => Some(SrcLoc {
-                    file: file.as_str().to_string(),
-                    line,
-                    column: None,
-                    function: user_function(caps.get(3).map(|m| m.as_str())),
-                }),
-                _ => None,
-            };
-            header = Some((index, number(5).unwrap_or(0), loc));
+            let rest = trimmed.strip_prefix("State ").unwrap_or("");
+            let (number, location) = rest.split_once(' ').unwrap_or((rest, ""));
+            let index = number
+                .parse()
+                .map_err(|_| malformed("unreadable State number", trimmed))?;
+            let (loc, thread) = parse_text_loc(location)?;
+            header = Some((index, thread.unwrap_or(0), loc));
         } else if trimmed == "Assumption:" {
-            let loc = lines.next().and_then(parse_assumption_loc);
+            let (loc, _) = parse_text_loc(lines.next().unwrap_or(""))?;
             let _condition = lines.next();
             steps.push(text_step(
                 last_index,
@@ -839,22 +815,7 @@ fn parse_text_trace(text: &str, property: Option<&str>) -> Result<TextTrace, Tra
             header = None;
         } else if trimmed == "Violated property:" {
             let loc_line = lines.next().unwrap_or("").trim();
-            let caps = VIOLATION_LOC_RE
-                .captures(loc_line)
-                .ok_or_else(|| malformed("unreadable violated-property location", loc_line))?;
-            let thread = caps.get(4).and_then(|m| m.as_str().parse::<u32>().ok());
-            let loc = match (
-                caps.get(1),
-                caps.get(3).and_then(|m| m.as_str().parse().ok()),
-            ) {
-                (Some(file), Some(line)) => Some(SrcLoc {
-                    file: file.as_str().to_string(),
-                    line,
-                    column: None,
-                    function: user_function(caps.get(2).map(|m| m.as_str())),
-                }),
-                _ => None,
-            };
+            let (loc, thread) = parse_text_loc(loc_line)?;
             let message = lines.next().unwrap_or("").trim().to_string();
             let condition = lines
                 .next_if(|l| !l.trim().is_empty())
@@ -1046,7 +1007,7 @@ pub fn parse_text_output(stdout: &str, stderr: &str) -> Result<RawTrace, TracePa
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::trace::test_support::fixtures_dir;
 
@@ -1242,6 +1203,19 @@ Violated property:
 ** 1 of 2 failed (2 iterations)
 VERIFICATION FAILED
 ";
+
+    /// Every hand-written CBMC output above, for the robustness test in `trace/mod.rs`.
+    pub(crate) fn sample_outputs() -> Vec<String> {
+        vec![
+            bank_json(),
+            BANK_TEXT.to_string(),
+            bank_json().replace("\n]\n", "\n"),
+            bank_json().replace(
+                "assertion balance == -2",
+                "pointer handling for concurrency is unsound",
+            ),
+        ]
+    }
 
     /// Thread changes over *all* steps, internal ones included: what CBMC's order says.
     fn raw_switches(trace: &RawTrace) -> Vec<usize> {

@@ -44,7 +44,7 @@ use serde::Deserialize;
 
 use super::raw::{
     CheckerKind, Outcome, RawTrace, SrcLoc, Step, StepKind, TraceParseError, Violation,
-    ViolationKind, decode_value_int, is_builtin_check, last_line, snippet, snippet_at,
+    ViolationKind, decode_value_int, is_builtin_check, last_line, loc_fields, snippet, snippet_at,
     strip_binary_group,
 };
 
@@ -53,14 +53,6 @@ const CHECKER: CheckerKind = CheckerKind::Esbmc;
 static VERSION_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"ESBMC version v?(\d+(?:\.\d+)+[^\s]*)").expect("constant regex is valid")
 });
-static STATE_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^State (\d+)\s*(.*?)\s*thread (\d+)\s*$").expect("constant regex is valid")
-});
-static LOC_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^file (.+?) line (\d+)(?: column (\d+))?(?: function (\S+))?\s*$")
-        .expect("constant regex is valid")
-});
-
 /// The ESBMC version named in `esbmc --version` output or in a run's banner (`7.9.0`).
 pub fn version(output: &str) -> Option<String> {
     VERSION_RE
@@ -201,30 +193,10 @@ fn malformed(what: &str, text: &str) -> TraceParseError {
 }
 
 fn parse_loc(text: &str) -> Result<Option<SrcLoc>, TraceParseError> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Ok(None);
-    }
-    let caps = LOC_RE
-        .captures(text)
-        .ok_or_else(|| malformed("unreadable source location", text))?;
-    let number = |i: usize| -> Result<Option<u32>, TraceParseError> {
-        caps.get(i)
-            .map(|m| {
-                m.as_str()
-                    .parse()
-                    .map_err(|_| malformed("line or column out of range", text))
-            })
-            .transpose()
-    };
-    let file = caps.get(1).map_or("", |m| m.as_str()).to_string();
-    let line = number(2)?.ok_or_else(|| malformed("location without a line", text))?;
-    Ok(Some(SrcLoc {
-        file,
-        line,
-        column: number(3)?,
-        function: caps.get(4).map(|m| m.as_str().to_string()),
-    }))
+    loc_fields(text)
+        .ok_or_else(|| malformed("unreadable source location", text))?
+        .src_loc()
+        .map_err(|()| malformed("line or column is not a number", text))
 }
 
 /// ESBMC's own model sources: its C library (pthread, stdlib) named by the path of the
@@ -295,22 +267,28 @@ fn assignment_step(state: &OpenState, body: &str) -> Step {
     }
 }
 
+/// `State N <location> thread T`; the location may be empty.
 fn parse_state_header(line: &str) -> Result<OpenState, TraceParseError> {
-    let caps = STATE_RE
-        .captures(line)
+    let rest = line
+        .strip_prefix("State ")
         .ok_or_else(|| malformed("unreadable State header", line))?;
-    let index = caps
-        .get(1)
-        .and_then(|m| m.as_str().parse().ok())
-        .ok_or_else(|| malformed("State number out of range", line))?;
-    let thread = caps
-        .get(3)
-        .and_then(|m| m.as_str().parse().ok())
-        .ok_or_else(|| malformed("thread number out of range", line))?;
+    let (number, location) = rest.split_once(' ').unwrap_or((rest, ""));
+    let index = number
+        .parse()
+        .map_err(|_| malformed("unreadable State number", line))?;
+    let fields = loc_fields(location).ok_or_else(|| malformed("unreadable State header", line))?;
+    let thread = fields
+        .thread_number()
+        .ok()
+        .flatten()
+        .ok_or_else(|| malformed("State header without a thread number", line))?;
+    let loc = fields
+        .src_loc()
+        .map_err(|()| malformed("line or column is not a number", line))?;
     Ok(OpenState {
         index,
         thread,
-        loc: parse_loc(caps.get(2).map_or("", |m| m.as_str()))?,
+        loc,
         lines: 0,
     })
 }

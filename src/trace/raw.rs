@@ -358,6 +358,84 @@ pub fn int_from_binary(bits: &str, signed: bool) -> Option<i128> {
     Some(value)
 }
 
+/// The fields of a location as ESBMC and CBMC print them: `file F` followed by `line L`,
+/// `column C`, `function G` and `thread T` in either checker's order, each optional. File
+/// names may hold spaces; the other values are single words, so fields are peeled off the
+/// end (a regex with a lazy file group does the same, but is slow in debug builds on
+/// multi-megabyte traces).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LocFields<'a> {
+    pub file: Option<&'a str>,
+    pub line: Option<&'a str>,
+    pub column: Option<&'a str>,
+    pub function: Option<&'a str>,
+    pub thread: Option<&'a str>,
+}
+
+/// Splits `file F line L ...` into its fields; `None` if what is left after the known
+/// trailing fields is neither empty nor `file <name>`.
+pub(crate) fn loc_fields(text: &str) -> Option<LocFields<'_>> {
+    let mut fields = LocFields::default();
+    let mut rest = text.trim();
+    'peel: while let Some((head, value)) = rest.rsplit_once(' ') {
+        for key in ["thread", "line", "column", "function"] {
+            let slot = match key {
+                "thread" => &mut fields.thread,
+                "line" => &mut fields.line,
+                "column" => &mut fields.column,
+                _ => &mut fields.function,
+            };
+            if slot.is_none()
+                && let Some(before) = head.strip_suffix(key)
+                && (before.is_empty() || before.ends_with(' '))
+            {
+                *slot = Some(value);
+                rest = before.trim_end();
+                continue 'peel;
+            }
+        }
+        break;
+    }
+    if !rest.is_empty() {
+        fields.file = Some(rest.strip_prefix("file ")?.trim()).filter(|f| !f.is_empty());
+        fields.file?;
+    }
+    Some(fields)
+}
+
+impl<'a> LocFields<'a> {
+    /// A [`SrcLoc`] if there is a file and a readable line; `Err(())` when a present line,
+    /// column or thread is not a number.
+    pub(crate) fn src_loc(&self) -> Result<Option<SrcLoc>, ()> {
+        let line = self
+            .line
+            .map(str::parse::<u32>)
+            .transpose()
+            .map_err(|_| ())?;
+        let column = self
+            .column
+            .map(str::parse::<u32>)
+            .transpose()
+            .map_err(|_| ())?;
+        Ok(match (self.file, line) {
+            (Some(file), Some(line)) => Some(SrcLoc {
+                file: file.to_string(),
+                line,
+                column,
+                function: self.function.map(str::to_string),
+            }),
+            _ => None,
+        })
+    }
+
+    pub(crate) fn thread_number(&self) -> Result<Option<u32>, ()> {
+        self.thread
+            .map(str::parse::<u32>)
+            .transpose()
+            .map_err(|_| ())
+    }
+}
+
 /// How ESBMC and CBMC word their built-in checks (bounds, pointers, overflow, ...). A failed
 /// property described otherwise, at a user location, is a user's assertion with a message
 /// (`__ESBMC_assert(c, "msg")`, `__CPROVER_assert(c, "msg")`).
@@ -578,6 +656,44 @@ mod tests {
             internal: false,
         });
         assert_eq!(t.failure_site().map(|l| l.line), Some(31));
+    }
+
+    #[test]
+    fn location_fields_in_both_orders() {
+        let esbmc = loc_fields("file my file.c line 23 column 3 function main").expect("esbmc");
+        assert_eq!(esbmc.file, Some("my file.c"));
+        assert_eq!(
+            (esbmc.line, esbmc.column, esbmc.function),
+            (Some("23"), Some("3"), Some("main"))
+        );
+        let cbmc = loc_fields(
+            "file <builtin-library-pthread_create> function __actual_thread_spawn line 21 thread 2",
+        )
+        .expect("cbmc");
+        assert_eq!(cbmc.file, Some("<builtin-library-pthread_create>"));
+        assert_eq!(
+            (cbmc.function, cbmc.line, cbmc.thread),
+            (Some("__actual_thread_spawn"), Some("21"), Some("2"))
+        );
+        assert_eq!(loc_fields(""), Some(LocFields::default()));
+        assert_eq!(loc_fields("line 4").and_then(|f| f.line), Some("4"));
+        assert_eq!(loc_fields("nonsense here"), None);
+        assert_eq!(loc_fields("file"), None);
+        let global = loc_fields("file f03_loop.c line 4 column 1").expect("global");
+        assert_eq!(
+            global
+                .src_loc()
+                .ok()
+                .flatten()
+                .map(|l| (l.line, l.function)),
+            Some((4, None))
+        );
+        assert!(
+            loc_fields("file a.c line x")
+                .expect("fields")
+                .src_loc()
+                .is_err()
+        );
     }
 
     #[test]
