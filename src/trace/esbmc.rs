@@ -176,7 +176,7 @@ struct Counterexample {
     violation: Option<Violation>,
 }
 
-/// A `State` header whose body lines have not been read yet.
+/// The `State` header being read, and how many body lines it has had so far.
 struct OpenState {
     index: usize,
     thread: u32,

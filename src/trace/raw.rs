@@ -255,7 +255,7 @@ pub fn decode_value_int(text: &str) -> Option<i128> {
     {
         parse_radix(hex, 16)?
     } else if digits.len() > 1 && digits.starts_with('0') {
-        parse_radix(&digits[1..], 8)?
+        parse_radix(digits.get(1..)?, 8)?
     } else {
         parse_radix(digits, 10)?
     };
@@ -316,14 +316,11 @@ pub fn strip_binary_group(text: &str) -> &str {
     let trimmed = text.trim_end();
     if let Some(body) = trimmed.strip_suffix(')')
         && let Some(open) = body.rfind(" (")
+        && let (Some(value), Some(group)) = (body.get(..open), body.get(open + 2..))
+        && group.chars().any(|c| c == '0' || c == '1')
+        && group.chars().all(|c| matches!(c, '0' | '1' | ' ' | '?'))
     {
-        let group = &body[open + 2..];
-        if !group.is_empty()
-            && group.chars().any(|c| c == '0' || c == '1')
-            && group.chars().all(|c| matches!(c, '0' | '1' | ' ' | '?'))
-        {
-            return trimmed[..open].trim_end();
-        }
+        return value.trim_end();
     }
     trimmed
 }
@@ -510,7 +507,7 @@ pub(crate) fn snippet_at(text: &str, at: usize) -> String {
     while !text.is_char_boundary(start) {
         start -= 1;
     }
-    snippet(&text[start..])
+    snippet(text.get(start..).unwrap_or(""))
 }
 
 /// The last non-blank line of `text`, for "the output stops here" reasons.
