@@ -10,3 +10,4 @@ pub mod frontend;
 pub mod ir;
 pub mod passes;
 pub mod seq;
+pub mod trace;

@@ -1,0 +1,1769 @@
+//! CBMC's output, read: the `--json-ui` stream (preferred) and the plain `--trace` text.
+//!
+//! The formats are documented in `shared/fixtures/cbmc/FORMAT.md` (from CBMC's source; no
+//! CBMC binary was available to record real output). The points this parser is built on:
+//!
+//! * `--json-ui` prints one JSON array, streamed: `{"program": "CBMC 6.x"}`, messages
+//!   (`messageText`/`messageType`), one `{"result": [...]}` with a `trace` per failed property,
+//!   and `{"cProverStatus": ...}` last. Elements are classified by their keys, not position.
+//!   A killed CBMC leaves the array unterminated: complete elements are kept, and a missing
+//!   `cProverStatus` means "no verdict".
+//! * Trace steps have no step number in JSON: the array order *is* CBMC's execution order (it
+//!   sorts steps by the solver's clocks before printing), so steps keep their array position
+//!   as index. Only the order of shared-variable accesses is meaningful; a thread's leading
+//!   local steps may appear displaced (FORMAT.md §2.6).
+//! * `hidden` steps (CBMC's pthread library) and `internal` ones (except `input` steps, which
+//!   carry nondeterministic inputs) are marked internal, as are steps located in CBMC's
+//!   built-in library files (`<builtin-library-…>`, `<built-in-additions>`).
+//! * CBMC aborts multi-threaded programs it cannot encode soundly with "pointer handling for
+//!   concurrency is unsound": that is [`Outcome::Unknown`], never "no failure".
+//!
+//! Unknown keys and step types are ignored on purpose: CBMC adds them between versions.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::raw::{
+    CheckerKind, Outcome, RawTrace, SrcLoc, Step, StepKind, TraceParseError, Violation,
+    ViolationKind, decode_value_int, int_from_binary, is_builtin_check, last_line, loc_fields,
+    snippet, snippet_at, strip_binary_group,
+};
+
+const CHECKER: CheckerKind = CheckerKind::Cbmc;
+
+/// The message CBMC aborts with when its concurrency encoding would be unsound
+/// (diffblue/cbmc#8714, PR #1994).
+const UNSOUND: &str = "pointer handling for concurrency is unsound";
+
+static VERSION_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?:CBMC version |"program":\s*"CBMC |^\s*)v?(\d+\.\d+(?:\.\d+)*)\b"#)
+        .expect("constant regex is valid")
+});
+static RESULT_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^\[([^\]]+)\] (?:(?:file (.+?) )?line (\d+) )?(.*): (SUCCESS|FAILURE|UNKNOWN|NOT CHECKED|UNREACHABLE|ERROR)\s*$",
+    )
+    .expect("constant regex is valid")
+});
+static CALL_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^#### Function (call|return from):? ([^\s(]+)").expect("constant regex is valid")
+});
+
+/// The CBMC version named in `cbmc --version` output (`6.4.1 (cbmc-6.4.1)`), in a run's
+/// banner (`CBMC version 6.4.1 ...`) or in `--json-ui`'s `program` element.
+pub fn version(output: &str) -> Option<String> {
+    output
+        .lines()
+        .take(200)
+        .filter(|l| l.contains("CBMC") || l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .find_map(|l| VERSION_RE.captures(l))
+        .and_then(|c| c.get(1))
+        .map(|m| m.as_str().to_string())
+}
+
+/// The version in `--json-ui`'s `program` element (`CBMC 6.4.1 (cbmc-6.4.1)`).
+fn version_of_program(program: &str) -> Option<String> {
+    program
+        .strip_prefix("CBMC ")
+        .unwrap_or(program)
+        .split_whitespace()
+        .next()
+        .filter(|v| v.starts_with(|c: char| c.is_ascii_digit()))
+        .map(str::to_string)
+}
+
+fn malformed(what: &str, text: &str) -> TraceParseError {
+    TraceParseError::Malformed {
+        checker: CHECKER,
+        what: what.to_string(),
+        snippet: snippet(text),
+    }
+}
+
+/// CBMC's built-in library and additions; their steps are the checker's models.
+fn is_builtin_file(file: &str) -> bool {
+    file.starts_with('<')
+}
+
+fn is_internal_name(name: &str) -> bool {
+    name.starts_with("__CPROVER") || name.starts_with("__actual_thread_spawn")
+}
+
+/// The kind of a failed property, from its id (`<function>.<class>.<n>`) and description.
+/// An assertion inside CBMC's own library (`must hold lock` in its pthread model) is a
+/// misuse check, not the user's assertion.
+fn classify(property: Option<&str>, description: &str, internal: bool) -> ViolationKind {
+    let class = property
+        .and_then(|p| p.split('.').rev().nth(1))
+        .unwrap_or("");
+    let lower = description.to_ascii_lowercase();
+    if class == "unwind" || class == "recursion" || lower.contains("unwinding assertion") {
+        ViolationKind::UnwindingAssertion
+    } else if lower.contains("deadlock") {
+        ViolationKind::Deadlock
+    } else if internal {
+        ViolationKind::Other(description.to_string())
+    } else if class == "assertion" || lower.starts_with("assertion") {
+        ViolationKind::Assertion
+    } else if !class.is_empty() {
+        ViolationKind::Other(class.to_string())
+    } else if is_builtin_check(description) {
+        ViolationKind::Other(description.to_string())
+    } else {
+        // No property id (the `--stop-on-fail` text has none): a description that is not a
+        // built-in check's is a `__CPROVER_assert` message.
+        ViolationKind::Assertion
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// --json-ui
+
+/// Splits the `--json-ui` array into its elements, tolerating an unterminated array (a
+/// killed CBMC). Returns the complete elements and whether the array was closed.
+fn json_elements(text: &str) -> Result<(Vec<Value>, bool), TraceParseError> {
+    // The array opens at the start of a line, followed by an object (or its end). Anything
+    // printed before it (a wrapper, a shell) is skipped; `[main.assertion.1] ...` lines of the
+    // text format are not an opening.
+    let opens_array = |at: usize| {
+        text.get(at + 1..)
+            .map(str::trim_start)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['{', ']']))
+    };
+    let first_non_blank = |at: usize| {
+        let rest = text.get(at..).unwrap_or("");
+        at + (rest.len() - rest.trim_start_matches([' ', '\t', '\r']).len())
+    };
+    let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(at, _)| at + 1));
+    let mut pos = line_starts
+        .map(first_non_blank)
+        .find(|&at| text.as_bytes().get(at) == Some(&b'[') && opens_array(at))
+        .ok_or_else(|| TraceParseError::Unrecognised {
+            checker: CHECKER,
+            snippet: snippet(text),
+        })?;
+    pos += 1;
+    let mut items = Vec::new();
+    let skip_ws = |mut at: usize| {
+        while text
+            .as_bytes()
+            .get(at)
+            .is_some_and(|b| b.is_ascii_whitespace())
+        {
+            at += 1;
+        }
+        at
+    };
+    loop {
+        pos = skip_ws(pos);
+        match text.as_bytes().get(pos) {
+            None => return Ok((items, false)),
+            Some(b']') if items.is_empty() => return Ok((items, true)),
+            _ => {}
+        }
+        let rest = text.get(pos..).unwrap_or("");
+        let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+        match stream.next() {
+            Some(Ok(v)) => {
+                pos += stream.byte_offset();
+                items.push(v);
+            }
+            Some(Err(e)) if e.is_eof() => return Ok((items, false)),
+            Some(Err(e)) => {
+                return Err(TraceParseError::Json {
+                    checker: CHECKER,
+                    reason: e.to_string(),
+                    snippet: snippet_at(text, pos),
+                });
+            }
+            None => return Ok((items, false)),
+        }
+        pos = skip_ws(pos);
+        match text.as_bytes().get(pos) {
+            None => return Ok((items, false)),
+            Some(b',') => pos += 1,
+            Some(b']') => return Ok((items, true)),
+            Some(_) => {
+                return Err(malformed(
+                    "expected `,` or `]` between --json-ui elements",
+                    text.get(pos..).unwrap_or(""),
+                ));
+            }
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct PropertyResult {
+    description: Option<String>,
+    property: Option<String>,
+    #[serde(rename = "sourceLocation")]
+    source_location: Option<JsonLoc>,
+    status: Option<String>,
+    trace: Option<Vec<Value>>,
+}
+
+/// `workingDirectory` and `bytecodeIndex` are ignored on purpose.
+#[derive(Debug, Deserialize)]
+struct JsonLoc {
+    file: Option<String>,
+    line: Option<StringOrNumber>,
+    column: Option<StringOrNumber>,
+    function: Option<String>,
+}
+
+/// CBMC writes numbers in source locations as strings; numbers are accepted too.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum StringOrNumber {
+    String(String),
+    Number(u64),
+}
+
+impl StringOrNumber {
+    fn as_u32(&self) -> Option<u32> {
+        match self {
+            StringOrNumber::String(s) => s.trim().parse().ok(),
+            StringOrNumber::Number(n) => u32::try_from(*n).ok(),
+        }
+    }
+}
+
+/// Fields of a trace step seqloc uses; `mode`, `assignmentType`, `rawLhs` and others are
+/// ignored on purpose.
+#[derive(Debug, Deserialize)]
+struct JsonStep {
+    #[serde(rename = "stepType")]
+    step_type: Option<String>,
+    thread: Option<u32>,
+    hidden: Option<bool>,
+    internal: Option<bool>,
+    #[serde(rename = "sourceLocation")]
+    source_location: Option<JsonLoc>,
+    lhs: Option<String>,
+    value: Option<Value>,
+    function: Option<JsonFunction>,
+    property: Option<String>,
+    reason: Option<String>,
+    #[serde(rename = "inputID")]
+    input_id: Option<String>,
+    #[serde(rename = "outputID")]
+    output_id: Option<String>,
+    values: Option<Vec<Value>>,
+}
+
+#[derive(Debug, Deserialize)]
+struct JsonFunction {
+    #[serde(rename = "displayName")]
+    display_name: Option<String>,
+    identifier: Option<String>,
+}
+
+fn json_loc(loc: Option<&JsonLoc>) -> Result<Option<SrcLoc>, TraceParseError> {
+    let Some(loc) = loc else { return Ok(None) };
+    let Some(file) = loc.file.as_deref().filter(|f| !f.is_empty()) else {
+        return Ok(None);
+    };
+    let Some(line) = &loc.line else {
+        return Ok(None);
+    };
+    let line = line.as_u32().ok_or_else(|| {
+        malformed(
+            "source location with an unreadable line",
+            &format!("{loc:?}"),
+        )
+    })?;
+    Ok(Some(SrcLoc {
+        file: file.to_string(),
+        line,
+        column: loc.column.as_ref().and_then(StringOrNumber::as_u32),
+        function: loc.function.clone().filter(|f| !f.is_empty()),
+    }))
+}
+
+fn is_signed_type(c_type: &str) -> bool {
+    !(c_type.contains("unsigned") || c_type.contains("_Bool") || c_type == "bool")
+}
+
+/// A `value` object (FORMAT.md §2.5) as text and, for integers and booleans, as a number.
+/// Numbers come from `binary` and the C type: `data` carries C suffixes and char literals.
+fn render_value(value: &Value) -> (String, Option<i128>) {
+    let Value::Object(map) = value else {
+        return match value {
+            Value::String(s) => (s.clone(), decode_value_int(s)),
+            Value::Null => (String::new(), None),
+            other => (other.to_string(), None),
+        };
+    };
+    let str_of = |key: &str| map.get(key).and_then(Value::as_str);
+    let data_text = || match map.get("data") {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Bool(b)) => Some(b.to_string()),
+        Some(Value::Null) | None => None,
+        Some(other) => Some(other.to_string()),
+    };
+    match str_of("name") {
+        Some("integer" | "bitvector") => {
+            let int = match (str_of("binary"), str_of("type")) {
+                (Some(bits), Some(ty)) => int_from_binary(bits, is_signed_type(ty)),
+                (bits, None) => data_text()
+                    .as_deref()
+                    .and_then(decode_value_int)
+                    .or_else(|| bits.and_then(|b| int_from_binary(b, false))),
+                (None, Some(_)) => data_text().as_deref().and_then(decode_value_int),
+            };
+            let text = data_text()
+                .or_else(|| int.map(|i| i.to_string()))
+                .or_else(|| str_of("binary").map(str::to_string))
+                .unwrap_or_default();
+            (text, int)
+        }
+        Some("boolean") => {
+            let truth = match map.get("data") {
+                Some(Value::Bool(b)) => Some(*b),
+                _ => match str_of("binary") {
+                    Some("1") => Some(true),
+                    Some("0") => Some(false),
+                    _ => data_text()
+                        .as_deref()
+                        .and_then(decode_value_int)
+                        .map(|i| i != 0),
+                },
+            };
+            match truth {
+                Some(b) => (b.to_string(), Some(i128::from(b))),
+                None => (data_text().unwrap_or_default(), None),
+            }
+        }
+        Some("array") => {
+            let elements = map
+                .get("elements")
+                .and_then(Value::as_array)
+                .map(|els| {
+                    els.iter()
+                        .map(|e| e.get("value").map_or(String::new(), |v| render_value(v).0))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_default();
+            (format!("{{ {elements} }}"), None)
+        }
+        Some("struct") => {
+            let members = map
+                .get("members")
+                .and_then(Value::as_array)
+                .map(|ms| {
+                    ms.iter()
+                        .map(|m| {
+                            let name = m.get("name").and_then(Value::as_str).unwrap_or("?");
+                            let v = m.get("value").map_or(String::new(), |v| render_value(v).0);
+                            format!(".{name}={v}")
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_default();
+            (format!("{{ {members} }}"), None)
+        }
+        Some("union") => {
+            let member = map.get("member");
+            let name = member
+                .and_then(|m| m.get("name"))
+                .and_then(Value::as_str)
+                .unwrap_or("?");
+            let v = member
+                .and_then(|m| m.get("value"))
+                .map_or(String::new(), |v| render_value(v).0);
+            (format!("{{ .{name}={v} }}"), None)
+        }
+        // Pointers, floats, strings: text only. A pointer's `data` is `NULL` or a symbol.
+        Some(_) => (
+            data_text()
+                .or_else(|| str_of("binary").map(str::to_string))
+                .unwrap_or_else(|| "?".to_string()),
+            None,
+        ),
+        None => (value.to_string(), None),
+    }
+}
+
+fn render_values(values: Option<&Vec<Value>>) -> (String, Option<i128>) {
+    let rendered: Vec<(String, Option<i128>)> = values
+        .map(|vs| vs.iter().map(render_value).collect())
+        .unwrap_or_default();
+    let int = match rendered.as_slice() {
+        [(_, int)] => *int,
+        _ => None,
+    };
+    let text = rendered
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect::<Vec<_>>()
+        .join("; ");
+    (text, int)
+}
+
+struct ConvertedStep {
+    step: Step,
+    property: Option<String>,
+    reason: Option<String>,
+    is_failure: bool,
+    has_thread: bool,
+}
+
+fn convert_step(position: usize, raw: &Value) -> Result<ConvertedStep, TraceParseError> {
+    let js = JsonStep::deserialize(raw)
+        .map_err(|e| malformed(&format!("unexpected trace step ({e})"), &raw.to_string()))?;
+    let loc = json_loc(js.source_location.as_ref())?;
+    let step_type = js.step_type.as_deref().unwrap_or("");
+    let function_name = || {
+        js.function
+            .as_ref()
+            .and_then(|f| f.display_name.clone().or_else(|| f.identifier.clone()))
+            .unwrap_or_default()
+    };
+    let mut internal_name = false;
+    let kind = match step_type {
+        "assignment" => {
+            let lhs = js.lhs.clone().unwrap_or_default();
+            let (value, value_int) = js
+                .value
+                .as_ref()
+                .map_or((String::new(), None), render_value);
+            internal_name = is_internal_name(&lhs);
+            StepKind::Assignment {
+                lhs,
+                value,
+                value_int,
+            }
+        }
+        "input" => {
+            let (value, value_int) = render_values(js.values.as_ref());
+            StepKind::Assignment {
+                lhs: js.input_id.clone().unwrap_or_default(),
+                value,
+                value_int,
+            }
+        }
+        "function-call" => {
+            let function = function_name();
+            internal_name = is_internal_name(&function);
+            StepKind::FunctionCall { function }
+        }
+        "function-return" => {
+            let function = function_name();
+            internal_name = is_internal_name(&function);
+            StepKind::FunctionReturn { function }
+        }
+        "failure" => StepKind::Other {
+            text: format!("violated: {}", js.reason.as_deref().unwrap_or("")),
+        },
+        "output" => StepKind::Other {
+            text: format!(
+                "output {}: {}",
+                js.output_id.as_deref().unwrap_or(""),
+                render_values(js.values.as_ref()).0
+            ),
+        },
+        other => StepKind::Other {
+            text: other.to_string(),
+        },
+    };
+    // `input` steps are always flagged internal by CBMC, yet they carry the program's
+    // nondeterministic inputs, which the user needs to see.
+    let internal = js.hidden.unwrap_or(false)
+        || (js.internal.unwrap_or(false) && step_type != "input")
+        || internal_name
+        || loc.as_ref().is_some_and(|l| is_builtin_file(&l.file));
+    Ok(ConvertedStep {
+        step: Step {
+            index: position,
+            thread: js.thread.unwrap_or(0),
+            loc,
+            kind,
+            internal,
+        },
+        property: js.property,
+        reason: js.reason,
+        is_failure: step_type == "failure",
+        has_thread: js.thread.is_some(),
+    })
+}
+
+/// Parses `cbmc --json-ui --trace` stdout.
+///
+/// The first property with status `FAILURE` gives the violation and the steps; other failed
+/// properties are not returned (seqloc localizes one failure at a time). Aborts (any `ERROR`
+/// message without a failure, and "pointer handling for concurrency is unsound" always),
+/// `inconclusive`/`error` verdicts and a missing verdict are [`Outcome::Unknown`].
+pub fn parse_json_ui(stdout: &str) -> Result<RawTrace, TraceParseError> {
+    let (elements, closed) = json_elements(stdout)?;
+    let mut version_text = None;
+    let mut errors: Vec<String> = Vec::new();
+    let mut results: Vec<PropertyResult> = Vec::new();
+    let mut status: Option<String> = None;
+    for element in &elements {
+        let Value::Object(map) = element else {
+            continue;
+        };
+        if let Some(program) = map.get("program").and_then(Value::as_str) {
+            version_text = Some(program.to_string());
+        } else if let Some(text) = map.get("messageText").and_then(Value::as_str) {
+            if map.get("messageType").and_then(Value::as_str) == Some("ERROR") {
+                errors.push(text.to_string());
+            }
+        } else if let Some(result) = map.get("result") {
+            let list = Vec::<PropertyResult>::deserialize(result).map_err(|e| {
+                malformed(
+                    &format!("unexpected `result` element ({e})"),
+                    &result.to_string(),
+                )
+            })?;
+            results.extend(list);
+        } else if let Some(s) = map.get("cProverStatus").and_then(Value::as_str) {
+            status = Some(s.to_string());
+        } else if map.contains_key("trace") && map.contains_key("property") {
+            // --stop-on-fail prints the failed property at top level, status `failed`.
+            let single = PropertyResult::deserialize(element).map_err(|e| {
+                malformed(
+                    &format!("unexpected failed property ({e})"),
+                    &element.to_string(),
+                )
+            })?;
+            results.push(single);
+        }
+    }
+    let recognised = version_text.is_some()
+        || status.is_some()
+        || !results.is_empty()
+        || elements.iter().any(|e| e.get("messageText").is_some());
+    if !recognised {
+        return Err(TraceParseError::Unrecognised {
+            checker: CHECKER,
+            snippet: snippet(stdout),
+        });
+    }
+
+    let mut trace = RawTrace {
+        checker: CHECKER,
+        version: version_text.as_deref().and_then(version_of_program),
+        outcome: Outcome::Failed,
+        violation: None,
+        steps: Vec::new(),
+        threads_known: true,
+    };
+
+    if let Some(e) = errors.iter().find(|e| e.contains(UNSOUND)) {
+        trace.outcome = Outcome::Unknown {
+            reason: format!("CBMC aborted: {}", snippet(e)),
+        };
+        return Ok(trace);
+    }
+
+    let failed = results.iter().find(|r| {
+        r.status
+            .as_deref()
+            .is_some_and(|s| s.eq_ignore_ascii_case("FAILURE") || s.eq_ignore_ascii_case("failed"))
+    });
+    let first_error = || errors.first().map(|e| snippet(e));
+    // CBMC writes the status in lower case; any other case is read the same.
+    let status = status.map(|s| s.to_ascii_lowercase());
+    trace.outcome = match (status.as_deref(), failed) {
+        (Some("failure"), _) | (None, Some(_)) => Outcome::Failed,
+        (Some("success"), _) if errors.is_empty() => Outcome::Successful,
+        (Some("success"), _) => Outcome::Unknown {
+            reason: format!(
+                "CBMC said VERIFICATION SUCCESSFUL but also reported an error: {}",
+                first_error().unwrap_or_default()
+            ),
+        },
+        (Some("inconclusive"), _) => {
+            let open: Vec<&str> = results
+                .iter()
+                .filter(|r| {
+                    matches!(
+                        r.status.as_deref(),
+                        Some("UNKNOWN" | "NOT CHECKED" | "ERROR")
+                    )
+                })
+                .filter_map(|r| r.property.as_deref())
+                .take(3)
+                .collect();
+            Outcome::Unknown {
+                reason: if open.is_empty() {
+                    "CBMC: VERIFICATION INCONCLUSIVE".to_string()
+                } else {
+                    format!(
+                        "CBMC: VERIFICATION INCONCLUSIVE ({} not decided)",
+                        open.join(", ")
+                    )
+                },
+            }
+        }
+        (Some(other), _) => Outcome::Unknown {
+            reason: match first_error() {
+                Some(e) => format!("CBMC: verification {other}: {e}"),
+                None => format!("CBMC: verification {}", snippet(other)),
+            },
+        },
+        (None, None) => Outcome::Unknown {
+            reason: match first_error() {
+                Some(e) => format!("CBMC stopped with an error: {e}"),
+                None if closed => "CBMC printed no verdict".to_string(),
+                None => format!(
+                    "CBMC printed no verdict (killed, timed out or crashed?); its output ends with `{}`",
+                    last_line(stdout)
+                ),
+            },
+        },
+    };
+
+    let Some(result) = failed.filter(|_| trace.outcome == Outcome::Failed) else {
+        return Ok(trace);
+    };
+    let mut failure: Option<(usize, Option<String>, Option<String>)> = None;
+    for (position, raw) in result.trace.iter().flatten().enumerate() {
+        let converted = convert_step(position, raw)?;
+        if !converted.has_thread {
+            trace.threads_known = false;
+        }
+        if converted.is_failure && (converted.property == result.property || failure.is_none()) {
+            failure = Some((position, converted.property, converted.reason));
+        }
+        trace.steps.push(converted.step);
+    }
+    let failure_step = failure.as_ref().and_then(|(at, _, _)| trace.steps.get(*at));
+    let message = result
+        .description
+        .clone()
+        .or_else(|| failure.as_ref().and_then(|(_, _, reason)| reason.clone()))
+        .unwrap_or_default();
+    let property = result
+        .property
+        .clone()
+        .or_else(|| failure.as_ref().and_then(|(_, p, _)| p.clone()));
+    let loc = match json_loc(result.source_location.as_ref())? {
+        Some(loc) => Some(loc),
+        None => failure_step.and_then(|s| s.loc.clone()),
+    };
+    let internal = loc.as_ref().is_some_and(|l| is_builtin_file(&l.file));
+    trace.violation = Some(Violation {
+        kind: classify(property.as_deref(), &message, internal),
+        message,
+        loc,
+        thread: failure_step.map(|s| s.thread),
+        condition: None,
+        property,
+        internal,
+    });
+    Ok(trace)
+}
+
+// ---------------------------------------------------------------------------------------
+// plain text
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    Failed,
+    Successful,
+    Inconclusive,
+    Error,
+}
+
+fn verdict(text: &str) -> Option<Verdict> {
+    text.lines().rev().find_map(|l| match l.trim() {
+        "VERIFICATION FAILED" => Some(Verdict::Failed),
+        "VERIFICATION SUCCESSFUL" => Some(Verdict::Successful),
+        "VERIFICATION INCONCLUSIVE" => Some(Verdict::Inconclusive),
+        "VERIFICATION ERROR" => Some(Verdict::Error),
+        _ => None,
+    })
+}
+
+struct TextResult {
+    property: String,
+    loc: Option<SrcLoc>,
+    description: String,
+    status: String,
+}
+
+/// The `** Results:` list: `[id] line L description: STATUS`, grouped under
+/// `<file> function <fn>` headers.
+fn text_results(text: &str) -> Vec<TextResult> {
+    let mut results = Vec::new();
+    let mut group: Option<(String, Option<String>)> = None;
+    let mut in_results = false;
+    for line in text.lines() {
+        let trimmed = line.trim_end();
+        if trimmed == "** Results:" {
+            in_results = true;
+            continue;
+        }
+        if !in_results {
+            continue;
+        }
+        if trimmed.starts_with("Trace for ") || trimmed.starts_with("** ") {
+            in_results = false;
+            continue;
+        }
+        if let Some(caps) = RESULT_RE.captures(trimmed) {
+            let get = |i: usize| caps.get(i).map(|m| m.as_str().to_string());
+            let file = get(2).or_else(|| group.as_ref().map(|g| g.0.clone()));
+            let line = caps.get(3).and_then(|m| m.as_str().parse().ok());
+            let loc = match (file, line) {
+                (Some(file), Some(line)) => Some(SrcLoc {
+                    file,
+                    line,
+                    column: None,
+                    function: group.as_ref().and_then(|g| g.1.clone()),
+                }),
+                _ => None,
+            };
+            results.push(TextResult {
+                property: get(1).unwrap_or_default(),
+                loc,
+                description: get(4).unwrap_or_default(),
+                status: get(5).unwrap_or_default(),
+            });
+        } else if let Some((file, function)) = trimmed.rsplit_once(" function ") {
+            group = Some((file.to_string(), Some(function.to_string())));
+        } else if !trimmed.is_empty() {
+            group = Some((trimmed.to_string(), None));
+        }
+    }
+    results
+}
+
+/// A location in CBMC's text (`file F function G line L thread T` in state headers and
+/// violated properties, `file F line L column C function G` after `Assumption:`), with the
+/// function cleaned by [`user_function`], and its thread if it names one.
+fn parse_text_loc(text: &str) -> Result<(Option<SrcLoc>, Option<u32>), TraceParseError> {
+    let fields = loc_fields(text).ok_or_else(|| malformed("unreadable location", text))?;
+    let bad_number = |()| malformed("line, column or thread is not a number", text);
+    let mut loc = fields.src_loc().map_err(bad_number)?;
+    if let Some(loc) = loc.as_mut() {
+        loc.function = user_function(loc.function.as_deref());
+    }
+    Ok((loc, fields.thread_number().map_err(bad_number)?))
+}
+
+/// `__CPROVER_initialize` is the executing function of global initialisers, not a place in
+/// the user's code; JSON gives such steps no function, and so does this.
+fn user_function(function: Option<&str>) -> Option<String> {
+    function
+        .filter(|f| *f != "__CPROVER_initialize")
+        .map(str::to_string)
+}
+
+struct TextTrace {
+    steps: Vec<Step>,
+    violation: Option<Violation>,
+}
+
+fn text_step(index: usize, thread: u32, loc: Option<SrcLoc>, kind: StepKind) -> Step {
+    let internal = loc.as_ref().is_some_and(|l| {
+        is_builtin_file(&l.file) || l.function.as_deref().is_some_and(is_internal_name)
+    }) || match &kind {
+        StepKind::Assignment { lhs, .. } => is_internal_name(lhs),
+        StepKind::FunctionCall { function } | StepKind::FunctionReturn { function } => {
+            is_internal_name(function)
+        }
+        _ => false,
+    };
+    Step {
+        index,
+        thread,
+        loc,
+        kind,
+        internal,
+    }
+}
+
+fn parse_text_trace(text: &str, property: Option<&str>) -> Result<TextTrace, TraceParseError> {
+    let mut steps: Vec<Step> = Vec::new();
+    // The current state header: number, thread, location.
+    let mut header: Option<(usize, u32, Option<SrcLoc>)> = None;
+    let mut lines = text.lines().peekable();
+    let mut violation = None;
+    while let Some(line) = lines.next() {
+        let trimmed = line.trim();
+        let (last_index, last_thread) = header
+            .as_ref()
+            .map(|(i, t, _)| (*i, *t))
+            .or_else(|| steps.last().map(|s| (s.index, s.thread)))
+            .unwrap_or((0, 0));
+        if trimmed.starts_with("State ") {
+            let rest = trimmed.strip_prefix("State ").unwrap_or("");
+            let (number, location) = rest.split_once(' ').unwrap_or((rest, ""));
+            let index = number
+                .parse()
+                .map_err(|_| malformed("unreadable State number", trimmed))?;
+            let (loc, thread) = parse_text_loc(location)?;
+            header = Some((index, thread.unwrap_or(0), loc));
+        } else if trimmed == "Assumption:" {
+            let (loc, _) = parse_text_loc(lines.next().unwrap_or(""))?;
+            let _condition = lines.next();
+            steps.push(text_step(
+                last_index,
+                last_thread,
+                loc,
+                StepKind::Assumption,
+            ));
+            header = None;
+        } else if trimmed == "Violated property:" {
+            let loc_line = lines.next().unwrap_or("").trim();
+            let (loc, thread) = parse_text_loc(loc_line)?;
+            let message = lines.next().unwrap_or("").trim().to_string();
+            let condition = lines
+                .next_if(|l| !l.trim().is_empty())
+                .map(|l| l.trim().to_string());
+            let internal = loc.as_ref().is_some_and(|l| is_builtin_file(&l.file));
+            let thread_or_last = thread.unwrap_or(last_thread);
+            steps.push(text_step(
+                last_index,
+                thread_or_last,
+                loc.clone(),
+                StepKind::Other {
+                    text: format!("violated: {message}"),
+                },
+            ));
+            violation = Some(Violation {
+                kind: classify(property, &message, internal),
+                message,
+                loc,
+                thread: Some(thread_or_last),
+                condition,
+                property: property.map(str::to_string),
+                internal,
+            });
+            break;
+        } else if let Some(caps) = CALL_RE.captures(trimmed) {
+            let function = caps.get(2).map_or("", |m| m.as_str()).to_string();
+            let kind = if caps.get(1).map(|m| m.as_str()) == Some("call") {
+                StepKind::FunctionCall { function }
+            } else {
+                StepKind::FunctionReturn { function }
+            };
+            let loc = header.as_ref().and_then(|(_, _, l)| l.clone());
+            steps.push(text_step(last_index, last_thread, loc, kind));
+        } else if trimmed.starts_with("Trace for ")
+            || trimmed.starts_with("** ")
+            || trimmed.starts_with("VERIFICATION ")
+        {
+            break;
+        } else if line.starts_with("  ") && !trimmed.is_empty() {
+            let Some((index, thread, loc)) = header.as_ref() else {
+                continue;
+            };
+            let (lhs, value) = match trimmed.strip_prefix("INPUT ") {
+                Some(input) => input.split_once(": ").unwrap_or((input, "")),
+                None => trimmed.split_once('=').unwrap_or((trimmed, "")),
+            };
+            let value = strip_binary_group(value.trim());
+            let kind = StepKind::Assignment {
+                lhs: lhs.trim().to_string(),
+                value: value.to_string(),
+                value_int: decode_value_int(value),
+            };
+            steps.push(text_step(*index, *thread, loc.clone(), kind));
+        }
+        // Anything else (separators, blank lines, status messages) carries no step.
+    }
+    // State numbers are CBMC's step numbers in execution order; a stable sort keeps the
+    // trace in that order even if a future version prints blocks out of order.
+    steps.sort_by_key(|s| s.index);
+    Ok(TextTrace { steps, violation })
+}
+
+/// Parses plain `cbmc --trace` stdout. CBMC prints errors on stderr in this mode; use
+/// [`parse_text_output`] to have them considered too.
+pub fn parse_text(stdout: &str) -> Result<RawTrace, TraceParseError> {
+    let version = version(stdout);
+    let verdict = verdict(stdout);
+    let trace_start = stdout
+        .find("Trace for ")
+        .or_else(|| stdout.find("Counterexample:"));
+    let recognised = version.is_some()
+        || verdict.is_some()
+        || trace_start.is_some()
+        || stdout.contains("** Results:")
+        || stdout.contains(UNSOUND);
+    if !recognised {
+        return Err(TraceParseError::Unrecognised {
+            checker: CHECKER,
+            snippet: snippet(stdout),
+        });
+    }
+    let mut trace = RawTrace {
+        checker: CHECKER,
+        version,
+        outcome: Outcome::Failed,
+        violation: None,
+        steps: Vec::new(),
+        threads_known: true,
+    };
+    if let Some(line) = stdout.lines().find(|l| l.contains(UNSOUND)) {
+        trace.outcome = Outcome::Unknown {
+            reason: format!("CBMC aborted: {}", snippet(line)),
+        };
+        return Ok(trace);
+    }
+    trace.outcome = match verdict {
+        Some(Verdict::Failed) => Outcome::Failed,
+        Some(Verdict::Successful) => Outcome::Successful,
+        Some(Verdict::Inconclusive) => Outcome::Unknown {
+            reason: "CBMC: VERIFICATION INCONCLUSIVE".to_string(),
+        },
+        Some(Verdict::Error) => Outcome::Unknown {
+            reason: "CBMC: VERIFICATION ERROR".to_string(),
+        },
+        None => Outcome::Unknown {
+            reason: format!(
+                "CBMC printed no verdict (killed, timed out or crashed?); its output ends with `{}`",
+                last_line(stdout)
+            ),
+        },
+    };
+    if trace.outcome != Outcome::Failed {
+        return Ok(trace);
+    }
+    let results = text_results(stdout);
+    if let Some(start) = trace_start {
+        let block = stdout.get(start..).unwrap_or("");
+        let (first_line, body) = block.split_once('\n').unwrap_or((block, ""));
+        let property = first_line
+            .trim()
+            .strip_prefix("Trace for ")
+            .and_then(|p| p.strip_suffix(':'))
+            .map(str::to_string);
+        let parsed = parse_text_trace(body, property.as_deref())?;
+        trace.steps = parsed.steps;
+        trace.violation = parsed.violation;
+    }
+    // Without a trace (or a `Violated property` block), the results list still names the
+    // failed property and its line.
+    if trace.violation.is_none()
+        && let Some(r) = results.iter().find(|r| r.status == "FAILURE")
+    {
+        trace.violation = Some(Violation {
+            kind: classify(
+                Some(&r.property),
+                &r.description,
+                r.loc.as_ref().is_some_and(|l| is_builtin_file(&l.file)),
+            ),
+            message: r.description.clone(),
+            internal: r.loc.as_ref().is_some_and(|l| is_builtin_file(&l.file)),
+            loc: r.loc.clone(),
+            thread: None,
+            condition: None,
+            property: Some(r.property.clone()),
+        });
+    }
+    if let Some(v) = trace.violation.as_mut()
+        && let Some(r) = results
+            .iter()
+            .find(|r| Some(r.property.as_str()) == v.property.as_deref())
+    {
+        // The results list has the property's function even when the trace's does not.
+        if let (Some(loc), Some(rloc)) = (v.loc.as_mut(), r.loc.as_ref())
+            && loc.function.is_none()
+        {
+            loc.function = rloc.function.clone();
+        }
+    }
+    Ok(trace)
+}
+
+/// [`parse_text`], with the stderr CBMC writes its errors to in text mode: the unsoundness
+/// abort there makes the outcome unknown, and it explains a missing verdict.
+pub fn parse_text_output(stdout: &str, stderr: &str) -> Result<RawTrace, TraceParseError> {
+    if let Some(line) = stderr.lines().find(|l| l.contains(UNSOUND)) {
+        return Ok(RawTrace {
+            checker: CHECKER,
+            version: version(stdout).or_else(|| version(stderr)),
+            outcome: Outcome::Unknown {
+                reason: format!("CBMC aborted: {}", snippet(line)),
+            },
+            violation: None,
+            steps: Vec::new(),
+            threads_known: true,
+        });
+    }
+    match parse_text(stdout) {
+        Ok(mut trace) => {
+            if let Outcome::Unknown { reason } = &mut trace.outcome
+                && verdict(stdout).is_none()
+                && !stderr.trim().is_empty()
+            {
+                *reason = format!("{reason}; stderr ends with `{}`", last_line(stderr));
+            }
+            Ok(trace)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::trace::test_support::fixtures_dir;
+
+    // `bank.c`, the program behind the hand-written traces below (line numbers matter):
+    //
+    //  1  #include <assert.h>
+    //  2  #include <pthread.h>
+    //  3  int balance = 10;
+    //  4  void *withdraw(void *arg)
+    //  5  {
+    //  6    int b = balance;
+    //  7    b = b - 6;
+    //  8    balance = b;
+    //  9    return 0;
+    // 10  }
+    // 11  int main(void)
+    // 12  {
+    // 13    pthread_t t1, t2;
+    // 14    pthread_create(&t1, 0, withdraw, 0);
+    // 15    pthread_create(&t2, 0, withdraw, 0);
+    // 16    pthread_join(t1, 0);
+    // 17    pthread_join(t2, 0);
+    // 18    assert(balance == -2);
+    // 19    return 0;
+    // 20  }
+    //
+    // Both threads read 10 and write 4: the lost update fails the assertion. The traces follow
+    // FORMAT.md §2: key order, string lines, numeric threads, hidden pthread-library steps, and
+    // the ordering of §2.6 (thread 2's start-routine call and parameter come after thread 1's
+    // steps, displaced to the slot of the last shared access).
+
+    /// The failing trace's steps, one per line as in FORMAT.md §4.
+    const BANK_STEPS: &str = r##"
+          {"assignmentType": "variable", "hidden": true, "internal": false, "lhs": "__CPROVER_next_thread_id", "mode": "C", "sourceLocation": {"file": "<built-in-additions>", "line": "20"}, "stepType": "assignment", "thread": 0, "value": {"binary": "0000000000000000000000000000000000000000000000000000000000000000", "data": "0ul", "name": "integer", "type": "unsigned long int", "width": 64}},
+          {"assignmentType": "variable", "hidden": false, "internal": false, "lhs": "balance", "mode": "C", "sourceLocation": {"file": "bank.c", "line": "3", "workingDirectory": "/src"}, "stepType": "assignment", "thread": 0, "value": {"binary": "00000000000000000000000000001010", "data": "10", "name": "integer", "type": "signed int", "width": 32}},
+          {"function": {"displayName": "main", "identifier": "main", "sourceLocation": {"file": "bank.c", "line": "11", "workingDirectory": "/src"}}, "hidden": false, "internal": false, "sourceLocation": {"file": "bank.c", "line": "11", "workingDirectory": "/src"}, "stepType": "function-call", "thread": 0},
+          {"assignmentType": "variable", "hidden": false, "internal": false, "lhs": "t1", "mode": "C", "sourceLocation": {"file": "bank.c", "function": "main", "line": "13", "workingDirectory": "/src"}, "stepType": "assignment", "thread": 0, "value": {"binary": "0000000000000000000000000000000000000000000000000000000000000000", "data": "0ul", "name": "integer", "type": "unsigned long int", "width": 64}},
+          {"assignmentType": "variable", "hidden": false, "internal": false, "lhs": "t2", "mode": "C", "sourceLocation": {"file": "bank.c", "function": "main", "line": "13", "workingDirectory": "/src"}, "stepType": "assignment", "thread": 0, "value": {"binary": "0000000000000000000000000000000000000000000000000000000000000000", "data": "0ul", "name": "integer", "type": "unsigned long int", "width": 64}},
+          {"function": {"displayName": "pthread_create", "identifier": "pthread_create", "sourceLocation": {"file": "<builtin-library-pthread_create>", "function": "pthread_create", "line": "36"}}, "hidden": false, "internal": false, "sourceLocation": {"file": "bank.c", "function": "main", "line": "14", "workingDirectory": "/src"}, "stepType": "function-call", "thread": 0},
+          {"assignmentType": "variable", "hidden": true, "internal": false, "lhs": "t1", "mode": "C", "sourceLocation": {"file": "<builtin-library-pthread_create>", "function": "pthread_create", "line": "46"}, "stepType": "assignment", "thread": 0, "value": {"binary": "0000000000000000000000000000000000000000000000000000000000000001", "data": "1ul", "name": "integer", "type": "unsigned long int", "width": 64}},
+          {"function": {"displayName": "pthread_create", "identifier": "pthread_create", "sourceLocation": {"file": "<builtin-library-pthread_create>", "function": "pthread_create", "line": "36"}}, "hidden": true, "internal": false, "sourceLocation": {"file": "<builtin-library-pthread_create>", "function": "pthread_create", "line": "52"}, "stepType": "function-return", "thread": 0},
+          {"function": {"displayName": "pthread_create", "identifier": "pthread_create", "sourceLocation": {"file": "<builtin-library-pthread_create>", "function": "pthread_create", "line": "36"}}, "hidden": false, "internal": false, "sourceLocation": {"file": "bank.c", "function": "main", "line": "15", "workingDirectory": "/src"}, "stepType": "function-call", "thread": 0},
+          {"assignmentType": "variable", "hidden": true, "internal": false, "lhs": "t2", "mode": "C", "sourceLocation": {"file": "<builtin-library-pthread_create>", "function": "pthread_create", "line": "46"}, "stepType": "assignment", "thread": 0, "value": {"binary": "0000000000000000000000000000000000000000000000000000000000000010", "data": "2ul", "name": "integer", "type": "unsigned long int", "width": 64}},
+          {"function": {"displayName": "pthread_create", "identifier": "pthread_create", "sourceLocation": {"file": "<builtin-library-pthread_create>", "function": "pthread_create", "line": "36"}}, "hidden": true, "internal": false, "sourceLocation": {"file": "<builtin-library-pthread_create>", "function": "pthread_create", "line": "52"}, "stepType": "function-return", "thread": 0},
+          {"function": {"displayName": "pthread_join", "identifier": "pthread_join", "sourceLocation": {"file": "<builtin-library-pthread_join>", "function": "pthread_join", "line": "24"}}, "hidden": false, "internal": false, "sourceLocation": {"file": "bank.c", "function": "main", "line": "16", "workingDirectory": "/src"}, "stepType": "function-call", "thread": 0},
+          {"assignmentType": "variable", "hidden": false, "internal": false, "lhs": "b", "mode": "C", "sourceLocation": {"file": "bank.c", "function": "withdraw", "line": "6", "workingDirectory": "/src"}, "stepType": "assignment", "thread": 1, "value": {"binary": "00000000000000000000000000001010", "data": "10", "name": "integer", "type": "signed int", "width": 32}},
+          {"assignmentType": "variable", "hidden": false, "internal": false, "lhs": "b", "mode": "C", "sourceLocation": {"file": "bank.c", "function": "withdraw", "line": "7", "workingDirectory": "/src"}, "stepType": "assignment", "thread": 1, "value": {"binary": "00000000000000000000000000000100", "data": "4", "name": "integer", "type": "signed int", "width": 32}},
+          {"assignmentType": "variable", "hidden": false, "internal": false, "lhs": "b", "mode": "C", "sourceLocation": {"file": "bank.c", "function": "withdraw", "line": "6", "workingDirectory": "/src"}, "stepType": "assignment", "thread": 2, "value": {"binary": "00000000000000000000000000001010", "data": "10", "name": "integer", "type": "signed int", "width": 32}},
+          {"assignmentType": "variable", "hidden": false, "internal": false, "lhs": "b", "mode": "C", "sourceLocation": {"file": "bank.c", "function": "withdraw", "line": "7", "workingDirectory": "/src"}, "stepType": "assignment", "thread": 2, "value": {"binary": "00000000000000000000000000000100", "data": "4", "name": "integer", "type": "signed int", "width": 32}},
+          {"assignmentType": "variable", "hidden": false, "internal": false, "lhs": "balance", "mode": "C", "sourceLocation": {"file": "bank.c", "function": "withdraw", "line": "8", "workingDirectory": "/src"}, "stepType": "assignment", "thread": 2, "value": {"binary": "00000000000000000000000000000100", "data": "4", "name": "integer", "type": "signed int", "width": 32}},
+          {"hidden": false, "sourceLocation": {"file": "bank.c", "function": "withdraw", "line": "9", "workingDirectory": "/src"}, "stepType": "location-only", "thread": 2},
+          {"function": {"displayName": "withdraw", "identifier": "withdraw", "sourceLocation": {"file": "bank.c", "line": "4", "workingDirectory": "/src"}}, "hidden": false, "internal": false, "sourceLocation": {"file": "bank.c", "function": "withdraw", "line": "10", "workingDirectory": "/src"}, "stepType": "function-return", "thread": 2},
+          {"assignmentType": "variable", "hidden": false, "internal": false, "lhs": "balance", "mode": "C", "sourceLocation": {"file": "bank.c", "function": "withdraw", "line": "8", "workingDirectory": "/src"}, "stepType": "assignment", "thread": 1, "value": {"binary": "00000000000000000000000000000100", "data": "4", "name": "integer", "type": "signed int", "width": 32}},
+          {"hidden": false, "sourceLocation": {"file": "bank.c", "function": "withdraw", "line": "9", "workingDirectory": "/src"}, "stepType": "location-only", "thread": 1},
+          {"function": {"displayName": "withdraw", "identifier": "withdraw", "sourceLocation": {"file": "bank.c", "line": "4", "workingDirectory": "/src"}}, "hidden": false, "internal": false, "sourceLocation": {"file": "bank.c", "function": "withdraw", "line": "10", "workingDirectory": "/src"}, "stepType": "function-return", "thread": 1},
+          {"function": {"displayName": "withdraw", "identifier": "withdraw", "sourceLocation": {"file": "bank.c", "line": "4", "workingDirectory": "/src"}}, "hidden": false, "internal": false, "sourceLocation": {"file": "<builtin-library-pthread_create>", "function": "__actual_thread_spawn", "line": "21"}, "stepType": "function-call", "thread": 2},
+          {"assignmentType": "actual-parameter", "hidden": false, "internal": false, "lhs": "arg", "mode": "C", "sourceLocation": {"file": "<builtin-library-pthread_create>", "function": "__actual_thread_spawn", "line": "21"}, "stepType": "assignment", "thread": 2, "value": {"data": "NULL", "name": "pointer", "type": "void *"}},
+          {"function": {"displayName": "pthread_join", "identifier": "pthread_join", "sourceLocation": {"file": "<builtin-library-pthread_join>", "function": "pthread_join", "line": "24"}}, "hidden": true, "internal": false, "sourceLocation": {"file": "<builtin-library-pthread_join>", "function": "pthread_join", "line": "31"}, "stepType": "function-return", "thread": 0},
+          {"function": {"displayName": "pthread_join", "identifier": "pthread_join", "sourceLocation": {"file": "<builtin-library-pthread_join>", "function": "pthread_join", "line": "24"}}, "hidden": false, "internal": false, "sourceLocation": {"file": "bank.c", "function": "main", "line": "17", "workingDirectory": "/src"}, "stepType": "function-call", "thread": 0},
+          {"function": {"displayName": "pthread_join", "identifier": "pthread_join", "sourceLocation": {"file": "<builtin-library-pthread_join>", "function": "pthread_join", "line": "24"}}, "hidden": true, "internal": false, "sourceLocation": {"file": "<builtin-library-pthread_join>", "function": "pthread_join", "line": "31"}, "stepType": "function-return", "thread": 0},
+          {"hidden": false, "internal": false, "property": "main.assertion.1", "reason": "assertion balance == -2", "sourceLocation": {"file": "bank.c", "function": "main", "line": "18", "workingDirectory": "/src"}, "stepType": "failure", "thread": 0}
+"##;
+
+    fn bank_json() -> String {
+        format!(
+            r##"[
+  {{
+    "program": "CBMC 6.4.1 (cbmc-6.4.1)"
+  }},
+  {{
+    "messageText": "CBMC version 6.4.1 (cbmc-6.4.1) 64-bit x86_64 linux",
+    "messageType": "STATUS-MESSAGE"
+  }},
+  {{
+    "messageText": "Building error trace",
+    "messageType": "STATUS-MESSAGE"
+  }},
+  {{
+    "messageText": "function 'pthread_join': no body",
+    "messageType": "WARNING",
+    "sourceLocation": {{
+      "file": "bank.c",
+      "function": "main",
+      "line": "16",
+      "workingDirectory": "/src"
+    }}
+  }},
+  {{
+    "result": [
+      {{
+        "description": "dereference failure: pointer NULL in *thread",
+        "property": "pthread_create.pointer_dereference.1",
+        "sourceLocation": {{
+          "file": "<builtin-library-pthread_create>",
+          "function": "pthread_create",
+          "line": "46"
+        }},
+        "status": "SUCCESS"
+      }},
+      {{
+        "description": "assertion balance == -2",
+        "property": "main.assertion.1",
+        "sourceLocation": {{
+          "file": "bank.c",
+          "function": "main",
+          "line": "18",
+          "workingDirectory": "/src"
+        }},
+        "status": "FAILURE",
+        "trace": [{BANK_STEPS}        ]
+      }}
+    ]
+  }},
+  {{
+    "messageText": "VERIFICATION FAILED",
+    "messageType": "STATUS-MESSAGE"
+  }},
+  {{
+    "cProverStatus": "failure"
+  }}
+]
+"##
+        )
+    }
+
+    /// The same run printed without `--json-ui` (FORMAT.md §3): hidden steps left out, global
+    /// initialisers in `__CPROVER_initialize`.
+    const BANK_TEXT: &str = "CBMC version 6.4.1 (cbmc-6.4.1) 64-bit x86_64 linux
+Parsing bank.c
+Converting
+Type-checking bank
+Generating GOTO Program
+Adding CPROVER library (x86_64)
+Running with 8 object bits, 56 offset bits (default)
+Starting Bounded Model Checking
+Building error trace
+
+** Results:
+<builtin-library-pthread_create> function pthread_create
+[pthread_create.pointer_dereference.1] line 46 dereference failure: pointer NULL in *thread: SUCCESS
+
+bank.c function main
+[main.assertion.1] line 18 assertion balance == -2: FAILURE
+
+Trace for main.assertion.1:
+
+State 23 file bank.c function __CPROVER_initialize line 3 thread 0
+----------------------------------------------------
+  balance=10 (00000000 00000000 00000000 00001010)
+
+State 27 file bank.c function main line 13 thread 0
+----------------------------------------------------
+  t1=0ul (00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000)
+
+State 28 file bank.c function main line 13 thread 0
+----------------------------------------------------
+  t2=0ul (00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000)
+
+State 61 file bank.c function withdraw line 6 thread 1
+----------------------------------------------------
+  b=10 (00000000 00000000 00000000 00001010)
+
+State 62 file bank.c function withdraw line 7 thread 1
+----------------------------------------------------
+  b=4 (00000000 00000000 00000000 00000100)
+
+State 64 file bank.c function withdraw line 6 thread 2
+----------------------------------------------------
+  b=10 (00000000 00000000 00000000 00001010)
+
+State 65 file bank.c function withdraw line 7 thread 2
+----------------------------------------------------
+  b=4 (00000000 00000000 00000000 00000100)
+
+State 66 file bank.c function withdraw line 8 thread 2
+----------------------------------------------------
+  balance=4 (00000000 00000000 00000000 00000100)
+
+State 71 file bank.c function withdraw line 8 thread 1
+----------------------------------------------------
+  balance=4 (00000000 00000000 00000000 00000100)
+
+State 79 file <builtin-library-pthread_create> function __actual_thread_spawn line 21 thread 2
+----------------------------------------------------
+  arg=NULL (00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000)
+
+Violated property:
+  file bank.c function main line 18 thread 0
+  assertion balance == -2
+  balance == -2
+
+
+** 1 of 2 failed (2 iterations)
+VERIFICATION FAILED
+";
+
+    /// Every hand-written CBMC output above, for the robustness test in `trace/mod.rs`.
+    pub(crate) fn sample_outputs() -> Vec<String> {
+        vec![
+            bank_json(),
+            BANK_TEXT.to_string(),
+            bank_json().replace("\n]\n", "\n"),
+            bank_json().replace(
+                "assertion balance == -2",
+                "pointer handling for concurrency is unsound",
+            ),
+        ]
+    }
+
+    /// Thread changes over *all* steps, internal ones included: what CBMC's order says.
+    fn raw_switches(trace: &RawTrace) -> Vec<usize> {
+        trace
+            .steps
+            .windows(2)
+            .enumerate()
+            .filter(|(_, w)| w[0].thread != w[1].thread)
+            .map(|(i, _)| i + 1)
+            .collect()
+    }
+
+    fn failed_violation(trace: &RawTrace) -> &Violation {
+        assert_eq!(trace.outcome, Outcome::Failed);
+        trace.violation.as_ref().expect("violation")
+    }
+
+    #[test]
+    fn json_ui_two_threads_failed_assertion() {
+        let trace = parse_json_ui(&bank_json()).expect("parses");
+        assert_eq!(trace.checker, CheckerKind::Cbmc);
+        assert_eq!(trace.version.as_deref(), Some("6.4.1"));
+        let v = failed_violation(&trace);
+        assert_eq!(v.kind, ViolationKind::Assertion);
+        assert_eq!(v.message, "assertion balance == -2");
+        assert_eq!(v.property.as_deref(), Some("main.assertion.1"));
+        assert_eq!(v.thread, Some(0));
+        assert!(!v.internal);
+        let loc = v.loc.as_ref().expect("located");
+        assert_eq!(
+            (loc.file.as_str(), loc.line, loc.function.as_deref()),
+            ("bank.c", 18, Some("main"))
+        );
+        assert_eq!(trace.failure_site(), v.loc.as_ref());
+
+        assert_eq!(trace.steps.len(), 28);
+        assert!(trace.threads_known);
+        assert_eq!(trace.threads(), vec![0, 1, 2]);
+        // Values: signed ints from `binary`, unsigned longs with their C suffix as text, a
+        // NULL pointer without an integer.
+        assert_eq!(trace.last_value_of("balance"), Some(("4", Some(4))));
+        assert_eq!(trace.last_value_of("t2"), Some(("2ul", Some(2))));
+        assert_eq!(trace.last_value_of("arg"), Some(("NULL", None)));
+        let last = trace.steps.last().expect("steps");
+        assert_eq!(
+            last.kind,
+            StepKind::Other {
+                text: "violated: assertion balance == -2".into()
+            }
+        );
+        // The global initialiser has no function, as FORMAT.md §2.4 says.
+        assert_eq!(
+            trace.steps[1].loc.as_ref().map(|l| l.function.is_none()),
+            Some(true)
+        );
+    }
+
+    #[test]
+    fn json_ui_hidden_and_internal_steps_are_marked() {
+        let trace = parse_json_ui(&bank_json()).expect("parses");
+        let internal: Vec<usize> = trace
+            .steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.internal)
+            .map(|(i, _)| i)
+            .collect();
+        // Hidden: CPROVER's thread counter, pthread_create/join internals. Library file:
+        // the start-routine call and its parameter in `__actual_thread_spawn`.
+        assert_eq!(internal, vec![0, 6, 7, 9, 10, 22, 23, 24, 26]);
+        assert!(
+            matches!(&trace.steps[5].kind, StepKind::FunctionCall { function } if function == "pthread_create")
+        );
+        assert!(
+            !trace.steps[5].internal,
+            "the user's call of pthread_create is the user's"
+        );
+        assert!(
+            matches!(&trace.steps[18].kind, StepKind::FunctionReturn { function } if function == "withdraw")
+        );
+        assert!(
+            matches!(&trace.steps[17].kind, StepKind::Other { text } if text == "location-only")
+        );
+        assert_eq!(trace.user_steps().count(), 28 - internal.len());
+    }
+
+    /// FORMAT.md §2.6: the array order is the execution order; thread 2's displaced entry
+    /// steps stay where CBMC put them and do not count as a switch to the user.
+    #[test]
+    fn json_ui_keeps_cbmc_order() {
+        let trace = parse_json_ui(&bank_json()).expect("parses");
+        assert!(trace.steps.iter().enumerate().all(|(i, s)| s.index == i));
+        assert_eq!(raw_switches(&trace), vec![12, 14, 19, 22, 24]);
+        assert_eq!(trace.context_switches(), vec![12, 14, 19, 25]);
+        // The lost update: thread 2 writes 4, then thread 1 writes its stale 4.
+        let writes: Vec<u32> = trace
+            .steps
+            .iter()
+            .filter(|s| matches!(&s.kind, StepKind::Assignment { lhs, .. } if lhs == "balance"))
+            .map(|s| s.thread)
+            .collect();
+        assert_eq!(writes, vec![0, 2, 1]);
+    }
+
+    /// FORMAT.md's own worked example, read at test time: its documented context switches.
+    #[test]
+    fn format_md_worked_example() {
+        let Some(dir) = fixtures_dir() else { return };
+        let doc = std::fs::read_to_string(dir.join("cbmc/FORMAT.md")).expect("FORMAT.md");
+        let start = doc.find("```json\n[").expect("the worked example") + "```json\n".len();
+        let end = start + doc[start..].find("\n```").expect("its end");
+        let trace = parse_json_ui(&doc[start..end]).expect("parses");
+        assert_eq!(trace.outcome, Outcome::Failed);
+        assert_eq!(raw_switches(&trace), vec![11, 13, 18, 21, 24]);
+        let v = trace.violation.as_ref().expect("violation");
+        assert_eq!(
+            (v.loc.as_ref().map(|l| l.line), v.thread),
+            (Some(21), Some(0))
+        );
+        assert_eq!(trace.last_value_of("counter"), Some(("1", Some(1))));
+
+        let text_start = doc.find("```\n\n** Results:").expect("the text example") + 4;
+        let text_end = text_start + doc[text_start..].find("\n```").expect("its end");
+        let text = parse_text(&doc[text_start..text_end]).expect("parses");
+        assert_eq!(text.outcome, Outcome::Failed);
+        let tv = text.violation.as_ref().expect("violation");
+        assert_eq!(
+            (tv.loc.as_ref().map(|l| l.line), tv.thread),
+            (Some(21), Some(0))
+        );
+        assert_eq!(text.last_value_of("counter"), Some(("1", Some(1))));
+    }
+
+    #[test]
+    fn json_ui_picks_the_first_failure_and_its_own_failure_step() {
+        // Two failed properties; the second's trace contains the first's failure step
+        // (FORMAT.md §2.3: earlier `failure` steps of other properties can occur inside).
+        let json = r#"[
+  {"program": "CBMC 6.4.1 (cbmc-6.4.1)"},
+  {"result": [
+    {"description": "assertion x > 0", "property": "main.assertion.1", "status": "SUCCESS"},
+    {"description": "assertion y == 1", "property": "main.assertion.2",
+     "sourceLocation": {"file": "a.c", "function": "main", "line": "9"}, "status": "FAILURE",
+     "trace": [
+       {"hidden": false, "internal": false, "property": "main.assertion.3", "reason": "assertion z", "sourceLocation": {"file": "a.c", "function": "main", "line": "7"}, "stepType": "failure", "thread": 0},
+       {"assignmentType": "variable", "hidden": false, "internal": false, "lhs": "y", "mode": "C", "sourceLocation": {"file": "a.c", "function": "worker", "line": "4"}, "stepType": "assignment", "thread": 1, "value": {"binary": "11111111111111111111111111111110", "data": "-2", "name": "integer", "type": "signed int", "width": 32}},
+       {"hidden": false, "internal": false, "property": "main.assertion.2", "reason": "assertion y == 1", "sourceLocation": {"file": "a.c", "function": "main", "line": "9"}, "stepType": "failure", "thread": 0}
+     ]},
+    {"description": "assertion z", "property": "main.assertion.3", "status": "FAILURE", "trace": []}
+  ]},
+  {"cProverStatus": "failure"}
+]"#;
+        let trace = parse_json_ui(json).expect("parses");
+        let v = failed_violation(&trace);
+        assert_eq!(v.property.as_deref(), Some("main.assertion.2"));
+        assert_eq!(v.loc.as_ref().map(|l| l.line), Some(9));
+        assert_eq!(trace.last_value_of("y"), Some(("-2", Some(-2))));
+        assert_eq!(trace.steps.len(), 3);
+        // No `sourceLocation` on the result (older CBMC): the failure step's location.
+        let older = json.replace(
+            r#""sourceLocation": {"file": "a.c", "function": "main", "line": "9"}, "status""#,
+            r#""status""#,
+        );
+        let trace = parse_json_ui(&older).expect("parses");
+        assert_eq!(
+            failed_violation(&trace).loc.as_ref().map(|l| l.line),
+            Some(9)
+        );
+    }
+
+    #[test]
+    fn unsoundness_abort_is_unknown() {
+        let aborted = r#"[
+  {
+    "program": "CBMC 6.4.1 (cbmc-6.4.1)"
+  },
+  {
+    "messageText": "CBMC version 6.4.1 (cbmc-6.4.1) 64-bit x86_64 linux",
+    "messageType": "STATUS-MESSAGE"
+  },
+  {
+    "messageText": "Starting Bounded Model Checking",
+    "messageType": "STATUS-MESSAGE"
+  },
+  {
+    "messageText": "pointer handling for concurrency is unsound",
+    "messageType": "ERROR"
+  }
+]
+"#;
+        for text in [aborted.to_string(), aborted.replace("]\n", "")] {
+            let trace = parse_json_ui(&text).expect("parses");
+            let Outcome::Unknown { reason } = &trace.outcome else {
+                panic!("abort parsed as {:?}", trace.outcome)
+            };
+            assert!(reason.contains("unsound"), "{reason}");
+            assert!(trace.violation.is_none());
+        }
+        // Even next to a verdict, an unsound encoding decides nothing.
+        let with_status = aborted.replace(
+            "\n]\n",
+            ",\n  {\n    \"cProverStatus\": \"success\"\n  }\n]\n",
+        );
+        assert!(matches!(
+            parse_json_ui(&with_status).expect("parses").outcome,
+            Outcome::Unknown { .. }
+        ));
+        // Plain text: on stderr (text mode) or wherever it lands.
+        let stdout = "CBMC version 6.4.1 (cbmc-6.4.1) 64-bit x86_64 linux\nStarting Bounded Model Checking\n";
+        let trace = parse_text_output(stdout, "pointer handling for concurrency is unsound\n")
+            .expect("parses");
+        assert!(matches!(trace.outcome, Outcome::Unknown { .. }));
+        let trace = parse_text(&format!(
+            "{stdout}pointer handling for concurrency is unsound\n"
+        ))
+        .expect("parses");
+        assert!(matches!(trace.outcome, Outcome::Unknown { .. }));
+    }
+
+    #[test]
+    fn other_verdicts() {
+        let with_status = |status: &str, extra: &str| {
+            format!(
+                "[\n  {{\n    \"program\": \"CBMC 6.4.1 (cbmc-6.4.1)\"\n  }},{extra}\n  {{\n    \"result\": [\n      {{\n        \"description\": \"assertion x\",\n        \"property\": \"main.assertion.1\",\n        \"status\": \"UNKNOWN\"\n      }}\n    ]\n  }},\n  {{\n    \"cProverStatus\": \"{status}\"\n  }}\n]\n"
+            )
+        };
+        assert_eq!(
+            parse_json_ui(&with_status("success", ""))
+                .expect("parses")
+                .outcome,
+            Outcome::Successful
+        );
+        let Outcome::Unknown { reason } = parse_json_ui(&with_status("inconclusive", ""))
+            .expect("parses")
+            .outcome
+        else {
+            panic!("inconclusive is unknown")
+        };
+        assert!(reason.contains("main.assertion.1"), "{reason}");
+        let error =
+            "\n  {\n    \"messageText\": \"PARSING ERROR\",\n    \"messageType\": \"ERROR\"\n  },";
+        for status in ["error", "success"] {
+            let outcome = parse_json_ui(&with_status(status, error))
+                .expect("parses")
+                .outcome;
+            assert!(
+                matches!(&outcome, Outcome::Unknown { reason } if reason.contains("PARSING ERROR")),
+                "{outcome:?}"
+            );
+        }
+        // An unwinding assertion is a failure of its own kind.
+        let unwind = bank_json()
+            .replace("main.assertion.1", "withdraw.unwind.0")
+            .replace("assertion balance == -2", "unwinding assertion loop 0");
+        let trace = parse_json_ui(&unwind).expect("parses");
+        assert_eq!(
+            failed_violation(&trace).kind,
+            ViolationKind::UnwindingAssertion
+        );
+    }
+
+    #[test]
+    fn stop_on_fail_shape() {
+        let json = format!(
+            "[\n  {{\n    \"program\": \"CBMC 6.4.1 (cbmc-6.4.1)\"\n  }},\n  {{\n    \"description\": \"assertion balance == -2\",\n    \"property\": \"main.assertion.1\",\n    \"status\": \"failed\",\n    \"trace\": [{BANK_STEPS}    ]\n  }},\n  {{\n    \"cProverStatus\": \"failure\"\n  }}\n]\n"
+        );
+        let trace = parse_json_ui(&json).expect("parses");
+        let v = failed_violation(&trace);
+        assert_eq!(v.loc.as_ref().map(|l| l.line), Some(18));
+        assert_eq!(trace.steps.len(), 28);
+    }
+
+    #[test]
+    fn killed_json_ui_keeps_no_verdict() {
+        let full = bank_json();
+        // Cut inside the result (the element being written is lost): no verdict.
+        let cut = full.find("\"b\"").expect("a step");
+        let trace = parse_json_ui(&full[..cut]).expect("parses");
+        assert!(
+            matches!(&trace.outcome, Outcome::Unknown { reason } if reason.contains("no verdict")),
+            "{:?}",
+            trace.outcome
+        );
+        assert_eq!(trace.version.as_deref(), Some("6.4.1"));
+        // Cut after the complete result but before the verdict: the trace is whole.
+        let cut = full.find("VERIFICATION FAILED").expect("verdict");
+        let trace = parse_json_ui(&full[..cut]).expect("parses");
+        assert_eq!(trace.outcome, Outcome::Failed);
+        assert_eq!(trace.steps.len(), 28);
+        // Killed before anything but the opening bracket: not recognisably CBMC's.
+        assert!(parse_json_ui("[\n").is_err());
+    }
+
+    #[test]
+    fn json_ui_rejects_what_is_not_cbmc() {
+        assert!(matches!(
+            parse_json_ui(""),
+            Err(TraceParseError::Unrecognised { .. })
+        ));
+        assert!(matches!(
+            parse_json_ui(BANK_TEXT),
+            Err(TraceParseError::Unrecognised { .. })
+        ));
+        let err =
+            parse_json_ui("[\n  {\"program\": \"CBMC 6\"} {\"x\": 1}\n]").expect_err("no comma");
+        assert!(err.to_string().contains("{\"x\": 1}"), "{err}");
+        let err = parse_json_ui("[\n  {\"program\": \"CBMC 6\"},\n  {\"result\": 5}\n]")
+            .expect_err("bad result");
+        assert!(err.to_string().contains("result"), "{err}");
+        let bad_step = bank_json().replacen("\"thread\": 1,", "\"thread\": \"one\",", 1);
+        let err = parse_json_ui(&bad_step).expect_err("thread must be a number");
+        assert!(matches!(err, TraceParseError::Malformed { .. }), "{err}");
+        let bad_line = bank_json().replacen("\"line\": \"6\"", "\"line\": \"six\"", 1);
+        assert!(parse_json_ui(&bad_line).is_err());
+        // Unknown keys and step types are ignored, not refused.
+        let drift = bank_json().replace(
+            "\"stepType\": \"location-only\"",
+            "\"stepType\": \"memory-barrier\", \"clock\": 7",
+        );
+        assert_eq!(parse_json_ui(&drift).expect("tolerated").steps.len(), 28);
+    }
+
+    #[test]
+    fn json_values() {
+        let v = |json: &str| render_value(&serde_json::from_str(json).expect("json"));
+        assert_eq!(
+            v(
+                r#"{"binary": "01100001", "data": "'a'", "name": "integer", "type": "char", "width": 8}"#
+            ),
+            ("'a'".into(), Some(97))
+        );
+        assert_eq!(
+            v(
+                r#"{"binary": "11111111", "data": "255", "name": "integer", "type": "unsigned char", "width": 8}"#
+            ),
+            ("255".into(), Some(255))
+        );
+        assert_eq!(
+            v(
+                r#"{"binary": "11111111", "data": "-1", "name": "integer", "type": "signed char", "width": 8}"#
+            ),
+            ("-1".into(), Some(-1))
+        );
+        assert_eq!(
+            v(r#"{"binary": "1", "data": true, "name": "boolean"}"#),
+            ("true".into(), Some(1))
+        );
+        assert_eq!(
+            v(r#"{"binary": "0", "name": "boolean"}"#),
+            ("false".into(), Some(0))
+        );
+        assert_eq!(
+            v(r#"{"data": "5ul", "name": "integer", "width": 64}"#),
+            ("5ul".into(), Some(5))
+        );
+        assert_eq!(
+            v(r#"{"data": "x!0@1", "name": "pointer", "type": "int *"}"#),
+            ("x!0@1".into(), None)
+        );
+        assert_eq!(
+            v(r#"{"binary": "0100000000010000", "data": "2.5f", "name": "float", "width": 32}"#),
+            ("2.5f".into(), None)
+        );
+        assert_eq!(
+            v(
+                r#"{"members": [{"name": "a", "value": {"binary": "01", "data": "1", "name": "integer", "type": "int", "width": 2}}, {"name": "$pad2", "value": {"name": "unknown"}}], "name": "struct"}"#
+            ),
+            ("{ .a=1, .$pad2=? }".into(), None)
+        );
+        assert_eq!(
+            v(
+                r#"{"elements": [{"index": 0, "value": {"binary": "1", "data": "1", "name": "integer", "type": "_Bool", "width": 1}}], "name": "array"}"#
+            ),
+            ("{ 1 }".into(), None)
+        );
+        assert_eq!(
+            v(
+                r#"{"member": {"name": "i", "value": {"data": "NULL", "name": "pointer"}}, "name": "union"}"#
+            ),
+            ("{ .i=NULL }".into(), None)
+        );
+        let wide = format!(
+            r#"{{"binary": "{}", "name": "integer", "type": "unsigned __int256", "width": 256}}"#,
+            "1".repeat(256)
+        );
+        assert_eq!(v(&wide).1, None);
+    }
+
+    #[test]
+    fn input_steps_are_the_users() {
+        let json = r#"[
+  {"program": "CBMC 6.4.1 (cbmc-6.4.1)"},
+  {"result": [{"description": "assertion n < 5", "property": "main.assertion.1", "status": "FAILURE", "trace": [
+    {"hidden": false, "inputID": "n", "internal": true, "mode": "C", "sourceLocation": {"file": "in.c", "function": "main", "line": "3"}, "stepType": "input", "thread": 0, "values": [{"binary": "00000111", "data": "7", "name": "integer", "type": "signed char", "width": 8}]},
+    {"hidden": false, "internal": true, "mode": "C", "outputID": "o", "stepType": "output", "thread": 0, "values": []}
+  ]}]},
+  {"cProverStatus": "failure"}
+]"#;
+        let trace = parse_json_ui(json).expect("parses");
+        assert!(!trace.steps[0].internal && trace.steps[1].internal);
+        assert_eq!(trace.last_value_of("n"), Some(("7", Some(7))));
+    }
+
+    #[test]
+    fn text_trace() {
+        let trace = parse_text(BANK_TEXT).expect("parses");
+        assert_eq!(trace.version.as_deref(), Some("6.4.1"));
+        let v = failed_violation(&trace);
+        assert_eq!(v.property.as_deref(), Some("main.assertion.1"));
+        assert_eq!(v.message, "assertion balance == -2");
+        assert_eq!(v.condition.as_deref(), Some("balance == -2"));
+        assert_eq!(v.thread, Some(0));
+        assert_eq!(v.kind, ViolationKind::Assertion);
+        let loc = v.loc.as_ref().expect("located");
+        assert_eq!(
+            (loc.file.as_str(), loc.line, loc.function.as_deref()),
+            ("bank.c", 18, Some("main"))
+        );
+
+        let indices: Vec<usize> = trace.steps.iter().map(|s| s.index).collect();
+        assert_eq!(indices, vec![23, 27, 28, 61, 62, 64, 65, 66, 71, 79, 79]);
+        assert_eq!(trace.threads(), vec![0, 1, 2]);
+        assert_eq!(
+            trace.steps[0].loc.as_ref().map(|l| l.function.is_none()),
+            Some(true)
+        );
+        assert!(
+            trace.steps[9].internal,
+            "arg in __actual_thread_spawn is CBMC's"
+        );
+        assert_eq!(trace.user_steps().count(), 10);
+        assert_eq!(trace.context_switches(), vec![3, 5, 8, 10]);
+        assert_eq!(trace.last_value_of("t1"), Some(("0ul", Some(0))));
+        assert_eq!(trace.last_value_of("arg"), Some(("NULL", None)));
+        assert_eq!(trace.last_value_of("balance"), Some(("4", Some(4))));
+        // The text and JSON traces of one run agree on the user's assignments.
+        let json = parse_json_ui(&bank_json()).expect("parses");
+        let assigned = |t: &RawTrace| -> Vec<(u32, String, Option<i128>)> {
+            t.user_steps()
+                .filter_map(|s| match &s.kind {
+                    StepKind::Assignment { lhs, value_int, .. } => {
+                        Some((s.thread, lhs.clone(), *value_int))
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(assigned(&trace), assigned(&json));
+    }
+
+    #[test]
+    fn text_assumptions_calls_and_fallbacks() {
+        let text = "CBMC version 6.4.1 (cbmc-6.4.1) 64-bit x86_64 linux
+Counterexample:
+
+State 12 file a.c function main line 4 thread 0
+----------------------------------------------------
+  x=-3 (11111111 11111111 11111111 11111101)
+#### Function call: check(x) (depth 1) ####
+
+Assumption:
+  file a.c line 5 column 3 function main
+  x < 0
+
+State 15 file a.c function main line 6 thread 0
+----------------------------------------------------
+  INPUT in: 7 (00000111)
+
+Violated property:
+  file a.c function check line 2 thread 0
+  x is positive
+  x > 0
+
+VERIFICATION FAILED
+";
+        let trace = parse_text(text).expect("parses");
+        let kinds: Vec<&StepKind> = trace.steps.iter().map(|s| &s.kind).collect();
+        assert!(matches!(kinds[1], StepKind::FunctionCall { function } if function == "check"));
+        assert_eq!(kinds[2], &StepKind::Assumption);
+        assert_eq!(
+            trace.steps[2].loc.as_ref().map(|l| (l.line, l.column)),
+            Some((5, Some(3)))
+        );
+        assert_eq!(trace.last_value_of("x"), Some(("-3", Some(-3))));
+        assert_eq!(trace.last_value_of("in"), Some(("7", Some(7))));
+        let v = failed_violation(&trace);
+        // `__CPROVER_assert(x > 0, "x is positive")`: no property id without a results list.
+        assert_eq!(
+            (v.kind.clone(), v.property.clone()),
+            (ViolationKind::Assertion, None)
+        );
+        assert_eq!(v.condition.as_deref(), Some("x > 0"));
+
+        // No trace printed: the results list still names the failed property.
+        let results_only = BANK_TEXT
+            .split("Trace for")
+            .next()
+            .map(|head| format!("{head}** 1 of 2 failed (2 iterations)\nVERIFICATION FAILED\n"))
+            .expect("head");
+        let trace = parse_text(&results_only).expect("parses");
+        let v = failed_violation(&trace);
+        assert_eq!(v.property.as_deref(), Some("main.assertion.1"));
+        assert_eq!(
+            v.loc
+                .as_ref()
+                .map(|l| (l.file.as_str(), l.line, l.function.as_deref())),
+            Some(("bank.c", 18, Some("main")))
+        );
+        assert!(trace.steps.is_empty());
+    }
+
+    #[test]
+    fn text_verdicts_and_garbage() {
+        let banner = "CBMC version 6.4.1 (cbmc-6.4.1) 64-bit x86_64 linux\n";
+        assert_eq!(
+            parse_text(&format!("{banner}VERIFICATION SUCCESSFUL\n"))
+                .expect("ok")
+                .outcome,
+            Outcome::Successful
+        );
+        for verdict in ["VERIFICATION INCONCLUSIVE", "VERIFICATION ERROR"] {
+            let t = parse_text(&format!("{banner}{verdict}\n")).expect("ok");
+            assert!(matches!(t.outcome, Outcome::Unknown { .. }), "{verdict}");
+        }
+        // Killed mid-trace: no verdict, never success.
+        let cut = BANK_TEXT.find("State 66").expect("a state");
+        let t = parse_text_output(&BANK_TEXT[..cut], "").expect("ok");
+        assert!(matches!(&t.outcome, Outcome::Unknown { reason } if reason.contains("no verdict")));
+        let t = parse_text_output(&BANK_TEXT[..cut], "Killed\n").expect("ok");
+        assert!(matches!(&t.outcome, Outcome::Unknown { reason } if reason.contains("Killed")));
+        assert!(matches!(
+            parse_text("hello"),
+            Err(TraceParseError::Unrecognised { .. })
+        ));
+        assert!(parse_text_output("", "cbmc: command not found").is_err());
+        let bad = BANK_TEXT.replace("State 62 file", "State sixty-two file");
+        let err = parse_text(&bad).expect_err("malformed header");
+        assert!(err.to_string().contains("sixty-two"), "{err}");
+    }
+
+    #[test]
+    fn versions() {
+        assert_eq!(version("6.4.1 (cbmc-6.4.1)\n").as_deref(), Some("6.4.1"));
+        assert_eq!(
+            version("CBMC version 5.95.1 (cbmc-5.95.1) 64-bit x86_64 linux").as_deref(),
+            Some("5.95.1")
+        );
+        assert_eq!(version(&bank_json()).as_deref(), Some("6.4.1"));
+        assert_eq!(version("no version here"), None);
+    }
+}
