@@ -4,3 +4,4 @@
 pub mod diagnostics;
 pub mod frontend;
 pub mod ir;
+pub mod sweep;
