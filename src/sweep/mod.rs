@@ -35,12 +35,16 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 pub mod messages;
+mod outcome;
+mod process;
 pub mod results;
+pub mod runner;
 pub mod shard;
 pub mod summary;
 pub mod task;
 
 pub use results::{SweepReport, TaskResult};
+pub use runner::run;
 pub use shard::{merge, parse_shard};
 pub use summary::render_table;
 pub use task::{Task, discover};
@@ -118,6 +122,12 @@ impl SweepOptions {
 /// The default number of parallel tasks: the number of cores seqloc may use.
 pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Discovers the tasks under `opts.paths` and runs them (the shard in `opts.shard` only).
+pub fn sweep(opts: &SweepOptions) -> Result<SweepReport, SweepError> {
+    let tasks = discover(&opts.paths)?;
+    run(opts, tasks)
 }
 
 /// What stops a sweep. One task's failure is never one of these: it is that task's status.

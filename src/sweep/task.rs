@@ -688,7 +688,7 @@ pub(crate) fn slash_path(path: &Path) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     const V10: &str = "format_version: '1.0'\n\n# old file name: lamport_true-unreach-call.i\ninput_files: 'lamport.i'\n\nproperties:\n  - property_file: ../properties/unreach-call.prp\n    expected_verdict: true\n  - property_file: ../properties/no-data-race.prp\n    expected_verdict: true\n";

@@ -1,0 +1,309 @@
+//! Running one child process under limits, and nothing else: spawn it in its own process
+//! group with `RLIMIT_AS` and `RLIMIT_CPU`, enforce the wall-clock limit by killing the whole
+//! group, reap it with `wait4` for its exit status and peak memory, and hand back a [`RawRun`].
+//! What the run *means* (verdict, timeout, memout, crash) is decided in `outcome`, not here.
+//!
+//! Unix only (process groups, rlimits, `wait4`), like the rest of seqloc's process handling.
+
+use std::ffi::OsString;
+use std::io::{self, Read};
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Keep at most this much of the child's stdout; a longer answer is reported as unparsable
+/// rather than eating the sweep's memory.
+const STDOUT_CAP: usize = 64 << 20;
+/// Keep the last this-many bytes of the child's stderr (for the tail shown in reports).
+const STDERR_TAIL: usize = 16 << 10;
+/// After SIGTERM to the group, wait this long before SIGKILL.
+const TERM_GRACE: Duration = Duration::from_millis(500);
+/// After the child is reaped, wait this long for its pipes to close. A descendant that left
+/// the process group (setsid) could hold them open forever; the sweep does not wait for it.
+const PIPE_GRACE: Duration = Duration::from_secs(2);
+
+/// Limits for one run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Limits {
+    /// Kill the process group after this long.
+    pub wall: Duration,
+    /// `RLIMIT_AS` in bytes (soft and hard).
+    pub memory_bytes: Option<u64>,
+    /// `RLIMIT_CPU` soft limit in seconds (SIGXCPU); the hard limit (SIGKILL) is 2 s later.
+    pub cpu_secs: Option<u64>,
+}
+
+/// How the child ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Exit {
+    Code(i32),
+    Signal(i32),
+}
+
+impl Exit {
+    /// The shell's convention: the exit code, or 128 + the signal number.
+    pub fn code(self) -> i32 {
+        match self {
+            Exit::Code(c) => c,
+            Exit::Signal(s) => 128 + s,
+        }
+    }
+}
+
+/// One finished run, uninterpreted.
+#[derive(Clone, Debug)]
+pub(crate) struct RawRun {
+    pub exit: Exit,
+    pub stdout: Vec<u8>,
+    /// stdout was longer than [`STDOUT_CAP`].
+    pub stdout_truncated: bool,
+    /// The end of stderr, lossily decoded.
+    pub stderr_tail: String,
+    pub elapsed: Duration,
+    /// The sweep killed the group because the wall-clock limit passed.
+    pub killed_on_timeout: bool,
+    /// Peak resident set size (`ru_maxrss`) of the child and the descendants it waited for.
+    pub peak_mem_kib: Option<u64>,
+    /// User + system CPU time of the child and the descendants it waited for.
+    pub cpu_time: Duration,
+}
+
+#[derive(Default)]
+struct Captured {
+    bytes: Vec<u8>,
+    truncated: bool,
+}
+
+/// Runs `argv` (the program first) with `limits`. An `Err` means the child could not be
+/// started (or reaped); everything that happens after a successful start is in the `RawRun`.
+pub(crate) fn run_limited(argv: &[OsString], limits: &Limits) -> io::Result<RawRun> {
+    let Some((program, args)) = argv.split_first() else {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "empty command"));
+    };
+    let mut cmd = Command::new(program);
+    cmd.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own process group, so that a timeout kills seqloc *and* the checkers it started.
+        .process_group(0);
+
+    // Built before the fork: the closure below runs between fork and exec, where only
+    // async-signal-safe calls are allowed (no allocation, no locks). setrlimit is a plain
+    // system call.
+    let as_limit = limits.memory_bytes.map(|b| libc::rlimit {
+        rlim_cur: b as libc::rlim_t,
+        rlim_max: b as libc::rlim_t,
+    });
+    let cpu_limit = limits.cpu_secs.map(|s| libc::rlimit {
+        rlim_cur: s as libc::rlim_t,
+        rlim_max: s.saturating_add(2) as libc::rlim_t,
+    });
+    // SAFETY: the closure only calls setrlimit on values computed before the fork and builds an
+    // io::Error from errno, which does not allocate.
+    unsafe {
+        cmd.pre_exec(move || {
+            if let Some(l) = as_limit {
+                if libc::setrlimit(libc::RLIMIT_AS, &l) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            if let Some(l) = cpu_limit {
+                if libc::setrlimit(libc::RLIMIT_CPU, &l) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
+
+    let start = Instant::now();
+    let mut child = cmd.spawn()?;
+    let pid = child.id() as libc::pid_t;
+
+    let stdout = Arc::new(Mutex::new(Captured::default()));
+    let stderr = Arc::new(Mutex::new(Captured::default()));
+    let (pipes_tx, pipes_rx) = mpsc::channel::<()>();
+    if let Some(out) = child.stdout.take() {
+        spawn_reader(out, Arc::clone(&stdout), false, pipes_tx.clone())?;
+    }
+    if let Some(err) = child.stderr.take() {
+        spawn_reader(err, Arc::clone(&stderr), true, pipes_tx.clone())?;
+    }
+    drop(pipes_tx);
+
+    // Reap in a thread, so that this thread can wait on a channel with a timeout; `Child`'s own
+    // wait would not give the rusage.
+    let (wait_tx, wait_rx) = mpsc::channel();
+    thread::Builder::new()
+        .name(format!("sweep-wait-{pid}"))
+        .spawn(move || {
+            let _ = wait_tx.send(wait4(pid));
+        })?;
+
+    let mut killed_on_timeout = false;
+    let waited = match wait_rx.recv_timeout(limits.wall) {
+        Ok(w) => w,
+        Err(RecvTimeoutError::Timeout) => {
+            killed_on_timeout = true;
+            // SIGTERM first so that seqloc may remove its temporary files; SIGKILL if that
+            // does not end it.
+            killpg(pid, libc::SIGTERM);
+            match wait_rx.recv_timeout(TERM_GRACE) {
+                Ok(w) => w,
+                Err(_) => {
+                    killpg(pid, libc::SIGKILL);
+                    wait_rx
+                        .recv()
+                        .map_err(|_| io::Error::other("the reaper thread ended without a result"))?
+                }
+            }
+        }
+        Err(RecvTimeoutError::Disconnected) => {
+            return Err(io::Error::other("the reaper thread ended without a result"));
+        }
+    };
+    let elapsed = start.elapsed();
+    // Descendants can outlive the child (a checker left behind, a `sleep`): kill what is left
+    // of the group. The group id cannot have been reused while any member is alive, and the
+    // child was reaped microseconds ago, so this cannot hit an unrelated group in practice.
+    killpg(pid, libc::SIGKILL);
+    // `child` is dropped without `wait`: it was reaped by wait4 above.
+    drop(child);
+    let (status, rusage) = waited?;
+
+    // Wait for both readers to see end-of-file, but not forever.
+    let pipe_deadline = Instant::now() + PIPE_GRACE;
+    for _ in 0..2 {
+        let left = pipe_deadline.saturating_duration_since(Instant::now());
+        if pipes_rx.recv_timeout(left).is_err() {
+            break;
+        }
+    }
+    let (stdout, stdout_truncated) = take(&stdout);
+    let (stderr, _) = take(&stderr);
+
+    let exit = if libc::WIFSIGNALED(status) {
+        Exit::Signal(libc::WTERMSIG(status))
+    } else {
+        Exit::Code(libc::WEXITSTATUS(status))
+    };
+    Ok(RawRun {
+        exit,
+        stdout,
+        stdout_truncated,
+        stderr_tail: String::from_utf8_lossy(&stderr).into_owned(),
+        elapsed,
+        killed_on_timeout,
+        peak_mem_kib: maxrss_kib(&rusage),
+        cpu_time: timeval(rusage.ru_utime) + timeval(rusage.ru_stime),
+    })
+}
+
+fn spawn_reader(
+    mut pipe: impl Read + Send + 'static,
+    into: Arc<Mutex<Captured>>,
+    keep_tail: bool,
+    done: mpsc::Sender<()>,
+) -> io::Result<()> {
+    thread::Builder::new()
+        .name("sweep-pipe".to_string())
+        .spawn(move || {
+            let mut buf = [0u8; 8192];
+            loop {
+                let n = match pipe.read(&mut buf) {
+                    Ok(0) => break,
+                    Ok(n) => n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(_) => break,
+                };
+                let Ok(mut c) = into.lock() else { break };
+                if keep_tail {
+                    c.bytes.extend_from_slice(&buf[..n]);
+                    if c.bytes.len() > 2 * STDERR_TAIL {
+                        let cut = c.bytes.len() - STDERR_TAIL;
+                        c.bytes.drain(..cut);
+                        c.truncated = true;
+                    }
+                } else if c.bytes.len() + n <= STDOUT_CAP {
+                    c.bytes.extend_from_slice(&buf[..n]);
+                } else {
+                    // Keep draining so that the child does not block on a full pipe.
+                    c.truncated = true;
+                }
+            }
+            let _ = done.send(());
+        })?;
+    Ok(())
+}
+
+fn take(c: &Arc<Mutex<Captured>>) -> (Vec<u8>, bool) {
+    match c.lock() {
+        Ok(mut c) => {
+            let mut bytes = std::mem::take(&mut c.bytes);
+            if c.truncated && bytes.len() > STDERR_TAIL {
+                let cut = bytes.len() - STDERR_TAIL;
+                bytes.drain(..cut);
+            }
+            (bytes, c.truncated)
+        }
+        Err(_) => (Vec::new(), true),
+    }
+}
+
+fn wait4(pid: libc::pid_t) -> io::Result<(libc::c_int, libc::rusage)> {
+    loop {
+        let mut status: libc::c_int = 0;
+        // SAFETY: rusage is plain old data; zero is a valid value.
+        let mut rusage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: valid pointers to locals; pid is our own child.
+        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut rusage) };
+        if r == pid {
+            return Ok((status, rusage));
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
+
+fn killpg(pgid: libc::pid_t, signal: libc::c_int) {
+    // SAFETY: plain system call. ESRCH (the group is already gone) is the expected failure.
+    unsafe {
+        libc::killpg(pgid, signal);
+    }
+}
+
+fn maxrss_kib(r: &libc::rusage) -> Option<u64> {
+    let v = u64::try_from(r.ru_maxrss).ok()?;
+    // Linux reports KiB, macOS bytes.
+    if cfg!(target_os = "macos") {
+        Some(v / 1024)
+    } else {
+        Some(v)
+    }
+}
+
+fn timeval(t: libc::timeval) -> Duration {
+    Duration::from_secs(t.tv_sec.max(0) as u64) + Duration::from_micros(t.tv_usec.max(0) as u64)
+}
+
+/// Whether a process with this id is running (used by tests to check that a group was
+/// killed). A zombie counts as dead: an orphan is reaped by init, which in some containers
+/// never happens.
+#[cfg(test)]
+pub(crate) fn alive(pid: libc::pid_t) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the parenthesised command name.
+        Ok(stat) => !matches!(
+            stat.rsplit_once(')')
+                .map(|(_, rest)| rest.trim_start().chars().next()),
+            Some(Some('Z' | 'X'))
+        ),
+        Err(_) => false,
+    }
+}
