@@ -94,14 +94,12 @@ pub(crate) fn run_limited(argv: &[OsString], limits: &Limits) -> io::Result<RawR
     // Built before the fork: the closure below runs between fork and exec, where only
     // async-signal-safe calls are allowed (no allocation, no locks). setrlimit is a plain
     // system call.
-    let as_limit = limits.memory_bytes.map(|b| libc::rlimit {
-        rlim_cur: b as libc::rlim_t,
-        rlim_max: b as libc::rlim_t,
-    });
-    let cpu_limit = limits.cpu_secs.map(|s| libc::rlimit {
-        rlim_cur: s as libc::rlim_t,
-        rlim_max: s.saturating_add(2) as libc::rlim_t,
-    });
+    let as_limit = limits
+        .memory_bytes
+        .map(|b| within_hard_limit(libc::RLIMIT_AS, b, b));
+    let cpu_limit = limits
+        .cpu_secs
+        .map(|s| within_hard_limit(libc::RLIMIT_CPU, s, s.saturating_add(2)));
     // SAFETY: the closure only calls setrlimit on values computed before the fork and builds an
     // io::Error from errno, which does not allocate.
     unsafe {
@@ -202,6 +200,37 @@ pub(crate) fn run_limited(argv: &[OsString], limits: &Limits) -> io::Result<RawR
         cpu_time: timeval(rusage.ru_utime) + timeval(rusage.ru_stime),
     })
 }
+
+/// The limit `(soft, hard)` lowered to the hard limit this process already has: an
+/// unprivileged process cannot raise its hard limit, and asking to would make every spawn fail
+/// (a sweep run under `ulimit -v`, say). The stricter limit is the one in force anyway.
+fn within_hard_limit(resource: RlimitResource, soft: u64, hard: u64) -> libc::rlimit {
+    let mut current = libc::rlimit {
+        rlim_cur: libc::RLIM_INFINITY,
+        rlim_max: libc::RLIM_INFINITY,
+    };
+    // SAFETY: a valid pointer to a local; on failure `current` stays "unlimited".
+    unsafe {
+        libc::getrlimit(resource, &mut current);
+    }
+    let cap = |v: u64| {
+        let v = v as libc::rlim_t;
+        if current.rlim_max == libc::RLIM_INFINITY {
+            v
+        } else {
+            v.min(current.rlim_max)
+        }
+    };
+    libc::rlimit {
+        rlim_cur: cap(soft),
+        rlim_max: cap(hard),
+    }
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+type RlimitResource = libc::__rlimit_resource_t;
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+type RlimitResource = libc::c_int;
 
 fn spawn_reader(
     mut pipe: impl Read + Send + 'static,
@@ -305,5 +334,68 @@ pub(crate) fn alive(pid: libc::pid_t) -> bool {
             Some(Some('Z' | 'X'))
         ),
         Err(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str, wall: Duration) -> RawRun {
+        let argv: Vec<OsString> = vec!["/bin/sh".into(), "-c".into(), script.into()];
+        let limits = Limits {
+            wall,
+            memory_bytes: Some(512 << 20),
+            cpu_secs: Some(30),
+        };
+        run_limited(&argv, &limits).unwrap()
+    }
+
+    #[test]
+    fn captures_exit_code_and_both_streams() {
+        let r = sh("echo out; echo err >&2; exit 7", Duration::from_secs(10));
+        assert_eq!(r.exit, Exit::Code(7));
+        assert_eq!(r.stdout, b"out\n");
+        assert_eq!(r.stderr_tail, "err\n");
+        assert!(!r.killed_on_timeout);
+        assert!(r.peak_mem_kib.is_some_and(|m| m > 0));
+    }
+
+    #[test]
+    fn large_outputs_do_not_block_the_child() {
+        // Far more than a pipe buffer on both streams; stderr keeps only its tail.
+        let r = sh(
+            "head -c 3000000 /dev/zero | tr '\\0' o; head -c 3000000 /dev/zero | tr '\\0' e >&2; echo END >&2",
+            Duration::from_secs(20),
+        );
+        assert_eq!(r.exit, Exit::Code(0));
+        assert_eq!(r.stdout.len(), 3_000_000);
+        assert!(r.stderr_tail.len() <= STDERR_TAIL);
+        assert!(r.stderr_tail.ends_with("eEND\n"));
+    }
+
+    #[test]
+    fn reports_signals_as_128_plus_signal() {
+        let r = sh("kill -ABRT $$", Duration::from_secs(10));
+        assert_eq!(r.exit, Exit::Signal(libc::SIGABRT));
+        assert_eq!(r.exit.code(), 134);
+    }
+
+    #[test]
+    fn limits_stay_within_the_hard_limit_in_force() {
+        let l = within_hard_limit(libc::RLIMIT_CPU, 5, 7);
+        assert!(l.rlim_cur <= 5 && l.rlim_max <= 7 && l.rlim_cur <= l.rlim_max);
+    }
+
+    #[test]
+    fn a_missing_program_is_an_error_to_start() {
+        let argv: Vec<OsString> = vec!["/nonexistent/seqloc".into()];
+        let limits = Limits {
+            wall: Duration::from_secs(1),
+            memory_bytes: None,
+            cpu_secs: None,
+        };
+        assert!(run_limited(&argv, &limits).is_err());
+        assert!(run_limited(&[], &limits).is_err());
     }
 }

@@ -617,6 +617,36 @@ esac
     }
 
     #[test]
+    fn sweeps_the_real_svcomp_tree_with_a_fake_seqloc() {
+        let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/svcomp/c"));
+        if !root.is_dir() {
+            eprintln!("skipped: ../shared/svcomp not found");
+            return;
+        }
+        let dir = tree(&[]);
+        // Answers "failure" for everything: right on the 27 false tasks, wrong on the 29 true.
+        let exe = dir.path().join("always-failure");
+        std::fs::write(
+            &exe,
+            "#!/bin/sh\necho '{\"schema\":\"seqloc.check/1\",\"verdict\":\"failure\",\"reason\":null}'\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut o = opts(exe, Mode::Check);
+        o.paths = vec![root.to_path_buf()];
+        o.timeout = Duration::from_secs(30);
+        let r = crate::sweep::sweep(&o).unwrap();
+        let count = |s: Status| r.tasks.iter().filter(|t| t.status == s).count();
+        assert_eq!(r.tasks.len(), 58);
+        assert_eq!(count(Status::Correct), 27);
+        assert_eq!(count(Status::Wrong), 29);
+        assert_eq!(count(Status::Skipped), 2);
+        let table = crate::sweep::render_table(&r);
+        eprintln!("{table}");
+        assert!(table.contains("pthread-divine"));
+    }
+
+    #[test]
     fn localize_mode_records_candidates_and_hits() {
         let dir = tree(&[
             ("b/properties/unreach-call.prp", UNREACH),

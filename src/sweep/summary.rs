@@ -141,34 +141,60 @@ pub fn render_table(report: &SweepReport) -> String {
     out.push('\n');
     out.push_str(&line(&total_row));
 
-    out.push_str("\nA task is one task file and one property.\n");
-    out.push_str(
-        "correct  the expected verdict; for a task expected `true`, no failure within seqloc's\n\
-         \x20        bounds (a bounded check, not a proof)\n",
-    );
-    out.push_str("wrong    a missed bug, or a failure reported on a task expected `true`\n");
-    out.push_str(
-        "unknown  seqloc answered unknown, or found a deadlock while checking unreach-call\n\
-         \x20        (or a failure while checking no-deadlock)\n",
-    );
-    out.push_str("timeout  / memout: the time / memory limit was reached\n");
-    out.push_str(
-        "error    input error, checker failure, crash, unreadable output or task file (reasons\n\
-         \x20        in the JSON results)\n",
-    );
-    out.push_str("skipped  a property seqloc does not check (e.g. no-data-race), not run\n");
+    let mut legend: Vec<(&str, &str)> = vec![
+        (
+            "correct",
+            "the expected verdict; for a task expected `true`: no failure within seqloc's bounds\n\
+             (a bounded check, not a proof)",
+        ),
+        (
+            "wrong",
+            "a missed bug, or a failure reported on a task expected `true`",
+        ),
+        (
+            "unknown",
+            "seqloc answered unknown, or found a deadlock while checking unreach-call\n\
+             (or a failure while checking no-deadlock)",
+        ),
+        ("timeout", "the time limit was reached"),
+        ("memout", "the memory limit was reached"),
+        (
+            "error",
+            "input error, checker failure, crash, unreadable output or task file\n\
+             (reasons in the JSON results)",
+        ),
+        (
+            "skipped",
+            "not run: a property seqloc does not check (e.g. no-data-race)",
+        ),
+    ];
     if show_unscored {
-        out.push_str("unscored answered, but the task has no expected verdict (bare C files)\n");
+        legend.push((
+            "unscored",
+            "answered, but the task has no expected verdict (bare C files)",
+        ));
     }
     if localize {
-        out.push_str(
-            "localized tasks with at least one candidate line; hits: tasks where a candidate is\n\
-             \x20        a known faulty line / tasks with ground truth (MANIFEST.json)\n",
-        );
+        legend.push(("localized", "tasks with at least one candidate line"));
+        legend.push((
+            "hits",
+            "tasks where a candidate is a known faulty line / tasks with ground truth\n\
+             (MANIFEST.json)",
+        ));
     }
-    out.push_str(
-        "time     sum of the tasks' wall-clock times; max mem: largest peak resident memory\n",
-    );
+    legend.push(("time", "sum of the tasks' wall-clock times"));
+    legend.push((
+        "max mem",
+        "largest peak resident memory (seqloc and the checkers it waited for)",
+    ));
+    out.push_str("\nA task is one task file and one property.\n");
+    let term_width = legend.iter().map(|(t, _)| t.len()).max().unwrap_or(0);
+    for (term, text) in legend {
+        for (k, part) in text.split('\n').enumerate() {
+            let term = if k == 0 { term } else { "" };
+            out.push_str(&format!("  {term:<term_width$}  {}\n", part.trim_start()));
+        }
+    }
     out
 }
 
@@ -278,6 +304,6 @@ pthread-ext      1        0      0        0        1       0      0        0  15
             &total[1..12],
             &["3", "2", "0", "0", "0", "0", "0", "0", "1", "2", "1/2"]
         );
-        assert!(text.contains("hits: tasks where a candidate"));
+        assert!(text.contains("hits       tasks where a candidate"));
     }
 }
