@@ -3,12 +3,19 @@
 //! group, reap it with `wait4` for its exit status and peak memory, and hand back a [`RawRun`].
 //! What the run *means* (verdict, timeout, memout, crash) is decided in `outcome`, not here.
 //!
+//! Because every child has its own process group, a Ctrl-C on the terminal reaches the sweep
+//! but not its children. Two things keep them from outliving an interrupted sweep: on Linux
+//! each child gets `PR_SET_PDEATHSIG` (SIGKILL when the sweep dies), and the groups of running
+//! children are kept in a lock-free table that [`kill_all_running`] kills, from a signal
+//! handler if need be. The limits bound whatever escapes both.
+//!
 //! Unix only (process groups, rlimits, `wait4`), like the rest of seqloc's process handling.
 
 use std::ffi::OsString;
 use std::io::{self, Read};
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -100,10 +107,27 @@ pub(crate) fn run_limited(argv: &[OsString], limits: &Limits) -> io::Result<RawR
     let cpu_limit = limits
         .cpu_secs
         .map(|s| within_hard_limit(libc::RLIMIT_CPU, s, s.saturating_add(2)));
-    // SAFETY: the closure only calls setrlimit on values computed before the fork and builds an
-    // io::Error from errno, which does not allocate.
+    // SAFETY: getpid is a plain system call.
+    let parent = unsafe { libc::getpid() };
+    // SAFETY: the closure only makes plain system calls (setrlimit, prctl, getppid, _exit) on
+    // values computed before the fork, and builds an io::Error from errno, which does not
+    // allocate.
     unsafe {
         cmd.pre_exec(move || {
+            #[cfg(target_os = "linux")]
+            {
+                // Die with the sweep. The signal is tied to the thread that forked, a worker
+                // that lives until the sweep ends.
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                // The sweep may have died between fork and prctl.
+                if libc::getppid() != parent {
+                    libc::_exit(1);
+                }
+            }
+            #[cfg(not(target_os = "linux"))]
+            let _ = parent;
             if let Some(l) = as_limit {
                 if libc::setrlimit(libc::RLIMIT_AS, &l) != 0 {
                     return Err(io::Error::last_os_error());
@@ -121,6 +145,7 @@ pub(crate) fn run_limited(argv: &[OsString], limits: &Limits) -> io::Result<RawR
     let start = Instant::now();
     let mut child = cmd.spawn()?;
     let pid = child.id() as libc::pid_t;
+    let registered = RUNNING.insert(pid);
 
     let stdout = Arc::new(Mutex::new(Captured::default()));
     let stderr = Arc::new(Mutex::new(Captured::default()));
@@ -169,6 +194,9 @@ pub(crate) fn run_limited(argv: &[OsString], limits: &Limits) -> io::Result<RawR
     // of the group. The group id cannot have been reused while any member is alive, and the
     // child was reaped microseconds ago, so this cannot hit an unrelated group in practice.
     killpg(pid, libc::SIGKILL);
+    if registered {
+        RUNNING.remove(pid);
+    }
     // `child` is dropped without `wait`: it was reaped by wait4 above.
     drop(child);
     let (status, rusage) = waited?;
@@ -199,6 +227,59 @@ pub(crate) fn run_limited(argv: &[OsString], limits: &Limits) -> io::Result<RawR
         peak_mem_kib: maxrss_kib(&rusage),
         cpu_time: timeval(rusage.ru_utime) + timeval(rusage.ru_stime),
     })
+}
+
+/// The process groups of the children running now, for [`kill_all_running`]. A fixed table of
+/// atomics, because a signal handler may read it: no locks, no allocation. 0 marks a free
+/// slot. More children than slots run unregistered (they still have the parent-death signal).
+pub(crate) struct Registry {
+    slots: [AtomicI32; 512],
+}
+
+static RUNNING: Registry = Registry::new();
+
+impl Registry {
+    pub(crate) const fn new() -> Registry {
+        Registry {
+            slots: [const { AtomicI32::new(0) }; 512],
+        }
+    }
+
+    /// Records a group; false when the table is full.
+    pub(crate) fn insert(&self, pgid: libc::pid_t) -> bool {
+        self.slots.iter().any(|slot| {
+            slot.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        })
+    }
+
+    pub(crate) fn remove(&self, pgid: libc::pid_t) {
+        for slot in &self.slots {
+            if slot
+                .compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                return;
+            }
+        }
+    }
+
+    /// Sends SIGKILL to every recorded group. Async-signal-safe.
+    pub(crate) fn kill_all(&self) {
+        for slot in &self.slots {
+            let pgid = slot.load(Ordering::SeqCst);
+            if pgid > 0 {
+                killpg(pgid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// Kills the process groups of all running sweep tasks (SIGKILL). Async-signal-safe: the CLI
+/// may call it from its SIGINT/SIGTERM handler before exiting, so that an interrupted sweep
+/// leaves no seqloc or checker behind. The interrupted tasks are not recorded as results.
+pub fn kill_all_running() {
+    RUNNING.kill_all();
 }
 
 /// The limit `(soft, hard)` lowered to the hard limit this process already has: an
@@ -385,6 +466,30 @@ mod tests {
     fn limits_stay_within_the_hard_limit_in_force() {
         let l = within_hard_limit(libc::RLIMIT_CPU, 5, 7);
         assert!(l.rlim_cur <= 5 && l.rlim_max <= 7 && l.rlim_cur <= l.rlim_max);
+    }
+
+    #[test]
+    fn the_registry_kills_recorded_groups() {
+        // A local table, so that no other test's children are touched.
+        let table = Registry::new();
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let pid = child.id() as libc::pid_t;
+        assert!(table.insert(pid));
+        table.kill_all();
+        let status = child.wait().unwrap();
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(status.signal(), Some(libc::SIGKILL));
+        table.remove(pid);
+        assert!(table.slots.iter().all(|s| s.load(Ordering::SeqCst) == 0));
+        // Full table: insert says so instead of overwriting.
+        for k in 0..512 {
+            assert!(table.insert(100_000 + k));
+        }
+        assert!(!table.insert(7));
     }
 
     #[test]

@@ -18,6 +18,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::messages;
 use super::outcome::{self, Context};
+pub use super::process::kill_all_running;
 use super::process::{self, Limits};
 use super::results::{Machine, ReportOptions, SCHEMA, Status, SweepReport, TaskResult};
 use super::shard;

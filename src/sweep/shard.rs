@@ -69,8 +69,16 @@ pub fn select(tasks: Vec<Task>, (i, n): (u32, u32)) -> Result<Vec<Task>, SweepEr
 pub fn merge(files: &[PathBuf]) -> Result<SweepReport, SweepError> {
     let mut merged: Option<(SweepReport, PathBuf)> = None;
     let mut owner: HashMap<String, PathBuf> = HashMap::new();
+    let mut shards: Vec<Option<(u32, u32)>> = Vec::new();
     for file in files {
         let report = read_json(file)?;
+        shards.push(
+            report
+                .options
+                .shard
+                .as_deref()
+                .and_then(|s| parse_shard(s).ok()),
+        );
         for t in &report.tasks {
             if let Some(first) = owner.insert(t.id.clone(), file.clone()) {
                 return Err(SweepError::DuplicateTask {
@@ -87,12 +95,11 @@ pub fn merge(files: &[PathBuf]) -> Result<SweepReport, SweepError> {
                     return Err(SweepError::MergeConflict {
                         path: file.clone(),
                         reason: format!(
-                            "it is a {:?} sweep and {} a {:?} sweep",
-                            report.mode,
+                            "it is a {} sweep and {} a {} sweep",
+                            report.mode.subcommand(),
                             first.display(),
-                            m.mode
-                        )
-                        .to_lowercase(),
+                            m.mode.subcommand()
+                        ),
                     });
                 }
                 let (a, b) = (&m.options, &report.options);
@@ -120,11 +127,34 @@ pub fn merge(files: &[PathBuf]) -> Result<SweepReport, SweepError> {
             reason: "no result files given".to_string(),
         });
     };
+    warn_about_missing_shards(&shards);
     report.schema = SCHEMA.to_string();
     report.options.shard = None;
     report.merged_from = files.iter().map(|f| display(f)).collect();
     report.tasks.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(report)
+}
+
+/// When every file is a shard of the same `N`, says which of the `N` shards are missing (a
+/// merge of part of a sweep is allowed, but should not pass for the whole).
+fn warn_about_missing_shards(shards: &[Option<(u32, u32)>]) {
+    let Some(Some((_, n))) = shards.first() else {
+        return;
+    };
+    if !shards.iter().all(|s| s.is_some_and(|(_, m)| m == *n)) {
+        return;
+    }
+    let missing: Vec<String> = (1..=*n)
+        .filter(|i| !shards.iter().any(|s| s.is_some_and(|(j, _)| j == *i)))
+        .map(|i| format!("{i}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        messages::warn(&format!(
+            "merged results lack shard{} {}",
+            if missing.len() == 1 { "" } else { "s" },
+            missing.join(", ")
+        ));
+    }
 }
 
 fn display(p: &Path) -> String {
