@@ -1,5 +1,5 @@
 //! Running one child process under limits, and nothing else: spawn it in its own process
-//! group with `RLIMIT_AS` and `RLIMIT_CPU`, enforce the wall-clock limit by killing the whole
+//! group with `RLIMIT_AS` and `RLIMIT_CPU` (and no core dumps), enforce the wall-clock limit by killing the whole
 //! group, reap it with `wait4` for its exit status and peak memory, and hand back a [`RawRun`].
 //! What the run *means* (verdict, timeout, memout, crash) is decided in `outcome`, not here.
 //!
@@ -128,6 +128,15 @@ pub(crate) fn run_limited(argv: &[OsString], limits: &Limits) -> io::Result<RawR
             }
             #[cfg(not(target_os = "linux"))]
             let _ = parent;
+            // No core dumps: a crashing task under a multi-gigabyte limit would write its
+            // whole address space into the sweep's working folder.
+            let no_core = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            if libc::setrlimit(libc::RLIMIT_CORE, &no_core) != 0 {
+                return Err(io::Error::last_os_error());
+            }
             if let Some(l) = as_limit {
                 if libc::setrlimit(libc::RLIMIT_AS, &l) != 0 {
                     return Err(io::Error::last_os_error());
@@ -440,6 +449,14 @@ mod tests {
         assert_eq!(r.stderr_tail, "err\n");
         assert!(!r.killed_on_timeout);
         assert!(r.peak_mem_kib.is_some_and(|m| m > 0));
+    }
+
+    #[test]
+    fn the_child_runs_under_the_limits() {
+        // Soft limits as the child sees them: no core dumps, 512 MiB of address space (in
+        // KiB), 30 s of CPU time.
+        let r = sh("ulimit -c; ulimit -v; ulimit -t", Duration::from_secs(10));
+        assert_eq!(String::from_utf8_lossy(&r.stdout), "0\n524288\n30\n");
     }
 
     #[test]
