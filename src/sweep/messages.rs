@@ -8,7 +8,7 @@
 //!
 //! The state is process-wide on purpose (a sweep is one per process, and threading a handle
 //! through discovery, the worker pool and merging would buy nothing). Printing goes through
-//! [`with_output_hook`] so the runner can hide its progress bar while a line is written.
+//! `with_output_hook` so the runner can hide its progress bar while a line is written.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
