@@ -10,4 +10,5 @@ pub mod frontend;
 pub mod ir;
 pub mod passes;
 pub mod seq;
+pub mod sweep;
 pub mod trace;
