@@ -107,6 +107,8 @@ pub struct CheckOutcome {
     pub counterexample: Option<Counterexample>,
     pub phases: Vec<Phase>,
     pub stats: Stats,
+    /// The search stopped at a time or memory limit (not at its bounds).
+    pub limit_reached: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -184,6 +186,7 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
                     counterexample: Some(cex),
                     phases,
                     stats,
+                    limit_reached: false,
                 });
             }
             Answer::Unknown(why) => {
@@ -194,15 +197,24 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
                 if why.contains("time limit") || deadline.is_some_and(|d| Instant::now() >= d) {
                     return Ok(timed_out(last_done, bounds, phases, stats));
                 }
+                let memory = why.contains("memory");
                 return Ok(CheckOutcome {
                     verdict: Verdict::Unknown,
-                    reason: Some(format!("the solver could not decide: {why}")),
+                    reason: Some(if memory {
+                        format!(
+                            "memory limit reached while checking {} rounds",
+                            bounds.rounds
+                        )
+                    } else {
+                        format!("the solver could not decide: {why}")
+                    }),
                     bounds,
                     loops_complete: false,
                     unwinding_reached: vec![],
                     counterexample: None,
                     phases,
                     stats,
+                    limit_reached: memory,
                 });
             }
             Answer::Holds => {}
@@ -291,6 +303,7 @@ fn finished(
         counterexample: None,
         phases,
         stats,
+        limit_reached: false,
     }
 }
 
@@ -317,5 +330,6 @@ fn timed_out(
         counterexample: None,
         phases,
         stats,
+        limit_reached: true,
     }
 }

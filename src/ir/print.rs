@@ -21,8 +21,15 @@ pub trait Speller {
     fn prelude(&self) -> String {
         String::new()
     }
-    /// Text of an intrinsic call; `args` are already printed.
-    fn intrinsic(&self, i: Intrinsic, ty: &str, type_key: &str, args: &[String]) -> String;
+    /// Text of an intrinsic call; `args` are already printed, `loc` is `file:line`.
+    fn intrinsic(
+        &self,
+        i: Intrinsic,
+        ty: &str,
+        type_key: &str,
+        args: &[String],
+        loc: &str,
+    ) -> String;
 }
 
 /// The SV-COMP spelling (`__VERIFIER_nondet_int()`, `__VERIFIER_assume`, `reach_error`).
@@ -32,7 +39,7 @@ impl Speller for SvComp {
     fn prelude(&self) -> String {
         String::new()
     }
-    fn intrinsic(&self, i: Intrinsic, ty: &str, key: &str, args: &[String]) -> String {
+    fn intrinsic(&self, i: Intrinsic, ty: &str, key: &str, args: &[String], _loc: &str) -> String {
         match i {
             Intrinsic::Nondet => format!("(({ty})__VERIFIER_nondet_{key}())"),
             Intrinsic::Assume => format!("__VERIFIER_assume({})", args.join(", ")),
@@ -949,7 +956,13 @@ impl<'a> Printer<'a> {
                 let a: Vec<String> = args.iter().map(|x| self.expr(x, 2)).collect();
                 let ty = self.type_name(&e.ty);
                 let key = self.type_key(&e.ty);
-                (self.speller.intrinsic(*i, &ty, &key, &a), 16)
+                let loc = match self.prog.sources.position(e.loc) {
+                    Some(p) => {
+                        format!("{}:{}", p.file.rsplit('/').next().unwrap_or(p.file), p.line)
+                    }
+                    None => "-".to_string(),
+                };
+                (self.speller.intrinsic(*i, &ty, &key, &a, &loc), 16)
             }
         }
     }

@@ -222,9 +222,12 @@ pub(crate) fn interpret(raw: &RawRun, ctx: &Context<'_>) -> Outcome {
             .unwrap_or_else(|| "no message".to_string())
     };
     match code {
-        0 => {}
         2 => return Outcome::bare(Status::Error, format!("input error (exit 2): {}", why())),
-        _ if said_oom => return memout(format!("out of memory (exit {code}): {}", why())),
+        c if c != 0 && said_oom => {
+            return memout(format!("out of memory (exit {code}): {}", why()));
+        }
+        // 0: no failure within the bounds; 1: a failure or deadlock was found.
+        0 | 1 => {}
         3 if json_reason
             .as_deref()
             .or(last_stderr.as_deref())

@@ -1,0 +1,347 @@
+//! What the user typed: clap definitions only, no I/O.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use seqloc::report::style::ColorChoice;
+
+const ABOUT: &str =
+    "Localize the faulty lines of multi-threaded pthread C programs with bounded model checking";
+
+const LONG_ABOUT: &str = "\
+seqloc asks a bounded model checker for a failing interleaving of a pthread C program, \
+rewrites the threads into one sequential program that replays it, instruments every \
+statement with a nondeterministic `diag` switch and asks again which single-line changes \
+make the failure go away (Alves, Cordeiro, de Lima Filho: Fault Localization in \
+Multi-Threaded C Programs using Bounded Model Checking).
+
+Exit codes: 0 no failure (within the bounds) / success, 1 a failure or deadlock was found, \
+2 bad input (syntax error, unsupported construct, bad schedule), 3 the checker failed or a \
+time or memory limit was reached.";
+
+#[derive(Parser, Debug)]
+#[command(name = "seqloc", version, about = ABOUT, long_about = LONG_ABOUT, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub cmd: Command,
+    /// When to use colour on the terminal (NO_COLOR is honoured)
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Print the stages, their timings and every external command line
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Parse a C file and print its concurrency facts: threads, shared variables, locks, assertions
+    Parse(ParseArgs),
+    /// Search for a failing interleaving (assertion failure, reach_error, deadlock)
+    Check(CheckArgs),
+    /// Write the sequential program that replays one interleaving (the switch(order[i]) framework)
+    Sequentialize(SeqArgs),
+    /// Write the diag-instrumented sequential program used for localization
+    Instrument(InstrumentArgs),
+    /// Find the lines whose change removes the failure (the main job)
+    Localize(LocalizeArgs),
+    /// Run check or localize over SV-COMP-style task folders, in parallel, with limits
+    Sweep(SweepArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct InputArgs {
+    /// The C file (`.c`, or `.i` already preprocessed)
+    pub file: PathBuf,
+    /// Add a directory to the preprocessor's include path
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Define a preprocessor macro (NAME or NAME=VALUE)
+    #[arg(short = 'D', value_name = "MACRO")]
+    pub define: Vec<String>,
+    /// Target data model: the width of long and of pointers
+    #[arg(long, value_enum, default_value_t = DataModelArg::Lp64)]
+    pub data_model: DataModelArg,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DataModelArg {
+    /// 32-bit long and pointers (most SV-COMP concurrency tasks)
+    Ilp32,
+    /// 64-bit long and pointers (x86-64 Linux)
+    Lp64,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Sarif,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckerKind {
+    /// seqloc's own bounded model checker (Z3); needs nothing installed
+    Builtin,
+    /// ESBMC, run as a process
+    Esbmc,
+    /// CBMC, run as a process
+    Cbmc,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PropertyArg {
+    /// Assertions, reach_error and deadlocks
+    All,
+    /// Assertions and reach_error (the SV-COMP unreach-call property)
+    UnreachCall,
+    /// Deadlocks only (every live thread blocked)
+    Deadlock,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct CheckerArgs {
+    /// Which bounded model checker finds the interleavings
+    #[arg(long, value_enum, default_value_t = CheckerKind::Builtin)]
+    pub checker: CheckerKind,
+    /// Path to the checker's executable (default: found on PATH, or $SEQLOC_ESBMC / $SEQLOC_CBMC)
+    #[arg(long, value_name = "PATH")]
+    pub checker_path: Option<PathBuf>,
+    /// An extra argument for the external checker (repeatable)
+    #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
+    pub checker_arg: Vec<String>,
+    /// Time limit in seconds for the whole analysis
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
+    /// Memory limit in MB for the solver or the external checker
+    #[arg(long, value_name = "MB")]
+    pub memory_limit: Option<u64>,
+    /// Run the external checker on the file as written, not on seqloc's version with
+    /// every shared read and write as its own statement (for comparison)
+    #[arg(long)]
+    pub raw: bool,
+    /// Keep temporary files (and print where they are)
+    #[arg(long)]
+    pub keep_temps: bool,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct BoundArgs {
+    /// Rounds of round-robin scheduling (default: deepen 2, 3, 4, 6, ... up to --max-rounds)
+    #[arg(long, value_name = "N")]
+    pub rounds: Option<u32>,
+    /// Bound the number of context switches (as rounds: a schedule with K switches fits K+1 rounds)
+    #[arg(long, value_name = "K", conflicts_with = "rounds")]
+    pub context_switches: Option<u32>,
+    /// Largest number of rounds when deepening
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    pub max_rounds: u32,
+    /// Loop unwinding bound (default: deepen from 2 while a bound is reached; counted loops run exactly)
+    #[arg(long, value_name = "N")]
+    pub unwind: Option<u32>,
+    /// Largest loop bound when deepening
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub max_unwind: u32,
+    /// Most threads (main included) the search provides slots for
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub threads: u32,
+    /// Recursion depth for inlining
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub recursion: u32,
+}
+
+#[derive(Args, Debug)]
+pub struct ParseArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Print the facts as JSON (seqloc.parse/1)
+    #[arg(long)]
+    pub json: bool,
+    /// Print the program as seqloc's IR reads it back (C), instead of the facts
+    #[arg(long)]
+    pub print: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub checker: CheckerArgs,
+    #[command(flatten)]
+    pub bounds: BoundArgs,
+    /// Which properties to check
+    #[arg(long, value_enum, default_value_t = PropertyArg::All)]
+    pub property: PropertyArg,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Same as --format json
+    #[arg(long)]
+    pub json: bool,
+    /// Write the failing schedule (seqloc.schedule/1) to this file
+    #[arg(long, value_name = "FILE")]
+    pub emit_schedule: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct SeqArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Replay this schedule (seqloc.schedule/1 JSON); without it the checker finds one
+    #[arg(long, value_name = "FILE")]
+    pub schedule: Option<PathBuf>,
+    /// Write the lazy sequentialization with a nondeterministic schedule instead (what the
+    /// built-in checker checks)
+    #[arg(long, conflicts_with = "schedule")]
+    pub symbolic: bool,
+    /// Where to write the C (default: stdout)
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Spell intrinsics for this checker
+    #[arg(long, value_enum)]
+    pub dialect: Option<DialectArg>,
+    /// Table II rules directory (deadlock.toml, nondeadlock.toml)
+    #[arg(long, value_name = "DIR")]
+    pub rules: Option<PathBuf>,
+    /// Templates directory (dialects/*.toml)
+    #[arg(long, value_name = "DIR")]
+    pub templates: Option<PathBuf>,
+    /// Print the statements a schedule can name (file:line:col#part), then exit
+    #[arg(long)]
+    pub list_points: bool,
+    /// Use the deadlock group of Table II (mutexes as integers with blocking) even for a
+    /// failure that is not a deadlock
+    #[arg(long)]
+    pub deadlock_rules: bool,
+    /// Write the schedule used to this file
+    #[arg(long, value_name = "FILE")]
+    pub emit_schedule: Option<PathBuf>,
+    #[command(flatten)]
+    pub checker: CheckerArgs,
+    #[command(flatten)]
+    pub bounds: BoundArgs,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DialectArg {
+    Svcomp,
+    Esbmc,
+    Cbmc,
+    Gcc,
+}
+
+impl DialectArg {
+    pub fn name(self) -> &'static str {
+        match self {
+            DialectArg::Svcomp => "svcomp",
+            DialectArg::Esbmc => "esbmc",
+            DialectArg::Cbmc => "cbmc",
+            DialectArg::Gcc => "gcc",
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct InstrumentArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Instrument along this schedule; without it the checker finds one
+    #[arg(long, value_name = "FILE")]
+    pub schedule: Option<PathBuf>,
+    /// Where to write the C (default: stdout)
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Number of diag variables (lines that may change together)
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub faults: u32,
+    #[arg(long, value_name = "DIR")]
+    pub rules: Option<PathBuf>,
+    #[arg(long, value_name = "DIR")]
+    pub templates: Option<PathBuf>,
+    #[command(flatten)]
+    pub checker: CheckerArgs,
+    #[command(flatten)]
+    pub bounds: BoundArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct LocalizeArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub checker: CheckerArgs,
+    #[command(flatten)]
+    pub bounds: BoundArgs,
+    /// Which properties to check
+    #[arg(long, value_enum, default_value_t = PropertyArg::All)]
+    pub property: PropertyArg,
+    /// Localize along this schedule instead of asking the checker for one
+    #[arg(long, value_name = "FILE")]
+    pub schedule: Option<PathBuf>,
+    /// Number of diag variables: report minimal sets of up to N lines that must change together
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub faults: u32,
+    /// Stop after this many candidates
+    #[arg(long, value_name = "N")]
+    pub max_candidates: Option<u32>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Same as --format json
+    #[arg(long)]
+    pub json: bool,
+    /// Write the sequential program (for manual inspection)
+    #[arg(long, value_name = "FILE")]
+    pub emit_sequential: Option<PathBuf>,
+    /// Write the diag-instrumented program (for manual inspection)
+    #[arg(long, value_name = "FILE")]
+    pub emit_instrumented: Option<PathBuf>,
+    #[arg(long, value_name = "DIR")]
+    pub rules: Option<PathBuf>,
+    #[arg(long, value_name = "DIR")]
+    pub templates: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct SweepArgs {
+    /// Folders, .yml task files or .c/.i files
+    #[arg(required_unless_present = "merge")]
+    pub paths: Vec<PathBuf>,
+    /// What to run per task
+    #[arg(long, value_enum, default_value_t = SweepMode::Check)]
+    pub mode: SweepMode,
+    /// Parallel tasks (default: all cores)
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Per-task time limit in seconds
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub timeout: f64,
+    /// Per-task memory limit in MB (0: none)
+    #[arg(long, value_name = "MB", default_value_t = 4096)]
+    pub memory_limit: u64,
+    /// Run only slice I of N (1-based), e.g. 2/4
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Write results as JSON
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write results as CSV
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Merge the JSON results of shards instead of running
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub merge: Vec<PathBuf>,
+    /// Extra arguments for each task's seqloc run (e.g. --checker esbmc)
+    #[arg(long = "task-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub task_args: Vec<String>,
+    /// No progress bar
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SweepMode {
+    Check,
+    Localize,
+}

@@ -1,0 +1,25 @@
+//! `seqloc parse`: the concurrency facts of one program.
+
+use super::args::ParseArgs;
+use super::{Ctx, Fail, load, write_output};
+use seqloc::report::style::Style;
+
+pub fn run(ctx: &Ctx, a: ParseArgs) -> Result<u8, Fail> {
+    let prog = load(ctx, &a.input)?;
+    let name = a.input.file.display().to_string();
+    let text = if a.print {
+        seqloc::ir::print::print_program(&prog, &seqloc::ir::print::SvComp, &Default::default())
+            .text
+    } else {
+        let facts = seqloc::analysis::facts::compute(&prog);
+        if a.json {
+            let mut j = seqloc::report::facts::to_json(&facts, &name);
+            j.push('\n');
+            j
+        } else {
+            seqloc::report::facts::render_text(&facts, &name, &Style::for_stdout(ctx.color))
+        }
+    };
+    write_output(None, &a.input.file, &text)?;
+    Ok(super::EXIT_NO_FAILURE)
+}

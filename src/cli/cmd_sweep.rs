@@ -1,0 +1,43 @@
+//! `seqloc sweep`: many tasks, in parallel child processes, with limits and a summary.
+
+use std::time::Duration;
+
+use super::args::{SweepArgs, SweepMode};
+use super::{Ctx, EXIT_NO_FAILURE, Fail};
+use seqloc::sweep::{self, Mode, SweepOptions};
+
+pub fn run(_ctx: &Ctx, a: SweepArgs) -> Result<u8, Fail> {
+    let report = if !a.merge.is_empty() {
+        sweep::merge(&a.merge).map_err(|e| Fail::input(e.to_string()))?
+    } else {
+        let exe = std::env::current_exe()
+            .map_err(|e| Fail::checker(format!("cannot find seqloc's own executable: {e}")))?;
+        let mut opts = SweepOptions::new(a.paths.clone(), exe);
+        opts.mode = match a.mode {
+            SweepMode::Check => Mode::Check,
+            SweepMode::Localize => Mode::Localize,
+        };
+        opts.jobs = a.jobs.unwrap_or(0);
+        opts.timeout = Duration::from_secs_f64(a.timeout.max(1.0));
+        opts.memory_mb = a.memory_limit;
+        opts.shard = match &a.shard {
+            Some(s) => Some(sweep::parse_shard(s).map_err(|e| Fail::input(e.to_string()))?),
+            None => None,
+        };
+        opts.extra_args = a.task_args.clone();
+        opts.progress = !a.no_progress;
+        sweep::sweep(&opts).map_err(|e| Fail::input(e.to_string()))?
+    };
+    if let Some(p) = &a.json {
+        let f = std::fs::File::create(p)
+            .map_err(|e| Fail::input(format!("cannot write {}: {e}", p.display())))?;
+        sweep::results::write_json(&report, f).map_err(|e| Fail::input(e.to_string()))?;
+    }
+    if let Some(p) = &a.csv {
+        let f = std::fs::File::create(p)
+            .map_err(|e| Fail::input(format!("cannot write {}: {e}", p.display())))?;
+        sweep::results::write_csv(&report, f).map_err(|e| Fail::input(e.to_string()))?;
+    }
+    print!("{}", sweep::render_table(&report));
+    Ok(EXIT_NO_FAILURE)
+}

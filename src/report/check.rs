@@ -1,0 +1,259 @@
+//! The result of `seqloc check`: readable text and the `seqloc.check/1` JSON.
+//!
+//! # JSON (`seqloc.check/1`)
+//!
+//! | field | meaning |
+//! |---|---|
+//! | `schema` | `"seqloc.check/1"` |
+//! | `program` | the input file |
+//! | `checker` | `{ "name", "version" }` |
+//! | `verdict` | `failure`, `deadlock`, `no-failure-within-bounds` or `unknown` |
+//! | `reason` | why the verdict is what it is (bounds reached, limits), or `null` |
+//! | `property` | the violated property: `kind` (`assertion`, `error`, `deadlock`), `file`, `line`, `column`, `thread`, `message` — or `null` |
+//! | `bounds` | `{ "rounds", "unwind", "threads" }` of the last search |
+//! | `loops_complete` | every loop ran to its end within the unwinding bound |
+//! | `unwinding_reached` | loops whose bound was reached (`file:line`) |
+//! | `schedule` | the failing interleaving in `seqloc.schedule/1` form, or `null` |
+//! | `trace` | one entry per step: `thread`, `file`, `line`, `statement`, `writes` |
+//! | `inputs` | nondeterministic values: `thread`, `at`, `value` |
+//! | `time_ms` | `{ "total", "encode", "solve" }` |
+//! | `phases` | each bound tried and its result |
+
+use serde::Serialize;
+
+use super::style::Style;
+use crate::cex::{Counterexample, TraceStep, ViolationKind};
+use crate::check::{Bounds, CheckOutcome, Phase, Verdict};
+use crate::diagnostics::SourceSpot;
+use crate::ir::Program;
+
+pub const SCHEMA: &str = "seqloc.check/1";
+
+#[derive(Serialize)]
+pub struct CheckerInfo {
+    pub name: String,
+    pub version: String,
+}
+
+#[derive(Serialize)]
+pub struct TimeMs {
+    pub total: u64,
+    pub encode: u64,
+    pub solve: u64,
+}
+
+#[derive(Serialize)]
+pub struct CheckJson<'a> {
+    pub schema: &'static str,
+    pub program: String,
+    pub checker: CheckerInfo,
+    pub verdict: Verdict,
+    pub reason: Option<String>,
+    pub property: Option<&'a crate::cex::Violation>,
+    pub bounds: &'a Bounds,
+    pub loops_complete: bool,
+    pub unwinding_reached: &'a [String],
+    pub schedule: Option<&'a crate::seq::schedule::Schedule>,
+    pub trace: &'a [TraceStep],
+    pub inputs: &'a [crate::cex::InputStep],
+    pub time_ms: TimeMs,
+    pub phases: &'a [Phase],
+}
+
+pub fn to_json(out: &CheckOutcome, program: &str, checker: CheckerInfo, total_ms: u64) -> String {
+    let cex = out.counterexample.as_ref();
+    let j = CheckJson {
+        schema: SCHEMA,
+        program: program.to_string(),
+        checker,
+        verdict: out.verdict,
+        reason: out.reason.clone(),
+        property: cex.map(|c| &c.violation),
+        bounds: &out.bounds,
+        loops_complete: out.loops_complete,
+        unwinding_reached: &out.unwinding_reached,
+        schedule: cex.map(|c| &c.schedule),
+        trace: cex.map(|c| c.steps.as_slice()).unwrap_or(&[]),
+        inputs: cex.map(|c| c.inputs.as_slice()).unwrap_or(&[]),
+        time_ms: TimeMs {
+            total: total_ms,
+            encode: out.stats.encode_ms,
+            solve: out.stats.solve_ms,
+        },
+        phases: &out.phases,
+    };
+    serde_json::to_string_pretty(&j).unwrap_or_default()
+}
+
+/// The thread label used in traces: `T1 t1` (id and function).
+pub fn thread_label(cex: &Counterexample, t: u32) -> String {
+    let f = cex
+        .schedule
+        .threads
+        .iter()
+        .find(|x| x.id == t)
+        .map(|x| x.function.as_str())
+        .unwrap_or("?");
+    format!("T{t} {f}")
+}
+
+/// What a step did, in source terms: `reads x = 0`, `x = 1`.
+pub fn step_effect(step: &TraceStep) -> String {
+    let mut parts = Vec::new();
+    for w in &step.writes {
+        let temp = w.lhs.starts_with("__t") || w.lhs.starts_with("__r") || w.lhs.starts_with("__c");
+        if temp {
+            // `int __t = x;`: the step is a read of the right-hand side.
+            let rhs = step
+                .statement
+                .split_once('=')
+                .map(|(_, r)| r.trim().trim_end_matches(';').trim().to_string())
+                .unwrap_or_default();
+            if rhs.contains("__VERIFIER_nondet") || rhs.contains("nondet") {
+                parts.push(format!("input {}", w.value));
+            } else if !rhs.is_empty() && !rhs.contains("__t") {
+                parts.push(format!("reads {rhs} = {}", w.value));
+            } else {
+                parts.push(format!("= {}", w.value));
+            }
+        } else {
+            parts.push(format!("{} = {}", w.lhs.trim_start_matches("*&"), w.value));
+        }
+    }
+    parts.join(", ")
+}
+
+pub fn render_trace(cex: &Counterexample, prog: &Program, st: &Style) -> String {
+    let mut out = String::new();
+    let width = cex
+        .schedule
+        .threads
+        .iter()
+        .map(|t| thread_label(cex, t.id).len())
+        .max()
+        .unwrap_or(8);
+    let mut prev_thread = None;
+    for (i, s) in cex.steps.iter().enumerate() {
+        if prev_thread.is_some_and(|p| p != s.thread) {
+            out.push_str(&format!("    {}\n", st.dim("--- context switch ---")));
+        }
+        prev_thread = Some(s.thread);
+        let file = crate::seq::schedule::short_file(&s.file);
+        let src = prog
+            .sources
+            .source_line(s.loc)
+            .map(|l| l.trim().to_string())
+            .unwrap_or_else(|| s.statement.clone());
+        let eff = step_effect(s);
+        let eff = if eff.is_empty() {
+            String::new()
+        } else {
+            format!("   {}", st.cyan(&eff))
+        };
+        out.push_str(&format!(
+            "  {:>3}  {:<width$}  {:<18} {}{}\n",
+            i + 1,
+            thread_label(cex, s.thread),
+            format!("{file}:{}", s.line),
+            src,
+            eff,
+            width = width
+        ));
+    }
+    out
+}
+
+pub fn render_text(
+    out: &CheckOutcome,
+    prog: &Program,
+    program: &str,
+    checker: &str,
+    st: &Style,
+    total_ms: u64,
+) -> String {
+    let mut s = String::new();
+    s.push_str(&format!(
+        "{} {} ({})\n",
+        st.bold("seqloc check"),
+        program,
+        checker
+    ));
+    let bounds = format!(
+        "{} rounds, loops unwound {} times, {} thread slots",
+        out.bounds.rounds, out.bounds.unwind, out.bounds.threads
+    );
+    match (&out.verdict, &out.counterexample) {
+        (Verdict::Failure | Verdict::Deadlock, Some(cex)) => {
+            let v = &cex.violation;
+            let head = match v.kind {
+                ViolationKind::Deadlock => "DEADLOCK: every live thread is blocked".to_string(),
+                ViolationKind::Assertion => format!(
+                    "FAILURE: assertion violated at {}:{}",
+                    crate::seq::schedule::short_file(&v.file),
+                    v.line
+                ),
+                ViolationKind::Error => format!(
+                    "FAILURE: error location reached at {}:{}",
+                    crate::seq::schedule::short_file(&v.file),
+                    v.line
+                ),
+            };
+            s.push_str(&format!("{}\n", st.red(&head)));
+            if v.kind != ViolationKind::Deadlock {
+                let spot = SourceSpot::at(
+                    &prog.sources,
+                    v.loc,
+                    format!("in thread {}", thread_label(cex, v.thread.unwrap_or(0))),
+                );
+                s.push_str(&spot.render_plain("note"));
+            }
+            s.push_str(&format!(
+                "\n{} ({} threads, {} context switches):\n",
+                st.bold("Interleaving"),
+                cex.schedule.threads.len(),
+                cex.context_switches()
+            ));
+            s.push_str(&render_trace(cex, prog, st));
+            if !cex.inputs.is_empty() {
+                s.push_str(&format!("\n{}\n", st.bold("Inputs:")));
+                for i in &cex.inputs {
+                    s.push_str(&format!(
+                        "  {} at {}: {}\n",
+                        thread_label(cex, i.thread),
+                        i.at,
+                        i.value
+                    ));
+                }
+            }
+            s.push_str(&format!(
+                "\nfound with {bounds}; {:.1} s\n",
+                total_ms as f64 / 1000.0
+            ));
+        }
+        (Verdict::NoFailureWithinBounds, _) => {
+            s.push_str(&format!("{}\n", st.green("NO FAILURE within the bounds")));
+            if let Some(r) = &out.reason {
+                s.push_str(&format!("  {r}\n"));
+            }
+            s.push_str(&format!(
+                "  bounds: {bounds}; {:.1} s\n",
+                total_ms as f64 / 1000.0
+            ));
+            s.push_str(&format!(
+                "  {}\n",
+                st.dim("a bounded check: deeper interleavings (--rounds) or longer loops (--unwind) are not covered")
+            ));
+        }
+        _ => {
+            s.push_str(&format!("{}\n", st.yellow("UNKNOWN")));
+            if let Some(r) = &out.reason {
+                s.push_str(&format!("  {r}\n"));
+            }
+            s.push_str(&format!(
+                "  last bounds: {bounds}; {:.1} s\n",
+                total_ms as f64 / 1000.0
+            ));
+        }
+    }
+    s
+}

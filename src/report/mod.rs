@@ -1,0 +1,6 @@
+//! Everything seqloc prints for people and machines: text with optional colour, the
+//! versioned JSON formats, SARIF. Only this module serializes results.
+
+pub mod check;
+pub mod facts;
+pub mod style;
