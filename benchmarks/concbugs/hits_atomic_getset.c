@@ -7,15 +7,15 @@
  * Expected verdict: false (unreach-call)
  * Bug class: atomicity violation (read-modify-write)
  * Faulty lines: 43, 44. The increment is split into an atomic read
- *   (43) and an atomic write (44); another visitor's increment can fall
+ *   (L43) and an atomic write (L44); another visitor's increment can fall
  *   in between and is lost. It must be one atomic increment.
  *
  * Failing interleaving (4 context switches):
- *   main: 51,52 create visitors A, B; 53 join(A) blocks
- *   A:    43 h = 0                                                  [switch 1]
- *   B:    43 h = 0, 44 hits = 1; B ends                              [switch 2]
- *   A:    44 hits = 1; A ends                                          [switch 3]
- *   main: joins; 55 assertion fails (hits == 1, not 2)                [switch 4]
+ *   main: L51,L52 create visitors A, B; L53 join(A) blocks
+ *   A:    L43 h = 0                                                  [switch 1]
+ *   B:    L43 h = 0, L44 hits = 1; B ends                              [switch 2]
+ *   A:    L44 hits = 1; A ends                                          [switch 3]
+ *   main: joins; L55 assertion fails (hits == 1, not 2)                [switch 4]
  */
 #include <stdlib.h>
 #include <pthread.h>

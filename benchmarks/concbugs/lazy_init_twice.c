@@ -6,16 +6,16 @@
  * Expected verdict: false (unreach-call)
  * Bug class: atomicity violation (check-then-act)
  * Faulty lines: 29, 30, 31. The test of "ready" (29) and the
- *   initialisation (30, 31) are not one atomic step, so a second
+ *   initialisation (L30, L31) are not one atomic step, so a second
  *   client can re-initialise the counter after the first one counted its hit.
  *
  * Failing interleaving (4 context switches):
- *   main: 49,50 create clients A, B; 51 join(A) blocks
- *   A:    29 ready is 0                                                [switch 1]
- *   B:    29 ready is 0, 30 hits = 0, 31 ready = 1, 40 hits = 1; B ends
+ *   main: L49,L50 create clients A, B; L51 join(A) blocks
+ *   A:    L29 ready is 0                                                [switch 1]
+ *   B:    L29 ready is 0, L30 hits = 0, L31 ready = 1, L40 hits = 1; B ends
  *                                                                  [switch 2]
- *   A:    30 hits = 0, ready = 1, 40 hits = 1; A ends                 [switch 3]
- *   main: joins; 53 assertion fails (hits == 1)                     [switch 4]
+ *   A:    L30 hits = 0, ready = 1, L40 hits = 1; A ends                 [switch 3]
+ *   main: joins; L53 assertion fails (hits == 1)                     [switch 4]
  */
 #include <pthread.h>
 #include <assert.h>

@@ -6,12 +6,12 @@
  * Expected verdict: false (unreach-call)
  * Bug class: order violation
  * Faulty lines: 35, 36. The sender raises the flag (35) before writing
- *   the checksum (36); the flag must be the last write.
+ *   the checksum (L36); the flag must be the last write.
  *
  * Failing interleaving (2 context switches):
- *   main: 55,56 create sender S and receiver R; 57 join(S) blocks
- *   S:    33 body = 5, 6, 7, 34 len = 3, 35 posted = 1               [switch 1]
- *   R:    44 posted is 1, sum = 18, 47 fails (checksum still 0)        [switch 2]
+ *   main: L55,L56 create sender S and receiver R; L57 join(S) blocks
+ *   S:    L33 body = 5, 6, 7, L34 len = 3, L35 posted = 1               [switch 1]
+ *   R:    L44 posted is 1, sum = 18, L47 fails (checksum still 0)        [switch 2]
  */
 #include <pthread.h>
 #include <assert.h>

@@ -7,13 +7,13 @@
  * Expected verdict: false (unreach-call)
  * Bug class: atomicity violation (multi-variable)
  * Faulty lines: 37, 38. The sensor updates the sequence number and the
- *   reading in two atomic sections (ended at 37, restarted at 38); the
+ *   reading in two atomic sections (ended at L37, restarted at L38); the
  *   pair must be updated in a single atomic section.
  *
  * Failing interleaving (2 context switches):
- *   main: 60,61 create sensor S and monitor M; 62 join(S) blocks
- *   S:    k=1: 36 seq = 1, 37 end of the first atomic section        [switch 1]
- *   M:    50 snapshot s = 1, r = 0; 53 fails (0 != 10)                [switch 2]
+ *   main: L60,L61 create sensor S and monitor M; L62 join(S) blocks
+ *   S:    k=1: L36 seq = 1, L37 end of the first atomic section        [switch 1]
+ *   M:    L50 snapshot s = 1, r = 0; L53 fails (0 != 10)                [switch 2]
  */
 #include <stdlib.h>
 #include <pthread.h>

@@ -6,16 +6,16 @@
  * Expected verdict: false (unreach-call)
  * Bug class: atomicity violation (check-then-act)
  * Faulty lines: 30, 31. The availability test (30) is made before the
- *   mutex is taken (31), so both customers can pass it for the one seat.
+ *   mutex is taken (L31), so both customers can pass it for the one seat.
  *   The test belongs inside the critical section.
  *
  * Failing interleaving (4 context switches):
- *   main: 44,45 create customers C0, C1; 46 join(C0) blocks
- *   C0:   30 seats_left is 1                                          [switch 1]
- *   C1:   30 seats_left is 1, 31 lock, 32 seats_left = 0, 33 booked[1] = 1,
+ *   main: L44,L45 create customers C0, C1; L46 join(C0) blocks
+ *   C0:   L30 seats_left is 1                                          [switch 1]
+ *   C1:   L30 seats_left is 1, L31 lock, L32 seats_left = 0, L33 booked[1] = 1,
  *         unlock; C1 ends                                            [switch 2]
- *   C0:   31 lock, 32 seats_left = -1, 33 booked[0] = 1, unlock; C0 ends [switch 3]
- *   main: joins; 48 assertion fails (two bookings for one seat)     [switch 4]
+ *   C0:   L31 lock, L32 seats_left = -1, L33 booked[0] = 1, unlock; C0 ends [switch 3]
+ *   main: joins; L48 assertion fails (two bookings for one seat)     [switch 4]
  */
 #include <pthread.h>
 #include <assert.h>

@@ -6,13 +6,13 @@
  * Expected verdict: false (unreach-call)
  * Bug class: data race (multi-variable)
  * Faulty lines: 32, 33, 42, 43. The two related updates (32, 33) and
- *   the two reads (42, 43) are unprotected; both pairs must be made atomic
+ *   the two reads (L42, L43) are unprotected; both pairs must be made atomic
  *   with respect to each other (one lock around each pair).
  *
  * Failing interleaving (2 context switches):
- *   main:     51,52 create recorder W and reporter R; 53 join(W) blocks
- *   W:        i=0: 32 count = 1                                       [switch 1]
- *   R:        42 c = 1, 43 s = 0; 44 fails (0 != 5)                  [switch 2]
+ *   main:     L51,L52 create recorder W and reporter R; L53 join(W) blocks
+ *   W:        i=0: L32 count = 1                                       [switch 1]
+ *   R:        L42 c = 1, L43 s = 0; L44 fails (0 != 5)                  [switch 2]
  */
 #include <stdlib.h>
 #include <pthread.h>

@@ -6,14 +6,14 @@
  * Expected verdict: false (unreach-call)
  * Bug class: order violation
  * Faulty lines: 49, 50. main creates the worker (49) before it has joined
- *   the loader (50), so the worker can read the table before it is filled.
+ *   the loader (L50), so the worker can read the table before it is filled.
  *   The loader must be joined before the worker is created.
  *
  * Failing interleaving (3 context switches):
- *   main:   48,49 create loader L and worker W; 50 join(L) blocks
- *   W:      40 sums the table while it is still all zero: result = 0    [switch 1]
- *   L:      31 fills table = 0, 1, 4, 9; L ends                      [switch 2]
- *   main:   joins; 52 assertion fails (0 != 14)                       [switch 3]
+ *   main:   L48,L49 create loader L and worker W; L50 join(L) blocks
+ *   W:      L40 sums the table while it is still all zero: result = 0    [switch 1]
+ *   L:      L31 fills table = 0, 1, 4, 9; L ends                      [switch 2]
+ *   main:   joins; L52 assertion fails (0 != 14)                       [switch 3]
  */
 #include <pthread.h>
 #include <assert.h>

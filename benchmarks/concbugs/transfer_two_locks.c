@@ -6,14 +6,14 @@
  * Expected verdict: false (unreach-call)
  * Bug class: atomicity violation (multi-variable, different locks)
  * Faulty lines: 32, 33. move() debits under the source's mutex, releases it
- *   (32) and only then takes the destination's mutex (33) to credit, so the
+ *   (L32) and only then takes the destination's mutex (L33) to credit, so the
  *   money is in neither account in between. Both mutexes must be held for
  *   the whole transfer (taken in a fixed order).
  *
  * Failing interleaving (2 context switches):
- *   main: 65,66 create mover M and auditor A; 67 join(M) blocks
- *   M:    30 lock checking, 31 checking = 70, 32 unlock               [switch 1]
- *   A:    locks both, 51 total = 70 + 0, unlocks; 54 fails (70 != 100)  [switch 2]
+ *   main: L65,L66 create mover M and auditor A; L67 join(M) blocks
+ *   M:    L30 lock checking, L31 checking = 70, L32 unlock               [switch 1]
+ *   A:    locks both, L51 total = 70 + 0, unlocks; L54 fails (70 != 100)  [switch 2]
  */
 #include <pthread.h>
 #include <assert.h>

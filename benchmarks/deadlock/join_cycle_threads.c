@@ -6,13 +6,13 @@
  * Expected verdict: false (no-deadlock)
  * Bug class: deadlock (join cycle)
  * Faulty lines: 38, 40, 41. Stage 1 joins stage 2 (38) before releasing it
- *   (40 go = 1, 41 signal); the join must come after the release.
+ *   (L40 go = 1, L41 signal); the join must come after the release.
  *
  * Deadlocking interleaving (2 context switches):
- *   main: 51,52 create stage 2 (handle in stage2_thread) and stage 1;
- *         53 join(stage 1) blocks
- *   S1:   38 join(stage 2) blocks                                         [switch 1]
- *   S2:   lock, 30 go is 0, waits                                          [switch 2]
+ *   main: L51,L52 create stage 2 (handle in stage2_thread) and stage 1;
+ *         L53 join(stage 1) blocks
+ *   S1:   L38 join(stage 2) blocks                                         [switch 1]
+ *   S2:   lock, L30 go is 0, waits                                          [switch 2]
  *   main waits for S1, S1 for S2, S2 for a signal from S1: deadlock.
  */
 #include <pthread.h>

@@ -5,12 +5,12 @@
  * Expected verdict: false (no-deadlock)
  * Bug class: deadlock (join while holding a lock)
  * Faulty lines: 38, 39. main joins the helper (38) before it releases cfg_lock
- *   (39); the helper needs cfg_lock to finish. The unlock must come before
+ *   (L39); the helper needs cfg_lock to finish. The unlock must come before
  *   the join.
  *
  * Deadlocking interleaving (1 context switch):
- *   main: 35 locks cfg_lock, 36 cfg = 5, 37 creates helper H, 38 join(H) blocks
- *   H:    25 blocks on cfg_lock                                           [switch 1]
+ *   main: L35 locks cfg_lock, L36 cfg = 5, L37 creates helper H, L38 join(H) blocks
+ *   H:    L25 blocks on cfg_lock                                           [switch 1]
  *   main waits for H, H for cfg_lock held by main: deadlock.
  */
 #include <pthread.h>

@@ -6,15 +6,15 @@
  * Expected verdict: false (no-deadlock)
  * Bug class: deadlock (lock-order inversion)
  * Faulty lines: 28, 29, 40, 41. The seller takes inventory_lock then
- *   ledger_lock (28, 29), the restocker ledger_lock then inventory_lock
- *   (40, 41). Swapping either pair gives one global order.
+ *   ledger_lock (L28, L29), the restocker ledger_lock then inventory_lock
+ *   (L40, L41). Swapping either pair gives one global order.
  *
- * Deadlocking interleaving (3 context switches):
- *   main: 54,55 create seller S and restocker R; 56 join(S) blocks
- *   S:    28 locks inventory_lock                                         [switch 1]
- *   R:    40 locks ledger_lock, 41 blocks on inventory_lock                 [switch 2]
- *   S:    29 blocks on ledger_lock                                        [switch 3]
- *   main, S and R are all blocked: deadlock.
+ * Deadlocking interleaving (2 context switches):
+ *   main: L54,L55 create seller S and restocker R; L56 join(S) blocks
+ *   S:    L28 locks inventory_lock                                         [switch 1]
+ *   R:    L40 locks ledger_lock, L41 blocks on inventory_lock                 [switch 2]
+ *   S's next step, L29, needs ledger_lock, held by R: main, S and R are all
+ *   blocked, a deadlock.
  */
 #include <pthread.h>
 

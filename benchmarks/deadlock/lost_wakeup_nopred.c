@@ -10,10 +10,10 @@
  *   It must be "while (!done) pthread_cond_wait(...)".
  *
  * Deadlocking interleaving (2 context switches):
- *   main: 53,54 create worker W and waiter V; 55 join(V) blocks
- *   W:    30 result = 42, lock, 32 done = 1, 33 signal (no waiter), unlock;
+ *   main: L53,L54 create worker W and waiter V; L55 join(V) blocks
+ *   W:    L30 result = 42, lock, L32 done = 1, L33 signal (no waiter), unlock;
  *         W ends                                                    [switch 1]
- *   V:    lock, 42 waits forever                                       [switch 2]
+ *   V:    lock, L42 waits forever                                       [switch 2]
  *   main waits for V, V for a signal: deadlock.
  */
 #include <pthread.h>

@@ -5,18 +5,17 @@
  *
  * Expected verdict: false (no-deadlock)
  * Bug class: deadlock (3-thread lock-order cycle)
- * Faulty lines: 32, 33. Every philosopher takes its left fork first
- *   (32) and then its right fork (33), which closes the cycle
+ * Faulty lines: 31, 32. Every philosopher takes its left fork first
+ *   (L31) and then its right fork (L32), which closes the cycle
  *   0 -> 1 -> 2 -> 0. Taking the lower-numbered fork first breaks it.
  *
- * Deadlocking interleaving (5 context switches):
- *   main: 54 creates P0, P1, P2; 57 join(P0) blocks
- *   P0:   32 takes fork 0                                                [switch 1]
- *   P1:   32 takes fork 1                                                [switch 2]
- *   P2:   32 takes fork 2, 33 blocks on fork 0                         [switch 3]
- *   P0:   33 blocks on fork 1                                            [switch 4]
- *   P1:   33 blocks on fork 2                                            [switch 5]
- *   All four threads are blocked: deadlock.
+ * Deadlocking interleaving (3 context switches):
+ *   main: L53 creates P0, P1, P2; L56 join(P0) blocks
+ *   P0:   L31 takes fork 0                                                [switch 1]
+ *   P1:   L31 takes fork 1                                                [switch 2]
+ *   P2:   L31 takes fork 2, L32 blocks on fork 0                         [switch 3]
+ *   P0's next step (L32) needs fork 1, P1's needs fork 2: all four threads
+ *   are blocked, a deadlock.
  */
 #include <pthread.h>
 

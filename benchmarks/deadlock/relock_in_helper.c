@@ -6,14 +6,14 @@
  * Expected verdict: false (no-deadlock)
  * Bug class: deadlock (relocking a non-recursive mutex)
  * Faulty lines: 35, 27. record_pair holds log_lock (35) while calling
- *   append_entry, which locks log_lock again (27); a default mutex is not
+ *   append_entry, which locks log_lock again (L27); a default mutex is not
  *   recursive, so the thread blocks on itself. One of the two acquisitions
  *   (and its unlock) must go.
  *
  * Deadlocking interleaving (2 context switches):
- *   main: 53,54 create recorders A and B; 55 join(A) blocks
- *   A:    35 locks log_lock, 36 calls append_entry, 27 blocks on log_lock  [switch 1]
- *   B:    35 blocks on log_lock                                            [switch 2]
+ *   main: L53,L54 create recorders A and B; L55 join(A) blocks
+ *   A:    L35 locks log_lock, L36 calls append_entry, L27 blocks on log_lock  [switch 1]
+ *   B:    L35 blocks on log_lock                                            [switch 2]
  *   All threads are blocked: deadlock.
  */
 #include <pthread.h>

@@ -6,14 +6,14 @@
  * Expected verdict: false (no-deadlock)
  * Bug class: deadlock (signal without the predicate)
  * Faulty lines: 29, 31. The starter signals (29) before it sets the
- *   predicate, and sets it (31) after releasing the mutex without signalling
+ *   predicate, and sets it (L31) after releasing the mutex without signalling
  *   again. "ready = 1" belongs before the signal, inside the critical section.
  *
  * Deadlocking interleaving (3 context switches):
- *   main: 50,51 create starter S and runner R; 52 join(R) blocks
- *   S:    lock, 29 signal (no waiter yet), unlock                       [switch 1]
- *   R:    lock, 39 ready is 0, 40 waits                                  [switch 2]
- *   S:    31 ready = 1, no signal; S ends                               [switch 3]
+ *   main: L50,L51 create starter S and runner R; L52 join(R) blocks
+ *   S:    lock, L29 signal (no waiter yet), unlock                       [switch 1]
+ *   R:    lock, L39 ready is 0, L40 waits                                  [switch 2]
+ *   S:    L31 ready = 1, no signal; S ends                               [switch 3]
  *   main waits for R, R for a signal: deadlock.
  */
 #include <pthread.h>

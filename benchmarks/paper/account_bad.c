@@ -11,11 +11,11 @@
  *   The operations themselves are correctly synchronised.
  *
  * Failing interleaving (3 context switches):
- *   main:    74 balance = 2; 75,76 create payer P and spender S;
- *            77 join(P) blocks
- *   S:       38 balance 2 >= 4 is false, withdrawal refused; S ends   [switch 1]
- *   P:       30 balance = 2 + 5 = 7; P ends                           [switch 2]
- *   main:    77,78 joins return; 79 assertion fails (7 != 3)     [switch 3]
+ *   main:    L74 balance = 2; L75,L76 create payer P and spender S;
+ *            L77 join(P) blocks
+ *   S:       L38 balance 2 >= 4 is false, withdrawal refused; S ends   [switch 1]
+ *   P:       L30 balance = 2 + 5 = 7; P ends                           [switch 2]
+ *   main:    L77,L78 joins return; L79 assertion fails (7 != 3)     [switch 3]
  */
 #include <pthread.h>
 #include <assert.h>

@@ -7,19 +7,19 @@
  * Expected verdict: false (unreach-call)
  * Bug class: atomicity violation
  * Faulty lines: 61, 62. The consumer marks the slot free and releases
- *   the mutex (61) before it reads the slot (62), so the producer can
+ *   the mutex (L61) before it reads the slot (L62), so the producer can
  *   overwrite the slot with the next value in between. The read belongs
  *   inside the critical section.
  *
  * Failing interleaving (5 context switches):
- *   main: 74,75 create producer P and consumer C; 76 join(P) blocks
- *   P:    i=1: 43 slot = 10, 44 full = 1, unlock; i=2: 41 full,
+ *   main: L74,L75 create producer P and consumer C; L76 join(P) blocks
+ *   P:    i=1: L43 slot = 10, L44 full = 1, unlock; i=2: L41 full,
  *         so it waits                                                   [switch 1]
- *   C:    i=1: 59 full = 0, signal, 61 unlock               [switch 2]
- *   P:    wakes, 43 slot = 20, full = 1, unlock; P ends            [switch 3]
- *   C:    62 v = 20 (the 10 is lost), total = 20; i=2: takes 20 again,
+ *   C:    i=1: L59 full = 0, signal, L61 unlock               [switch 2]
+ *   P:    wakes, L43 slot = 20, full = 1, unlock; P ends            [switch 3]
+ *   C:    L62 v = 20 (the 10 is lost), total = 20; i=2: takes 20 again,
  *         total = 40; C ends                                            [switch 4]
- *   main: joins return; 78 assertion fails (40 != 30)               [switch 5]
+ *   main: joins return; L78 assertion fails (40 != 30)               [switch 5]
  */
 #include <pthread.h>
 #include <assert.h>

@@ -7,17 +7,17 @@
  * Expected verdict: false (unreach-call)
  * Bug class: atomicity violation
  * Faulty lines: 54, 55, 58, 59. begin_write checks that nobody
- *   is inside (54) and registers the writer (59) in two separate
- *   critical sections (55 releases the mutex, 58 takes it again), so a
+ *   is inside (L54) and registers the writer (L59) in two separate
+ *   critical sections (L55 releases the mutex, L58 takes it again), so a
  *   reader can register in between and read a half-written record.
  *
  * Failing interleaving (4 context switches):
- *   main: 100,101,102 create writer W and readers R1, R2; 103 join(W) blocks
- *   W:    54 busy = 0, 55 unlock                                 [switch 1]
- *   R1:   35 writers == 0, readers = 1; 87 k = 0                     [switch 2]
- *   W:    58 lock, 59 writers = 1, unlock; 75 key = 4, 76 value = 12
+ *   main: L100,L101,L102 create writer W and readers R1, R2; L103 join(W) blocks
+ *   W:    L54 busy = 0, L55 unlock                                 [switch 1]
+ *   R1:   L35 writers == 0, readers = 1; L87 k = 0                     [switch 2]
+ *   W:    L58 lock, L59 writers = 1, unlock; L75 key = 4, L76 value = 12
  *                                                                       [switch 3]
- *   R1:   88 v = 12; 90 assertion fails (12 != 3 * 0)               [switch 4]
+ *   R1:   L88 v = 12; L90 assertion fails (12 != 3 * 0)               [switch 4]
  */
 #include <pthread.h>
 #include <assert.h>

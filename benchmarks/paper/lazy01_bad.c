@@ -11,9 +11,9 @@
  *   iterations. The lock belongs around the whole loop.
  *
  * Failing interleaving (2 context switches):
- *   main: 63,64,65 create adders A, B and auditor C; 66 join(A) blocks
- *   A:    i=0: 28 lock, 29 sum = 1, 30 unlock                      [switch 1]
- *   C:    53 s = 1; 55 assertion fails                               [switch 2]
+ *   main: L63,L64,L65 create adders A, B and auditor C; L66 join(A) blocks
+ *   A:    i=0: L28 lock, L29 sum = 1, L30 unlock                      [switch 1]
+ *   C:    L53 s = 1; L55 assertion fails                               [switch 2]
  */
 #include <pthread.h>
 #include <assert.h>

@@ -9,12 +9,12 @@
  * Faulty line: 35. A worker releases stage1_lock as soon as stage one is
  *   written, so an auditor can see stage one of the new value with stage two
  *   of the old one. stage1_lock must be held until stage two is written
- *   (unlock it after 38).
+ *   (unlock it after L38).
  *
  * Failing interleaving (2 context switches):
- *   main: 65 creates workers W1..W6, 68 auditors A1, A2; 70 join(W1) blocks
- *   W1:   33 lock stage1, 34 stage1_val = 1, 35 unlock            [switch 1]
- *   A1:   46 locks both, 48 a = 1, 49 b = 0, unlocks; 52 fails (0 != 2)
+ *   main: L65 creates workers W1..W6, L68 auditors A1, A2; L70 join(W1) blocks
+ *   W1:   L33 lock stage1, L34 stage1_val = 1, L35 unlock            [switch 1]
+ *   A1:   L46 locks both, L48 a = 1, L49 b = 0, unlocks; L52 fails (0 != 2)
  *                                                                  [switch 2]
  */
 #include <pthread.h>

@@ -11,10 +11,10 @@
  *   count_lock (stats_lock only guards "drained").
  *
  * Failing interleaving (3 context switches):
- *   main: 65 creates producers P1..P6, 66 the drainer D; 68 join(P1) blocks
- *   P1:   36 lock count_lock, 37 before = 0, 38 produced = 1        [switch 1]
- *   D:    48 lock stats_lock, 49 n = 1, 51 produced = 0, drained = 1  [switch 2]
- *   P1:   39 fails (produced is 0, not 1)                          [switch 3]
+ *   main: L65 creates producers P1..P6, L66 the drainer D; L68 join(P1) blocks
+ *   P1:   L36 lock count_lock, L37 before = 0, L38 produced = 1        [switch 1]
+ *   D:    L48 lock stats_lock, L49 n = 1, L51 produced = 0, drained = 1  [switch 2]
+ *   P1:   L39 fails (produced is 0, not 1)                          [switch 3]
  */
 #include <stdlib.h>
 #include <pthread.h>

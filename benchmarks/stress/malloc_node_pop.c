@@ -6,15 +6,15 @@
  * Expected verdict: false (unreach-call)
  * Bug class: data race (lost update of the list head)
  * Faulty lines: 36, 38. pop reads the top pointer (36) and unlinks the
- *   node (38) without synchronisation; both workers can pop the same node.
+ *   node (L38) without synchronisation; both workers can pop the same node.
  *
  * Failing interleaving (4 context switches):
- *   main: 63 pushes values 1 then 2 (top is the node with 2); 67 creates
- *         W0, W1; 70 join(W0) blocks
- *   W0:   36 n = node 2                                                       [switch 1]
- *   W1:   36 n = node 2, 38 top = node 1, 47 taken[1] = 2; W1 ends           [switch 2]
- *   W0:   38 top = node 1, taken[0] = 2; W0 ends                              [switch 3]
- *   main: joins; 71 fails (2 + 2 != 3)                                     [switch 4]
+ *   main: L63 pushes values 1 then 2 (top is the node with 2); L67 creates
+ *         W0, W1; L70 join(W0) blocks
+ *   W0:   L36 n = node 2                                                       [switch 1]
+ *   W1:   L36 n = node 2, L38 top = node 1, L47 taken[1] = 2; W1 ends           [switch 2]
+ *   W0:   L38 top = node 1, taken[0] = 2; W0 ends                              [switch 3]
+ *   main: joins; L71 fails (2 + 2 != 3)                                     [switch 4]
  */
 #include <pthread.h>
 #include <stdlib.h>

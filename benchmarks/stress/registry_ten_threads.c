@@ -4,17 +4,16 @@
  *
  * Expected verdict: false (unreach-call)
  * Bug class: atomicity violation
- * Faulty lines: 33, 34, 36, 37. A member reads the slot count (33), releases
- *   the mutex (34), writes its slot, and re-takes the mutex (36) to store
- *   the new count (37); two members can claim the same slot. Claiming the
+ * Faulty lines: 32, 33, 35, 36. A member reads the slot count (32), releases
+ *   the mutex (L33), writes its slot, and re-takes the mutex (L35) to store
+ *   the new count (L36); two members can claim the same slot. Claiming the
  *   slot must be one critical section.
  *
- * Failing interleaving (4 context switches):
- *   main: 51 creates members M1..M10; 54 join(M1) blocks
- *   M1:   33 n = 0, 34 unlock                                              [switch 1]
- *   M2:   33 n = 0, 35 slots[0] = 2, 36 lock, 37 nslots = 1, unlock      [switch 2]
- *   M1:   35 slots[0] = 1, nslots = 1; M1 ends                            [switch 3]
- *   M2:   39 fails (slots[0] is 1, not 2)                                 [switch 4]
+ * Failing interleaving (3 context switches):
+ *   main: L50 creates members M1..M10; L53 join(M1) blocks
+ *   M1:   L32 n = 0, L33 unlock, L34 slots[0] = 1                          [switch 1]
+ *   M2:   L32 n = 0, L33 unlock, L34 slots[0] = 2                          [switch 2]
+ *   M1:   L35 lock, L36 nslots = 1, unlock; L38 fails (slots[0] is 2, not 1)    [switch 3]
  */
 #include <pthread.h>
 #include <assert.h>

@@ -6,15 +6,15 @@
  * Expected verdict: false (unreach-call)
  * Bug class: order violation
  * Faulty lines: 45, 46. main reuses the one struct for the second task
- *   (45, 46) while the first worker may not have read it yet; each worker
+ *   (L45, L46) while the first worker may not have read it yet; each worker
  *   needs its own struct.
  *
  * Failing interleaving (3 context switches):
- *   main: 42 spec = (0, 3), 44 creates A, 45,46 spec = (1, 4), 47 creates B;
- *         48 join(A) blocks
- *   A:    32 id = 1, weight = 4, 34 out[1] = 40; A ends                     [switch 1]
+ *   main: L42 spec = (0, 3), L44 creates A, L45,L46 spec = (1, 4), L47 creates B;
+ *         L48 join(A) blocks
+ *   A:    L32 id = 1, weight = 4, L34 out[1] = 40; A ends                     [switch 1]
  *   B:    id = 1, weight = 4, out[1] = 40; B ends                          [switch 2]
- *   main: joins; 50 fails (out[0] is 0)                                   [switch 3]
+ *   main: joins; L50 fails (out[0] is 0)                                   [switch 3]
  */
 #include <pthread.h>
 #include <assert.h>

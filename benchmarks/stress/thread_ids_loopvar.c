@@ -5,17 +5,17 @@
  * Expected verdict: false (unreach-call)
  * Bug class: order violation (thread id read after the loop variable changed)
  * Faulty lines: 43, 30. main passes the address of its loop variable i
- *   (43); a worker reading it (30) after main has advanced i gets a wrong
+ *   (L43); a worker reading it (L30) after main has advanced i gets a wrong
  *   id. Each thread needs its own id slot (ids[i]).
  *
  * Failing interleaving (5 context switches):
- *   main: 43 creates W0..W3 (all with &i); the loop ends with i = 4;
- *         45 join(W0) blocks
- *   W0:   30 id = 4, 32 total = 4; W0 ends                                 [switch 1]
+ *   main: L43 creates W0..W3 (all with &i); the loop ends with i = 4;
+ *         L45 join(W0) blocks
+ *   W0:   L30 id = 4, L32 total = 4; W0 ends                                 [switch 1]
  *   W1:   id = 4, total = 8; W1 ends                                       [switch 2]
  *   W2:   id = 4, total = 12; W2 ends                                      [switch 3]
  *   W3:   id = 4, total = 16; W3 ends                                      [switch 4]
- *   main: joins; 46 fails (16 != 6)                                      [switch 5]
+ *   main: joins; L46 fails (16 != 6)                                      [switch 5]
  */
 #include <pthread.h>
 #include <assert.h>
