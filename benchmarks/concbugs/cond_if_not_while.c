@@ -11,11 +11,11 @@
  *
  * Failing interleaving (4 context switches):
  *   main: L57,L58,L59 create consumers C1, C2 and producer P; L60 join(C1) blocks
- *   C1:   L43 lock, L44 items == 0, L45 waits                            [switch 1]
- *   P:    i=0: L33 items = 1, L34 signal (C1 woken), unlock             [switch 2]
+ *   C1:   L43 lock, L44 items == 0, L45 waits                          [switch 1]
+ *   P:    i=0: L33 items = 1, L34 signal (C1 woken), unlock            [switch 2]
  *   C2:   L43 lock, L44 items is 1, L46 items = 0, L47 holds, unlock; C2 ends
- *                                                                  [switch 3]
- *   C1:   reacquires the mutex, L46 items = -1, L47 fails               [switch 4]
+ *                                                                      [switch 3]
+ *   C1:   reacquires the mutex, L46 items = -1, L47 fails              [switch 4]
  */
 #include <pthread.h>
 #include <assert.h>

@@ -13,11 +13,11 @@
  * Failing interleaving (4 context switches):
  *   main: L44,L45 create counters A (samples 1,4,2,6) and B (7,3,5,9);
  *         L46 join(A) blocks
- *   A:    i=0: b = 1, L36 reads hist[1] = 0                              [switch 1]
+ *   A:    i=0: b = 1, L36 reads hist[1] = 0                            [switch 1]
  *   B:    all four samples: hist[1] = 1, hist[0] = 1, hist[2] = 1, hist[0] = 2;
- *         B ends                                                     [switch 2]
+ *         B ends                                                       [switch 2]
  *   A:    L36 writes hist[1] = 1 (B's update lost), then the other three;
- *         A ends                                                     [switch 3]
+ *         A ends                                                       [switch 3]
  *   main: joins; L48 assertion fails (7 != 8)                          [switch 4]
  */
 #include <pthread.h>

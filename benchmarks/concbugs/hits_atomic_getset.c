@@ -12,9 +12,9 @@
  *
  * Failing interleaving (4 context switches):
  *   main: L51,L52 create visitors A, B; L53 join(A) blocks
- *   A:    L43 h = 0                                                  [switch 1]
+ *   A:    L43 h = 0                                                    [switch 1]
  *   B:    L43 h = 0, L44 hits = 1; B ends                              [switch 2]
- *   A:    L44 hits = 1; A ends                                          [switch 3]
+ *   A:    L44 hits = 1; A ends                                         [switch 3]
  *   main: joins; L55 assertion fails (hits == 1, not 2)                [switch 4]
  */
 #include <stdlib.h>

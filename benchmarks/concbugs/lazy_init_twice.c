@@ -11,11 +11,11 @@
  *
  * Failing interleaving (4 context switches):
  *   main: L49,L50 create clients A, B; L51 join(A) blocks
- *   A:    L29 ready is 0                                                [switch 1]
+ *   A:    L29 ready is 0                                               [switch 1]
  *   B:    L29 ready is 0, L30 hits = 0, L31 ready = 1, L40 hits = 1; B ends
- *                                                                  [switch 2]
- *   A:    L30 hits = 0, ready = 1, L40 hits = 1; A ends                 [switch 3]
- *   main: joins; L53 assertion fails (hits == 1)                     [switch 4]
+ *                                                                      [switch 2]
+ *   A:    L30 hits = 0, ready = 1, L40 hits = 1; A ends                [switch 3]
+ *   main: joins; L53 assertion fails (hits == 1)                       [switch 4]
  */
 #include <pthread.h>
 #include <assert.h>

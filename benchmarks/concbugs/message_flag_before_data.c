@@ -10,8 +10,8 @@
  *
  * Failing interleaving (2 context switches):
  *   main: L55,L56 create sender S and receiver R; L57 join(S) blocks
- *   S:    L33 body = 5, 6, 7, L34 len = 3, L35 posted = 1               [switch 1]
- *   R:    L44 posted is 1, sum = 18, L47 fails (checksum still 0)        [switch 2]
+ *   S:    L33 body = 5, 6, 7, L34 len = 3, L35 posted = 1              [switch 1]
+ *   R:    L44 posted is 1, sum = 18, L47 fails (checksum still 0)      [switch 2]
  */
 #include <pthread.h>
 #include <assert.h>

@@ -10,10 +10,10 @@
  *
  * Failing interleaving (3 context switches):
  *   main: L39 creates workers T0, T1, T2; L41,L42 join(T0) blocks
- *   T0:   L28 partial[0] = 10; T0 ends                                   [switch 1]
- *   T1:   L28 partial[1] = 20; T1 ends                                   [switch 2]
+ *   T0:   L28 partial[0] = 10; T0 ends                                 [switch 1]
+ *   T1:   L28 partial[1] = 20; T1 ends                                 [switch 2]
  *   main: joins T1, leaves the loop, L44 total = 10 + 20 + 0;
- *         L45 fails (30 != 60)                                     [switch 3]
+ *         L45 fails (30 != 60)                                         [switch 3]
  */
 #include <pthread.h>
 #include <assert.h>

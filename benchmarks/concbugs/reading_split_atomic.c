@@ -13,7 +13,7 @@
  * Failing interleaving (2 context switches):
  *   main: L60,L61 create sensor S and monitor M; L62 join(S) blocks
  *   S:    k=1: L36 seq = 1, L37 end of the first atomic section        [switch 1]
- *   M:    L50 snapshot s = 1, r = 0; L53 fails (0 != 10)                [switch 2]
+ *   M:    L50 snapshot s = 1, r = 0; L53 fails (0 != 10)               [switch 2]
  */
 #include <stdlib.h>
 #include <pthread.h>

@@ -13,9 +13,9 @@
  *   main: L44,L45 create customers C0, C1; L46 join(C0) blocks
  *   C0:   L30 seats_left is 1                                          [switch 1]
  *   C1:   L30 seats_left is 1, L31 lock, L32 seats_left = 0, L33 booked[1] = 1,
- *         unlock; C1 ends                                            [switch 2]
+ *         unlock; C1 ends                                              [switch 2]
  *   C0:   L31 lock, L32 seats_left = -1, L33 booked[0] = 1, unlock; C0 ends [switch 3]
- *   main: joins; L48 assertion fails (two bookings for one seat)     [switch 4]
+ *   main: joins; L48 assertion fails (two bookings for one seat)       [switch 4]
  */
 #include <pthread.h>
 #include <assert.h>

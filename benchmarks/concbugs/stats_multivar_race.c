@@ -12,7 +12,7 @@
  * Failing interleaving (2 context switches):
  *   main:     L51,L52 create recorder W and reporter R; L53 join(W) blocks
  *   W:        i=0: L32 count = 1                                       [switch 1]
- *   R:        L42 c = 1, L43 s = 0; L44 fails (0 != 5)                  [switch 2]
+ *   R:        L42 c = 1, L43 s = 0; L44 fails (0 != 5)                 [switch 2]
  */
 #include <stdlib.h>
 #include <pthread.h>

@@ -11,8 +11,8 @@
  *
  * Failing interleaving (3 context switches):
  *   main:   L48,L49 create loader L and worker W; L50 join(L) blocks
- *   W:      L40 sums the table while it is still all zero: result = 0    [switch 1]
- *   L:      L31 fills table = 0, 1, 4, 9; L ends                      [switch 2]
+ *   W:      L40 sums the table while it is still all zero: result = 0  [switch 1]
+ *   L:      L31 fills table = 0, 1, 4, 9; L ends                       [switch 2]
  *   main:   joins; L52 assertion fails (0 != 14)                       [switch 3]
  */
 #include <pthread.h>

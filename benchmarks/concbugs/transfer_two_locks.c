@@ -12,8 +12,8 @@
  *
  * Failing interleaving (2 context switches):
  *   main: L65,L66 create mover M and auditor A; L67 join(M) blocks
- *   M:    L30 lock checking, L31 checking = 70, L32 unlock               [switch 1]
- *   A:    locks both, L51 total = 70 + 0, unlocks; L54 fails (70 != 100)  [switch 2]
+ *   M:    L30 lock checking, L31 checking = 70, L32 unlock             [switch 1]
+ *   A:    locks both, L51 total = 70 + 0, unlocks; L54 fails (70 != 100) [switch 2]
  */
 #include <pthread.h>
 #include <assert.h>

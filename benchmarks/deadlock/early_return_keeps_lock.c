@@ -10,8 +10,8 @@
  * Deadlocking interleaving (2 context switches), with nondet value -1:
  *   main: L56,L57 create clients A and B; L58 join(B) blocks
  *   A:    L39 v = -1, L27 locks store_lock, L30 returns -1 with the lock held;
- *         A ends                                                    [switch 1]
- *   B:    L27 blocks on store_lock                                          [switch 2]
+ *         A ends                                                       [switch 1]
+ *   B:    L27 blocks on store_lock                                     [switch 2]
  *   main waits for B, B for a mutex nobody will release: deadlock.
  */
 #include <pthread.h>

@@ -11,8 +11,8 @@
  * Deadlocking interleaving (2 context switches):
  *   main: L51,L52 create stage 2 (handle in stage2_thread) and stage 1;
  *         L53 join(stage 1) blocks
- *   S1:   L38 join(stage 2) blocks                                         [switch 1]
- *   S2:   lock, L30 go is 0, waits                                          [switch 2]
+ *   S1:   L38 join(stage 2) blocks                                     [switch 1]
+ *   S2:   lock, L30 go is 0, waits                                     [switch 2]
  *   main waits for S1, S1 for S2, S2 for a signal from S1: deadlock.
  */
 #include <pthread.h>

@@ -10,7 +10,7 @@
  *
  * Deadlocking interleaving (1 context switch):
  *   main: L35 locks cfg_lock, L36 cfg = 5, L37 creates helper H, L38 join(H) blocks
- *   H:    L25 blocks on cfg_lock                                           [switch 1]
+ *   H:    L25 blocks on cfg_lock                                       [switch 1]
  *   main waits for H, H for cfg_lock held by main: deadlock.
  */
 #include <pthread.h>

@@ -11,8 +11,8 @@
  *
  * Deadlocking interleaving (2 context switches):
  *   main: L54,L55 create seller S and restocker R; L56 join(S) blocks
- *   S:    L28 locks inventory_lock                                         [switch 1]
- *   R:    L40 locks ledger_lock, L41 blocks on inventory_lock                 [switch 2]
+ *   S:    L28 locks inventory_lock                                     [switch 1]
+ *   R:    L40 locks ledger_lock, L41 blocks on inventory_lock          [switch 2]
  *   S's next step, L29, needs ledger_lock, held by R: main, S and R are all
  *   blocked, a deadlock.
  */

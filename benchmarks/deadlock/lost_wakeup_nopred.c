@@ -12,8 +12,8 @@
  * Deadlocking interleaving (2 context switches):
  *   main: L53,L54 create worker W and waiter V; L55 join(V) blocks
  *   W:    L30 result = 42, lock, L32 done = 1, L33 signal (no waiter), unlock;
- *         W ends                                                    [switch 1]
- *   V:    lock, L42 waits forever                                       [switch 2]
+ *         W ends                                                       [switch 1]
+ *   V:    lock, L42 waits forever                                      [switch 2]
  *   main waits for V, V for a signal: deadlock.
  */
 #include <pthread.h>

@@ -11,9 +11,9 @@
  *
  * Deadlocking interleaving (3 context switches):
  *   main: L53 creates P0, P1, P2; L56 join(P0) blocks
- *   P0:   L31 takes fork 0                                                [switch 1]
- *   P1:   L31 takes fork 1                                                [switch 2]
- *   P2:   L31 takes fork 2, L32 blocks on fork 0                         [switch 3]
+ *   P0:   L31 takes fork 0                                             [switch 1]
+ *   P1:   L31 takes fork 1                                             [switch 2]
+ *   P2:   L31 takes fork 2, L32 blocks on fork 0                       [switch 3]
  *   P0's next step (L32) needs fork 1, P1's needs fork 2: all four threads
  *   are blocked, a deadlock.
  */

@@ -12,8 +12,8 @@
  *
  * Deadlocking interleaving (2 context switches):
  *   main: L53,L54 create recorders A and B; L55 join(A) blocks
- *   A:    L35 locks log_lock, L36 calls append_entry, L27 blocks on log_lock  [switch 1]
- *   B:    L35 blocks on log_lock                                            [switch 2]
+ *   A:    L35 locks log_lock, L36 calls append_entry, L27 blocks on log_lock [switch 1]
+ *   B:    L35 blocks on log_lock                                       [switch 2]
  *   All threads are blocked: deadlock.
  */
 #include <pthread.h>

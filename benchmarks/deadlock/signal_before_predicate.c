@@ -11,9 +11,9 @@
  *
  * Deadlocking interleaving (3 context switches):
  *   main: L50,L51 create starter S and runner R; L52 join(R) blocks
- *   S:    lock, L29 signal (no waiter yet), unlock                       [switch 1]
- *   R:    lock, L39 ready is 0, L40 waits                                  [switch 2]
- *   S:    L31 ready = 1, no signal; S ends                               [switch 3]
+ *   S:    lock, L29 signal (no waiter yet), unlock                     [switch 1]
+ *   R:    lock, L39 ready is 0, L40 waits                              [switch 2]
+ *   S:    L31 ready = 1, no signal; S ends                             [switch 3]
  *   main waits for R, R for a signal: deadlock.
  */
 #include <pthread.h>

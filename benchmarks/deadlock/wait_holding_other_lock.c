@@ -11,8 +11,8 @@
  *
  * Deadlocking interleaving (2 context switches):
  *   main: L58,L59 create consumer C and producer P; L60 join(C) blocks
- *   C:    L28 locks table_lock, locks queue_lock, L31 queued is 0, waits      [switch 1]
- *   P:    L42 blocks on table_lock                                          [switch 2]
+ *   C:    L28 locks table_lock, locks queue_lock, L31 queued is 0, waits [switch 1]
+ *   P:    L42 blocks on table_lock                                     [switch 2]
  *   main waits for C, C for queue_cv, P for table_lock: deadlock.
  */
 #include <pthread.h>

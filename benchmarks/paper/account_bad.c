@@ -15,7 +15,7 @@
  *            L77 join(P) blocks
  *   S:       L38 balance 2 >= 4 is false, withdrawal refused; S ends   [switch 1]
  *   P:       L30 balance = 2 + 5 = 7; P ends                           [switch 2]
- *   main:    L77,L78 joins return; L79 assertion fails (7 != 3)     [switch 3]
+ *   main:    L77,L78 joins return; L79 assertion fails (7 != 3)        [switch 3]
  */
 #include <pthread.h>
 #include <assert.h>

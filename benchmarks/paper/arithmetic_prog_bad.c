@@ -14,12 +14,12 @@
  * Failing interleaving (5 context switches):
  *   main: L74,L75 create producer P and consumer C; L76 join(P) blocks
  *   P:    i=1: L43 slot = 10, L44 full = 1, unlock; i=2: L41 full,
- *         so it waits                                                   [switch 1]
- *   C:    i=1: L59 full = 0, signal, L61 unlock               [switch 2]
- *   P:    wakes, L43 slot = 20, full = 1, unlock; P ends            [switch 3]
+ *         so it waits                                                  [switch 1]
+ *   C:    i=1: L59 full = 0, signal, L61 unlock                        [switch 2]
+ *   P:    wakes, L43 slot = 20, full = 1, unlock; P ends               [switch 3]
  *   C:    L62 v = 20 (the 10 is lost), total = 20; i=2: takes 20 again,
- *         total = 40; C ends                                            [switch 4]
- *   main: joins return; L78 assertion fails (40 != 30)               [switch 5]
+ *         total = 40; C ends                                           [switch 4]
+ *   main: joins return; L78 assertion fails (40 != 30)                 [switch 5]
  */
 #include <pthread.h>
 #include <assert.h>

@@ -13,11 +13,11 @@
  *
  * Failing interleaving (4 context switches):
  *   main: L100,L101,L102 create writer W and readers R1, R2; L103 join(W) blocks
- *   W:    L54 busy = 0, L55 unlock                                 [switch 1]
+ *   W:    L54 busy = 0, L55 unlock                                     [switch 1]
  *   R1:   L35 writers == 0, readers = 1; L87 k = 0                     [switch 2]
  *   W:    L58 lock, L59 writers = 1, unlock; L75 key = 4, L76 value = 12
- *                                                                       [switch 3]
- *   R1:   L88 v = 12; L90 assertion fails (12 != 3 * 0)               [switch 4]
+ *                                                                      [switch 3]
+ *   R1:   L88 v = 12; L90 assertion fails (12 != 3 * 0)                [switch 4]
  */
 #include <pthread.h>
 #include <assert.h>

@@ -13,10 +13,10 @@
  * Failing interleaving (4 context switches):
  *   main: L68,L69 create sender S and receiver R; L70 join(S) blocks
  *   S:    k=0: L40 ring[0] = 1, full[0] = 1; k=1: ring[1] = 2, full[1] = 1;
- *         (k=2 still to come)                                        [switch 1]
- *   R:    k=0: L54 full[0] set, L55 full[0] = 0                 [switch 2]
+ *         (k=2 still to come)                                          [switch 1]
+ *   R:    k=0: L54 full[0] set, L55 full[0] = 0                        [switch 2]
  *   S:    k=2: L39 full[0] clear, L40 ring[0] = 3, full[0] = 1; S ends [switch 3]
- *   R:    L56 v = ring[0] = 3; L57 assertion fails (3 != 1)        [switch 4]
+ *   R:    L56 v = ring[0] = 3; L57 assertion fails (3 != 1)            [switch 4]
  */
 #include <stdlib.h>
 #include <pthread.h>

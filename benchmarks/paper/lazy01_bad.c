@@ -12,7 +12,7 @@
  *
  * Failing interleaving (2 context switches):
  *   main: L63,L64,L65 create adders A, B and auditor C; L66 join(A) blocks
- *   A:    i=0: L28 lock, L29 sum = 1, L30 unlock                      [switch 1]
+ *   A:    i=0: L28 lock, L29 sum = 1, L30 unlock                       [switch 1]
  *   C:    L53 s = 1; L55 assertion fails                               [switch 2]
  */
 #include <pthread.h>

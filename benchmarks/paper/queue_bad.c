@@ -14,11 +14,11 @@
  * Failing interleaving (4 context switches):
  *   main: L84,L85,L86 create producer P, consumers C1, C2; L87 join(P) blocks
  *   P:    i=0: L58 enqueue(7), may_put = 0, L60 may_get = 1; i=1: may_put
- *         is 0, nothing; P ends                                         [switch 1]
- *   C1:   L70 may_get is 1                                              [switch 2]
+ *         is 0, nothing; P ends                                        [switch 1]
+ *   C1:   L70 may_get is 1                                             [switch 2]
  *   C2:   L70 may_get is 1, L71 lock, dequeue -> 7, may_get = 0, may_put = 1,
- *         unlock; C2 ends                                               [switch 3]
- *   C1:   L71 lock, dequeue: L44 assertion fails (q_len == 0)     [switch 4]
+ *         unlock; C2 ends                                              [switch 3]
+ *   C1:   L71 lock, dequeue: L44 assertion fails (q_len == 0)          [switch 4]
  */
 #include <pthread.h>
 #include <assert.h>

@@ -12,8 +12,8 @@
  * Deadlocking interleaving (2 context switches):
  *   main: L63,L64 create producer P and consumer C; L65 join(P) blocks
  *   P:    i=0: L35 stored = 1, signal, unlock; i=1: L34 stored == 1, waits
- *                                                                    [switch 1]
- *   C:    i=0: L48 stored != 0, L49 waits                             [switch 2]
+ *                                                                      [switch 1]
+ *   C:    i=0: L48 stored != 0, L49 waits                              [switch 2]
  *   Now main waits for P, P for has_room, C for has_data: deadlock.
  */
 #include <pthread.h>

@@ -13,8 +13,8 @@
  *
  * Deadlocking interleaving (2 context switches), with nondet value 3:
  *   main: L65 pending = 3; L66,L67 create P and C; L68 join(P) blocks
- *   C:    i=0: L53 pending = 2; i=1: pending = 1; C ends              [switch 1]
- *   P:    i=0: L37 pending > 0, waits                                   [switch 2]
+ *   C:    i=0: L53 pending = 2; i=1: pending = 1; C ends               [switch 1]
+ *   P:    i=0: L37 pending > 0, waits                                  [switch 2]
  *   main waits for P, P waits for a broadcast that never comes: deadlock.
  */
 #include <pthread.h>

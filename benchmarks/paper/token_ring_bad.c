@@ -14,13 +14,13 @@
  *
  * Failing interleaving (5 context switches), with seed 0:
  *   main: L65 val[0] = 0; L70 creates stages S1, S2, S3; L73 join(S1) blocks
- *   S2:   try 0: L47 in = val[1] = 0                                  [switch 1]
+ *   S2:   try 0: L47 in = val[1] = 0                                   [switch 1]
  *   S1:   try 0: L47 in = val[0] = 0, L49 holds the token, L50 val[1] = 1,
- *         L51 holder = 2, the other tries do nothing; S1 ends     [switch 2]
+ *         L51 holder = 2, the other tries do nothing; S1 ends          [switch 2]
  *   S2:   L49 holds the token, L50 val[2] = 0 + 1 = 1, holder = 3; S2 ends
- *                                                                  [switch 3]
- *   S3:   L47 in = 1, val[3] = 2, holder = 4; S3 ends                 [switch 4]
- *   main: joins; holder == 4, L75 fails (val[3] = 2 != 0 + 3)         [switch 5]
+ *                                                                      [switch 3]
+ *   S3:   L47 in = 1, val[3] = 2, holder = 4; S3 ends                  [switch 4]
+ *   main: joins; holder == 4, L75 fails (val[3] = 2 != 0 + 3)          [switch 5]
  */
 #include <stdlib.h>
 #include <pthread.h>

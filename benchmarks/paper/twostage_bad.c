@@ -13,9 +13,9 @@
  *
  * Failing interleaving (2 context switches):
  *   main: L65 creates workers W1..W6, L68 auditors A1, A2; L70 join(W1) blocks
- *   W1:   L33 lock stage1, L34 stage1_val = 1, L35 unlock            [switch 1]
+ *   W1:   L33 lock stage1, L34 stage1_val = 1, L35 unlock              [switch 1]
  *   A1:   L46 locks both, L48 a = 1, L49 b = 0, unlocks; L52 fails (0 != 2)
- *                                                                  [switch 2]
+ *                                                                      [switch 2]
  */
 #include <pthread.h>
 #include <assert.h>

@@ -13,8 +13,8 @@
  * Failing interleaving (3 context switches):
  *   main: L65 creates producers P1..P6, L66 the drainer D; L68 join(P1) blocks
  *   P1:   L36 lock count_lock, L37 before = 0, L38 produced = 1        [switch 1]
- *   D:    L48 lock stats_lock, L49 n = 1, L51 produced = 0, drained = 1  [switch 2]
- *   P1:   L39 fails (produced is 0, not 1)                          [switch 3]
+ *   D:    L48 lock stats_lock, L49 n = 1, L51 produced = 0, drained = 1 [switch 2]
+ *   P1:   L39 fails (produced is 0, not 1)                             [switch 3]
  */
 #include <stdlib.h>
 #include <pthread.h>

@@ -11,10 +11,10 @@
  *
  * Failing interleaving (4 context switches):
  *   main: L51 balance = 100, jobs +20 and -50; L59 creates W0, W1; L61 join(W0) blocks
- *   W0:   L37 locks job 0, L38 b = 100                                        [switch 1]
- *   W1:   L37 locks job 1, L38 b = 100, L39 balance = 50; W1 ends              [switch 2]
- *   W0:   L39 balance = 120; W0 ends                                       [switch 3]
- *   main: joins; L62 fails (120 != 70)                                   [switch 4]
+ *   W0:   L37 locks job 0, L38 b = 100                                 [switch 1]
+ *   W1:   L37 locks job 1, L38 b = 100, L39 balance = 50; W1 ends      [switch 2]
+ *   W0:   L39 balance = 120; W0 ends                                   [switch 3]
+ *   main: joins; L62 fails (120 != 70)                                 [switch 4]
  */
 #include <pthread.h>
 #include <assert.h>

@@ -11,11 +11,11 @@
  *
  * Failing interleaving (5 context switches):
  *   main: L66,L67,L68 create net N, disk D and ui U; L69 join(N) blocks
- *   N:    event 10: log_event -> next_slot: L30 n = 0                       [switch 1]
- *   D:    event 20: L30 n = 0, L31 jlen = 1, L38 journal[0] = 20; D ends     [switch 2]
- *   N:    L31 jlen = 1, journal[0] = 10; event 11: slot 1, jlen = 2; N ends  [switch 3]
- *   U:    event 30: slot 2, jlen = 3; U ends                               [switch 4]
- *   main: joins; L72 fails (jlen is 3, not 4)                            [switch 5]
+ *   N:    event 10: log_event -> next_slot: L30 n = 0                  [switch 1]
+ *   D:    event 20: L30 n = 0, L31 jlen = 1, L38 journal[0] = 20; D ends [switch 2]
+ *   N:    L31 jlen = 1, journal[0] = 10; event 11: slot 1, jlen = 2; N ends [switch 3]
+ *   U:    event 30: slot 2, jlen = 3; U ends                           [switch 4]
+ *   main: joins; L72 fails (jlen is 3, not 4)                          [switch 5]
  */
 #include <pthread.h>
 #include <assert.h>

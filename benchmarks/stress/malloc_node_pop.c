@@ -11,10 +11,10 @@
  * Failing interleaving (4 context switches):
  *   main: L63 pushes values 1 then 2 (top is the node with 2); L67 creates
  *         W0, W1; L70 join(W0) blocks
- *   W0:   L36 n = node 2                                                       [switch 1]
- *   W1:   L36 n = node 2, L38 top = node 1, L47 taken[1] = 2; W1 ends           [switch 2]
- *   W0:   L38 top = node 1, taken[0] = 2; W0 ends                              [switch 3]
- *   main: joins; L71 fails (2 + 2 != 3)                                     [switch 4]
+ *   W0:   L36 n = node 2                                               [switch 1]
+ *   W1:   L36 n = node 2, L38 top = node 1, L47 taken[1] = 2; W1 ends  [switch 2]
+ *   W0:   L38 top = node 1, taken[0] = 2; W0 ends                      [switch 3]
+ *   main: joins; L71 fails (2 + 2 != 3)                                [switch 4]
  */
 #include <pthread.h>
 #include <stdlib.h>

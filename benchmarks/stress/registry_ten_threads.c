@@ -11,9 +11,9 @@
  *
  * Failing interleaving (3 context switches):
  *   main: L50 creates members M1..M10; L53 join(M1) blocks
- *   M1:   L32 n = 0, L33 unlock, L34 slots[0] = 1                          [switch 1]
- *   M2:   L32 n = 0, L33 unlock, L34 slots[0] = 2                          [switch 2]
- *   M1:   L35 lock, L36 nslots = 1, unlock; L38 fails (slots[0] is 2, not 1)    [switch 3]
+ *   M1:   L32 n = 0, L33 unlock, L34 slots[0] = 1                      [switch 1]
+ *   M2:   L32 n = 0, L33 unlock, L34 slots[0] = 2                      [switch 2]
+ *   M1:   L35 lock, L36 nslots = 1, unlock; L38 fails (slots[0] is 2, not 1) [switch 3]
  */
 #include <pthread.h>
 #include <assert.h>

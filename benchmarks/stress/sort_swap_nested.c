@@ -14,8 +14,8 @@
  * Failing interleaving (2 context switches):
  *   main: L77,L78 create sorter S and checker C; L79 join(S) blocks
  *   S:    i=0: j=0 and j=1 compare, no swap; j=2: L50 x = 4, L51 y = 3,
- *         L53 a[2] = 3                                                   [switch 1]
- *   C:    L67 s = 1 + 2 + 3 + 3 = 9; L69 fails (9 != 10)                  [switch 2]
+ *         L53 a[2] = 3                                                 [switch 1]
+ *   C:    L67 s = 1 + 2 + 3 + 3 = 9; L69 fails (9 != 10)               [switch 2]
  */
 #include <pthread.h>
 #include <assert.h>

@@ -12,9 +12,9 @@
  * Failing interleaving (3 context switches):
  *   main: L42 spec = (0, 3), L44 creates A, L45,L46 spec = (1, 4), L47 creates B;
  *         L48 join(A) blocks
- *   A:    L32 id = 1, weight = 4, L34 out[1] = 40; A ends                     [switch 1]
- *   B:    id = 1, weight = 4, out[1] = 40; B ends                          [switch 2]
- *   main: joins; L50 fails (out[0] is 0)                                   [switch 3]
+ *   A:    L32 id = 1, weight = 4, L34 out[1] = 40; A ends              [switch 1]
+ *   B:    id = 1, weight = 4, out[1] = 40; B ends                      [switch 2]
+ *   main: joins; L50 fails (out[0] is 0)                               [switch 3]
  */
 #include <pthread.h>
 #include <assert.h>

@@ -11,11 +11,11 @@
  * Failing interleaving (5 context switches):
  *   main: L43 creates W0..W3 (all with &i); the loop ends with i = 4;
  *         L45 join(W0) blocks
- *   W0:   L30 id = 4, L32 total = 4; W0 ends                                 [switch 1]
- *   W1:   id = 4, total = 8; W1 ends                                       [switch 2]
- *   W2:   id = 4, total = 12; W2 ends                                      [switch 3]
- *   W3:   id = 4, total = 16; W3 ends                                      [switch 4]
- *   main: joins; L46 fails (16 != 6)                                      [switch 5]
+ *   W0:   L30 id = 4, L32 total = 4; W0 ends                           [switch 1]
+ *   W1:   id = 4, total = 8; W1 ends                                   [switch 2]
+ *   W2:   id = 4, total = 12; W2 ends                                  [switch 3]
+ *   W3:   id = 4, total = 16; W3 ends                                  [switch 4]
+ *   main: joins; L46 fails (16 != 6)                                   [switch 5]
  */
 #include <pthread.h>
 #include <assert.h>
