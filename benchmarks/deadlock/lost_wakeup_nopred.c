@@ -1,0 +1,58 @@
+/*
+ * deadlock/lost_wakeup_nopred.c -- lost wakeup: the condition variable is
+ * signalled before the waiter waits. A worker computes a result, sets
+ * "done" and signals; a waiter waits for the signal.
+ *
+ * Expected verdict: false (no-deadlock)
+ * Bug class: deadlock (lost wakeup)
+ * Faulty line: 42. The waiter calls pthread_cond_wait without testing the
+ *   predicate "done"; if the worker signalled first, nobody will signal again.
+ *   It must be "while (!done) pthread_cond_wait(...)".
+ *
+ * Deadlocking interleaving (2 context switches):
+ *   main: L53,L54 create worker W and waiter V; L55 join(V) blocks
+ *   W:    L30 result = 42, lock, L32 done = 1, L33 signal (no waiter), unlock;
+ *         W ends                                                       [switch 1]
+ *   V:    lock, L42 waits forever                                      [switch 2]
+ *   main waits for V, V for a signal: deadlock.
+ */
+#include <pthread.h>
+
+pthread_mutex_t m;
+pthread_cond_t done_cv;
+int done = 0;
+int result = 0;
+int seen = 0;
+
+void *worker(void *arg)
+{
+  (void)arg;
+  result = 42;
+  pthread_mutex_lock(&m);
+  done = 1;
+  pthread_cond_signal(&done_cv);
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+
+void *waiter(void *arg)
+{
+  (void)arg;
+  pthread_mutex_lock(&m);
+  pthread_cond_wait(&done_cv, &m);
+  seen = result;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+
+int main(void)
+{
+  pthread_t w, v;
+  pthread_mutex_init(&m, 0);
+  pthread_cond_init(&done_cv, 0);
+  pthread_create(&w, 0, worker, 0);
+  pthread_create(&v, 0, waiter, 0);
+  pthread_join(v, 0);
+  pthread_join(w, 0);
+  return 0;
+}
