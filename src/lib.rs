@@ -5,6 +5,7 @@ pub mod analysis;
 pub mod cex;
 pub mod check;
 pub mod checker;
+pub mod diag;
 pub mod diagnostics;
 pub mod dialect;
 pub mod frontend;

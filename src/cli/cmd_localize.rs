@@ -1,12 +1,496 @@
-//! `seqloc instrument` and `seqloc localize`.
+//! `seqloc instrument` and `seqloc localize`: the paper's pipeline from a failing
+//! interleaving to fault candidates.
 
-use super::args::{InstrumentArgs, LocalizeArgs};
-use super::{Ctx, Fail};
+use std::path::Path;
+use std::time::Instant;
 
-pub fn instrument(_ctx: &Ctx, _a: InstrumentArgs) -> Result<u8, Fail> {
-    Err(Fail::checker("instrument: under construction"))
+use super::args::{
+    BoundArgs, CheckArgs, CheckerArgs, CheckerKind, Format, InputArgs, InstrumentArgs,
+    LocalizeArgs, PropertyArg,
+};
+use super::cmd_seq::{header, rules};
+use super::{
+    Ctx, EXIT_BAD_INPUT, EXIT_CHECKER, EXIT_FAILURE_FOUND, EXIT_NO_FAILURE, Fail, load, timeout,
+    verbose, write_output,
+};
+use seqloc::cex::{Counterexample, ViolationKind};
+use seqloc::check::{CheckOutcome, Prepared, Verdict};
+use seqloc::diag::Target;
+use seqloc::diag::explain::Explainer;
+use seqloc::diag::instrument::Instrumented;
+use seqloc::diag::localize::{
+    Diagnosis, LocalizeError, LocalizeOptions, Source, localize, prepare,
+};
+use seqloc::dialect::Dialect;
+use seqloc::ir::print::{PrintOptions, print_program};
+use seqloc::report::check::CheckerInfo;
+use seqloc::report::localize::{LocalizeReport, Times};
+use seqloc::report::style::Style;
+use seqloc::seq::schedule::Schedule;
+use seqloc::seq::{SeqOptions, Sequentialized};
+
+/// Loop bound for replaying a schedule given with `--schedule` (no checker run says
+/// which bound the interleaving needs).
+const SCHEDULE_UNWIND: u32 = 8;
+
+/// A failing interleaving to localize along.
+struct Failing {
+    schedule: Schedule,
+    target: Target,
+    unwind: u32,
+    /// The checker's counterexample (absent for `--schedule`).
+    cex: Option<Counterexample>,
+    /// The schedule came from the user (a replay problem is then bad input).
+    from_user: bool,
 }
 
-pub fn run(_ctx: &Ctx, _a: LocalizeArgs) -> Result<u8, Fail> {
-    Err(Fail::checker("localize: under construction"))
+enum Search {
+    Failing(Box<Failing>),
+    NoFailure(Box<CheckOutcome>),
+}
+
+struct Common<'a> {
+    input: &'a InputArgs,
+    checker: &'a CheckerArgs,
+    bounds: &'a BoundArgs,
+    property: PropertyArg,
+    schedule: Option<&'a Path>,
+    rules: Option<&'a Path>,
+}
+
+fn target_of(kind: ViolationKind) -> Target {
+    match kind {
+        ViolationKind::Deadlock => Target::Deadlock,
+        _ => Target::Failure,
+    }
+}
+
+/// The first step of the paper's procedure: a failing interleaving, from the checker or
+/// from `--schedule`.
+fn find_failure(ctx: &Ctx, prep: &Prepared, c: &Common) -> Result<(Search, CheckerInfo), Fail> {
+    if let Some(path) = c.schedule {
+        let schedule = Schedule::load(path)?;
+        let target = if c.property == PropertyArg::Deadlock {
+            Target::Deadlock
+        } else {
+            Target::Failure
+        };
+        let failing = Failing {
+            schedule,
+            target,
+            unwind: c.bounds.unwind.unwrap_or(SCHEDULE_UNWIND),
+            cex: None,
+            from_user: true,
+        };
+        return Ok((
+            Search::Failing(Box::new(failing)),
+            super::cmd_check::builtin_info(),
+        ));
+    }
+    let check = CheckArgs {
+        input: c.input.clone(),
+        checker: c.checker.clone(),
+        bounds: c.bounds.clone(),
+        property: c.property,
+        format: Format::Text,
+        json: false,
+        emit_schedule: None,
+    };
+    let (out, info) = super::cmd_check::run_check(ctx, prep, &check)?;
+    let unwind = out.bounds.unwind;
+    match out.counterexample {
+        Some(cex) => {
+            verbose(
+                ctx,
+                1,
+                format!(
+                    "counterexample: {} with {} context switches",
+                    cex.violation.describe(),
+                    cex.context_switches()
+                ),
+            );
+            Ok((
+                Search::Failing(Box::new(Failing {
+                    schedule: cex.schedule.clone(),
+                    target: target_of(cex.violation.kind),
+                    unwind,
+                    cex: Some(cex),
+                    from_user: false,
+                })),
+                info,
+            ))
+        }
+        None => Ok((Search::NoFailure(Box::new(out)), info)),
+    }
+}
+
+/// The diagnosis model along the failing interleaving, with Table II's group chosen by
+/// the failure (deadlock rules for a deadlock), validated against the failure.
+fn diagnosis(
+    prep: &Prepared,
+    f: &Failing,
+    c: &Common,
+    faults: u32,
+    opts: &LocalizeOptions,
+) -> Result<Diagnosis, Fail> {
+    let (deadlock_rules, nondeadlock_rules) = rules(c.rules)?;
+    let resolved = f
+        .schedule
+        .resolve(&prep.normalized, &prep.index)
+        .map_err(|e| replay_fail(f, e.to_string()))?;
+    let deadlock = f.target == Target::Deadlock;
+    let seq_opts = SeqOptions {
+        unwind: f.unwind.max(1),
+        rounds: 1,
+        max_threads: c.bounds.threads.max(1),
+        recursion: c.bounds.recursion.max(1),
+        deadlock,
+        rules: if deadlock {
+            deadlock_rules
+        } else {
+            nondeadlock_rules
+        },
+    };
+    let src = Source {
+        normalized: &prep.normalized,
+        shared: &prep.shared,
+        index: &prep.index,
+    };
+    match prepare(&src, &resolved, &seq_opts, f.target, faults, opts) {
+        Ok(d) => Ok(d),
+        Err(LocalizeError::NotReproduced(why)) => Err(replay_fail(
+            f,
+            format!("the sequential program does not reproduce the failure: {why}"),
+        )),
+        Err(LocalizeError::Timeout(what)) => {
+            Err(Fail::checker(format!("time limit reached while {what}")))
+        }
+        Err(e) => Err(Fail::checker(e.to_string())),
+    }
+}
+
+/// A schedule that does not replay: bad input when the user gave it, a checker/adapter
+/// problem when the checker did.
+fn replay_fail(f: &Failing, msg: String) -> Fail {
+    let mut fail = if f.from_user {
+        Fail::input(msg)
+    } else {
+        Fail::checker(format!("sequentialization error: {msg}"))
+    };
+    fail.code = if f.from_user {
+        EXIT_BAD_INPUT
+    } else {
+        EXIT_CHECKER
+    };
+    fail.notes
+        .push(format!("schedule: {}", compact_schedule(&f.schedule)));
+    fail
+}
+
+fn compact_schedule(s: &Schedule) -> String {
+    let parts: Vec<String> = s
+        .blocks
+        .iter()
+        .map(|b| {
+            let until = match &b.until {
+                seqloc::seq::schedule::Until::Keyword(k) => k.clone(),
+                seqloc::seq::schedule::Until::Before { before, occurrence } => {
+                    format!("before {before} (#{occurrence})")
+                }
+            };
+            format!("T{} until {until}", b.thread)
+        })
+        .collect();
+    parts.join(", ")
+}
+
+fn dialect_for(checker: CheckerKind) -> &'static str {
+    match checker {
+        CheckerKind::Builtin => "svcomp",
+        CheckerKind::Esbmc => "esbmc",
+        CheckerKind::Cbmc => "cbmc",
+    }
+}
+
+/// The command that re-checks an emitted program with the chosen checker.
+fn recheck_command(checker: CheckerKind, file: &Path) -> String {
+    let f = file.display();
+    match checker {
+        CheckerKind::Builtin => format!("seqloc check {f} --property unreach-call"),
+        CheckerKind::Esbmc => {
+            format!("esbmc {f} --no-bounds-check --no-pointer-check --no-div-by-zero-check")
+        }
+        CheckerKind::Cbmc => format!("cbmc {f}"),
+    }
+}
+
+fn print_instrumented(
+    ins: &Instrumented,
+    checker: CheckerKind,
+    templates: Option<&Path>,
+    input: &Path,
+    out: Option<&Path>,
+) -> Result<String, Fail> {
+    let dialect = Dialect::load(dialect_for(checker), templates)?;
+    let names = ins.diag_names();
+    let what = format!(
+        "Griesmeyer's diagnosis model of the failing interleaving: each statement computes\n *   `{} == LINE ? nondet : original`; the failure is assumed not to happen and\n *   the final assertion is reached only by runs that avoid it. A counterexample's value of\n *   `{}` names a line to change; add `assume({} != LINE)` and re-check for the next.",
+        names.first().map(String::as_str).unwrap_or("diag"),
+        names.join("`, `"),
+        names.first().map(String::as_str).unwrap_or("diag"),
+    );
+    let recheck = match out {
+        Some(p) => recheck_command(checker, p),
+        None => recheck_command(checker, Path::new("FILE.c")),
+    };
+    Ok(print_program(
+        &ins.program,
+        &dialect,
+        &PrintOptions {
+            loc_comments: true,
+            header: Some(header("diag instrumentation", input, &what, &recheck)),
+            ..Default::default()
+        },
+    )
+    .text)
+}
+
+fn print_sequential(
+    sq: &Sequentialized,
+    checker: CheckerKind,
+    templates: Option<&Path>,
+    input: &Path,
+    out: &Path,
+) -> Result<String, Fail> {
+    let dialect = Dialect::load(dialect_for(checker), templates)?;
+    let what = "The sequential program replaying the failing interleaving (the switch(order[i]) framework).";
+    Ok(print_program(
+        &sq.program,
+        &dialect,
+        &PrintOptions {
+            loc_comments: true,
+            header: Some(header(
+                "sequentialization",
+                input,
+                what,
+                &recheck_command(checker, out),
+            )),
+            ..Default::default()
+        },
+    )
+    .text)
+}
+
+fn external_unsupported(c: &CheckerArgs) -> Result<(), Fail> {
+    match c.checker {
+        CheckerKind::Builtin => Ok(()),
+        _ => Err(Fail::checker(
+            "localization with an external checker is not available in this build; use --checker builtin",
+        )),
+    }
+}
+
+pub fn instrument(ctx: &Ctx, a: InstrumentArgs) -> Result<u8, Fail> {
+    let prog = load(ctx, &a.input)?;
+    let prep = Prepared::new(prog);
+    let common = Common {
+        input: &a.input,
+        checker: &a.checker,
+        bounds: &a.bounds,
+        property: PropertyArg::All,
+        schedule: a.schedule.as_deref(),
+        rules: a.rules.as_deref(),
+    };
+    let (search, _) = find_failure(ctx, &prep, &common)?;
+    let failing = match search {
+        Search::Failing(f) => f,
+        Search::NoFailure(out) => {
+            eprintln!(
+                "seqloc: no failing interleaving found ({}); nothing to instrument",
+                out.reason.unwrap_or_else(|| "within the bounds".into())
+            );
+            return Ok(EXIT_NO_FAILURE);
+        }
+    };
+    let opts = LocalizeOptions {
+        faults: a.faults.max(1),
+        max_candidates: None,
+        deadline: timeout(a.checker.timeout).map(|t| Instant::now() + t),
+        fresh_solver: false,
+    };
+    let d = diagnosis(&prep, &failing, &common, a.faults.max(1), &opts)?;
+    let text = print_instrumented(
+        &d.model,
+        a.checker.checker,
+        a.templates.as_deref(),
+        &a.input.file,
+        a.output.as_deref(),
+    )?;
+    write_output(a.output.as_deref(), &a.input.file, &text)?;
+    Ok(EXIT_NO_FAILURE)
+}
+
+pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
+    let t0 = Instant::now();
+    external_unsupported(&a.checker)?;
+    let prog = load(ctx, &a.input)?;
+    let prep = Prepared::new(prog);
+    let common = Common {
+        input: &a.input,
+        checker: &a.checker,
+        bounds: &a.bounds,
+        property: a.property,
+        schedule: a.schedule.as_deref(),
+        rules: a.rules.as_deref(),
+    };
+    let (search, info) = find_failure(ctx, &prep, &common)?;
+    let first_ms = t0.elapsed().as_millis() as u64;
+    let name = a.input.file.display().to_string();
+    let json = a.json || a.format == Format::Json;
+    let failing = match search {
+        Search::Failing(f) => f,
+        Search::NoFailure(out) => {
+            let report = LocalizeReport {
+                program: name,
+                checker: info,
+                verdict: out.verdict,
+                reason: out.reason.clone(),
+                cex: None,
+                candidates: vec![],
+                complete: true,
+                stopped: None,
+                checker_runs: out.stats.solver_calls,
+                time: Times {
+                    total: t0.elapsed().as_millis() as u64,
+                    first_counterexample: first_ms,
+                    ..Times::default()
+                },
+            };
+            emit_report(ctx, &a, &report, &prep)?;
+            return Ok(super::cmd_check::exit_code(&out));
+        }
+    };
+    let _ = json;
+    let deadline = timeout(a.checker.timeout).map(|t| t0 + t);
+    let opts = LocalizeOptions {
+        faults: a.faults.max(1),
+        max_candidates: a.max_candidates.map(|m| m as usize),
+        deadline,
+        fresh_solver: std::env::var_os("SEQLOC_FRESH_SOLVER").is_some(),
+    };
+    let t1 = Instant::now();
+    let d = diagnosis(&prep, &failing, &common, a.faults.max(1), &opts)?;
+    let (sq, ins) = (&d.sequential, &d.model);
+    if let Some(p) = &a.emit_sequential {
+        let text = print_sequential(
+            sq,
+            a.checker.checker,
+            a.templates.as_deref(),
+            &a.input.file,
+            p,
+        )?;
+        write_output(Some(p), &a.input.file, &text)?;
+    }
+    if let Some(p) = &a.emit_instrumented {
+        let text = print_instrumented(
+            ins,
+            a.checker.checker,
+            a.templates.as_deref(),
+            &a.input.file,
+            Some(p),
+        )?;
+        write_output(Some(p), &a.input.file, &text)?;
+    }
+    verbose(
+        ctx,
+        1,
+        format!(
+            "instrumented {} statement copies on {} lines ({} switch points)",
+            ins.sites.len(),
+            ins.lines.len(),
+            if d.fixed_switches {
+                "fixed"
+            } else {
+                "occurrence-based"
+            }
+        ),
+    );
+    let loc = match localize(&d, &opts) {
+        Ok(r) => r,
+        Err(LocalizeError::NotReproduced(why)) => {
+            return Err(replay_fail(
+                &failing,
+                format!("the sequential program does not reproduce the failure: {why}"),
+            ));
+        }
+        Err(LocalizeError::Timeout(what)) => {
+            return Err(Fail::checker(format!("time limit reached while {what}")));
+        }
+        Err(e) => return Err(Fail::checker(e.to_string())),
+    };
+    let cex = failing.cex.clone().unwrap_or_else(|| d.replay.clone());
+    let explainer = Explainer::new(&prep.normalized, &prep.shared, ins, &cex);
+    let candidates = explainer.candidates(&loc.findings);
+    verbose(
+        ctx,
+        1,
+        format!(
+            "localization: {} answers in {} checker runs (encode {} ms, solve {} ms)",
+            loc.findings.len(),
+            loc.checker_runs,
+            loc.stats.encode_ms,
+            loc.stats.solve_ms
+        ),
+    );
+    let verdict = match cex.violation.kind {
+        ViolationKind::Deadlock => Verdict::Deadlock,
+        _ => Verdict::Failure,
+    };
+    let report = LocalizeReport {
+        program: name,
+        checker: info,
+        verdict,
+        reason: None,
+        cex: Some(&cex),
+        candidates,
+        complete: loc.complete,
+        stopped: loc.stopped.clone(),
+        checker_runs: loc.checker_runs,
+        time: Times {
+            total: t0.elapsed().as_millis() as u64,
+            first_counterexample: first_ms,
+            localization: t1.elapsed().as_millis() as u64,
+            encode: loc.stats.encode_ms,
+            solve: loc.stats.solve_ms,
+        },
+    };
+    emit_report(ctx, &a, &report, &prep)?;
+    if loc
+        .stopped
+        .as_deref()
+        .is_some_and(|s| s.contains("time limit"))
+        && report.candidates.is_empty()
+    {
+        return Ok(EXIT_CHECKER);
+    }
+    Ok(EXIT_FAILURE_FOUND)
+}
+
+fn emit_report(
+    ctx: &Ctx,
+    a: &LocalizeArgs,
+    r: &LocalizeReport,
+    prep: &Prepared,
+) -> Result<(), Fail> {
+    let format = if a.json { Format::Json } else { a.format };
+    let text = match format {
+        Format::Json => format!("{}\n", seqloc::report::localize::to_json(r)),
+        Format::Sarif => format!("{}\n", seqloc::report::localize::to_sarif(r)),
+        Format::Text => seqloc::report::localize::render_text(
+            r,
+            &prep.normalized,
+            &Style::for_stdout(ctx.color),
+        ),
+    };
+    write_output(None, &a.input.file, &text)
 }

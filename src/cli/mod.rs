@@ -51,10 +51,6 @@ impl Fail {
             notes: vec![],
         }
     }
-    pub fn note(mut self, n: impl Into<String>) -> Fail {
-        self.notes.push(n.into());
-        self
-    }
 }
 
 impl From<FrontendError> for Fail {

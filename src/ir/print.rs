@@ -57,6 +57,8 @@ impl Speller for SvComp {
             Intrinsic::Deadlock => format!("__VERIFIER_assert(!({}))", args.join(", ")),
             Intrinsic::Mismatch => "__VERIFIER_assume(0)".to_string(),
             Intrinsic::Await => format!("__VERIFIER_assume({})", args.join(", ")),
+            Intrinsic::Resume => "(void)0".to_string(),
+            Intrinsic::Diag => String::new(),
         }
     }
 }
@@ -962,6 +964,15 @@ impl<'a> Printer<'a> {
                     }
                     None => "-".to_string(),
                 };
+                if *i == Intrinsic::Diag {
+                    // `(diag == k ? nondet : original)`, the nondet in the dialect's spelling.
+                    let nondet = self
+                        .speller
+                        .intrinsic(Intrinsic::Nondet, &ty, &key, &[], &loc);
+                    let c = args.first().map(|x| self.expr(x, 4)).unwrap_or_default();
+                    let orig = args.get(1).map(|x| self.expr(x, 3)).unwrap_or_default();
+                    return (format!("({c} ? {nondet} : {orig})"), 16);
+                }
                 (self.speller.intrinsic(*i, &ty, &key, &a, &loc), 16)
             }
         }

@@ -271,6 +271,14 @@ pub enum Intrinsic {
     /// Wait until `args[0]` holds: what a spin loop with no effect
     /// (`while (flag != 0) {}`) means. A blocking point for the sequentializer.
     Await,
+    /// Sequentializer marker in the end-of-run probe: thread slot `args[0]` would resume
+    /// at program point `args[1]`. No effect; it tells a counterexample where each
+    /// preempted thread stopped, so its last block ends there when replayed.
+    Resume,
+    /// Localization site (Griesmeyer): the value `args[0] ? nondet : args[1]`, where
+    /// `args[0]` says whether the `diag` switch selects this statement's line and
+    /// `args[2]` is the site's number. The checker records the chosen value.
+    Diag,
 }
 
 #[derive(Clone, Debug)]

@@ -843,6 +843,45 @@ impl Normalizer<'_> {
                 }
                 tv
             }
+            // `T *p = malloc(...)`: the call's temporary gets the pointer type the value
+            // is converted to, so the allocation is typed where it is made.
+            ExprKind::Cast { e: x, implicit }
+                if matches!(x.kind, ExprKind::Call(..))
+                    && ty.is_pointer(self.tt())
+                    && x.ty.is_pointer(self.tt()) =>
+            {
+                let xty = x.ty.clone();
+                match self.call(*x, out) {
+                    Some(c) => {
+                        let conv = Expr::new(
+                            ExprKind::Cast {
+                                e: Box::new(c),
+                                implicit,
+                            },
+                            ty.clone(),
+                            loc,
+                        );
+                        let t = self.temp(&ty, loc);
+                        self.simple(
+                            StmtKind::Decl {
+                                var: t,
+                                init: Some(Init::Expr(conv)),
+                            },
+                            loc,
+                            out,
+                        );
+                        Expr::var(t, self.prog, loc)
+                    }
+                    None => Expr::new(
+                        ExprKind::Cast {
+                            e: Box::new(Expr::new(ExprKind::Int(0), xty, loc)),
+                            implicit,
+                        },
+                        ty,
+                        loc,
+                    ),
+                }
+            }
             ExprKind::Cast { e: x, implicit } => {
                 let x = self.pure(*x, out);
                 Expr::new(

@@ -3,4 +3,5 @@
 
 pub mod check;
 pub mod facts;
+pub mod localize;
 pub mod style;

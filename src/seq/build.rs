@@ -133,6 +133,7 @@ pub fn sequentialize(
             head: StmtId::NONE,
             loc: floc,
             stmts: vec![],
+            step_heads: vec![],
             visible: true,
             blocking: None,
             kind: PointKind::Exit,
@@ -184,8 +185,10 @@ pub fn sequentialize(
         }
         slot_funcs.push(fid);
     }
+    // The probes find each live thread's next point at the end of the run: for the
+    // deadlock property, and (symbolic mode) for where a preempted thread's last block ends.
     let mut probe_funcs = Vec::new();
-    if opts.deadlock {
+    if opts.deadlock || matches!(mode, Mode::Symbolic) {
         for k in 0..nslots {
             let body = std::mem::take(&mut probes[k as usize]);
             let fid = builder.new_function(&format!("__seq_probe{k}"), body);
@@ -705,7 +708,9 @@ impl Builder<'_> {
             head,
         );
         let pc_ok = b::bin(BinOp::Le, pc.clone(), b::uint(p as i128));
-        match self.concrete {
+        // Fixed switch points run like the symbolic framework with constant `cs`.
+        let concrete = self.concrete.filter(|r| r.ends.is_none());
+        match concrete {
             None => {
                 let before_cs = b::bin(
                     BinOp::Lt,
@@ -842,11 +847,17 @@ impl Builder<'_> {
                         b::assign(b::var(&self.prog, self.vars.probed), b::int(1), &tt);
                     let set_blocked =
                         b::assign(b::var(&self.prog, self.vars.blocked), blocked_val, &tt);
+                    let resume = b::intrinsic(
+                        Intrinsic::Resume,
+                        vec![b::int(k as i128), b::int(p as i128)],
+                        Loc::SYNTH,
+                    );
                     return Some(b::if_(
                         here,
                         vec![
                             b::expr_stmt(set_probed, Loc::SYNTH, StmtId::NONE),
                             b::expr_stmt(set_blocked, Loc::SYNTH, StmtId::NONE),
+                            b::expr_stmt(resume, Loc::SYNTH, StmtId::NONE),
                         ],
                         None,
                     ));
@@ -1000,18 +1011,42 @@ impl Builder<'_> {
                 self.prog.var_mut(v.stop_occ).init = Some(list(occ_init));
                 let oi = p(self, v.order_index);
                 let mut loop_body = Vec::new();
-                loop_body.push(st(b::assign(p(self, v.stop), b::int(0), &tt)));
-                loop_body.push(st(b::assign(p(self, v.stop_reason), b::int(0), &tt)));
+                // Fixed switch points: block i runs its thread up to point `__seq_cs_at[i]`.
+                let fixed = r.ends.as_ref().map(|ends| {
+                    let items: Vec<Expr> = ends.iter().map(|e| b::uint(*e as i128)).collect();
+                    let g = self.prog.new_global(
+                        "__seq_cs_at",
+                        Type::Array(Box::new(Type::uint()), Some(items.len().max(1) as u64)),
+                        Some(list(items)),
+                        Loc::SYNTH,
+                    );
+                    g
+                });
+                match fixed {
+                    Some(at) => loop_body.push(st(b::assign(
+                        p(self, v.cs),
+                        b::elem(&self.prog, at, oi.clone()),
+                        &tt,
+                    ))),
+                    None => {
+                        loop_body.push(st(b::assign(p(self, v.stop), b::int(0), &tt)));
+                        loop_body.push(st(b::assign(p(self, v.stop_reason), b::int(0), &tt)));
+                    }
+                }
                 let cur = b::bin(
                     BinOp::Sub,
                     b::elem(&self.prog, v.order, oi.clone()),
                     b::int(1),
                 );
                 let cur = b::conv(cur, &Type::uint(), &tt);
-                let not_running = bin_or(
+                let mut not_running = bin_or(
                     b::not(b::elem(&self.prog, v.created, cur.clone())),
                     b::elem(&self.prog, v.done, cur),
                 );
+                if fixed.is_some() {
+                    // After main returns no other thread runs.
+                    not_running = bin_or(not_running, p(self, v.halted));
+                }
                 let step_no = b::bin(BinOp::Add, oi.clone(), b::int(1));
                 loop_body.push(b::if_(
                     not_running,
@@ -1032,6 +1067,10 @@ impl Builder<'_> {
                         Loc::SYNTH,
                     ));
                     cases.push(st(b::call(&self.prog, *f, vec![])));
+                    if fixed.is_some() {
+                        let pc = b::elem(&self.prog, v.pc, b::uint(k as i128));
+                        cases.push(st(b::assign(pc, p(self, v.cs), &tt)));
+                    }
                     cases.push(Stmt::new(StmtKind::Break, Loc::SYNTH));
                 }
                 cases.push(Stmt::new(StmtKind::Default, Loc::SYNTH));
@@ -1044,24 +1083,26 @@ impl Builder<'_> {
                     Loc::SYNTH,
                 ));
                 // A block that names its end point must have reached it.
-                let expects_stop = b::bin(
-                    BinOp::Ne,
-                    b::elem(&self.prog, v.stop_sid, oi.clone()),
-                    b::uint(0),
-                );
-                let missed = b::and(
-                    expects_stop,
-                    b::bin(BinOp::Ne, p(self, v.stop_reason), b::int(1)),
-                );
-                loop_body.push(b::if_(
-                    missed,
-                    vec![st(b::intrinsic(
-                        Intrinsic::Mismatch,
-                        vec![step_no],
-                        Loc::SYNTH,
-                    ))],
-                    None,
-                ));
+                if fixed.is_none() {
+                    let expects_stop = b::bin(
+                        BinOp::Ne,
+                        b::elem(&self.prog, v.stop_sid, oi.clone()),
+                        b::uint(0),
+                    );
+                    let missed = b::and(
+                        expects_stop,
+                        b::bin(BinOp::Ne, p(self, v.stop_reason), b::int(1)),
+                    );
+                    loop_body.push(b::if_(
+                        missed,
+                        vec![st(b::intrinsic(
+                            Intrinsic::Mismatch,
+                            vec![step_no],
+                            Loc::SYNTH,
+                        ))],
+                        None,
+                    ));
+                }
                 loop_body.push(st(b::assign(
                     oi.clone(),
                     b::bin(BinOp::Add, oi.clone(), b::int(1)),
@@ -1077,7 +1118,7 @@ impl Builder<'_> {
                 ));
             }
         }
-        if self.opts.deadlock && !probe_funcs.is_empty() {
+        if !probe_funcs.is_empty() {
             // Deadlock: main has not exited and every live thread is blocked.
             body.push(st(b::assign(
                 p(self, v.dead),
@@ -1108,11 +1149,13 @@ impl Builder<'_> {
                     None,
                 ));
             }
-            body.push(st(b::intrinsic(
-                Intrinsic::Deadlock,
-                vec![p(self, v.dead)],
-                Loc::SYNTH,
-            )));
+            if self.opts.deadlock {
+                body.push(st(b::intrinsic(
+                    Intrinsic::Deadlock,
+                    vec![p(self, v.dead)],
+                    Loc::SYNTH,
+                )));
+            }
         }
         body.push(Stmt::new(StmtKind::Return(Some(b::int(0))), Loc::SYNTH));
         // The user's main becomes slot 0's code; the framework takes its name.
@@ -1204,6 +1247,7 @@ struct Step {
 
 struct Group {
     head: StmtId,
+    step_heads: Vec<StmtId>,
     loc: Loc,
     stmts: Vec<Stmt>,
     visible: bool,
@@ -1244,6 +1288,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                     .filter(|s| !s.id.is_none())
                     .map(|s| (s.id, s.loc))
                     .collect(),
+                step_heads: g.step_heads,
                 visible: g.visible,
                 blocking: g.blocking.clone(),
                 kind: PointKind::Code,
@@ -1362,6 +1407,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             self.flush(out);
             self.cur = Some(Group {
                 head: step.head,
+                step_heads: vec![],
                 loc: step.loc,
                 stmts: vec![],
                 visible: step.visible,
@@ -1369,6 +1415,9 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             });
         }
         if let Some(g) = &mut self.cur {
+            if !step.head.is_none() {
+                g.step_heads.push(step.head);
+            }
             g.stmts.extend(step.stmts);
         }
         if step.blocking.is_some() {

@@ -97,6 +97,11 @@ pub struct PointInfo {
     pub loc: Loc,
     /// Statements of the point: their ids and locations, in order.
     pub stmts: Vec<(StmtId, Loc)>,
+    /// The statement each translated step of the point came from, in order. A source
+    /// statement may give several steps (a declaration whose initializer is an inlined
+    /// call: the declaration, the argument binding, the result); a schedule's
+    /// `occurrence` counts steps, so the checker and the replay count alike.
+    pub step_heads: Vec<StmtId>,
     /// The point reads or writes memory other threads see, or synchronizes.
     pub visible: bool,
     /// A blocking operation (lock, join, wait): its enabling condition.

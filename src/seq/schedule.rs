@@ -94,6 +94,10 @@ pub struct Resolved {
     pub blocks: Vec<ResolvedBlock>,
     /// Input values by thread and statement, in occurrence order.
     pub inputs: HashMap<(u32, StmtId), Vec<(u32, i128)>>,
+    /// Fixed switch points: block `i` runs its thread's program points up to (not
+    /// including) `ends[i]`, as a replay of this schedule did. Set by the localizer, so
+    /// that a changed value cannot move a context switch (see `seq::build`).
+    pub ends: Option<Vec<u32>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -266,6 +270,7 @@ impl Schedule {
             vals.sort_by_key(|(o, _)| *o);
         }
         Ok(Resolved {
+            ends: None,
             threads,
             blocks,
             inputs,

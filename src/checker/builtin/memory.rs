@@ -12,6 +12,8 @@
 //! choice among the leaves of that width. Large objects, unions and untyped heap blocks
 //! are byte arrays (SMT array theory). Every new content is a named SSA constant.
 
+use std::collections::{HashMap, HashSet};
+
 use z3::Sort;
 use z3::ast::{Array, Ast, BV, Bool};
 
@@ -91,12 +93,18 @@ pub struct Object {
     pub name: String,
     pub size: Option<u64>,
     pub content: Content,
+    /// The C type of the object, when known (variables, typed allocations).
+    pub ty: Option<Type>,
 }
 
 /// Where new names and definitions go (shared with the executor).
 pub struct Namer {
     pub asserts: Vec<Bool>,
     pub counter: u32,
+    /// The term each named bit-vector stands for, so the objects a pointer may point to
+    /// can be read through the names (a pointer loaded from memory or kept in a
+    /// variable is a name).
+    pub defs: HashMap<String, BV>,
 }
 
 impl Namer {
@@ -107,11 +115,22 @@ impl Namer {
 
     /// Names a value by a fresh constant (unless it is already a constant or numeral).
     pub fn name_bv(&mut self, hint: &str, v: BV) -> BV {
-        if v.as_u64().is_some() || v.is_const() {
+        // Named terms are shallow (operators over names and numerals), so simplifying is
+        // cheap, and it keeps values that are constant (a replayed schedule's counters)
+        // numerals, so branches on them are decided while encoding.
+        // (Only a numeral replaces the term: the simplifier rewrites pointer arithmetic
+        // into forms that no longer show which object a pointer points to.)
+        let simple = v.simplify();
+        if simple.as_u64().is_some() {
+            return simple;
+        }
+        if v.is_const() {
             return v;
         }
-        let c = BV::new_const(self.fresh(hint), v.get_size());
+        let name = self.fresh(hint);
+        let c = BV::new_const(name.as_str(), v.get_size());
         self.asserts.push(c.eq(&v));
+        self.defs.insert(name, v);
         c
     }
 }
@@ -130,6 +149,7 @@ impl Memory {
                 name: "NULL".into(),
                 size: Some(0),
                 content: Content::None,
+                ty: None,
             }],
         }
     }
@@ -187,6 +207,7 @@ impl Memory {
             name: name.to_string(),
             size,
             content,
+            ty: ty.cloned(),
         });
         Some(id as u32)
     }
@@ -205,99 +226,85 @@ impl Memory {
 
     /// The objects a pointer term may point into, read off the term's structure; `None`
     /// when the term does not say (a nondeterministic pointer, say).
-    pub fn candidates(&self, p: &BV) -> Option<Vec<u32>> {
+    pub fn candidates(&self, p: &BV, defs: &HashMap<String, BV>) -> Option<Vec<u32>> {
+        // An explicit work list: chains of names (a pointer stored and reloaded many
+        // times) can be long.
+        const BUDGET: usize = 50_000;
         let mut out = Vec::new();
-        if self.collect(p, &mut out, 0) {
-            out.sort();
-            out.dedup();
-            Some(out)
-        } else {
-            None
-        }
-    }
-
-    fn collect(&self, p: &BV, out: &mut Vec<u32>, depth: u32) -> bool {
-        if depth > 200 {
-            return false;
-        }
-        if let Some(v) = p.as_u64() {
-            out.push((v >> self.lay.off_bits) as u32);
-            return true;
-        }
-        let Ok(decl) = p.safe_decl() else {
-            return false;
-        };
-        let kids = p.children();
-        match decl.kind() {
-            z3::DeclKind::Ite => {
-                let (Some(a), Some(b)) = (
-                    kids.get(1).and_then(|k| k.as_bv()),
-                    kids.get(2).and_then(|k| k.as_bv()),
-                ) else {
-                    return false;
-                };
-                self.collect(&a, out, depth + 1) && self.collect(&b, out, depth + 1)
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut work: Vec<(BV, bool)> = vec![(p.clone(), false)];
+        let mut steps = 0;
+        while let Some((t, obj_part)) = work.pop() {
+            steps += 1;
+            if steps > BUDGET {
+                return None;
             }
-            // `concat(object, offset)`: pointer arithmetic as the executor builds it.
-            z3::DeclKind::Concat => match kids.first().and_then(|k| k.as_bv()) {
-                Some(objpart) => self.collect_obj(&objpart, out, depth + 1),
-                None => false,
-            },
-            // Pointer arithmetic: `pointer + offset` (the simplifier may put the constant
-            // first). The pointer is the operand that is not a small constant; if both
-            // could be pointers the term does not say.
-            z3::DeclKind::Badd | z3::DeclKind::Bsub => {
-                let bvs: Vec<BV> = kids.iter().filter_map(|k| k.as_bv()).collect();
-                let small = |b: &BV| b.as_u64().is_some_and(|v| v < (1u64 << self.lay.off_bits));
-                let is_sub = decl.kind() == z3::DeclKind::Bsub;
-                let ptrs: Vec<&BV> = bvs
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, b)| !small(b) && !(is_sub && *i > 0))
-                    .map(|(_, b)| b)
-                    .collect();
-                match ptrs.as_slice() {
-                    [] => {
-                        out.push(0);
-                        true
-                    }
-                    [one] => self.collect(one, out, depth + 1),
-                    _ => false,
+            if let Some(v) = t.as_u64() {
+                out.push(if obj_part {
+                    v as u32
+                } else {
+                    (v >> self.lay.off_bits) as u32
+                });
+                continue;
+            }
+            let Ok(decl) = t.safe_decl() else {
+                return None;
+            };
+            let kids = t.children();
+            let bv = |i: usize| kids.get(i).and_then(|k| k.as_bv());
+            // A name: what it was defined as. (Tested without `DeclKind`: the crate's
+            // numbering of operator kinds need not match the system libz3's.)
+            if kids.is_empty() && t.is_const() {
+                let name = decl.name();
+                if seen.contains(&name) {
+                    continue;
                 }
+                let def = defs.get(&name).cloned()?;
+                seen.insert(name);
+                work.push((def, obj_part));
+                continue;
             }
-            _ => false,
-        }
-    }
-
-    /// Object ids an object-part term may denote.
-    fn collect_obj(&self, o: &BV, out: &mut Vec<u32>, depth: u32) -> bool {
-        if depth > 200 {
-            return false;
-        }
-        if let Some(v) = o.as_u64() {
-            out.push(v as u32);
-            return true;
-        }
-        let Ok(decl) = o.safe_decl() else {
-            return false;
-        };
-        let kids = o.children();
-        match decl.kind() {
-            z3::DeclKind::Extract => match kids.first().and_then(|k| k.as_bv()) {
-                Some(p) if p.get_size() == self.lay.ptr_bits => self.collect(&p, out, depth + 1),
-                _ => false,
-            },
-            z3::DeclKind::Ite => {
-                let (Some(a), Some(b)) = (
-                    kids.get(1).and_then(|k| k.as_bv()),
-                    kids.get(2).and_then(|k| k.as_bv()),
-                ) else {
-                    return false;
-                };
-                self.collect_obj(&a, out, depth + 1) && self.collect_obj(&b, out, depth + 1)
+            match decl.kind() {
+                z3::DeclKind::Ite => {
+                    work.push((bv(1)?, obj_part));
+                    work.push((bv(2)?, obj_part));
+                }
+                // `concat(object, offset)`: pointer arithmetic as the executor builds it.
+                z3::DeclKind::Concat if !obj_part => work.push((bv(0)?, true)),
+                // The object part of a pointer.
+                z3::DeclKind::Extract if obj_part => {
+                    let p = bv(0)?;
+                    if p.get_size() != self.lay.ptr_bits {
+                        return None;
+                    }
+                    work.push((p, false));
+                }
+                // Pointer arithmetic: `pointer + offset` (the simplifier may put the
+                // constant first). The pointer is the operand that is not a small
+                // constant; if both could be pointers the term does not say.
+                z3::DeclKind::Badd | z3::DeclKind::Bsub if !obj_part => {
+                    let bvs: Vec<BV> = kids.iter().filter_map(|k| k.as_bv()).collect();
+                    let small =
+                        |b: &BV| b.as_u64().is_some_and(|v| v < (1u64 << self.lay.off_bits));
+                    let is_sub = decl.kind() == z3::DeclKind::Bsub;
+                    let ptrs: Vec<&BV> = bvs
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, b)| !small(b) && !(is_sub && *i > 0))
+                        .map(|(_, b)| b)
+                        .collect();
+                    match ptrs.as_slice() {
+                        [] => out.push(0),
+                        [one] => work.push(((*one).clone(), false)),
+                        _ => return None,
+                    }
+                }
+                _ => return None,
             }
-            _ => false,
         }
+        out.sort();
+        out.dedup();
+        Some(out)
     }
 
     /// `p + delta` (delta in bytes, any width): the offset moves, the object stays.
@@ -327,10 +334,12 @@ impl Memory {
             eprintln!(
                 "load {:?} cands {:?}",
                 p.to_string().chars().take(200).collect::<String>(),
-                self.candidates(p)
+                self.candidates(p, &namer.defs)
             );
         }
-        let cands = self.candidates(p).unwrap_or_else(|| self.data_objects());
+        let cands = self
+            .candidates(p, &namer.defs)
+            .unwrap_or_else(|| self.data_objects());
         let obj = self.lay.obj_of(p);
         let off = self.lay.off_of(p).simplify();
         let mut branches: Vec<(u32, BV)> = Vec::new();
@@ -386,7 +395,9 @@ impl Memory {
 
     /// Writes `value` at `p` under `guard`.
     pub fn store(&mut self, p: &BV, value: &BV, guard: &Bool, namer: &mut Namer) {
-        let cands = self.candidates(p).unwrap_or_else(|| self.data_objects());
+        let cands = self
+            .candidates(p, &namer.defs)
+            .unwrap_or_else(|| self.data_objects());
         let obj = self.lay.obj_of(p);
         let off = self.lay.off_of(p).simplify();
         let single = cands.len() == 1;

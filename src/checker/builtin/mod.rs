@@ -186,6 +186,35 @@ impl Session {
         self.out.mismatches.iter().map(|(_, b)| b.clone()).collect()
     }
 
+    /// The schedule step (block, from 1) at which a model's replay went wrong.
+    pub fn mismatch_step(&self, model: &Model) -> Option<i64> {
+        self.out.mismatches.iter().find_map(|(step, m)| {
+            if !truth(model, m) {
+                return None;
+            }
+            let v = step.as_ref()?;
+            let u = value(model, v)?;
+            Some(signed_value(u, v.get_size(), true) as i64)
+        })
+    }
+
+    /// A global's final value in a model, as a signed or unsigned number of its width.
+    pub fn global_value(&self, model: &Model, v: VarId, signed: bool) -> Option<i128> {
+        let bv = self.out.globals.get(&v)?;
+        let u = value(model, bv)?;
+        Some(signed_value(u, bv.get_size(), signed))
+    }
+
+    /// A value as C text: signed numbers, `NULL`, `&object`.
+    pub fn render_value(&self, model: &Model, v: &BV, ty: &Type) -> String {
+        render(model, v, ty, self, &self.seq.program)
+    }
+
+    /// The term of a global's final value (for constraints over it, like `diag != k`).
+    pub fn global_term(&self, v: VarId) -> Option<&BV> {
+        self.out.globals.get(&v)
+    }
+
     /// Reads the counterexample a model describes.
     pub fn counterexample(
         &self,
@@ -221,14 +250,14 @@ fn solve(solver: &Solver, assumptions: &[Bool]) -> (Answer, u64) {
     (answer, ms)
 }
 
-fn truth(model: &Model, b: &Bool) -> bool {
+pub fn truth(model: &Model, b: &Bool) -> bool {
     model
         .eval(b, true)
         .and_then(|v| v.as_bool())
         .unwrap_or(false)
 }
 
-fn value(model: &Model, v: &BV) -> Option<u64> {
+pub fn value(model: &Model, v: &BV) -> Option<u64> {
     model.eval(v, true).and_then(|x| x.as_u64())
 }
 
@@ -273,7 +302,7 @@ fn render(model: &Model, v: &BV, ty: &Type, s: &Session, prog: &Program) -> Stri
     }
 }
 
-fn signed_value(u: u64, bits: u32, signed: bool) -> i128 {
+pub fn signed_value(u: u64, bits: u32, signed: bool) -> i128 {
     if signed && bits < 64 && (u >> (bits - 1)) & 1 == 1 {
         u as i128 - (1i128 << bits)
     } else if signed && bits == 64 {
@@ -318,16 +347,26 @@ fn extract(s: &Session, model: &Model, index: &StmtIndex, prog: &Program) -> Cou
     let mut points: Vec<(u32, u32, StmtId)> = Vec::new();
     let mut steps: Vec<TraceStep> = Vec::new();
     let mut last_step_for: HashMap<(u32, StmtId), usize> = HashMap::new();
+    // Where each live thread would resume at the end of the run.
+    let mut resume: HashMap<u32, u32> = HashMap::new();
+    // Every executed point, also those that name no statement (a thread's entry, its exit).
+    let mut all_points: Vec<(u32, u32, StmtId)> = Vec::new();
     for ev in &s.out.events {
         if !truth(model, &ev.guard) {
             continue;
         }
         match &ev.kind {
+            EventKind::Resume { k, p } => {
+                resume.insert(*k, *p);
+            }
             EventKind::Point => {
                 // A thread's exit point names no statement of the program: it belongs to
                 // the thread's last block ("until end").
-                if let (Some((k, p)), false) = (ev.point, ev.sid.is_none()) {
-                    points.push((k, p, ev.sid));
+                if let Some((k, p)) = ev.point {
+                    all_points.push((k, p, ev.sid));
+                    if !ev.sid.is_none() {
+                        points.push((k, p, ev.sid));
+                    }
                 }
             }
             EventKind::Exec => {
@@ -386,16 +425,38 @@ fn extract(s: &Session, model: &Model, index: &StmtIndex, prog: &Program) -> Cou
             _ => runs.push((*k, vec![(*p, *sid)])),
         }
     }
-    let mut head_count: HashMap<(u32, StmtId), u32> = HashMap::new();
-    let mut occurrence_at: Vec<Vec<u32>> = Vec::new();
-    for (k, run) in &runs {
-        let mut occ = Vec::new();
-        for (_, sid) in run {
-            let c = head_count.entry((*k, *sid)).or_insert(0);
-            *c += 1;
-            occ.push(*c);
+    // The code each slot ran, to name its points.
+    let slot_code = |k: u32| -> Option<&crate::seq::SlotCode> {
+        let slot = seq.slots.get(k as usize)?;
+        slot.codes
+            .iter()
+            .find(|c| {
+                points.iter().any(|(kk, p, sid)| {
+                    *kk == k && c.points.get(*p as usize).is_some_and(|pi| pi.head == *sid)
+                })
+            })
+            .or_else(|| slot.codes.first())
+    };
+    // A block boundary "before S, occurrence n" counts the translated steps of S the
+    // thread ran before (see `PointInfo::step_heads`), as the replay does.
+    let mut step_count: HashMap<(u32, StmtId), u32> = HashMap::new();
+    let mut occ_of_named: Vec<u32> = Vec::new();
+    for (k, p, sid) in &all_points {
+        if !sid.is_none() {
+            occ_of_named.push(step_count.get(&(*k, *sid)).copied().unwrap_or(0) + 1);
         }
-        occurrence_at.push(occ);
+        let heads = slot_code(*k)
+            .and_then(|c| c.points.get(*p as usize))
+            .map(|pi| pi.step_heads.as_slice())
+            .unwrap_or(&[]);
+        for h in heads {
+            *step_count.entry((*k, *h)).or_insert(0) += 1;
+        }
+    }
+    let mut occurrence_at: Vec<Vec<u32>> = Vec::new();
+    let mut named = occ_of_named.into_iter();
+    for (_, run) in &runs {
+        occurrence_at.push(run.iter().map(|_| named.next().unwrap_or(1)).collect());
     }
     let mut blocks = Vec::new();
     for (i, (k, run)) in runs.iter().enumerate() {
@@ -412,7 +473,22 @@ fn extract(s: &Session, model: &Model, index: &StmtIndex, prog: &Program) -> Cou
                 },
                 _ => Until::Keyword("end".into()),
             },
-            None => Until::Keyword("end".into()),
+            // The thread's last block: it ends where the thread was preempted, unless it
+            // finished (or would resume only at its exit).
+            None => {
+                let head = resume.get(k).and_then(|p| {
+                    let pi = slot_code(*k)?.points.get(*p as usize)?;
+                    (pi.kind == crate::seq::PointKind::Code && !pi.head.is_none())
+                        .then_some(pi.head)
+                });
+                match head {
+                    Some(h) => Until::Before {
+                        before: index.name(h),
+                        occurrence: step_count.get(&(*k, h)).copied().unwrap_or(0) + 1,
+                    },
+                    None => Until::Keyword("end".into()),
+                }
+            }
         };
         let mut ran: Vec<String> = Vec::new();
         for (_, sid) in run {

@@ -71,6 +71,20 @@ pub enum EventKind {
     Exec,
     /// An assignment: the lvalue as written and the value stored.
     Assign { lhs: String, value: BV, ty: Type },
+    /// The end-of-run probe found that thread slot `k` would resume at point `p`.
+    Resume { k: u32, p: u32 },
+}
+
+/// One evaluation of a localization site (`Intrinsic::Diag`): whether the `diag` switch
+/// selected it, the value the solver chose, and the value the statement computes.
+#[derive(Clone, Debug)]
+pub struct DiagRec {
+    pub site: u32,
+    pub guard: Bool,
+    pub selected: Bool,
+    pub chosen: BV,
+    pub original: BV,
+    pub ty: Type,
 }
 
 #[derive(Clone, Debug)]
@@ -96,9 +110,12 @@ pub struct Output {
     pub asserts: Vec<Bool>,
     pub props: Vec<Prop>,
     pub unwinds: Vec<(Loc, Bool)>,
-    pub mismatches: Vec<(i128, Bool)>,
+    /// Where the replay of a concrete schedule went wrong: the step (block number, from
+    /// 1) and when.
+    pub mismatches: Vec<(Option<BV>, Bool)>,
     pub events: Vec<Event>,
     pub inputs: Vec<InputRec>,
+    pub diags: Vec<DiagRec>,
     /// Final values of global registers (for reading the schedule off a model).
     pub globals: HashMap<VarId, BV>,
     pub mem: Memory,
@@ -128,9 +145,10 @@ pub struct Symex<'p> {
     nm: Namer,
     props: Vec<Prop>,
     unwinds: Vec<(Loc, Bool)>,
-    mismatches: Vec<(i128, Bool)>,
+    mismatches: Vec<(Option<BV>, Bool)>,
     events: Vec<Event>,
     inputs: Vec<InputRec>,
+    diags: Vec<DiagRec>,
     point: Option<(u32, u32)>,
     addr_taken: HashSet<VarId>,
     var_obj: HashMap<VarId, u32>,
@@ -143,6 +161,12 @@ pub struct Symex<'p> {
     /// The type a `malloc` result is about to be stored as (`T *p = malloc(...)`), so the
     /// block gets T's layout.
     alloc_hint: Option<Type>,
+    /// The current path was ended by an assumption that cannot hold (its guard is
+    /// constrained false), not by control flow: joins may ignore it.
+    infeasible: bool,
+    /// Paths ended by control (an error, `abort`, an exhausted loop bound) so far. A call
+    /// during which none ended returns on every path that entered it.
+    control_kills: u64,
 }
 
 impl<'p> Symex<'p> {
@@ -160,12 +184,14 @@ impl<'p> Symex<'p> {
             nm: Namer {
                 asserts: vec![],
                 counter: 0,
+                defs: HashMap::new(),
             },
             props: vec![],
             unwinds: vec![],
             mismatches: vec![],
             events: vec![],
             inputs: vec![],
+            diags: vec![],
             point: None,
             addr_taken: address_taken_vars(prog),
             var_obj: HashMap::new(),
@@ -176,6 +202,8 @@ impl<'p> Symex<'p> {
             cur_sid: StmtId::NONE,
             cur_loc: Loc::SYNTH,
             alloc_hint: None,
+            infeasible: false,
+            control_kills: 0,
         };
         for (i, _) in prog.funcs.iter().enumerate() {
             let f = FuncId(i as u32);
@@ -424,7 +452,39 @@ impl<'p> Symex<'p> {
         self.nm.name_bv(hint, v)
     }
 
+    /// A replacement pointer for a localization site of type `ty`: NULL or the start of
+    /// an object of the pointed-to type that exists now (a repair a person could write,
+    /// unlike an arbitrary address).
+    fn pointer_choice(&mut self, ty: &Type) -> BV {
+        const MAX_CHOICES: usize = 16;
+        let tt = &self.prog.types;
+        let lay = self.lay;
+        let null = lay.pointer(0, 0);
+        let Some(pointee) = ty.pointee(tt).cloned() else {
+            return null;
+        };
+        let fits = |t: &Type| -> bool {
+            t.same_as(&pointee, tt)
+                || matches!(t.resolve(tt), Type::Array(el, _) if el.same_as(&pointee, tt))
+        };
+        let objs: Vec<u32> = self
+            .mem
+            .objects
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.ty.as_ref().is_some_and(fits))
+            .map(|(i, _)| i as u32)
+            .collect();
+        let mut v = null;
+        for o in objs.into_iter().rev().take(MAX_CHOICES) {
+            let pick = Bool::new_const(self.fresh_name("diag_pick"));
+            v = pick.ite(&lay.pointer(o, 0), &v);
+        }
+        v
+    }
+
     fn name_bool(&mut self, hint: &str, b: Bool) -> Bool {
+        let b = b.simplify();
         if b.as_bool().is_some() || b.is_const() {
             return b;
         }
@@ -776,6 +836,39 @@ impl<'p> Symex<'p> {
                 self.assign(l, r)?;
                 self.eval(l)
             }
+            ExprKind::Intrinsic(Intrinsic::Diag, args) => {
+                let (Some(c), Some(orig)) = (args.first(), args.get(1)) else {
+                    return Err(SymexError::Unsupported {
+                        what: "a malformed localization site".into(),
+                        at: self.prog.sources.describe(e.loc),
+                    });
+                };
+                let site = args.get(2).and_then(Expr::as_int).unwrap_or(0) as u32;
+                let selected = self.truth(c)?;
+                let original = self.eval(orig)?;
+                let w = self.bits(&e.ty, e.loc)?;
+                let v = if e.ty.is_pointer(tt) {
+                    self.pointer_choice(&e.ty)
+                } else {
+                    let n = self.fresh_name("diag_value");
+                    BV::new_const(n, w)
+                };
+                let v = if matches!(e.ty.resolve(tt), Type::Int(IntKind::Bool)) {
+                    let b = v.extract(0, 0).zero_ext(w - 1);
+                    self.name_bv("diag_bool", b)
+                } else {
+                    v
+                };
+                self.diags.push(DiagRec {
+                    site,
+                    guard: self.guard.clone(),
+                    selected: selected.clone(),
+                    chosen: v.clone(),
+                    original: original.clone(),
+                    ty: e.ty.clone(),
+                });
+                Ok(selected.ite(&v, &original))
+            }
             ExprKind::Intrinsic(Intrinsic::Nondet, _) => {
                 let w = self.bits(&e.ty, e.loc)?;
                 let n = self.fresh_name("input");
@@ -986,15 +1079,38 @@ impl<'p> Symex<'p> {
                 let c = self.truth(cond)?;
                 let c = self.name_bool("cond", c);
                 let g0 = self.guard.clone();
-                self.guard = Bool::and(&[g0.clone(), c.clone()]);
+                // A decided condition leaves the other branch dead (no code for it).
+                let both = |g: &Bool, c: &Bool| match c.as_bool() {
+                    Some(true) => g.clone(),
+                    Some(false) => Bool::from_bool(false),
+                    None => Bool::and(&[g.clone(), c.clone()]),
+                };
+                self.guard = both(&g0, &c);
+                let outer_infeasible = std::mem::replace(&mut self.infeasible, false);
                 self.exec(then)?;
                 let gt = self.guard.clone();
-                self.guard = Bool::and(&[g0.clone(), c.not()]);
+                let then_infeasible = std::mem::replace(&mut self.infeasible, false);
+                let not_c = match c.as_bool() {
+                    Some(b) => Bool::from_bool(!b),
+                    None => c.not(),
+                };
+                self.guard = both(&g0, &not_c);
                 if let Some(e) = els {
                     self.exec(e)?;
                 }
                 let ge = self.guard.clone();
-                self.guard = self.join(&g0, &c, gt, ge);
+                let else_infeasible = std::mem::replace(&mut self.infeasible, outer_infeasible);
+                // A branch that only ends in an impossible assumption adds nothing to the
+                // other's condition: its paths are excluded by the constraint already.
+                let gt_pure = Bool::and(&[g0.clone(), c.clone()]);
+                let ge_pure = Bool::and(&[g0.clone(), c.not()]);
+                if then_infeasible && gt.as_bool() == Some(false) && ge == ge_pure {
+                    self.guard = g0;
+                } else if else_infeasible && ge.as_bool() == Some(false) && gt == gt_pure {
+                    self.guard = g0;
+                } else {
+                    self.guard = self.join(&g0, &c, gt, ge);
+                }
                 Ok(())
             }
             StmtKind::While { cond, body } => self.while_loop(Some(cond), body, None, s),
@@ -1084,6 +1200,10 @@ impl<'p> Symex<'p> {
 
     /// The guard after an if: the entry guard when neither branch changed its guard.
     fn join(&mut self, g0: &Bool, c: &Bool, gt: Bool, ge: Bool) -> Bool {
+        if let Some(b) = c.as_bool() {
+            // Only one branch ran.
+            return if b { gt } else { ge };
+        }
         let then_same = gt == Bool::and(&[g0.clone(), c.clone()]);
         let else_same = ge == Bool::and(&[g0.clone(), c.not()]);
         if then_same && else_same {
@@ -1169,12 +1289,16 @@ impl<'p> Symex<'p> {
                 None => self.guard.clone(),
             };
             let u = self.name_bool("unwind", still.clone());
-            if u.as_bool() != Some(false) {
+            let reached = u.as_bool() != Some(false);
+            if reached {
                 self.unwinds.push((s.loc, u));
             }
             if cond.is_some() {
                 let c = self.truth(cond.unwrap_or(&Expr::int(1, Type::int(), s.loc)))?;
                 exits.push(Bool::and(&[self.guard.clone(), c.not()]));
+            }
+            if reached {
+                self.control_kills += 1;
             }
             self.guard = Bool::from_bool(false);
         }
@@ -1419,8 +1543,27 @@ impl<'p> Symex<'p> {
                     Some(a) => self.truth(a)?,
                     None => Bool::from_bool(true),
                 };
-                let g = Bool::and(&[self.guard.clone(), c]);
-                self.guard = self.name_bool("guard", g);
+                // An assumption constrains the paths that reach it (`guard → c`); the
+                // guard itself stays the control-flow condition, so state updated later
+                // under it (the framework's program counters) stays as simple as the
+                // control flow.
+                match c.simplify().as_bool() {
+                    Some(true) => {}
+                    Some(false) => {
+                        let g = self.guard.clone();
+                        if g.as_bool() != Some(false) {
+                            self.nm.asserts.push(g.not());
+                            self.guard = Bool::from_bool(false);
+                            self.infeasible = true;
+                        }
+                    }
+                    None => {
+                        let g = self.guard.clone();
+                        if g.as_bool() != Some(false) {
+                            self.nm.asserts.push(g.implies(&c));
+                        }
+                    }
+                }
             }
             Intrinsic::Assert => {
                 let c = match args.first() {
@@ -1435,6 +1578,9 @@ impl<'p> Symex<'p> {
                 self.prop(PropKind::Error, v, s);
                 // Execution goes on after a failed assertion only in the checker's
                 // imagination; the error ends this path.
+                if !self.dead() {
+                    self.control_kills += 1;
+                }
                 self.guard = Bool::from_bool(false);
             }
             Intrinsic::Deadlock => {
@@ -1445,19 +1591,32 @@ impl<'p> Symex<'p> {
                 let v = Bool::and(&[self.guard.clone(), c]);
                 self.prop(PropKind::Deadlock, v, s);
             }
-            Intrinsic::Abort => self.guard = Bool::from_bool(false),
+            Intrinsic::Abort => {
+                if !self.dead() {
+                    self.control_kills += 1;
+                }
+                self.guard = Bool::from_bool(false)
+            }
             Intrinsic::Unwind => {
                 let u = self.name_bool("unwind", self.guard.clone());
                 if u.as_bool() != Some(false) {
                     self.unwinds.push((loc, u));
+                    self.control_kills += 1;
                 }
                 self.guard = Bool::from_bool(false);
             }
             Intrinsic::Mismatch => {
-                let step = args.first().and_then(|a| a.as_int()).unwrap_or(0);
+                let step = match args.first() {
+                    Some(a) => Some(self.eval(a)?),
+                    None => None,
+                };
+                // Recorded, not followed by a cut: every question about a replay excludes
+                // the mismatches itself, and the framework's state after the check stays
+                // as concrete as the schedule (a cut would make it depend on the check).
                 let m = self.name_bool("mismatch", self.guard.clone());
-                self.mismatches.push((step, m));
-                self.guard = Bool::from_bool(false);
+                if m.as_bool() != Some(false) {
+                    self.mismatches.push((step, m));
+                }
             }
             Intrinsic::Point => {
                 let k = args.first().and_then(|a| a.as_int()).unwrap_or(0) as u32;
@@ -1471,7 +1630,18 @@ impl<'p> Symex<'p> {
                     kind: EventKind::Point,
                 });
             }
-            Intrinsic::AtomicBegin | Intrinsic::AtomicEnd => {}
+            Intrinsic::Resume => {
+                let k = args.first().and_then(|a| a.as_int()).unwrap_or(0) as u32;
+                let p = args.get(1).and_then(|a| a.as_int()).unwrap_or(0) as u32;
+                self.events.push(Event {
+                    guard: self.guard.clone(),
+                    point: Some((k, p)),
+                    sid: s.id,
+                    loc,
+                    kind: EventKind::Resume { k, p },
+                });
+            }
+            Intrinsic::AtomicBegin | Intrinsic::AtomicEnd | Intrinsic::Diag => {}
             Intrinsic::Nondet => {
                 self.eval(&Expr::new(
                     ExprKind::Intrinsic(Intrinsic::Nondet, vec![]),
@@ -1647,10 +1817,20 @@ impl<'p> Symex<'p> {
                 self.store(&ptr, &v, &g);
             }
         }
+        let entry_guard = self.guard.clone();
+        let kills_before = self.control_kills;
+        let infeasible_before = self.infeasible;
         self.exec(body)?;
         if let Some(p) = self.take_pending(&ret_label) {
             let g = Bool::or(&[self.guard.clone(), p]);
             self.guard = self.name_bool("guard", g);
+        }
+        if self.control_kills == kills_before {
+            // Every path that entered returned (paths cut by impossible assumptions are
+            // excluded by their constraints): the caller goes on under its own guard, not
+            // under the merge of the callee's branches.
+            self.guard = entry_guard;
+            self.infeasible = infeasible_before;
         }
         let frame = self.frames.pop();
         if let (Some(fr), Some((rv, _))) = (frame, ret) {
@@ -1670,6 +1850,7 @@ impl<'p> Symex<'p> {
             mismatches: self.mismatches,
             events: self.events,
             inputs: self.inputs,
+            diags: self.diags,
             globals: self.globals,
             mem: self.mem,
             var_objects: self.var_obj,

@@ -1,0 +1,618 @@
+//! From the checker's answers to what a person reads: the candidates, ranked, each with
+//! its position, the threads that ran it, the shared variables it reads and writes, and a
+//! repair hint in source terms ("had the read of `x` returned 2 (it returned 1), the
+//! assertion at line 25 would hold") — never solver terms.
+
+use std::collections::{BTreeSet, HashMap};
+
+use serde::Serialize;
+
+use super::instrument::Instrumented;
+use super::localize::{Change, Finding};
+use super::{SiteKind, Target};
+use crate::cex::{Counterexample, ViolationKind};
+use crate::ir::print::expr_to_string;
+use crate::ir::*;
+use crate::passes::normalize::SharedInfo;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ThreadRef {
+    pub id: u32,
+    pub function: String,
+}
+
+/// One changed statement copy, for people.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChangeView {
+    pub thread: u32,
+    pub column: u32,
+    pub what: String,
+    pub chosen: String,
+    pub original: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Candidate {
+    pub rank: usize,
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    /// Columns of the statements on the line the checker changed (several statements on
+    /// one line are told apart here).
+    pub columns: Vec<u32>,
+    /// The diag value that names the line.
+    pub diag: u32,
+    /// Threads that ran the line in the failing interleaving.
+    pub threads: Vec<ThreadRef>,
+    pub reads: Vec<String>,
+    pub writes: Vec<String>,
+    /// For a set of lines that must change together: its number (from 1); `null` for a
+    /// single line.
+    pub set: Option<usize>,
+    pub hint: String,
+    /// The line of the failing check itself: changing it means the check, not the
+    /// program, is wrong. Ranked after the other single lines.
+    pub specification: bool,
+    pub changes: Vec<ChangeView>,
+    #[serde(skip)]
+    pub loc: Loc,
+    #[serde(skip)]
+    pub source_line: Option<String>,
+}
+
+/// Context for explaining answers.
+pub struct Explainer<'a> {
+    pub normalized: &'a Program,
+    pub shared: &'a SharedInfo,
+    pub ins: &'a Instrumented,
+    pub cex: &'a Counterexample,
+    stmts: HashMap<StmtId, Stmt>,
+}
+
+impl<'a> Explainer<'a> {
+    pub fn new(
+        normalized: &'a Program,
+        shared: &'a SharedInfo,
+        ins: &'a Instrumented,
+        cex: &'a Counterexample,
+    ) -> Explainer<'a> {
+        let mut stmts = HashMap::new();
+        for f in &normalized.funcs {
+            if let Some(body) = &f.body {
+                crate::ir::visit::each_stmt(body, &mut |s| {
+                    if !s.id.is_none() && !matches!(s.kind, StmtKind::Block(_)) {
+                        stmts.entry(s.id).or_insert_with(|| s.clone());
+                    }
+                });
+            }
+        }
+        Explainer {
+            normalized,
+            shared,
+            ins,
+            cex,
+            stmts,
+        }
+    }
+
+    /// The ranked candidates of all findings: single lines first (ranked), then sets.
+    pub fn candidates(&self, findings: &[Finding]) -> Vec<Candidate> {
+        let mut singles: Vec<Candidate> = Vec::new();
+        let mut sets: Vec<Candidate> = Vec::new();
+        let mut set_no = 0;
+        for f in findings {
+            let set = if f.set.len() > 1 {
+                set_no += 1;
+                Some(set_no)
+            } else {
+                None
+            };
+            let hint = self.hint(f);
+            for key in &f.set {
+                let Some(c) = self.candidate(*key, f, set, &hint) else {
+                    continue;
+                };
+                if set.is_some() {
+                    sets.push(c);
+                } else {
+                    singles.push(c);
+                }
+            }
+        }
+        // Lines that touch shared memory first, then the ones that ran last before the
+        // failure (closest to it), then by position.
+        let last_run = |c: &Candidate| {
+            self.cex
+                .steps
+                .iter()
+                .rposition(|s| s.line == c.line && same_file(&s.file, &c.file))
+                .map(|i| i as i64)
+                .unwrap_or(-1)
+        };
+        singles.sort_by_key(|c| {
+            (
+                c.specification,
+                c.reads.is_empty() && c.writes.is_empty(),
+                -last_run(c),
+                c.file.clone(),
+                c.line,
+            )
+        });
+        let mut out = singles;
+        out.extend(sets);
+        for (i, c) in out.iter_mut().enumerate() {
+            c.rank = i + 1;
+        }
+        out
+    }
+
+    fn candidate(
+        &self,
+        key: u32,
+        f: &Finding,
+        set: Option<usize>,
+        hint: &str,
+    ) -> Option<Candidate> {
+        let lk = self.ins.line(key)?;
+        let sites: Vec<&super::Site> = self.ins.sites.iter().filter(|s| s.key == key).collect();
+        let changed: Vec<(&Change, &super::Site)> = f
+            .changes
+            .iter()
+            .filter_map(|c| {
+                let s = self.ins.sites.get(c.site as usize)?;
+                (s.key == key).then_some((c, s))
+            })
+            .collect();
+        let mut columns: BTreeSet<u32> = changed
+            .iter()
+            .filter_map(|(_, s)| self.normalized.sources.position(s.loc).map(|p| p.col))
+            .collect();
+        if columns.is_empty() {
+            columns = sites
+                .iter()
+                .filter_map(|s| self.normalized.sources.position(s.loc).map(|p| p.col))
+                .collect();
+        }
+        let column = columns.iter().next().copied().unwrap_or(1);
+        let threads: Vec<ThreadRef> = {
+            let mut ids: BTreeSet<u32> = self
+                .cex
+                .steps
+                .iter()
+                .filter(|s| s.line == lk.line && same_file(&s.file, &lk.file))
+                .map(|s| s.thread)
+                .collect();
+            if ids.is_empty() {
+                ids = changed.iter().map(|(_, s)| s.slot).collect();
+            }
+            ids.into_iter().map(|id| self.thread_ref(id)).collect()
+        };
+        let (reads, writes) = self.accesses(&lk.file, lk.line);
+        let changes = changed
+            .iter()
+            .map(|(c, s)| ChangeView {
+                thread: s.slot,
+                column: self
+                    .normalized
+                    .sources
+                    .position(s.loc)
+                    .map(|p| p.col)
+                    .unwrap_or(0),
+                what: self.describe_site(s),
+                chosen: self.value_text(c, true),
+                original: self.value_text(c, false),
+            })
+            .collect();
+        let loc = sites
+            .iter()
+            .find(|s| self.normalized.sources.position(s.loc).map(|p| p.col) == Some(column))
+            .map(|s| s.loc)
+            .unwrap_or(lk.loc);
+        let v = &self.cex.violation;
+        let specification = self.ins.target == Target::Failure
+            && v.kind != ViolationKind::Deadlock
+            && v.line == lk.line
+            && same_file(&v.file, &lk.file);
+        let hint = if specification && set.is_none() {
+            format!("the check itself may be wrong: {hint}")
+        } else {
+            hint.to_string()
+        };
+        Some(Candidate {
+            rank: 0,
+            specification,
+            file: lk.file.clone(),
+            line: lk.line,
+            column,
+            columns: columns.into_iter().collect(),
+            diag: key,
+            threads,
+            reads,
+            writes,
+            set,
+            hint,
+            changes,
+            loc,
+            source_line: self.normalized.sources.source_line(loc).map(str::to_string),
+        })
+    }
+
+    pub fn thread_ref(&self, id: u32) -> ThreadRef {
+        let function = self
+            .cex
+            .schedule
+            .threads
+            .iter()
+            .find(|t| t.id == id)
+            .map(|t| t.function.clone())
+            .unwrap_or_else(|| "?".into());
+        ThreadRef { id, function }
+    }
+
+    /// What the failure was, as the end of a hint sentence.
+    fn outcome(&self) -> String {
+        let v = &self.cex.violation;
+        match (self.ins.target, v.kind) {
+            (Target::Deadlock, _) | (_, ViolationKind::Deadlock) => {
+                "the threads would not deadlock along this interleaving".into()
+            }
+            (_, ViolationKind::Assertion) => {
+                format!("the assertion at line {} would hold", v.line)
+            }
+            (_, ViolationKind::Error) => {
+                let what = self
+                    .normalized
+                    .sources
+                    .source_line(v.loc)
+                    .filter(|l| l.contains("assert"))
+                    .map(|_| "the assertion")
+                    .unwrap_or("the error location");
+                if what == "the assertion" {
+                    format!("the assertion at line {} would hold", v.line)
+                } else {
+                    format!("{what} at line {} would not be reached", v.line)
+                }
+            }
+        }
+    }
+
+    /// The repair hint of one finding.
+    pub fn hint(&self, f: &Finding) -> String {
+        let outcome = self.outcome();
+        let mut parts: Vec<String> = Vec::new();
+        let mut seen: BTreeSet<(u32, u32)> = BTreeSet::new();
+        let threads_of_key = |key: u32| -> BTreeSet<u32> {
+            self.ins
+                .sites
+                .iter()
+                .filter(|s| s.key == key)
+                .map(|s| s.slot)
+                .collect()
+        };
+        for c in &f.changes {
+            let Some(site) = self.ins.sites.get(c.site as usize) else {
+                continue;
+            };
+            if !seen.insert((site.key, site.slot)) && parts.len() >= 1 {
+                continue;
+            }
+            if parts.len() >= 3 {
+                parts.push("…".into());
+                break;
+            }
+            let mut p = format!(
+                "line {}: {}",
+                self.line_of(site.loc),
+                self.change_text(c, site)
+            );
+            if threads_of_key(site.key).len() > 1 {
+                let t = self.thread_ref(site.slot);
+                p.push_str(&format!(" in T{} {}", t.id, t.function));
+            }
+            parts.push(p);
+        }
+        if parts.is_empty() {
+            let lines: Vec<String> = f.set.iter().map(|k| format!("line {k}")).collect();
+            return format!("changing {}, {outcome}", lines.join(" and "));
+        }
+        format!("{} — {outcome}", parts.join("; "))
+    }
+
+    fn line_of(&self, loc: Loc) -> u32 {
+        self.normalized.sources.line(loc)
+    }
+
+    fn value_text(&self, c: &Change, chosen: bool) -> String {
+        let text = if chosen {
+            &c.chosen_text
+        } else {
+            &c.original_text
+        };
+        if let Some(t) = text {
+            return t.clone();
+        }
+        let v = if chosen { c.chosen } else { c.original };
+        let truth_valued = self
+            .ins
+            .sites
+            .get(c.site as usize)
+            .and_then(|s| self.stmts.get(&s.sid))
+            .and_then(|s| self.stored(s))
+            .is_some_and(|(_, r)| is_truth_valued(&r));
+        if c.boolean || truth_valued {
+            if v != 0 {
+                "true".into()
+            } else {
+                "false".into()
+            }
+        } else {
+            v.to_string()
+        }
+    }
+
+    /// What the statement copy computes, in source terms.
+    fn describe_site(&self, site: &super::Site) -> String {
+        let stmt = self.stmts.get(&site.sid);
+        match (&site.kind, stmt) {
+            (SiteKind::Condition, Some(s)) => match &s.kind {
+                StmtKind::If { cond, .. } => format!("the condition `{}`", self.expr_text(cond)),
+                _ => "the condition".into(),
+            },
+            (SiteKind::Condition, None) => "the condition".into(),
+            (SiteKind::Store { lhs, temp }, s) => {
+                let target = s.and_then(|s| self.stored(s));
+                match target {
+                    Some((_, r)) if *temp => match self.read_of(&r) {
+                        Some(x) => format!("the read of `{x}`"),
+                        None => format!("the value of `{}`", self.expr_text(&r)),
+                    },
+                    Some((l, _)) => format!("`{}`", self.lvalue_text(&l)),
+                    None => format!("`{}`", lhs.trim_start_matches("*&")),
+                }
+            }
+        }
+    }
+
+    fn change_text(&self, c: &Change, site: &super::Site) -> String {
+        let chosen = self.value_text(c, true);
+        let original = self.value_text(c, false);
+        let stmt = self.stmts.get(&site.sid);
+        if let Some(call) = stmt.and_then(|s| self.lock_call(s)) {
+            let (name, obj) = call;
+            if name == "pthread_mutex_lock" || name == "pthread_mutex_trylock" {
+                return if c.chosen == 0 {
+                    format!("had `{name}` left `{obj}` free (not taken it)")
+                } else {
+                    format!("had `{name}` stored {chosen} in `{obj}` (it stored {original})")
+                };
+            }
+        }
+        match &site.kind {
+            SiteKind::Condition => format!(
+                "had {} been {chosen} (it was {original})",
+                self.describe_site(site)
+            ),
+            SiteKind::Store { temp: true, .. } => {
+                let what = self.describe_site(site);
+                if what.starts_with("the read") {
+                    format!("had {what} returned {chosen} (it returned {original})")
+                } else {
+                    format!("had {what} been {chosen} (it was {original})")
+                }
+            }
+            SiteKind::Store { temp: false, .. } => format!(
+                "had {} been set to {chosen} (it was set to {original})",
+                self.describe_site(site)
+            ),
+        }
+    }
+
+    /// `(function, object)` for a pthread mutex or condition call on `&object`.
+    fn lock_call(&self, s: &Stmt) -> Option<(String, String)> {
+        let StmtKind::Expr(e) = &s.kind else {
+            return None;
+        };
+        let call = match &e.kind {
+            ExprKind::Assign(_, r) => r,
+            _ => e,
+        };
+        let ExprKind::Call(f, args) = &call.peel().kind else {
+            return None;
+        };
+        let ExprKind::Func(fid) = f.peel().kind else {
+            return None;
+        };
+        let name = self.normalized.func(fid).name.clone();
+        if !(name.starts_with("pthread_mutex_") || name.starts_with("pthread_cond_")) {
+            return None;
+        }
+        let arg = args.first()?.peel();
+        let ExprKind::AddrOf(x) = &arg.kind else {
+            return Some((name, self.expr_text(arg)));
+        };
+        Some((name, self.lvalue_text(x)))
+    }
+
+    /// The lvalue and value a normalized statement stores.
+    fn stored(&self, s: &Stmt) -> Option<(Expr, Expr)> {
+        match &s.kind {
+            StmtKind::Expr(e) => match &e.kind {
+                ExprKind::Assign(l, r) => Some(((**l).clone(), (**r).clone())),
+                _ => None,
+            },
+            StmtKind::Decl {
+                var,
+                init: Some(Init::Expr(r)),
+            } => Some((Expr::var(*var, self.normalized, s.loc), r.clone())),
+            _ => None,
+        }
+    }
+
+    /// `x` when `e` is a read of shared memory `x`.
+    fn read_of(&self, e: &Expr) -> Option<String> {
+        let p = e.peel();
+        (p.is_lvalue() && self.shared.is_shared_lvalue(p)).then(|| self.lvalue_text(p))
+    }
+
+    fn expr_text(&self, e: &Expr) -> String {
+        expr_to_string(self.normalized, e)
+    }
+
+    /// An lvalue as a person names it: `x`, `buf[]`, `*p`, `s.count`.
+    fn lvalue_text(&self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Var(v) => self.normalized.var(*v).name.clone(),
+            ExprKind::Index(b, _) => match &b.kind {
+                ExprKind::Decay(a) => format!("{}[]", self.lvalue_text(a)),
+                _ => format!("{}[]", self.expr_text(b)),
+            },
+            ExprKind::Deref(p) => match &p.peel().kind {
+                ExprKind::AddrOf(x) => self.lvalue_text(x),
+                _ => format!("*{}", self.expr_text(p)),
+            },
+            ExprKind::Cast { e, .. } => self.lvalue_text(e),
+            _ => self.expr_text(e),
+        }
+    }
+
+    /// Shared memory the statements of `file:line` read and write (the program as
+    /// written, after normalization).
+    pub fn accesses(&self, file: &str, line: u32) -> (Vec<String>, Vec<String>) {
+        let mut reads = BTreeSet::new();
+        let mut writes = BTreeSet::new();
+        for s in self.stmts.values() {
+            let Some(p) = self.normalized.sources.position(s.loc) else {
+                continue;
+            };
+            if p.line != line || !same_file(p.file, file) {
+                continue;
+            }
+            if let Some((_, obj)) = self.lock_call(s) {
+                writes.insert(obj);
+                continue;
+            }
+            let mut rvalues: Vec<&Expr> = Vec::new();
+            match &s.kind {
+                StmtKind::Expr(e) => match &e.kind {
+                    ExprKind::Assign(l, r) => {
+                        if self.shared.is_shared_lvalue(l) {
+                            writes.insert(self.lvalue_text(l));
+                        }
+                        self.lvalue_reads(l, &mut reads);
+                        rvalues.push(r);
+                    }
+                    _ => rvalues.push(e),
+                },
+                StmtKind::Decl {
+                    init: Some(Init::Expr(r)),
+                    ..
+                } => rvalues.push(r),
+                StmtKind::If { cond, .. } => rvalues.push(cond),
+                StmtKind::Return(Some(r)) => rvalues.push(r),
+                _ => {}
+            }
+            for r in rvalues {
+                self.reads_in(r, &mut reads);
+            }
+        }
+        (reads.into_iter().collect(), writes.into_iter().collect())
+    }
+
+    /// Reads made while computing the address of an lvalue (`a[i]` reads `i`).
+    fn lvalue_reads(&self, l: &Expr, out: &mut BTreeSet<String>) {
+        match &l.kind {
+            ExprKind::Index(b, i) => {
+                self.reads_in(i, out);
+                if !matches!(b.kind, ExprKind::Decay(_)) {
+                    self.reads_in(b, out);
+                }
+            }
+            ExprKind::Deref(p) => {
+                if !matches!(p.peel().kind, ExprKind::AddrOf(_)) {
+                    self.reads_in(p, out);
+                }
+            }
+            ExprKind::Member(b, _) => self.lvalue_reads(b, out),
+            _ => {}
+        }
+    }
+
+    fn reads_in(&self, e: &Expr, out: &mut BTreeSet<String>) {
+        match &e.kind {
+            ExprKind::AddrOf(x) => self.lvalue_reads(x, out),
+            ExprKind::Decay(x) => self.lvalue_reads(x, out),
+            k if e.is_lvalue() && !matches!(k, ExprKind::Str(_) | ExprKind::Compound(_)) => {
+                if self.shared.is_shared_lvalue(e) {
+                    out.insert(self.lvalue_text(e));
+                }
+                self.lvalue_reads(e, out);
+            }
+            _ => {
+                let mut subs: Vec<&Expr> = Vec::new();
+                children(e, &mut subs);
+                for s in subs {
+                    self.reads_in(s, out);
+                }
+            }
+        }
+    }
+}
+
+/// A comparison or logical expression: its value reads as true/false.
+fn is_truth_valued(e: &Expr) -> bool {
+    match &e.peel().kind {
+        ExprKind::Binary(op, ..) => matches!(
+            op,
+            BinOp::Eq
+                | BinOp::Ne
+                | BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge
+                | BinOp::LogAnd
+                | BinOp::LogOr
+        ),
+        ExprKind::Unary(UnOp::LogNot, _) => true,
+        _ => false,
+    }
+}
+
+/// Direct sub-expressions.
+fn children<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast { e: a, .. }
+        | ExprKind::Decay(a)
+        | ExprKind::AddrOf(a)
+        | ExprKind::Deref(a)
+        | ExprKind::Member(a, _)
+        | ExprKind::SizeofExpr(a) => out.push(a),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::Assign(a, b)
+        | ExprKind::Index(a, b)
+        | ExprKind::Comma(a, b) => {
+            out.push(a);
+            out.push(b);
+        }
+        ExprKind::OpAssign { lhs, rhs, .. } => {
+            out.push(lhs);
+            out.push(rhs);
+        }
+        ExprKind::IncDec { e, .. } => out.push(e),
+        ExprKind::Cond(a, b, c) => {
+            out.push(a);
+            out.push(b);
+            out.push(c);
+        }
+        ExprKind::Call(f, args) => {
+            out.push(f);
+            out.extend(args.iter());
+        }
+        ExprKind::Intrinsic(_, args) => out.extend(args.iter()),
+        _ => {}
+    }
+}
+
+fn same_file(a: &str, b: &str) -> bool {
+    a == b || a.ends_with(&format!("/{b}")) || b.ends_with(&format!("/{a}"))
+}

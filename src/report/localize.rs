@@ -1,0 +1,398 @@
+//! The result of `seqloc localize`: readable text, the `seqloc.localize/1` JSON and
+//! SARIF 2.1.0.
+//!
+//! # JSON (`seqloc.localize/1`)
+//!
+//! | field | meaning |
+//! |---|---|
+//! | `schema` | `"seqloc.localize/1"` |
+//! | `program` | the input file |
+//! | `checker` | `{ "name", "version" }` |
+//! | `verdict` | `failure`, `deadlock`, `no-failure-within-bounds` or `unknown` |
+//! | `reason` | why the verdict is what it is, or `null` |
+//! | `property` | the violated property (`kind`, `file`, `line`, `column`, `thread`, `message`) or `null` |
+//! | `schedule` | the failing interleaving (`seqloc.schedule/1`) or `null` |
+//! | `interleaving` | the same, compact: `T0 main 29-33 → T1 post 9 → ...` |
+//! | `context_switches` | number of context switches of the interleaving |
+//! | `candidates` | ranked; each: `rank`, `file`, `line`, `column`, `columns`, `diag`, `threads` (`id`, `function`), `reads`, `writes`, `set` (number of the multi-line set it belongs to, or `null`), `hint`, `changes` (`thread`, `column`, `what`, `chosen`, `original`) |
+//! | `complete` | the checker had no further answer (every candidate of the interleaving is listed) |
+//! | `stopped` | why the loop stopped early, or `null` |
+//! | `checker_runs` | checker questions asked (validation included) |
+//! | `time_ms` | `{ "total", "first_counterexample", "localization", "encode", "solve" }` |
+
+use serde::Serialize;
+
+use super::check::{CheckerInfo, thread_label};
+use super::style::Style;
+use crate::cex::{Counterexample, ViolationKind};
+use crate::check::Verdict;
+use crate::diag::explain::Candidate;
+use crate::diagnostics::SourceSpot;
+use crate::ir::Program;
+use crate::seq::schedule::short_file;
+
+pub const SCHEMA: &str = "seqloc.localize/1";
+
+/// Everything a localization report says.
+pub struct LocalizeReport<'a> {
+    pub program: String,
+    pub checker: CheckerInfo,
+    pub verdict: Verdict,
+    pub reason: Option<String>,
+    pub cex: Option<&'a Counterexample>,
+    pub candidates: Vec<Candidate>,
+    pub complete: bool,
+    pub stopped: Option<String>,
+    pub checker_runs: u32,
+    pub time: Times,
+}
+
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Times {
+    pub total: u64,
+    pub first_counterexample: u64,
+    pub localization: u64,
+    pub encode: u64,
+    pub solve: u64,
+}
+
+#[derive(Serialize)]
+struct Json<'a> {
+    schema: &'static str,
+    program: &'a str,
+    checker: &'a CheckerInfo,
+    verdict: Verdict,
+    reason: &'a Option<String>,
+    property: Option<&'a crate::cex::Violation>,
+    schedule: Option<&'a crate::seq::schedule::Schedule>,
+    interleaving: Option<String>,
+    context_switches: Option<usize>,
+    candidates: &'a [Candidate],
+    complete: bool,
+    stopped: &'a Option<String>,
+    checker_runs: u32,
+    time_ms: Times,
+}
+
+pub fn to_json(r: &LocalizeReport) -> String {
+    let j = Json {
+        schema: SCHEMA,
+        program: &r.program,
+        checker: &r.checker,
+        verdict: r.verdict,
+        reason: &r.reason,
+        property: r.cex.map(|c| &c.violation),
+        schedule: r.cex.map(|c| &c.schedule),
+        interleaving: r.cex.map(interleaving),
+        context_switches: r.cex.map(|c| c.context_switches()),
+        candidates: &r.candidates,
+        complete: r.complete,
+        stopped: &r.stopped,
+        checker_runs: r.checker_runs,
+        time_ms: r.time,
+    };
+    serde_json::to_string_pretty(&j).unwrap_or_default()
+}
+
+/// `T0 main 29-33 → T1 post 9 → T2 audit 19`: each block's thread and the lines it ran.
+pub fn interleaving(cex: &Counterexample) -> String {
+    let mut parts = Vec::new();
+    for b in &cex.schedule.blocks {
+        let lines: Vec<u32> = b
+            .ran
+            .iter()
+            .filter_map(|l| l.rsplit(':').next()?.parse().ok())
+            .collect();
+        let text = compress(&lines);
+        let label = thread_label(cex, b.thread);
+        parts.push(if text.is_empty() {
+            label
+        } else {
+            format!("{label} {text}")
+        });
+    }
+    parts.join(" → ")
+}
+
+/// `29,30,31,33` → `29-31,33`.
+fn compress(lines: &[u32]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let start = lines[i];
+        let mut end = start;
+        while i + 1 < lines.len() && lines[i + 1] == end + 1 {
+            i += 1;
+            end = lines[i];
+        }
+        out.push(if end == start {
+            start.to_string()
+        } else {
+            format!("{start}-{end}")
+        });
+        i += 1;
+    }
+    out.join(",")
+}
+
+fn violation_head(cex: &Counterexample) -> String {
+    let v = &cex.violation;
+    match v.kind {
+        ViolationKind::Deadlock => "DEADLOCK: every live thread is blocked".to_string(),
+        ViolationKind::Assertion => format!(
+            "FAILURE: assertion violated at {}:{}",
+            short_file(&v.file),
+            v.line
+        ),
+        ViolationKind::Error => format!(
+            "FAILURE: error location reached at {}:{}",
+            short_file(&v.file),
+            v.line
+        ),
+    }
+}
+
+pub fn render_text(r: &LocalizeReport, prog: &Program, st: &Style) -> String {
+    let mut s = format!(
+        "{} {} ({} checker, {})\n",
+        st.bold("seqloc localize"),
+        r.program,
+        r.checker.name,
+        r.checker.version
+    );
+    let Some(cex) = r.cex else {
+        match r.verdict {
+            Verdict::NoFailureWithinBounds => {
+                s.push_str(&format!("{}\n", st.green("NO FAILURE within the bounds")));
+                s.push_str("  nothing to localize: no candidates\n");
+            }
+            _ => {
+                s.push_str(&format!("{}\n", st.yellow("UNKNOWN")));
+                s.push_str(
+                    "  no failing interleaving was found, so there is nothing to localize\n",
+                );
+            }
+        }
+        if let Some(reason) = &r.reason {
+            s.push_str(&format!("  {reason}\n"));
+        }
+        s.push_str(&format!("  {:.1} s\n", r.time.total as f64 / 1000.0));
+        return s;
+    };
+    s.push_str(&format!("{}\n", st.red(&violation_head(cex))));
+    if cex.violation.kind != ViolationKind::Deadlock {
+        let spot = SourceSpot::at(
+            &prog.sources,
+            cex.violation.loc,
+            format!(
+                "in thread {}",
+                thread_label(cex, cex.violation.thread.unwrap_or(0))
+            ),
+        );
+        s.push_str(&spot.render_plain("note"));
+    }
+    s.push_str(&format!(
+        "{} ({} threads, {} context switches): {}\n\n",
+        st.bold("Interleaving"),
+        cex.schedule.threads.len(),
+        cex.context_switches(),
+        interleaving(cex)
+    ));
+    let n = r.candidates.len();
+    if n == 0 {
+        s.push_str(&format!(
+            "{}\n",
+            st.yellow("No line's change removes the failure along this interleaving.")
+        ));
+        s.push_str(
+            "  The fault may need several lines changed together (try --faults 2), or lie in\n  code the interleaving does not run, or in the synchronisation itself.\n",
+        );
+    } else {
+        s.push_str(&format!(
+            "{} fault candidate{}, most likely first:\n\n",
+            st.bold(&n.to_string()),
+            if n == 1 { "" } else { "s" }
+        ));
+    }
+    let mut last_set = None;
+    for c in &r.candidates {
+        if c.set.is_some() && c.set != last_set {
+            s.push_str(&format!(
+                "  {} {} (these lines must change together):\n",
+                st.bold("set"),
+                c.set.unwrap_or(0)
+            ));
+        }
+        last_set = c.set;
+        let threads: Vec<String> = c
+            .threads
+            .iter()
+            .map(|t| format!("T{} {}", t.id, t.function))
+            .collect();
+        let mut access = Vec::new();
+        if !c.writes.is_empty() {
+            access.push(format!("writes {}", c.writes.join(", ")));
+        }
+        if !c.reads.is_empty() {
+            access.push(format!("reads {}", c.reads.join(", ")));
+        }
+        s.push_str(&format!(
+            "{:>3}. {}  {}{}\n",
+            c.rank,
+            st.bold(&format!("{}:{}:{}", short_file(&c.file), c.line, c.column)),
+            if threads.is_empty() {
+                String::new()
+            } else {
+                format!("run by {}", threads.join(", "))
+            },
+            if access.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", st.cyan(&access.join("; ")))
+            }
+        ));
+        if let Some(src) = &c.source_line {
+            let gutter = c.line.to_string();
+            let pad = " ".repeat(gutter.len());
+            let caret_pad: String = src
+                .chars()
+                .take(c.column.saturating_sub(1) as usize)
+                .map(|ch| if ch == '\t' { '\t' } else { ' ' })
+                .collect();
+            s.push_str(&format!(
+                "     {pad} |\n     {gutter} | {src}\n     {pad} | {caret_pad}{}\n",
+                st.red("^")
+            ));
+        }
+        if c.set.is_none()
+            || r.candidates
+                .iter()
+                .filter(|x| x.set == c.set)
+                .last()
+                .map(|x| x.rank)
+                == Some(c.rank)
+        {
+            s.push_str(&format!("     {} {}\n", st.blue("="), c.hint));
+        }
+        s.push('\n');
+    }
+    if let Some(why) = &r.stopped {
+        s.push_str(&format!("{} {why}\n", st.yellow("note:")));
+    }
+    s.push_str(&format!(
+        "{} checker runs; first counterexample {:.1} s, localization {:.1} s, total {:.1} s\n",
+        r.checker_runs,
+        r.time.first_counterexample as f64 / 1000.0,
+        r.time.localization as f64 / 1000.0,
+        r.time.total as f64 / 1000.0
+    ));
+    s
+}
+
+/// SARIF 2.1.0: one result per candidate, the interleaving as a code flow with one
+/// thread flow per thread (steps ordered across threads by `executionOrder`).
+pub fn to_sarif(r: &LocalizeReport) -> String {
+    use serde_json::{Value, json};
+    let uri = |f: &str| -> String {
+        if f.starts_with('/') {
+            format!("file://{f}")
+        } else {
+            f.to_string()
+        }
+    };
+    let code_flow: Option<Value> = r.cex.map(|cex| {
+        let mut flows: Vec<Value> = Vec::new();
+        for t in &cex.schedule.threads {
+            let locs: Vec<Value> = cex
+                .steps
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.thread == t.id)
+                .map(|(i, s)| {
+                    json!({
+                        "executionOrder": i + 1,
+                        "location": {
+                            "physicalLocation": {
+                                "artifactLocation": { "uri": uri(&s.file) },
+                                "region": { "startLine": s.line }
+                            },
+                            "message": { "text": s.statement }
+                        }
+                    })
+                })
+                .collect();
+            if locs.is_empty() {
+                continue;
+            }
+            flows.push(json!({
+                "id": format!("T{}", t.id),
+                "message": { "text": format!("thread T{} ({})", t.id, t.function) },
+                "locations": locs
+            }));
+        }
+        json!({
+            "message": { "text": format!("failing interleaving: {}", interleaving(cex)) },
+            "threadFlows": flows
+        })
+    });
+    let results: Vec<Value> = r
+        .candidates
+        .iter()
+        .map(|c| {
+            let mut res = json!({
+                "ruleId": "seqloc/fault-candidate",
+                "ruleIndex": 0,
+                "level": "warning",
+                "rank": (100.0 - (c.rank as f64 - 1.0) * 100.0 / (r.candidates.len() as f64)).max(0.0),
+                "message": { "text": format!("fault candidate {}: {}", c.rank, c.hint) },
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": { "uri": uri(&c.file) },
+                        "region": { "startLine": c.line, "startColumn": c.column }
+                    }
+                }],
+                "properties": {
+                    "diag": c.diag,
+                    "threads": c.threads,
+                    "reads": c.reads,
+                    "writes": c.writes,
+                    "set": c.set
+                }
+            });
+            if let (Some(flow), Some(obj)) = (&code_flow, res.as_object_mut()) {
+                obj.insert("codeFlows".into(), json!([flow]));
+            }
+            res
+        })
+        .collect();
+    let doc = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {
+                "driver": {
+                    "name": "seqloc",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "rules": [{
+                        "id": "seqloc/fault-candidate",
+                        "name": "FaultCandidate",
+                        "shortDescription": { "text": "A line whose change removes the failure along the failing interleaving" },
+                        "fullDescription": { "text": "seqloc replays a failing interleaving as a sequential program and asks a bounded model checker which single lines (or minimal sets of lines) can be changed so that the failure does not happen (Griesmeyer's method)." },
+                        "defaultConfiguration": { "level": "warning" }
+                    }]
+                }
+            },
+            "invocations": [{
+                "executionSuccessful": true,
+                "properties": {
+                    "checker": r.checker.name,
+                    "checkerVersion": r.checker.version,
+                    "verdict": r.verdict,
+                    "complete": r.complete
+                }
+            }],
+            "results": results
+        }]
+    });
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
