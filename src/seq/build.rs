@@ -48,7 +48,10 @@ pub fn sequentialize(
     // Slots and the functions each may run.
     let (slot_fns, slot_bound): (Vec<Vec<usize>>, u32) = match mode {
         Mode::Concrete(r) => {
-            let mut v = Vec::new();
+            // Slot k is the k-th thread created; threads the schedule never runs need
+            // not be listed (their slots get no code).
+            let max_id = r.threads.iter().map(|(id, _)| *id).max().unwrap_or(0);
+            let mut v: Vec<Vec<usize>> = vec![Vec::new(); max_id as usize + 1];
             let mut threads = r.threads.clone();
             threads.sort_by_key(|(id, _)| *id);
             for (id, f) in &threads {
@@ -65,7 +68,7 @@ pub fn sequentialize(
                         reason: format!("thread 0 must run `main`, not `{}`", prog.func(*f).name),
                     });
                 }
-                v.push(vec![idx]);
+                v[*id as usize] = vec![idx];
             }
             let n = v.len() as u32;
             (v, n)
@@ -483,6 +486,7 @@ fn make_vars(prog: &mut Program, nslots: u32, mode: Mode) -> SeqVars {
         blocked: g("__seq_blocked", Type::bool()),
         dead: g("__seq_deadlock", Type::bool()),
         tmp: g("__seq_tmp", Type::uint()),
+        failed: g("__seq_failed", Type::bool()),
     }
 }
 
@@ -726,7 +730,11 @@ impl Builder<'_> {
                     ));
                 }
                 body.extend(stmts);
-                b::if_(b::and(pc_ok, before_cs), body, None)
+                let mut cond = b::and(pc_ok, before_cs);
+                if self.concrete.is_none() {
+                    cond = b::and(cond, b::not(b::var(&self.prog, self.vars.failed)));
+                }
+                b::if_(cond, body, None)
             }
             Some(r) => {
                 let not_stopped = b::not(b::var(&self.prog, self.vars.stop));
@@ -927,8 +935,11 @@ impl Builder<'_> {
                     let k = k as i128;
                     let size = slot.codes.iter().map(|c| c.points.len()).max().unwrap_or(1) as i128;
                     let runnable = b::and(
-                        b::elem(&self.prog, v.created, b::uint(k)),
-                        b::not(b::elem(&self.prog, v.done, b::uint(k))),
+                        b::and(
+                            b::elem(&self.prog, v.created, b::uint(k)),
+                            b::not(b::elem(&self.prog, v.done, b::uint(k))),
+                        ),
+                        b::not(p(self, v.failed)),
                     );
                     let cs = p(self, v.cs);
                     let pc = b::elem(&self.prog, v.pc, b::uint(k));
@@ -1526,6 +1537,27 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                             then_goto: None,
                         }];
                     }
+                    // Symbolic mode: a violation is recorded and stops the run (every later
+                    // point is guarded by `!failed`), without ending the path, so the
+                    // probes at the end still see where each thread stood.
+                    ExprKind::Intrinsic(Intrinsic::Error, _) if self.b.concrete.is_none() => {
+                        let failed = b::var(&self.b.prog, self.b.vars.failed);
+                        let record =
+                            b::intrinsic(Intrinsic::Error, vec![b::int(ERROR_RECORD_ONLY)], loc);
+                        let set = b::assign(failed, b::int(1), &tt);
+                        return vec![plain(
+                            self,
+                            vec![b::expr_stmt(record, loc, id), b::expr_stmt(set, loc, id)],
+                        )];
+                    }
+                    ExprKind::Intrinsic(Intrinsic::Assert, args) if self.b.concrete.is_none() => {
+                        let c = args.first().cloned().unwrap_or_else(|| b::int(1));
+                        let failed = b::var(&self.b.prog, self.b.vars.failed);
+                        let set = b::assign(failed, b::int(1), &tt);
+                        let check = b::expr_stmt(e.clone(), loc, id);
+                        let mark = b::if_(b::not(c), vec![b::expr_stmt(set, loc, id)], None);
+                        return vec![plain(self, vec![check, mark])];
+                    }
                     ExprKind::Intrinsic(Intrinsic::AtomicBegin | Intrinsic::AtomicEnd, _) => {
                         let begin =
                             matches!(e.kind, ExprKind::Intrinsic(Intrinsic::AtomicBegin, _));
@@ -2000,6 +2032,9 @@ impl<'a, 'b> SlotGen<'a, 'b> {
         r
     }
 }
+
+/// `Error` argument: record the violation without ending the path (symbolic mode).
+pub const ERROR_RECORD_ONLY: i128 = 1;
 
 fn is_sync_marker(s: &Stmt) -> bool {
     matches!(&s.kind, StmtKind::Expr(e) if matches!(e.kind, ExprKind::Intrinsic(Intrinsic::AtomicBegin, _)))

@@ -144,6 +144,9 @@ pub struct SeqVars {
     pub blocked: VarId,
     pub dead: VarId,
     pub tmp: VarId,
+    /// Symbolic mode: a property was violated; nothing runs after it, so the end-of-run
+    /// probes see where every thread stood at the failure.
+    pub failed: VarId,
 }
 
 #[derive(Debug, thiserror::Error)]

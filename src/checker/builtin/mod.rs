@@ -540,7 +540,8 @@ fn extract(s: &Session, model: &Model, index: &StmtIndex, prog: &Program) -> Cou
     let mut in_count: HashMap<(u32, StmtId), u32> = HashMap::new();
     for inp in &s.out.inputs {
         let Some((k, _)) = inp.point else { continue };
-        if inp.sid.is_none() || !truth(model, &inp.guard) {
+        // A thread that never got a turn read no input, whatever its guard says.
+        if inp.sid.is_none() || !threads.iter().any(|t| t.id == k) || !truth(model, &inp.guard) {
             continue;
         }
         let Some(u) = value(model, &inp.value) else {

@@ -1576,6 +1576,11 @@ impl<'p> Symex<'p> {
             Intrinsic::Error => {
                 let v = self.guard.clone();
                 self.prop(PropKind::Error, v, s);
+                if args.first().and_then(Expr::as_int) == Some(crate::seq::build::ERROR_RECORD_ONLY)
+                {
+                    // The sequentializer stops the run itself (symbolic mode).
+                    return Ok(());
+                }
                 // Execution goes on after a failed assertion only in the checker's
                 // imagination; the error ends this path.
                 if !self.dead() {
