@@ -21,7 +21,13 @@ Exit codes: 0 no failure (within the bounds) / success, 1 a failure or deadlock 
 time or memory limit was reached.";
 
 #[derive(Parser, Debug)]
-#[command(name = "seqloc", version, about = ABOUT, long_about = LONG_ABOUT, propagate_version = true)]
+#[command(
+    name = "seqloc",
+    version,
+    about = ABOUT,
+    long_about = LONG_ABOUT,
+    propagate_version = true
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub cmd: Command,

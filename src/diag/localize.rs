@@ -478,21 +478,28 @@ fn nearer(
     }
     let changed: Vec<usize> = (0..recs.len()).filter(|i| recs[*i].changed_first).collect();
     if changed.len() > 1 || recs.iter().any(|r| r.changed_first && r.near.is_some()) {
-        // One copy at a time (the others keep their values).
-        for &i in changed.iter().take(MAX_TRIES) {
-            let mut extra = base.clone();
-            for (j, r) in recs.iter().enumerate() {
-                if j == i {
-                    if let Some(n) = &r.near {
-                        extra.push(r.active.implies(n));
-                    }
-                } else {
-                    extra.push(r.active.implies(&r.same));
-                }
+        // One copy at a time (the others keep their values): first with a value near the
+        // original, then with any value, because a hint that changes one thread's copy
+        // reads better than two arbitrary ones.
+        for near in [true, false] {
+            if !near && changed.len() <= 1 {
+                break;
             }
-            loc.checker_runs += 1;
-            if let Answer::Violated(m) = ask(s, end, &extra, opts) {
-                return Some(m);
+            for &i in changed.iter().take(MAX_TRIES) {
+                let mut extra = base.clone();
+                for (j, r) in recs.iter().enumerate() {
+                    if j == i {
+                        if let (true, Some(n)) = (near, &r.near) {
+                            extra.push(r.active.implies(n));
+                        }
+                    } else {
+                        extra.push(r.active.implies(&r.same));
+                    }
+                }
+                loc.checker_runs += 1;
+                if let Answer::Violated(m) = ask(s, end, &extra, opts) {
+                    return Some(m);
+                }
             }
         }
     }

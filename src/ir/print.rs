@@ -645,14 +645,20 @@ impl<'a> Printer<'a> {
                 self.sub(body);
             }
             StmtKind::Case { lo, hi } => {
+                // Case labels are converted to the controlling type anyway: the plainest
+                // literal that holds the value reads best.
+                let lit = |v: i128| {
+                    let k = if i32::try_from(v).is_ok() {
+                        IntKind::Int
+                    } else {
+                        IntKind::LongLong
+                    };
+                    int_lit(v, k)
+                };
                 let t = if lo == hi {
-                    format!("case {}:", int_lit(*lo, IntKind::LongLong))
+                    format!("case {}:", lit(*lo))
                 } else {
-                    format!(
-                        "case {} ... {}:",
-                        int_lit(*lo, IntKind::LongLong),
-                        int_lit(*hi, IntKind::LongLong)
-                    )
+                    format!("case {} ... {}:", lit(*lo), lit(*hi))
                 };
                 self.indent = self.indent.saturating_sub(1);
                 self.line(&format!("{t};"), s.loc);
@@ -664,15 +670,14 @@ impl<'a> Printer<'a> {
                 self.indent += 1;
             }
             StmtKind::Label(l) => {
-                self.indent = self.indent.saturating_sub(1);
-                // Labels nothing jumps to (SV-COMP's `ERROR:`) would draw -Wunused-label.
-                let attr = if self.goto_targets.contains(l) {
-                    ""
-                } else {
-                    " __attribute__((unused))"
-                };
-                self.line(&format!("{l}:{attr};"), s.loc);
-                self.indent += 1;
+                // Labels nothing jumps to (SV-COMP's `ERROR:`) would draw -Wunused-label,
+                // and `label: __attribute__((unused));` is GNU C that not every checker's
+                // front end reads: they mean nothing, so they are left out.
+                if self.goto_targets.contains(l) {
+                    self.indent = self.indent.saturating_sub(1);
+                    self.line(&format!("{l}:;"), s.loc);
+                    self.indent += 1;
+                }
             }
             StmtKind::Goto(l) => self.line(&format!("goto {l};"), s.loc),
             StmtKind::Break => self.line("break;", s.loc),

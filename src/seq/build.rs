@@ -1705,25 +1705,37 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 let tmp = b::var(prog, v.tmp);
                 let nthreads = b::var(prog, v.nthreads);
                 let nslots = self.b.nslots as i128;
-                // More threads than slots: the bounded exploration stops here.
-                s.push(b::if_(
-                    b::bin(BinOp::Ge, nthreads.clone(), b::uint(nslots)),
-                    vec![st(b::intrinsic(Intrinsic::Unwind, vec![], loc))],
-                    None,
-                ));
+                let concrete = self.b.concrete.is_some();
+                if !concrete {
+                    // More threads than slots: the bounded exploration stops here.
+                    s.push(b::if_(
+                        b::bin(BinOp::Ge, nthreads.clone(), b::uint(nslots)),
+                        vec![st(b::intrinsic(Intrinsic::Unwind, vec![], loc))],
+                        None,
+                    ));
+                }
                 s.push(st(b::assign(tmp.clone(), nthreads.clone(), &tt)));
-                s.push(st(b::assign(
-                    b::elem(prog, v.created, tmp.clone()),
-                    b::int(1),
-                    &tt,
-                )));
-                s.push(st(b::assign(
-                    b::elem(prog, v.arg, tmp.clone()),
-                    arg(3),
-                    &tt,
-                )));
                 let fid = self.thread_fn_index(&arg(2));
-                s.push(st(b::assign(b::elem(prog, v.fnid, tmp.clone()), fid, &tt)));
+                let record = vec![
+                    st(b::assign(
+                        b::elem(prog, v.created, tmp.clone()),
+                        b::int(1),
+                        &tt,
+                    )),
+                    st(b::assign(b::elem(prog, v.arg, tmp.clone()), arg(3), &tt)),
+                    st(b::assign(b::elem(prog, v.fnid, tmp.clone()), fid, &tt)),
+                ];
+                if concrete {
+                    // A replayed schedule lists only the threads that ran; one created
+                    // but never scheduled gets its id and no slot.
+                    s.push(b::if_(
+                        b::bin(BinOp::Lt, nthreads.clone(), b::uint(nslots)),
+                        record,
+                        None,
+                    ));
+                } else {
+                    s.extend(record);
+                }
                 s.push(st(b::assign(
                     nthreads,
                     b::bin(BinOp::Add, tmp.clone(), b::uint(1)),
@@ -1739,7 +1751,12 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             }
             Action::Join => {
                 let t = b::conv(arg(0), &Type::uint(), &tt);
-                let done = b::elem(prog, v.done, t.clone());
+                let mut done = b::elem(prog, v.done, t.clone());
+                if self.b.concrete.is_some() {
+                    // A thread without a slot never ran (see Create): joining it blocks.
+                    let slotted = b::bin(BinOp::Lt, t.clone(), b::uint(self.b.nslots as i128));
+                    done = b::bin(BinOp::LogAnd, slotted, done);
+                }
                 let mut s = Vec::new();
                 let rp = arg(1);
                 if !is_null(&rp, &tt) {

@@ -1,0 +1,31 @@
+# seqloc: the two entry points a newcomer needs, plus the benchmark sweep.
+CARGO ?= cargo
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+
+.PHONY: demo setup build test lint bench bench-svcomp
+
+# Install the system packages, build, and localize the fault of an example program.
+demo: setup build
+	./target/release/seqloc localize examples/lost_update.c
+
+setup:
+	./scripts/setup.sh
+
+build:
+	$(CARGO) build --release --locked
+
+# Everything CI runs: formatting, lints, unit and integration tests (release build: the
+# integration tests run the model checker on real programs).
+test: setup build
+	$(CARGO) fmt --check
+	$(CARGO) clippy --release --locked --all-targets -- -D warnings
+	$(CARGO) test --release --locked
+
+# The benchmark table of BENCHMARKS.md.
+bench: build
+	./target/release/seqloc sweep benchmarks --mode localize --timeout 120 \
+	  --json target/bench.json --csv target/bench.csv
+
+bench-svcomp: build
+	./target/release/seqloc sweep ../shared/svcomp/c --timeout 120 \
+	  --json target/svcomp.json --csv target/svcomp.csv

@@ -1,0 +1,179 @@
+//! The command line as a user meets it: help, version, the example of the README, exit
+//! codes, the report formats and bad input.
+
+mod common;
+
+use common::*;
+
+#[test]
+fn help_and_version() {
+    let o = run(&["--help"]);
+    assert!(o.status.success());
+    let h = stdout(&o);
+    for cmd in ["parse", "check", "sequentialize", "localize", "sweep"] {
+        assert!(h.contains(cmd), "--help lists {cmd}:\n{h}");
+    }
+    for cmd in [
+        "parse",
+        "check",
+        "sequentialize",
+        "localize",
+        "sweep",
+        "instrument",
+    ] {
+        let o = run(&[cmd, "--help"]);
+        assert!(o.status.success(), "{cmd} --help");
+        assert!(stdout(&o).contains("Usage: seqloc"), "{cmd} --help");
+    }
+    let o = run(&["--version"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).starts_with("seqloc "));
+}
+
+#[test]
+fn readme_example_localizes_the_lost_update() {
+    let o = run(&["localize", "examples/lost_update.c"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("FAILURE"), "{text}");
+    assert!(text.contains("lost_update.c:16"), "{text}");
+    assert!(text.contains("Interleaving"), "{text}");
+
+    let o = run(&["localize", "examples/lost_update.c", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let j = json(&o);
+    assert_eq!(j["schema"], "seqloc.localize/1");
+    assert_eq!(j["verdict"], "failure");
+    let lines = candidate_lines(&j);
+    // The read and the write of the unprotected read-modify-write.
+    assert!(lines.contains(&15) && lines.contains(&16), "{lines:?}");
+    let c = &j["candidates"][0];
+    for field in ["file", "line", "column", "threads", "reads", "writes"] {
+        assert!(!c[field].is_null(), "candidate field {field}: {c}");
+    }
+    assert!(
+        j["schedule"]["blocks"]
+            .as_array()
+            .is_some_and(|b| b.len() >= 3)
+    );
+}
+
+#[test]
+fn sarif_has_one_result_per_candidate_and_a_thread_flow_per_thread() {
+    let o = run(&["localize", "examples/lost_update.c", "--format", "sarif"]);
+    assert_eq!(o.status.code(), Some(1));
+    let j = json(&o);
+    assert_eq!(j["version"], "2.1.0");
+    let results = j["runs"][0]["results"].as_array().expect("results");
+    let o2 = run(&["localize", "examples/lost_update.c", "--format", "json"]);
+    assert_eq!(results.len(), candidate_lines(&json(&o2)).len());
+    let flows = &results[0]["codeFlows"][0]["threadFlows"];
+    assert_eq!(flows.as_array().map(|f| f.len()), Some(3), "{flows}");
+}
+
+#[test]
+fn check_reports_the_failure_with_a_replayable_schedule() {
+    let o = run(&["check", "examples/lost_update.c", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    assert_eq!(j["verdict"], "failure");
+    assert_eq!(j["property"]["line"], 28);
+    // The schedule is the sequentializer's input: replaying it reproduces the failure.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sched = dir.path().join("s.json");
+    std::fs::write(&sched, j["schedule"].to_string()).expect("write schedule");
+    let sched = sched.to_string_lossy().into_owned();
+    let o = run(&[
+        "localize",
+        "examples/lost_update.c",
+        "--schedule",
+        &sched,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(candidate_lines(&json(&o)).contains(&16));
+}
+
+#[test]
+fn a_correct_program_has_no_candidates() {
+    let o = run(&[
+        "localize",
+        "benchmarks/correct/account_ok.c",
+        "--format",
+        "json",
+        "--max-rounds",
+        "3",
+        "--max-unwind",
+        "3",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j = json(&o);
+    assert_ne!(j["verdict"], "failure");
+    assert!(candidate_lines(&j).is_empty());
+}
+
+#[test]
+fn a_schedule_that_does_not_fit_the_program_is_bad_input() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sched = dir.path().join("bad.json");
+    std::fs::write(
+        &sched,
+        r#"{"schema":"seqloc.schedule/1","threads":[{"id":0,"function":"main"},{"id":1,"function":"teller"}],
+            "blocks":[{"thread":1,"until":{"before":"lost_update.c:99:1","occurrence":1}}]}"#,
+    )
+    .expect("write");
+    let s = sched.to_string_lossy().into_owned();
+    let o = run(&["localize", "examples/lost_update.c", "--schedule", &s]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stdout(&o).trim().is_empty() || !stdout(&o).contains("candidates"));
+    let o = run(&["localize", "examples/no_such_file.c"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no_such_file.c"));
+}
+
+#[test]
+fn syntax_errors_point_at_the_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("broken.c");
+    std::fs::write(&f, "int main(void) {\n  int x = ;\n  return 0;\n}\n").expect("write");
+    let o = run(&["check", &f.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("broken.c:2"), "{}", stderr(&o));
+}
+
+#[test]
+fn emitted_programs_compile_and_the_sequential_one_replays_the_failure() {
+    if !have_gcc() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let seq = dir.path().join("seq.c");
+    let ins = dir.path().join("diag.c");
+    let o = run(&[
+        "localize",
+        "examples/lost_update.c",
+        "--emit-sequential",
+        &seq.to_string_lossy(),
+        "--emit-instrumented",
+        &ins.to_string_lossy(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    for f in [&seq, &ins] {
+        let text = std::fs::read_to_string(f).expect("emitted");
+        assert!(
+            text.contains("seqloc check"),
+            "re-check command in the header"
+        );
+        let c = std::process::Command::new("gcc")
+            .args(["-fsyntax-only", "-w"])
+            .arg(f)
+            .output()
+            .expect("gcc");
+        assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+    }
+    // The instrumented program is a program the checker localizes on: its failures are
+    // exactly the diag choices.
+    let o = run(&["check", &ins.to_string_lossy(), "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+}
