@@ -258,3 +258,51 @@ fn real_esbmc_finds_the_split_race() {
     ]);
     assert_eq!(exit, 1, "{stdout}\n{stderr}");
 }
+
+/// The localization rounds on an external checker: round 1 answers `diag = 14` (the recorded
+/// ESBMC run on the hand-instrumented f01), round 2 says VERIFICATION SUCCESSFUL; the
+/// failing interleaving comes from the built-in checker as a schedule file.
+#[test]
+fn localization_rounds_read_the_diag_value() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(fx) = fixtures() else { return };
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let prog = fx.join("programs/f01_race.c");
+    let sched = tmp.path().join("s.json");
+    let (exit, _, stderr) = seqloc(&[
+        "check",
+        prog.to_str().unwrap_or_default(),
+        "--emit-schedule",
+        sched.to_str().unwrap_or_default(),
+    ]);
+    assert_eq!(exit, 1, "{stderr}");
+    let e = fx.join("esbmc");
+    let script = tmp.path().join("esbmc");
+    let text = format!(
+        "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\" >> '{log}'; done\ncase \"$1\" in\n  --version) echo 'ESBMC version 7.9.0 64-bit x86_64 linux'; exit 0;;\n  diag.round1.c) cat '{e}/diag_f01.round1.stdout'; cat '{e}/diag_f01.round1.stderr' >&2; exit 1;;\n  diag.round2.c) grep -q 'diag != 14' diag.round2.c || exit 9; cat '{e}/diag_f01.round2.stdout'; cat '{e}/diag_f01.round2.stderr' >&2; exit 0;;\nesac\nexit 9\n",
+        log = tmp.path().join("args.log").display(),
+        e = e.display(),
+    );
+    std::fs::write(&script, text).expect("write");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let (exit, stdout, stderr) = seqloc(&[
+        "localize",
+        prog.to_str().unwrap_or_default(),
+        "--schedule",
+        sched.to_str().unwrap_or_default(),
+        "--checker",
+        "esbmc",
+        "--checker-path",
+        script.to_str().unwrap_or_default(),
+        "--json",
+    ]);
+    assert_eq!(exit, 1, "stdout: {stdout}\nstderr: {stderr}");
+    let j: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    let cands = j["candidates"].as_array().cloned().unwrap_or_default();
+    assert_eq!(cands.len(), 1, "{stdout}");
+    assert_eq!(cands[0]["line"], 14);
+    assert!(stderr.contains("round 1: diag = 14"), "{stderr}");
+    assert!(stderr.contains("round 2: no more candidates"), "{stderr}");
+    let args = std::fs::read_to_string(tmp.path().join("args.log")).unwrap_or_default();
+    assert!(!args.contains("--no-por"), "sequential rounds: {args}");
+}
