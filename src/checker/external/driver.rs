@@ -1124,3 +1124,86 @@ pub fn with_exclusions(prog: &Program, diag: crate::ir::VarId, excluded: &[u32])
     }
     p
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checker::external::mapping::tests::{fixtures, prepared};
+    use crate::trace::esbmc;
+
+    fn read(dir: &Path, name: &str) -> String {
+        std::fs::read_to_string(dir.join("esbmc").join(name)).unwrap_or_default()
+    }
+
+    #[test]
+    fn diag_value_is_read_from_the_rounds() {
+        let Some(dir) = fixtures() else { return };
+        let r1 = esbmc::parse_text(
+            &read(&dir, "diag_f01.round1.stdout"),
+            &read(&dir, "diag_f01.round1.stderr"),
+        )
+        .expect("round 1 parses");
+        assert_eq!(r1.outcome, Outcome::Failed);
+        assert_eq!(diag_value(&r1, "diag"), Some(14));
+        assert_eq!(diag_value(&r1, "diag2"), None);
+        let r2 = esbmc::parse_text(
+            &read(&dir, "diag_f01.round2.stdout"),
+            &read(&dir, "diag_f01.round2.stderr"),
+        )
+        .expect("round 2 parses");
+        assert_eq!(r2.outcome, Outcome::Successful);
+        assert_eq!(diag_value(&r2, "diag"), None);
+    }
+
+    /// The exclusions land right after `diag` gets its value, in the checker's spelling.
+    #[test]
+    fn exclusions_follow_the_diag_choice() {
+        let Some(dir) = fixtures() else { return };
+        let prep = prepared(&dir.join("programs/f01_race.c"));
+        let sched = {
+            let out = check::check(&prep, &CheckOptions::default()).expect("builtin check");
+            out.counterexample.expect("f01 fails").schedule
+        };
+        let resolved = sched
+            .resolve(&prep.normalized, &prep.index)
+            .expect("resolves");
+        let src = crate::diag::localize::Source {
+            normalized: &prep.normalized,
+            shared: &prep.shared,
+            index: &prep.index,
+        };
+        let d = crate::diag::localize::prepare(
+            &src,
+            &resolved,
+            &crate::seq::SeqOptions {
+                deadlock: false,
+                rules: crate::seq::rules::Rules::nondeadlock(),
+                ..Default::default()
+            },
+            Target::Failure,
+            1,
+            &LocalizeOptions {
+                faults: 1,
+                max_candidates: None,
+                deadline: None,
+                fresh_solver: false,
+            },
+        )
+        .expect("prepares");
+        let diag = d.model.diag_vars[0];
+        let p = with_exclusions(&d.model.program, diag, &[8, 14]);
+        let dialect = Dialect::load("esbmc", None).expect("dialect");
+        let text = print_program(&p, &dialect, &PrintOptions::default()).text;
+        let at = |needle: &str| {
+            text.find(needle)
+                .unwrap_or_else(|| panic!("{needle}:\n{text}"))
+        };
+        assert!(at("__ESBMC_assume(diag != 8)") > at("diag = "));
+        assert!(at("__ESBMC_assume(diag != 14)") > at("__ESBMC_assume(diag != 8)"));
+        assert!(
+            !print_program(&d.model.program, &dialect, &PrintOptions::default())
+                .text
+                .contains("diag != 8")
+        );
+    }
+}

@@ -678,3 +678,117 @@ pub(crate) mod tests {
         assert!(cex.steps.iter().all(|s| s.line > 0));
     }
 }
+
+/// The principle-6 path: a trace over seqloc's printed, normalized program (here written by
+/// hand: ESBMC's lost update on f01, each thread's read and write of `x` its own step) maps
+/// back to the original lines, parts told apart, and replays.
+#[cfg(test)]
+mod printed_tests {
+    use super::tests::{bounds, fixtures, prepared};
+    use super::*;
+    use crate::checker::external::driver;
+    use crate::diag::Target;
+    use crate::ir::print::{PrintOptions, print_program};
+    use crate::trace::{CheckerKind, Outcome, SrcLoc, Step};
+
+    #[test]
+    fn printed_lines_map_to_split_statements() {
+        let Some(dir) = fixtures() else { return };
+        let prep = prepared(&dir.join("programs/f01_race.c"));
+        let dialect = crate::dialect::Dialect::load("esbmc", None).expect("dialect");
+        let printed = print_program(
+            &prep.normalized,
+            &dialect,
+            &PrintOptions {
+                loc_comments: true,
+                ..Default::default()
+            },
+        );
+        let map = LineMap::printed("f01_race.seqloc.c", &printed, &prep.index);
+        let LineMap::Printed { line_stmts, .. } = &map else {
+            panic!("printed map")
+        };
+        // The printed lines of line 8 (t1) and 14 (t2): read then write, in that order.
+        let lines_of = |src_line: u32| -> Vec<usize> {
+            line_stmts
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| {
+                    s.and_then(|s| prep.index.get(s))
+                        .is_some_and(|e| e.line == src_line)
+                })
+                .map(|(i, _)| i + 1)
+                .collect()
+        };
+        let (t1, t2) = (lines_of(8), lines_of(14));
+        assert_eq!(t1.len(), 2, "{}", printed.text);
+        assert_eq!(t2.len(), 2);
+        assert_ne!(
+            line_stmts[t1[0] - 1],
+            line_stmts[t1[1] - 1],
+            "two statements"
+        );
+        let main_lines = |src_line: u32| lines_of(src_line).first().copied().unwrap_or(0);
+        let step =
+            |index: usize, thread: u32, line: usize, function: &str, lhs: &str, v: i128| Step {
+                index,
+                thread,
+                loc: Some(SrcLoc {
+                    file: "f01_race.seqloc.c".into(),
+                    line: line as u32,
+                    column: Some(3),
+                    function: Some(function.into()),
+                }),
+                kind: StepKind::Assignment {
+                    lhs: lhs.into(),
+                    value: v.to_string(),
+                    value_int: Some(v),
+                },
+                internal: false,
+            };
+        let assert_line = main_lines(25);
+        let trace = RawTrace {
+            checker: CheckerKind::Esbmc,
+            version: None,
+            outcome: Outcome::Failed,
+            violation: Some(trace::Violation {
+                kind: trace::ViolationKind::Assertion,
+                message: "assertion x == 2".into(),
+                loc: Some(SrcLoc {
+                    file: "f01_race.seqloc.c".into(),
+                    line: assert_line as u32,
+                    column: Some(3),
+                    function: Some("main".into()),
+                }),
+                thread: Some(0),
+                condition: Some("x == 2".into()),
+                property: None,
+                internal: false,
+            }),
+            steps: vec![
+                step(1, 0, main_lines(21), "main", "thread", 0),
+                step(2, 0, main_lines(22), "main", "thread", 0),
+                step(3, 1, t1[0], "t1", "__t", 0),
+                step(4, 2, t2[0], "t2", "__t", 0),
+                step(5, 2, t2[1], "t2", "x", 1),
+                step(6, 1, t1[1], "t1", "x", 1),
+                step(7, 0, main_lines(23), "main", "thread", 1),
+                step(8, 0, main_lines(24), "main", "thread", 2),
+            ],
+            threads_known: true,
+        };
+        let cex =
+            to_counterexample(&trace, &prep.normalized, &prep.index, &map, "esbmc").expect("maps");
+        assert_eq!(cex.violation.line, 25);
+        assert_eq!(
+            cex.schedule
+                .threads
+                .iter()
+                .map(|t| t.function.as_str())
+                .collect::<Vec<_>>(),
+            vec!["main", "t1", "t2"]
+        );
+        let r = driver::replay(&prep, &cex, Target::Failure, 4, &bounds(), None);
+        assert!(r.is_ok(), "{r:?}\n{}", cex.schedule.to_json());
+    }
+}
