@@ -792,3 +792,35 @@ mod printed_tests {
         assert!(r.is_ok(), "{r:?}\n{}", cex.schedule.to_json());
     }
 }
+
+/// Truncated and garbled recordings may fail to parse or to map, never panic.
+#[cfg(test)]
+mod robustness {
+    use proptest::prelude::*;
+
+    use super::tests::{fixtures, prepared};
+    use super::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        #[test]
+        fn mapping_never_panics(cut in 0.0f64..1.0, flip in any::<u8>(), at in 0.0f64..1.0) {
+            let Some(dir) = fixtures() else { return Ok(()) };
+            let text = std::fs::read_to_string(dir.join("esbmc/f04_svcomp_nondet.cex.stderr"))
+                .unwrap_or_default();
+            let mut bytes = text.into_bytes();
+            let n = bytes.len();
+            if n > 0 {
+                let i = ((n - 1) as f64 * at) as usize;
+                bytes[i] ^= flip | 1;
+                bytes.truncate(((n as f64) * cut) as usize + n / 2);
+            }
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            let prep = prepared(&dir.join("programs/f04_svcomp_nondet.c"));
+            if let Ok(trace) = crate::trace::esbmc::parse_text("", &text) {
+                let _ = to_counterexample(&trace, &prep.normalized, &prep.index, &LineMap::Raw, "esbmc");
+            }
+        }
+    }
+}
