@@ -1,3 +1,4 @@
 //! Checkers: the built-in bounded model checker, and ESBMC and CBMC run as processes.
 
 pub mod builtin;
+pub mod external;

@@ -2,13 +2,16 @@
 
 use std::time::Instant;
 
-use super::args::{BoundArgs, CheckArgs, CheckerKind, Format, PropertyArg};
+use std::path::Path;
+
+use super::args::{BoundArgs, CheckArgs, CheckerArgs, CheckerKind, Format, InputArgs, PropertyArg};
 use super::{
     Ctx, EXIT_CHECKER, EXIT_FAILURE_FOUND, EXIT_NO_FAILURE, Fail, load, timeout, verbose,
     write_output,
 };
 use seqloc::check::{CheckOptions, CheckOutcome, Prepared, Verdict};
 use seqloc::checker::builtin::Properties;
+use seqloc::checker::external::{Bounds as ExternalBounds, Config, External, ExternalError, Kind};
 use seqloc::report::check::CheckerInfo;
 use seqloc::report::style::Style;
 
@@ -59,6 +62,17 @@ pub fn run_check(
     prep: &Prepared,
     a: &CheckArgs,
 ) -> Result<(CheckOutcome, CheckerInfo), Fail> {
+    run_check_keep(ctx, prep, a, None).map(|(out, info, _)| (out, info))
+}
+
+/// [`run_check`], handing back the external checker (with its temp dir and version) for the
+/// localization rounds that follow.
+pub fn run_check_keep(
+    ctx: &Ctx,
+    prep: &Prepared,
+    a: &CheckArgs,
+    templates: Option<&Path>,
+) -> Result<(CheckOutcome, CheckerInfo, Option<External>), Fail> {
     let props = properties(a.property);
     match a.checker.checker {
         CheckerKind::Builtin => {
@@ -79,21 +93,83 @@ pub fn run_check(
                     ),
                 );
             }
-            Ok((out, builtin_info()))
+            Ok((out, builtin_info(), None))
         }
-        CheckerKind::Esbmc | CheckerKind::Cbmc => seqloc_external(ctx, prep, a),
+        CheckerKind::Esbmc | CheckerKind::Cbmc => seqloc_external(ctx, prep, a, templates),
     }
+}
+
+/// The external checker's configuration from the command line.
+pub fn external_config(c: &CheckerArgs, input: &InputArgs, templates: Option<&Path>) -> Config {
+    Config {
+        kind: match c.checker {
+            CheckerKind::Cbmc => Kind::Cbmc,
+            _ => Kind::Esbmc,
+        },
+        path: c.checker_path.clone(),
+        extra_args: c.checker_arg.clone(),
+        timeout: timeout(c.timeout),
+        memory_mb: c.memory_limit.filter(|m| *m > 0),
+        raw: c.raw,
+        keep_temps: c.keep_temps,
+        templates: templates.map(Path::to_path_buf),
+        include: input.include.clone(),
+        defines: input.define.clone(),
+    }
+}
+
+/// `--context-switches K` fixes ESBMC's context bound (`--rounds N` means N - 1 switches);
+/// otherwise it deepens 2, 4, 8, … up to `--max-rounds`.
+pub fn external_bounds(b: &BoundArgs) -> ExternalBounds {
+    ExternalBounds {
+        context_bound: b
+            .context_switches
+            .or(b.rounds.map(|r| r.saturating_sub(1).max(1))),
+        max_context_bound: b.max_rounds.max(1),
+        unwind: b.unwind,
+        max_unwind: b.max_unwind.max(1),
+        threads: b.threads.max(1),
+        recursion: b.recursion.max(1),
+    }
+}
+
+/// An external checker's failure, with the command line to repeat it and the end of its
+/// output.
+pub fn external_fail(e: ExternalError) -> Fail {
+    let mut f = Fail::checker(e.to_string());
+    if let Some(c) = e.command().filter(|c| !c.is_empty()) {
+        f.notes.push(format!("command: {c}"));
+    }
+    if !e.tail().is_empty() {
+        f.notes.push("last lines of its output:".into());
+        f.notes.extend(e.tail().iter().map(|l| format!("  {l}")));
+    }
+    f
 }
 
 fn seqloc_external(
     ctx: &Ctx,
     prep: &Prepared,
     a: &CheckArgs,
-) -> Result<(CheckOutcome, CheckerInfo), Fail> {
-    let _ = (ctx, prep, a);
-    Err(Fail::checker(
-        "the external checker adapters are not wired into `check` yet",
-    ))
+    templates: Option<&Path>,
+) -> Result<(CheckOutcome, CheckerInfo, Option<External>), Fail> {
+    let log = |level: u8, msg: &str| verbose(ctx, level, msg);
+    let cfg = external_config(&a.checker, &a.input, templates);
+    let mut ext = External::start(cfg, &log).map_err(external_fail)?;
+    let out = ext
+        .check(
+            prep,
+            &a.input.file,
+            properties(a.property),
+            &external_bounds(&a.bounds),
+            &log,
+        )
+        .map_err(external_fail)?;
+    let info = CheckerInfo {
+        name: ext.name().into(),
+        version: ext.version_text(),
+    };
+    Ok((out, info, Some(ext)))
 }
 
 pub fn exit_code(out: &CheckOutcome) -> u8 {

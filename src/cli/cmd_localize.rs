@@ -15,6 +15,7 @@ use super::{
 };
 use seqloc::cex::{Counterexample, ViolationKind};
 use seqloc::check::{CheckOutcome, Prepared, Verdict};
+use seqloc::checker::external::External;
 use seqloc::diag::Target;
 use seqloc::diag::explain::Explainer;
 use seqloc::diag::instrument::Instrumented;
@@ -56,6 +57,7 @@ struct Common<'a> {
     property: PropertyArg,
     schedule: Option<&'a Path>,
     rules: Option<&'a Path>,
+    templates: Option<&'a Path>,
 }
 
 fn target_of(kind: ViolationKind) -> Target {
@@ -67,7 +69,11 @@ fn target_of(kind: ViolationKind) -> Target {
 
 /// The first step of the paper's procedure: a failing interleaving, from the checker or
 /// from `--schedule`.
-fn find_failure(ctx: &Ctx, prep: &Prepared, c: &Common) -> Result<(Search, CheckerInfo), Fail> {
+fn find_failure(
+    ctx: &Ctx,
+    prep: &Prepared,
+    c: &Common,
+) -> Result<(Search, CheckerInfo, Option<External>), Fail> {
     if let Some(path) = c.schedule {
         let schedule = Schedule::load(path)?;
         let target = if c.property == PropertyArg::Deadlock {
@@ -85,6 +91,7 @@ fn find_failure(ctx: &Ctx, prep: &Prepared, c: &Common) -> Result<(Search, Check
         return Ok((
             Search::Failing(Box::new(failing)),
             super::cmd_check::builtin_info(),
+            None,
         ));
     }
     let check = CheckArgs {
@@ -96,7 +103,7 @@ fn find_failure(ctx: &Ctx, prep: &Prepared, c: &Common) -> Result<(Search, Check
         json: false,
         emit_schedule: None,
     };
-    let (out, info) = super::cmd_check::run_check(ctx, prep, &check)?;
+    let (out, info, ext) = super::cmd_check::run_check_keep(ctx, prep, &check, c.templates)?;
     let unwind = out.bounds.unwind;
     match out.counterexample {
         Some(cex) => {
@@ -118,9 +125,10 @@ fn find_failure(ctx: &Ctx, prep: &Prepared, c: &Common) -> Result<(Search, Check
                     from_user: false,
                 })),
                 info,
+                ext,
             ))
         }
-        None => Ok((Search::NoFailure(Box::new(out)), info)),
+        None => Ok((Search::NoFailure(Box::new(out)), info, ext)),
     }
 }
 
@@ -281,11 +289,14 @@ fn print_sequential(
     .text)
 }
 
-fn external_unsupported(c: &CheckerArgs) -> Result<(), Fail> {
+/// The external localization loop asks one `diag` per round; minimal sets of several lines
+/// (`--faults N`) need the shape constraints only the built-in loop adds.
+fn external_unsupported(c: &CheckerArgs, faults: u32) -> Result<(), Fail> {
     match c.checker {
         CheckerKind::Builtin => Ok(()),
-        _ => Err(Fail::checker(
-            "localization with an external checker is not available in this build; use --checker builtin",
+        _ if faults <= 1 => Ok(()),
+        _ => Err(Fail::input(
+            "--faults above 1 is available with --checker builtin only; external checkers localize single lines",
         )),
     }
 }
@@ -300,8 +311,9 @@ pub fn instrument(ctx: &Ctx, a: InstrumentArgs) -> Result<u8, Fail> {
         property: PropertyArg::All,
         schedule: a.schedule.as_deref(),
         rules: a.rules.as_deref(),
+        templates: a.templates.as_deref(),
     };
-    let (search, _) = find_failure(ctx, &prep, &common)?;
+    let (search, _, _) = find_failure(ctx, &prep, &common)?;
     let failing = match search {
         Search::Failing(f) => f,
         Search::NoFailure(out) => {
@@ -332,7 +344,7 @@ pub fn instrument(ctx: &Ctx, a: InstrumentArgs) -> Result<u8, Fail> {
 
 pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
     let t0 = Instant::now();
-    external_unsupported(&a.checker)?;
+    external_unsupported(&a.checker, a.faults)?;
     let prog = load(ctx, &a.input)?;
     let prep = Prepared::new(prog);
     let common = Common {
@@ -342,8 +354,9 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
         property: a.property,
         schedule: a.schedule.as_deref(),
         rules: a.rules.as_deref(),
+        templates: a.templates.as_deref(),
     };
-    let (search, info) = find_failure(ctx, &prep, &common)?;
+    let (search, mut info, ext) = find_failure(ctx, &prep, &common)?;
     let first_ms = t0.elapsed().as_millis() as u64;
     let name = a.input.file.display().to_string();
     let json = a.json || a.format == Format::Json;
@@ -415,22 +428,56 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
             }
         ),
     );
-    let loc = match localize(&d, &opts) {
-        Ok(r) => r,
-        Err(LocalizeError::NotReproduced(why)) => {
-            return Err(replay_fail(
-                &failing,
-                format!("the sequential program does not reproduce the failure: {why}"),
-            ));
+    let mut external_values = Vec::new();
+    let loc = match a.checker.checker {
+        CheckerKind::Builtin => match localize(&d, &opts) {
+            Ok(r) => r,
+            Err(LocalizeError::NotReproduced(why)) => {
+                return Err(replay_fail(
+                    &failing,
+                    format!("the sequential program does not reproduce the failure: {why}"),
+                ));
+            }
+            Err(LocalizeError::Timeout(what)) => {
+                return Err(Fail::checker(format!("time limit reached while {what}")));
+            }
+            Err(e) => return Err(Fail::checker(e.to_string())),
+        },
+        CheckerKind::Esbmc | CheckerKind::Cbmc => {
+            let log = |level: u8, msg: &str| verbose(ctx, level, msg);
+            let mut ext = match ext {
+                Some(e) => e,
+                None => External::start(
+                    super::cmd_check::external_config(&a.checker, &a.input, a.templates.as_deref()),
+                    &log,
+                )
+                .map_err(super::cmd_check::external_fail)?,
+            };
+            // With --schedule no checker ran yet: the header names the one that localizes.
+            info = CheckerInfo {
+                name: ext.name().into(),
+                version: ext.version_text(),
+            };
+            let r = ext
+                .localize(&d, opts.max_candidates, &log)
+                .map_err(super::cmd_check::external_fail)?;
+            external_values = r.values;
+            r.loc
         }
-        Err(LocalizeError::Timeout(what)) => {
-            return Err(Fail::checker(format!("time limit reached while {what}")));
-        }
-        Err(e) => return Err(Fail::checker(e.to_string())),
     };
     let cex = failing.cex.clone().unwrap_or_else(|| d.replay.clone());
     let explainer = Explainer::new(&prep.normalized, &prep.shared, ins, &cex);
-    let candidates = explainer.candidates(&loc.findings);
+    let mut candidates = explainer.candidates(&loc.findings);
+    // The external checker's model is not seqloc's: what it stored on the changed line is
+    // the repair hint it gives.
+    for c in &mut candidates {
+        if let Some(v) = external_values
+            .iter()
+            .find(|v| v.key == c.diag && !v.values.is_empty())
+        {
+            c.hint = format!("{} ({}: {})", c.hint, info.name, v.values.join(", "));
+        }
+    }
     verbose(
         ctx,
         1,

@@ -1,0 +1,826 @@
+//! From an external checker's trace ([`RawTrace`]) to seqloc's [`Counterexample`]: every
+//! user step mapped to the IR statement it executed, the interleaving turned into the
+//! [`Schedule`] the sequentializer replays, the nondeterministic inputs collected.
+//!
+//! Two ways a trace line names a statement:
+//!
+//! * [`LineMap::Printed`]: the checker ran seqloc's own printed, normalized program (every
+//!   shared read and write its own statement, DESIGN principle 6). Trace line N is printed
+//!   line N; the printer recorded the source location of each line, and the k-th printed
+//!   line of a function with location L is the k-th statement of that function at L (the
+//!   printer walks statements in the same order as [`StmtIndex`]), which tells apart the
+//!   parts of a split `x = x + 1`.
+//! * [`LineMap::Raw`]: the checker ran the user's file; a trace line is an original line,
+//!   and a step there is taken to start the first of seqloc's statements made of the source
+//!   statement at that column (ESBMC runs a whole assignment as one step, so a switch can
+//!   only fall before it).
+//!
+//! What the traces do not show, and how that is handled:
+//!
+//! * Only assignments (and argument bindings, at the call's line) produce steps: a branch
+//!   condition or a call without arguments that starts a thread's block is invisible, so the
+//!   block boundary falls on the next visible statement and the invisible ones run in the
+//!   previous block. Shared reads are visible in the printed program (they are assignments
+//!   to temporaries), so this only moves thread-local work.
+//! * A thread preempted for good (its last block is not the trace's last) ends before the
+//!   next statement after its last step that would show in a trace, in program order; the
+//!   invisible ones in between (leaving an atomic section, a branch) run first, as at every
+//!   other boundary. With no such statement, or in the trace's last block, `"end"` (run
+//!   until it finishes, blocks or fails).
+//! * Consecutive steps of one thread on one statement are one execution (a call's argument
+//!   bindings), unless a left-hand side repeats (a one-line loop running again).
+//!
+//! A schedule built this way is a claim, not a fact: callers replay it with the built-in
+//! sequentializer before trusting it (`diag::localize::prepare`).
+
+use std::collections::{HashMap, HashSet};
+
+use crate::cex::{Counterexample, InputStep, TraceStep, Violation, ViolationKind, Write};
+use crate::ir::print::Printed;
+use crate::ir::{ExprKind, FuncId, Loc, Program, StmtId, StmtKind};
+use crate::seq::schedule::{Block, InputValue, SCHEMA, Schedule, StmtIndex, ThreadSpec, Until};
+use crate::trace::{self, RawTrace, StepKind};
+
+/// How trace lines name the program's statements.
+#[derive(Clone, Debug)]
+pub enum LineMap {
+    /// The checker ran a program seqloc printed, saved as `file_name`.
+    Printed {
+        file_name: String,
+        /// For each printed line (0-based), the statement printed there.
+        line_stmts: Vec<Option<StmtId>>,
+        /// For each printed line, the source location of what is printed there (also for
+        /// lines that are no statement of the program as written, e.g. the diag
+        /// instrumentation's copies).
+        line_locs: Vec<Loc>,
+    },
+    /// The checker ran the user's file unchanged.
+    Raw,
+}
+
+impl LineMap {
+    /// The map of a program printed from `prog` (whose statements `index` names).
+    pub fn printed(file_name: &str, printed: &Printed, index: &StmtIndex) -> LineMap {
+        let mut by_key: HashMap<(FuncId, Loc), Vec<StmtId>> = HashMap::new();
+        for e in &index.entries {
+            by_key.entry((e.func, e.loc)).or_default().push(e.id);
+        }
+        let mut used: HashMap<(FuncId, Loc), usize> = HashMap::new();
+        let line_stmts = printed
+            .line_locs
+            .iter()
+            .zip(&printed.line_funcs)
+            .map(|(loc, func)| {
+                let f = (*func)?;
+                if loc.is_synth() {
+                    return None;
+                }
+                let list = by_key.get(&(f, *loc))?;
+                let rank = used.entry((f, *loc)).or_insert(0);
+                let id = list.get(*rank).or_else(|| list.last()).copied();
+                *rank += 1;
+                id
+            })
+            .collect();
+        LineMap::Printed {
+            file_name: file_name.to_string(),
+            line_stmts,
+            line_locs: printed.line_locs.clone(),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MapError {
+    #[error("the checker reported a failure but printed no counterexample trace")]
+    NoTrace,
+    #[error("the violated property is not one seqloc localizes: {0}")]
+    Unsupported(String),
+    #[error("no step of the trace maps to a statement of the program")]
+    NoSteps,
+}
+
+/// One execution of one statement by one thread, as the trace shows it.
+#[derive(Clone, Debug)]
+struct Exec {
+    thread: u32,
+    sid: StmtId,
+    loc: Loc,
+    writes: Vec<(String, String, Option<i128>)>,
+}
+
+/// Reads a failing trace as a counterexample of `prog` (the normalized program `index`
+/// names). `checker` is the name shown in reports.
+pub fn to_counterexample(
+    trace: &RawTrace,
+    prog: &Program,
+    index: &StmtIndex,
+    map: &LineMap,
+    checker: &str,
+) -> Result<Counterexample, MapError> {
+    let raw_violation = trace.violation.as_ref().ok_or(MapError::NoTrace)?;
+    let execs = executions(trace, prog, index, map);
+    if execs.is_empty() {
+        return Err(MapError::NoSteps);
+    }
+    let violation = violation(trace, raw_violation, index, map, prog)?;
+    let threads = thread_specs(trace, &execs, prog);
+    let visible = visible_statements(prog);
+    let blocks = blocks(&execs, index, &visible);
+    let (inputs, input_steps) = inputs(&execs, index);
+    let steps = execs
+        .iter()
+        .map(|e| {
+            let (file, line) = match prog.sources.position(e.loc) {
+                Some(p) => (p.file.to_string(), p.line),
+                None => (String::new(), 0),
+            };
+            TraceStep {
+                thread: e.thread,
+                loc: e.loc,
+                sid: e.sid,
+                file,
+                line,
+                statement: index.get(e.sid).map(|x| x.text.clone()).unwrap_or_default(),
+                writes: e
+                    .writes
+                    .iter()
+                    .filter(|(lhs, _, _)| shown_lhs(lhs))
+                    .map(|(lhs, value, _)| Write {
+                        lhs: lhs.clone(),
+                        value: value.clone(),
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    Ok(Counterexample {
+        checker: checker.to_string(),
+        violation,
+        schedule: Schedule {
+            schema: SCHEMA.to_string(),
+            threads,
+            blocks,
+            inputs,
+        },
+        steps,
+        inputs: input_steps,
+    })
+}
+
+/// Checker bookkeeping that reaches user steps (`return_value$f$1`, `goto_symex::guard`,
+/// seqloc's framework variables): kept for the mapping, not shown.
+fn shown_lhs(lhs: &str) -> bool {
+    !(lhs.contains('$') || lhs.contains("::") || lhs.starts_with("__seq"))
+}
+
+/// The statement a user step executed, with its location.
+fn step_stmt(
+    step: &trace::Step,
+    prog: &Program,
+    index: &StmtIndex,
+    map: &LineMap,
+) -> Option<(StmtId, Loc)> {
+    let loc = step.loc.as_ref()?;
+    match map {
+        LineMap::Printed {
+            file_name,
+            line_stmts,
+            ..
+        } => {
+            if !same_file(&loc.file, file_name) {
+                return None;
+            }
+            let sid = (*line_stmts.get((loc.line as usize).checked_sub(1)?)?)?;
+            Some((sid, index.get(sid)?.loc))
+        }
+        LineMap::Raw => {
+            // Global initialisers have no function: they are no step of any thread.
+            let function = loc.function.as_deref()?;
+            let candidates: Vec<_> = index
+                .entries
+                .iter()
+                .filter(|e| e.line == loc.line && same_file(&e.file, &loc.file))
+                .collect();
+            let in_func: Vec<_> = candidates
+                .iter()
+                .copied()
+                .filter(|e| prog.func(e.func).name == function)
+                .collect();
+            let pool = if in_func.is_empty() {
+                candidates
+            } else {
+                in_func
+            };
+            // seqloc splits a source statement into parts whose columns are those of their
+            // sub-expressions (`used = used + want` at column 5 reads `used` at column 12
+            // first); the checker names the statement's own column and ran it whole. So the
+            // step starts the first part, in program order, at or after that column.
+            let exact = pool
+                .iter()
+                .find(|e| loc.column.is_none_or(|c| e.col >= c))
+                .or_else(|| pool.first())?;
+            Some((exact.id, exact.loc))
+        }
+    }
+}
+
+/// The trace's user steps as statement executions, in order.
+fn executions(trace: &RawTrace, prog: &Program, index: &StmtIndex, map: &LineMap) -> Vec<Exec> {
+    let mut out: Vec<Exec> = Vec::new();
+    for step in trace.user_steps() {
+        let Some((sid, loc)) = step_stmt(step, prog, index, map) else {
+            continue;
+        };
+        let write = match &step.kind {
+            StepKind::Assignment {
+                lhs,
+                value,
+                value_int,
+            } => Some((lhs.clone(), value.clone(), *value_int)),
+            _ => None,
+        };
+        let same = out.last_mut().filter(|e| {
+            e.thread == step.thread
+                && e.sid == sid
+                && write
+                    .as_ref()
+                    .is_none_or(|(l, _, _)| !e.writes.iter().any(|(x, _, _)| x == l))
+        });
+        match same {
+            Some(e) => e.writes.extend(write),
+            None => out.push(Exec {
+                thread: step.thread,
+                sid,
+                loc,
+                writes: write.into_iter().collect(),
+            }),
+        }
+    }
+    out
+}
+
+/// Block boundaries: each maximal run of one thread ends where that thread's next run
+/// starts, counted as the how-many-th execution of that statement by the thread.
+fn blocks(execs: &[Exec], index: &StmtIndex, visible: &HashSet<StmtId>) -> Vec<Block> {
+    let mut runs: Vec<(u32, Vec<usize>)> = Vec::new();
+    for (i, e) in execs.iter().enumerate() {
+        match runs.last_mut() {
+            Some((t, v)) if *t == e.thread => v.push(i),
+            _ => runs.push((e.thread, vec![i])),
+        }
+    }
+    let mut blocks = Vec::new();
+    for (r, (thread, members)) in runs.iter().enumerate() {
+        let next = runs
+            .iter()
+            .skip(r + 1)
+            .find(|(t, _)| t == thread)
+            .and_then(|(_, m)| m.first().copied());
+        let until = match next {
+            Some(first) => {
+                let sid = execs[first].sid;
+                let before = execs[..first]
+                    .iter()
+                    .filter(|e| e.thread == *thread && e.sid == sid)
+                    .count() as u32;
+                Until::Before {
+                    before: index.name(sid),
+                    occurrence: before + 1,
+                }
+            }
+            None if r + 1 == runs.len() => Until::Keyword("end".into()),
+            None => {
+                let last = members.last().map(|&i| execs[i].sid);
+                match last.and_then(|sid| next_visible(index, visible, sid)) {
+                    Some(next) => {
+                        let before = execs
+                            .iter()
+                            .filter(|e| e.thread == *thread && e.sid == next)
+                            .count() as u32;
+                        Until::Before {
+                            before: index.name(next),
+                            occurrence: before + 1,
+                        }
+                    }
+                    None => Until::Keyword("end".into()),
+                }
+            }
+        };
+        let mut ran: Vec<String> = Vec::new();
+        for &i in members {
+            if let Some(e) = index.get(execs[i].sid) {
+                let l = format!("{}:{}", crate::seq::schedule::short_file(&e.file), e.line);
+                if ran.last() != Some(&l) {
+                    ran.push(l);
+                }
+            }
+        }
+        blocks.push(Block {
+            thread: *thread,
+            until,
+            ran,
+        });
+    }
+    blocks
+}
+
+/// Statements that leave a step in a checker's trace: declarations, assignments, calls with
+/// arguments (their bindings), returns of a value. Branch conditions, intrinsics (atomic
+/// sections, assumptions) and calls without arguments do not.
+fn visible_statements(prog: &Program) -> HashSet<StmtId> {
+    let mut out = HashSet::new();
+    for f in &prog.funcs {
+        let Some(body) = &f.body else { continue };
+        crate::ir::visit::each_stmt(body, &mut |s| {
+            let shows = match &s.kind {
+                StmtKind::Decl { .. } | StmtKind::Return(Some(_)) => true,
+                StmtKind::Expr(e) => match &e.kind {
+                    ExprKind::Assign(..) | ExprKind::OpAssign { .. } | ExprKind::IncDec { .. } => {
+                        true
+                    }
+                    ExprKind::Call(_, args) => !args.is_empty(),
+                    _ => false,
+                },
+                _ => false,
+            };
+            if shows && !s.id.is_none() {
+                out.insert(s.id);
+            }
+        });
+    }
+    out
+}
+
+/// The first statement after `sid` in its function, in program order, that would show in a
+/// trace.
+fn next_visible(index: &StmtIndex, visible: &HashSet<StmtId>, sid: StmtId) -> Option<StmtId> {
+    let func = index.get(sid)?.func;
+    let pos = index.entries.iter().position(|e| e.id == sid)?;
+    index.entries[pos + 1..]
+        .iter()
+        .filter(|e| e.func == func)
+        .find(|e| visible.contains(&e.id))
+        .map(|e| e.id)
+}
+
+/// The function each thread ran: main for thread 0; for the others the start routine the
+/// checker's pthread model recorded (ESBMC's `{ .func=&adder, ... }`), else the function
+/// of the thread's first user step.
+fn thread_specs(trace: &RawTrace, execs: &[Exec], prog: &Program) -> Vec<ThreadSpec> {
+    let mut ids: Vec<u32> = Vec::new();
+    for e in execs {
+        if !ids.contains(&e.thread) {
+            ids.push(e.thread);
+        }
+    }
+    if !ids.contains(&0) {
+        ids.push(0);
+    }
+    ids.sort_unstable();
+    let has_body = |name: &str| {
+        prog.func_named(name)
+            .is_some_and(|f| prog.func(f).body.is_some())
+    };
+    ids.into_iter()
+        .map(|id| {
+            let function = if id == 0 {
+                "main".to_string()
+            } else {
+                start_routine(trace, id)
+                    .filter(|n| has_body(n))
+                    .or_else(|| {
+                        trace
+                            .user_steps()
+                            .find(|s| s.thread == id)
+                            .and_then(|s| s.loc.as_ref()?.function.clone())
+                    })
+                    .unwrap_or_else(|| "?".into())
+            };
+            ThreadSpec { id, function }
+        })
+        .collect()
+}
+
+/// `adder` from a step of thread `id` whose value is ESBMC's start record
+/// `{ .func=&adder, .start_arg=0 }`, or from CBMC's call of the thread function.
+fn start_routine(trace: &RawTrace, id: u32) -> Option<String> {
+    trace
+        .steps
+        .iter()
+        .filter(|s| s.thread == id)
+        .find_map(|s| match &s.kind {
+            StepKind::Assignment { value, .. } => {
+                let rest = value.split_once(".func=&")?.1;
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                (!name.is_empty()).then_some(name)
+            }
+            StepKind::FunctionCall { function } if !s.internal => Some(function.clone()),
+            _ => None,
+        })
+}
+
+/// Input values: an execution of a statement that calls a nondet function, with the integer
+/// it stored (the last integer write of the execution: the checker's own temporaries for the
+/// call's result come first).
+fn inputs(execs: &[Exec], index: &StmtIndex) -> (Vec<InputValue>, Vec<InputStep>) {
+    let mut values = Vec::new();
+    let mut steps = Vec::new();
+    let mut count: HashMap<(u32, StmtId), u32> = HashMap::new();
+    for e in execs {
+        let Some(entry) = index.get(e.sid) else {
+            continue;
+        };
+        // The index's statement text is printed in the SV-COMP dialect, where every
+        // nondeterministic value is a `__VERIFIER_nondet_*` call.
+        if !entry.text.contains("__VERIFIER_nondet_") {
+            continue;
+        }
+        let Some(value) = e.writes.iter().rev().find_map(|(_, _, v)| *v) else {
+            continue;
+        };
+        let c = count.entry((e.thread, e.sid)).or_insert(0);
+        *c += 1;
+        let at = index.name(e.sid);
+        values.push(InputValue {
+            thread: e.thread,
+            at: at.clone(),
+            occurrence: *c,
+            value,
+        });
+        steps.push(InputStep {
+            thread: e.thread,
+            at,
+            value,
+        });
+    }
+    (values, steps)
+}
+
+fn violation(
+    trace: &RawTrace,
+    v: &trace::Violation,
+    index: &StmtIndex,
+    map: &LineMap,
+    prog: &Program,
+) -> Result<Violation, MapError> {
+    let kind = match &v.kind {
+        trace::ViolationKind::Deadlock => ViolationKind::Deadlock,
+        trace::ViolationKind::Assertion => ViolationKind::Assertion,
+        trace::ViolationKind::UnwindingAssertion => {
+            return Err(MapError::Unsupported(format!(
+                "an unwinding assertion ({}): a loop bound was reached",
+                v.message
+            )));
+        }
+        trace::ViolationKind::Other(what) => {
+            return Err(MapError::Unsupported(format!("{what}: {}", v.message)));
+        }
+    };
+    if kind == ViolationKind::Deadlock {
+        return Ok(Violation::new(
+            kind,
+            Loc::SYNTH,
+            None,
+            v.message.clone(),
+            &prog.sources,
+        ));
+    }
+    let site = trace.failure_site();
+    // `reach_error()` and friends: the checker's location is inside them, the user's is the
+    // call site.
+    let kind = match (site, v.loc.as_ref()) {
+        (Some(s), Some(l)) if s != l => ViolationKind::Error,
+        _ => kind,
+    };
+    let loc = site
+        .and_then(|s| site_loc(s, index, map))
+        .or_else(|| v.loc.as_ref().and_then(|s| site_loc(s, index, map)))
+        .unwrap_or(Loc::SYNTH);
+    Ok(Violation::new(
+        kind,
+        loc,
+        v.thread,
+        v.condition.clone().unwrap_or_else(|| v.message.clone()),
+        &prog.sources,
+    ))
+}
+
+fn site_loc(s: &trace::SrcLoc, index: &StmtIndex, map: &LineMap) -> Option<Loc> {
+    match map {
+        LineMap::Printed {
+            file_name,
+            line_locs,
+            ..
+        } => {
+            if !same_file(&s.file, file_name) {
+                return None;
+            }
+            line_locs
+                .get((s.line as usize).checked_sub(1)?)
+                .copied()
+                .filter(|l| !l.is_synth())
+        }
+        LineMap::Raw => index
+            .entries
+            .iter()
+            .filter(|e| e.line == s.line && same_file(&e.file, &s.file))
+            .min_by_key(|e| (Some(e.col) != s.column, e.part))
+            .map(|e| e.loc),
+    }
+}
+
+fn same_file(a: &str, b: &str) -> bool {
+    let short = |f: &str| f.rsplit('/').next().unwrap_or(f).to_string();
+    a == b || short(a) == short(b)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::*;
+    use crate::check::Prepared;
+    use crate::checker::external::driver::{self, Bounds};
+    use crate::diag::Target;
+    use crate::trace::esbmc;
+
+    pub(crate) fn fixtures() -> Option<PathBuf> {
+        let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures"));
+        if dir.is_dir() {
+            Some(dir)
+        } else {
+            eprintln!("skipped: ../shared/fixtures not found");
+            None
+        }
+    }
+
+    pub(crate) fn prepared(path: &Path) -> Prepared {
+        let prog = crate::frontend::load(path, &Default::default())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        Prepared::new(prog)
+    }
+
+    pub(crate) fn bounds() -> Bounds {
+        Bounds {
+            context_bound: None,
+            max_context_bound: 16,
+            unwind: None,
+            max_unwind: 64,
+            threads: 64,
+            recursion: 3,
+        }
+    }
+
+    fn read(dir: &Path, name: &str) -> String {
+        let p = dir.join("esbmc").join(name);
+        std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    }
+
+    /// Every recorded ESBMC counterexample on the raw fixture programs maps to a schedule
+    /// that seqloc's sequentializer replays to the same kind of violation.
+    #[test]
+    fn recorded_counterexamples_replay() {
+        let Some(dir) = fixtures() else { return };
+        let mut checked = 0;
+        for name in [
+            "f03_loop",
+            "f04_svcomp_nondet",
+            "f05_condvar",
+            "f07_calls",
+            "f09_atomic",
+            "f10_malloc",
+        ] {
+            for run in ["cex", "deadlock"] {
+                let exit = read(&dir, &format!("{name}.{run}.exit"));
+                if exit.trim() != "1" {
+                    continue;
+                }
+                let trace = esbmc::parse_text(
+                    &read(&dir, &format!("{name}.{run}.stdout")),
+                    &read(&dir, &format!("{name}.{run}.stderr")),
+                )
+                .expect("parses");
+                let prep = prepared(&dir.join("programs").join(format!("{name}.c")));
+                let cex = to_counterexample(
+                    &trace,
+                    &prep.normalized,
+                    &prep.index,
+                    &LineMap::Raw,
+                    "esbmc",
+                )
+                .unwrap_or_else(|e| panic!("{name}.{run}: {e}"));
+                let target = if cex.violation.kind == ViolationKind::Deadlock {
+                    Target::Deadlock
+                } else {
+                    Target::Failure
+                };
+                let site = trace.failure_site().map(|l| l.line);
+                assert_eq!(Some(cex.violation.line), site, "{name}.{run}");
+                assert!(cex.violation.line > 0, "{name}.{run}: {:?}", cex.violation);
+                let r = driver::replay(&prep, &cex, target, 8, &bounds(), None);
+                if name == "f05_condvar" {
+                    // ESBMC's pthread_cond_wait model returns without a signal (a spurious
+                    // wakeup: consumer 1 runs on with items = -1 before the producer exists);
+                    // seqloc's Table II rules block a waiter until it is signalled. The replay
+                    // rightly refuses this interleaving; the failure itself is reachable
+                    // another way, which the built-in checker finds.
+                    assert!(
+                        r.as_ref().is_err_and(|e| e.contains("no assertion fails")),
+                        "{name}.{run}: {r:?}"
+                    );
+                    continue;
+                }
+                assert!(
+                    r.is_ok(),
+                    "{name}.{run}: {r:?}\nschedule: {}",
+                    cex.schedule.to_json()
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 5, "only {checked} recordings checked");
+    }
+
+    #[test]
+    fn threads_and_inputs_of_the_nondet_fixture() {
+        let Some(dir) = fixtures() else { return };
+        let trace = esbmc::parse_text(
+            &read(&dir, "f04_svcomp_nondet.cex.stdout"),
+            &read(&dir, "f04_svcomp_nondet.cex.stderr"),
+        )
+        .expect("parses");
+        let prep = prepared(&dir.join("programs/f04_svcomp_nondet.c"));
+        let cex = to_counterexample(
+            &trace,
+            &prep.normalized,
+            &prep.index,
+            &LineMap::Raw,
+            "esbmc",
+        )
+        .expect("maps");
+        let fns: Vec<&str> = cex
+            .schedule
+            .threads
+            .iter()
+            .map(|t| t.function.as_str())
+            .collect();
+        assert_eq!(fns, vec!["main", "consume", "consume"]);
+        assert_eq!(cex.violation.kind, ViolationKind::Error);
+        assert_eq!(cex.violation.line, 31);
+        // `limit = __VERIFIER_nondet_int()` at line 24 chose 3.
+        assert_eq!(cex.schedule.inputs.len(), 1, "{:?}", cex.schedule.inputs);
+        assert_eq!(cex.schedule.inputs[0].value, 3);
+        assert!(cex.schedule.inputs[0].at.contains(":24"));
+        assert!(cex.steps.iter().all(|s| s.line > 0));
+    }
+}
+
+/// The principle-6 path: a trace over seqloc's printed, normalized program (here written by
+/// hand: ESBMC's lost update on f01, each thread's read and write of `x` its own step) maps
+/// back to the original lines, parts told apart, and replays.
+#[cfg(test)]
+mod printed_tests {
+    use super::tests::{bounds, fixtures, prepared};
+    use super::*;
+    use crate::checker::external::driver;
+    use crate::diag::Target;
+    use crate::ir::print::{PrintOptions, print_program};
+    use crate::trace::{CheckerKind, Outcome, SrcLoc, Step};
+
+    #[test]
+    fn printed_lines_map_to_split_statements() {
+        let Some(dir) = fixtures() else { return };
+        let prep = prepared(&dir.join("programs/f01_race.c"));
+        let dialect = crate::dialect::Dialect::load("esbmc", None).expect("dialect");
+        let printed = print_program(
+            &prep.normalized,
+            &dialect,
+            &PrintOptions {
+                loc_comments: true,
+                ..Default::default()
+            },
+        );
+        let map = LineMap::printed("f01_race.seqloc.c", &printed, &prep.index);
+        let LineMap::Printed { line_stmts, .. } = &map else {
+            panic!("printed map")
+        };
+        // The printed lines of line 8 (t1) and 14 (t2): read then write, in that order.
+        let lines_of = |src_line: u32| -> Vec<usize> {
+            line_stmts
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| {
+                    s.and_then(|s| prep.index.get(s))
+                        .is_some_and(|e| e.line == src_line)
+                })
+                .map(|(i, _)| i + 1)
+                .collect()
+        };
+        let (t1, t2) = (lines_of(8), lines_of(14));
+        assert_eq!(t1.len(), 2, "{}", printed.text);
+        assert_eq!(t2.len(), 2);
+        assert_ne!(
+            line_stmts[t1[0] - 1],
+            line_stmts[t1[1] - 1],
+            "two statements"
+        );
+        let main_lines = |src_line: u32| lines_of(src_line).first().copied().unwrap_or(0);
+        let step =
+            |index: usize, thread: u32, line: usize, function: &str, lhs: &str, v: i128| Step {
+                index,
+                thread,
+                loc: Some(SrcLoc {
+                    file: "f01_race.seqloc.c".into(),
+                    line: line as u32,
+                    column: Some(3),
+                    function: Some(function.into()),
+                }),
+                kind: StepKind::Assignment {
+                    lhs: lhs.into(),
+                    value: v.to_string(),
+                    value_int: Some(v),
+                },
+                internal: false,
+            };
+        let assert_line = main_lines(25);
+        let trace = RawTrace {
+            checker: CheckerKind::Esbmc,
+            version: None,
+            outcome: Outcome::Failed,
+            violation: Some(trace::Violation {
+                kind: trace::ViolationKind::Assertion,
+                message: "assertion x == 2".into(),
+                loc: Some(SrcLoc {
+                    file: "f01_race.seqloc.c".into(),
+                    line: assert_line as u32,
+                    column: Some(3),
+                    function: Some("main".into()),
+                }),
+                thread: Some(0),
+                condition: Some("x == 2".into()),
+                property: None,
+                internal: false,
+            }),
+            steps: vec![
+                step(1, 0, main_lines(21), "main", "thread", 0),
+                step(2, 0, main_lines(22), "main", "thread", 0),
+                step(3, 1, t1[0], "t1", "__t", 0),
+                step(4, 2, t2[0], "t2", "__t", 0),
+                step(5, 2, t2[1], "t2", "x", 1),
+                step(6, 1, t1[1], "t1", "x", 1),
+                step(7, 0, main_lines(23), "main", "thread", 1),
+                step(8, 0, main_lines(24), "main", "thread", 2),
+            ],
+            threads_known: true,
+        };
+        let cex =
+            to_counterexample(&trace, &prep.normalized, &prep.index, &map, "esbmc").expect("maps");
+        assert_eq!(cex.violation.line, 25);
+        assert_eq!(
+            cex.schedule
+                .threads
+                .iter()
+                .map(|t| t.function.as_str())
+                .collect::<Vec<_>>(),
+            vec!["main", "t1", "t2"]
+        );
+        let r = driver::replay(&prep, &cex, Target::Failure, 4, &bounds(), None);
+        assert!(r.is_ok(), "{r:?}\n{}", cex.schedule.to_json());
+    }
+}
+
+/// Truncated and garbled recordings may fail to parse or to map, never panic.
+#[cfg(test)]
+mod robustness {
+    use proptest::prelude::*;
+
+    use super::tests::{fixtures, prepared};
+    use super::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        #[test]
+        fn mapping_never_panics(cut in 0.0f64..1.0, flip in any::<u8>(), at in 0.0f64..1.0) {
+            let Some(dir) = fixtures() else { return Ok(()) };
+            let text = std::fs::read_to_string(dir.join("esbmc/f04_svcomp_nondet.cex.stderr"))
+                .unwrap_or_default();
+            let mut bytes = text.into_bytes();
+            let n = bytes.len();
+            if n > 0 {
+                let i = ((n - 1) as f64 * at) as usize;
+                bytes[i] ^= flip | 1;
+                bytes.truncate(((n as f64) * cut) as usize + n / 2);
+            }
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            let prep = prepared(&dir.join("programs/f04_svcomp_nondet.c"));
+            if let Ok(trace) = crate::trace::esbmc::parse_text("", &text) {
+                let _ = to_counterexample(&trace, &prep.normalized, &prep.index, &LineMap::Raw, "esbmc");
+            }
+        }
+    }
+}
