@@ -39,7 +39,10 @@ fn localize(program: &str, extra: &[&str]) -> (Option<i32>, serde_json::Value, S
     (o.status.code(), j, stderr(&o))
 }
 
-fn check_hits(results: Vec<(String, Option<i32>, Vec<u64>, Vec<u64>, String)>) {
+/// Per program: name, exit code, ground-truth lines, candidate lines, stderr.
+type Outcome = (String, Option<i32>, Vec<u64>, Vec<u64>, String);
+
+fn check_hits(results: Vec<Outcome>) {
     let mut misses = Vec::new();
     let mut unexpected_hits = Vec::new();
     for (name, code, truth, got, err) in &results {

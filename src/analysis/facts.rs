@@ -467,10 +467,11 @@ impl Visitor for AccessWalker<'_, '_> {
                 self.lvalue_base(e, false)
             }
             // Taking an address or the size is not an access.
-            ExprKind::AddrOf(x) => match &x.kind {
-                ExprKind::Index(_, i) => self.visit_expr(i),
-                _ => {}
-            },
+            ExprKind::AddrOf(x) => {
+                if let ExprKind::Index(_, i) = &x.kind {
+                    self.visit_expr(i)
+                }
+            }
             ExprKind::Decay(x) => {
                 if !matches!(x.kind, ExprKind::Var(_)) {
                     self.visit_expr(x)

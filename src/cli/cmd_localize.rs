@@ -19,6 +19,7 @@ use seqloc::checker::external::External;
 use seqloc::diag::Target;
 use seqloc::diag::explain::Explainer;
 use seqloc::diag::instrument::Instrumented;
+use seqloc::diag::interleaving::necessary_switches;
 use seqloc::diag::localize::{
     Diagnosis, LocalizeError, LocalizeOptions, Source, localize, prepare,
 };
@@ -468,6 +469,36 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
     let cex = failing.cex.clone().unwrap_or_else(|| d.replay.clone());
     let explainer = Explainer::new(&prep.normalized, &prep.shared, ins, &cex);
     let mut candidates = explainer.candidates(&loc.findings);
+    let src = Source {
+        normalized: &prep.normalized,
+        shared: &prep.shared,
+        index: &prep.index,
+    };
+    let accesses = |s: &seqloc::cex::TraceStep| explainer.accesses(&s.file, s.line);
+    let t_sw = Instant::now();
+    match necessary_switches(
+        &src,
+        &d.resolved,
+        &d.seq_opts,
+        d.target,
+        &opts,
+        &d.replay,
+        &accesses,
+    ) {
+        Ok(sw) => {
+            verbose(
+                ctx,
+                1,
+                format!(
+                    "interleaving: {} necessary context switches ({} ms)",
+                    sw.len(),
+                    t_sw.elapsed().as_millis()
+                ),
+            );
+            candidates = explainer.switch_candidates(&sw, candidates);
+        }
+        Err(e) => verbose(ctx, 1, format!("interleaving: not analysed ({e})")),
+    }
     // The external checker's model is not seqloc's: what it stored on the changed line is
     // the repair hint it gives.
     for c in &mut candidates {

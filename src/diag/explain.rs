@@ -31,9 +31,25 @@ pub struct ChangeView {
     pub original: String,
 }
 
+/// How a candidate was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CandidateKind {
+    /// Griesmeyer: changing the value the line computes avoids the failure along the
+    /// failing interleaving.
+    Value,
+    /// The failure needs a context switch right after or before this line (see
+    /// `diag::interleaving`): the statements on both sides must not be separated.
+    Atomicity,
+    /// A lock acquisition guarding accesses that conflict with accesses under a different
+    /// lock in another thread.
+    Locking,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Candidate {
     pub rank: usize,
+    pub kind: CandidateKind,
     pub file: String,
     pub line: u32,
     pub column: u32,
@@ -220,6 +236,7 @@ impl<'a> Explainer<'a> {
         };
         Some(Candidate {
             rank: 0,
+            kind: CandidateKind::Value,
             specification,
             file: lk.file.clone(),
             line: lk.line,
@@ -235,6 +252,127 @@ impl<'a> Explainer<'a> {
             loc,
             source_line: self.normalized.sources.source_line(loc).map(str::to_string),
         })
+    }
+
+    /// Candidates from the context switches the failure needs, after `value` candidates
+    /// (lines already named there are not repeated), ranked in the same numbering.
+    pub fn switch_candidates(
+        &self,
+        switches: &[super::interleaving::NecessarySwitch],
+        mut out: Vec<Candidate>,
+    ) -> Vec<Candidate> {
+        let outcome = self.outcome();
+        let mut extra: Vec<Candidate> = Vec::new();
+        let name = |t: u32| {
+            let r = self.thread_ref(t);
+            format!("T{} {}", r.id, r.function)
+        };
+        for sw in switches {
+            let others: Vec<String> = sw.between.iter().map(|t| name(*t)).collect();
+            let others = if others.is_empty() {
+                "the other threads".to_string()
+            } else {
+                others.join(", ")
+            };
+            let on = if sw.conflicts.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (they touch {})",
+                    sw.conflicts
+                        .iter()
+                        .map(|c| format!("`{c}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            let hint = match (&sw.last, &sw.resume) {
+                (Some(l), Some(r)) => format!(
+                    "{} was preempted between line {} and line {} and {others} ran in between{on}; without that context switch {outcome}: lines {}–{} need to run atomically (one critical section)",
+                    name(sw.thread),
+                    l.line,
+                    r.line,
+                    l.line.min(r.line),
+                    l.line.max(r.line)
+                ),
+                (Some(l), None) => format!(
+                    "{} was preempted after line {l} and {others} ran before it could go on{on}; had it not been preempted there, {outcome}: the code after line {l} belongs in the same critical section",
+                    name(sw.thread),
+                    l = l.line
+                ),
+                _ => continue,
+            };
+            for step in [&sw.last, &sw.resume].into_iter().flatten() {
+                self.push_step_candidate(&mut extra, &out, step, CandidateKind::Atomicity, &hint);
+            }
+            for l in &sw.locks {
+                let hint = format!(
+                    "{} takes `{}` here around its access at line {}, while the conflicting accesses of the other thread hold a different lock: the two critical sections do not exclude each other; both must use the same lock",
+                    name(l.thread),
+                    l.lock,
+                    l.access_line
+                );
+                self.push_step_candidate(&mut extra, &out, &l.step, CandidateKind::Locking, &hint);
+            }
+        }
+        // Locking first: it names the repair; then the atomicity pairs in trace order.
+        extra.sort_by_key(|c| (c.kind != CandidateKind::Locking, c.rank));
+        // Value candidates on the failing check itself go last.
+        let spec_at = out
+            .iter()
+            .position(|c| c.specification)
+            .unwrap_or(out.len());
+        let tail = out.split_off(spec_at);
+        out.extend(extra);
+        out.extend(tail);
+        for (i, c) in out.iter_mut().enumerate() {
+            c.rank = i + 1;
+        }
+        out
+    }
+
+    fn push_step_candidate(
+        &self,
+        extra: &mut Vec<Candidate>,
+        existing: &[Candidate],
+        step: &crate::cex::TraceStep,
+        kind: CandidateKind,
+        hint: &str,
+    ) {
+        let same = |c: &Candidate| c.line == step.line && same_file(&c.file, &step.file);
+        if existing.iter().any(same) || extra.iter().any(same) {
+            return;
+        }
+        let (reads, writes) = self.accesses(&step.file, step.line);
+        let column = self
+            .normalized
+            .sources
+            .position(step.loc)
+            .map(|p| p.col)
+            .unwrap_or(1);
+        extra.push(Candidate {
+            // Keeps the trace order for the sort above.
+            rank: extra.len(),
+            kind,
+            file: step.file.clone(),
+            line: step.line,
+            column,
+            columns: vec![column],
+            diag: 0,
+            threads: vec![self.thread_ref(step.thread)],
+            reads,
+            writes,
+            set: None,
+            hint: hint.to_string(),
+            specification: false,
+            changes: vec![],
+            loc: step.loc,
+            source_line: self
+                .normalized
+                .sources
+                .source_line(step.loc)
+                .map(str::to_string),
+        });
     }
 
     pub fn thread_ref(&self, id: u32) -> ThreadRef {
@@ -293,7 +431,7 @@ impl<'a> Explainer<'a> {
             let Some(site) = self.ins.sites.get(c.site as usize) else {
                 continue;
             };
-            if !seen.insert((site.key, site.slot)) && parts.len() >= 1 {
+            if !seen.insert((site.key, site.slot)) && !parts.is_empty() {
                 continue;
             }
             if parts.len() >= 3 {
@@ -527,10 +665,8 @@ impl<'a> Explainer<'a> {
                     self.reads_in(b, out);
                 }
             }
-            ExprKind::Deref(p) => {
-                if !matches!(p.peel().kind, ExprKind::AddrOf(_)) {
-                    self.reads_in(p, out);
-                }
+            ExprKind::Deref(p) if !matches!(p.peel().kind, ExprKind::AddrOf(_)) => {
+                self.reads_in(p, out);
             }
             ExprKind::Member(b, _) => self.lvalue_reads(b, out),
             _ => {}

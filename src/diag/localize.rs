@@ -130,6 +130,11 @@ pub struct Diagnosis {
     pub fixed_switches: bool,
     /// Validation work, counted in the localization's totals.
     pub validation: Localization,
+    /// The schedule and options the replay used, for replaying variants of it
+    /// (`diag::interleaving`).
+    pub resolved: Resolved,
+    pub seq_opts: SeqOptions,
+    pub target: Target,
 }
 
 /// Builds and validates the diagnosis model for `resolved` (DESIGN: never a bogus
@@ -175,6 +180,9 @@ pub fn prepare(
         replay,
         fixed_switches,
         validation: loc,
+        resolved: resolved.clone(),
+        seq_opts: seq_opts.clone(),
+        target,
     })
 }
 

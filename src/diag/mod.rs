@@ -15,6 +15,7 @@
 
 pub mod explain;
 pub mod instrument;
+pub mod interleaving;
 pub mod localize;
 
 use serde::Serialize;

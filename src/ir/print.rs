@@ -365,10 +365,8 @@ impl<'a> Printer<'a> {
                     let d = self.declare(&td.ty, &td.name);
                     self.line(&format!("typedef {d};"), td.loc);
                 }
-                Item::Comp(c) => {
-                    if printed_comp.insert(*c) && prog.types.comp(*c).complete {
-                        self.comp_def(*c);
-                    }
+                Item::Comp(c) if printed_comp.insert(*c) && prog.types.comp(*c).complete => {
+                    self.comp_def(*c);
                 }
                 Item::Enum(e) => self.enum_def(*e),
                 _ => {}
@@ -1172,8 +1170,6 @@ fn is_keyword(s: &str) -> bool {
 fn join_decl(base: &str, name: &str) -> String {
     if name.is_empty() {
         base.to_string()
-    } else if name.starts_with('*') || name.starts_with('(') {
-        format!("{base} {name}")
     } else {
         format!("{base} {name}")
     }

@@ -14,7 +14,7 @@
 //! | `schedule` | the failing interleaving (`seqloc.schedule/1`) or `null` |
 //! | `interleaving` | the same, compact: `T0 main 29-33 → T1 post 9 → ...` |
 //! | `context_switches` | number of context switches of the interleaving |
-//! | `candidates` | ranked; each: `rank`, `file`, `line`, `column`, `columns`, `diag`, `threads` (`id`, `function`), `reads`, `writes`, `set` (number of the multi-line set it belongs to, or `null`), `hint`, `changes` (`thread`, `column`, `what`, `chosen`, `original`) |
+//! | `candidates` | ranked; each: `rank`, `kind` (`value`: changing what the line computes avoids the failure along the interleaving; `atomicity`: the failure needs a context switch next to the line; `locking`: a lock acquisition that does not exclude a conflicting critical section), `file`, `line`, `column`, `columns`, `diag`, `threads` (`id`, `function`), `reads`, `writes`, `set` (number of the multi-line set it belongs to, or `null`), `hint`, `changes` (`thread`, `column`, `what`, `chosen`, `original`) |
 //! | `complete` | the checker had no further answer (every candidate of the interleaving is listed) |
 //! | `stopped` | why the loop stopped early, or `null` |
 //! | `checker_runs` | checker questions asked (validation included) |
@@ -236,8 +236,15 @@ pub fn render_text(r: &LocalizeReport, prog: &Program, st: &Style) -> String {
         if !c.reads.is_empty() {
             access.push(format!("reads {}", c.reads.join(", ")));
         }
+        let tag = match c.kind {
+            crate::diag::explain::CandidateKind::Value => String::new(),
+            crate::diag::explain::CandidateKind::Atomicity => {
+                format!(" {}", st.yellow("[atomicity]"))
+            }
+            crate::diag::explain::CandidateKind::Locking => format!(" {}", st.yellow("[locking]")),
+        };
         s.push_str(&format!(
-            "{:>3}. {}  {}{}\n",
+            "{:>3}. {}{tag}  {}{}\n",
             c.rank,
             st.bold(&format!("{}:{}:{}", short_file(&c.file), c.line, c.column)),
             if threads.is_empty() {
@@ -267,8 +274,7 @@ pub fn render_text(r: &LocalizeReport, prog: &Program, st: &Style) -> String {
         if c.set.is_none()
             || r.candidates
                 .iter()
-                .filter(|x| x.set == c.set)
-                .last()
+                .rfind(|x| x.set == c.set)
                 .map(|x| x.rank)
                 == Some(c.rank)
         {
@@ -352,6 +358,7 @@ pub fn to_sarif(r: &LocalizeReport) -> String {
                     }
                 }],
                 "properties": {
+                    "kind": c.kind,
                     "diag": c.diag,
                     "threads": c.threads,
                     "reads": c.reads,

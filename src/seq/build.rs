@@ -356,7 +356,7 @@ fn slot_plan(
     for k in 1..nslots {
         let mut fns: BTreeSet<usize> = BTreeSet::new();
         for (lo, hi, f) in main_sites {
-            if *lo + 1 <= k && k <= *hi + 1 {
+            if *lo < k && k <= *hi + 1 {
                 fns.extend(f.iter().copied());
             }
         }
@@ -1025,13 +1025,13 @@ impl Builder<'_> {
                 // Fixed switch points: block i runs its thread up to point `__seq_cs_at[i]`.
                 let fixed = r.ends.as_ref().map(|ends| {
                     let items: Vec<Expr> = ends.iter().map(|e| b::uint(*e as i128)).collect();
-                    let g = self.prog.new_global(
+
+                    self.prog.new_global(
                         "__seq_cs_at",
                         Type::Array(Box::new(Type::uint()), Some(items.len().max(1) as u64)),
                         Some(list(items)),
                         Loc::SYNTH,
-                    );
-                    g
+                    )
                 });
                 match fixed {
                     Some(at) => loop_body.push(st(b::assign(
@@ -1699,7 +1699,15 @@ impl<'a, 'b> SlotGen<'a, 'b> {
         match action {
             // A removed synchronization call still marks a point (where it was), so both
             // rule groups cut the code at the same places.
-            Action::Remove => vec![step(zero_result(&lhs), true, None)],
+            // It stays in the trace as `(void)0` (no value to set), so that lock-set and
+            // ordering questions about the replay can see where it ran.
+            Action::Remove => {
+                let mut s = zero_result(&lhs);
+                if s.is_empty() {
+                    s.push(st(b::conv(b::int(0), &Type::Void, &tt)));
+                }
+                vec![step(s, true, None)]
+            }
             Action::Create => {
                 let mut s = Vec::new();
                 let tmp = b::var(prog, v.tmp);

@@ -348,7 +348,7 @@ pub(crate) fn score(
 /// Whether a candidate names a faulty line: same line number and the same file name as one of
 /// the task's inputs (by base name, since seqloc may print the path differently).
 fn hit(candidates: &[Candidate], inputs: &[PathBuf], faulty_lines: Option<&[u32]>) -> Option<bool> {
-    let lines = faulty_lines?;
+    let lines = faulty_lines.filter(|l| !l.is_empty())?;
     let names: Vec<&std::ffi::OsStr> = inputs.iter().filter_map(|p| p.file_name()).collect();
     Some(candidates.iter().any(|c| {
         lines.contains(&c.line)

@@ -27,7 +27,8 @@ impl Row {
         if t.hit == Some(true) {
             self.hits += 1;
         }
-        if t.faulty_lines.is_some() && t.status != Status::Skipped {
+        // A correct program's empty list of faulty lines is no ground truth to hit.
+        if t.faulty_lines.as_ref().is_some_and(|l| !l.is_empty()) && t.status != Status::Skipped {
             self.with_truth += 1;
         }
         self.time_ms = self.time_ms.saturating_add(t.time_ms);

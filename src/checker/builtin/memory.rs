@@ -160,6 +160,7 @@ impl Memory {
 
     /// A new object of type `ty` (or untyped of `size` bytes). Its content starts zero,
     /// or unconstrained when `nondet`.
+    #[allow(clippy::too_many_arguments)] // the object's description, then the context
     pub fn alloc(
         &mut self,
         kind: ObjKind,
@@ -290,7 +291,7 @@ impl Memory {
                     let ptrs: Vec<&BV> = bvs
                         .iter()
                         .enumerate()
-                        .filter(|(i, b)| !small(b) && !(is_sub && *i > 0))
+                        .filter(|(i, b)| !(small(b) || is_sub && *i > 0))
                         .map(|(_, b)| b)
                         .collect();
                     match ptrs.as_slice() {
@@ -314,7 +315,7 @@ impl Memory {
         } else {
             delta.sign_ext(self.lay.off_bits - delta.get_size())
         };
-        let r = self.lay.obj_of(p).concat(&self.lay.off_of(p).bvadd(&d));
+        let r = self.lay.obj_of(p).concat(self.lay.off_of(p).bvadd(&d));
         if p.as_u64().is_some() && d.simplify().as_u64().is_some() {
             r.simplify()
         } else {
@@ -583,7 +584,7 @@ fn write_leaves_at(
         let w = l.bits;
         let mut v = value.clone();
         if lo > 0 {
-            v = v.concat(&l.val.extract(lo - 1, 0));
+            v = v.concat(l.val.extract(lo - 1, 0));
         }
         if lo + bits < w {
             v = l.val.extract(w - 1, lo + bits).concat(&v);

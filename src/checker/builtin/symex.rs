@@ -1104,9 +1104,11 @@ impl<'p> Symex<'p> {
                 // other's condition: its paths are excluded by the constraint already.
                 let gt_pure = Bool::and(&[g0.clone(), c.clone()]);
                 let ge_pure = Bool::and(&[g0.clone(), c.not()]);
-                if then_infeasible && gt.as_bool() == Some(false) && ge == ge_pure {
-                    self.guard = g0;
-                } else if else_infeasible && ge.as_bool() == Some(false) && gt == gt_pure {
+                let then_adds_nothing =
+                    then_infeasible && gt.as_bool() == Some(false) && ge == ge_pure;
+                let else_adds_nothing =
+                    else_infeasible && ge.as_bool() == Some(false) && gt == gt_pure;
+                if then_adds_nothing || else_adds_nothing {
                     self.guard = g0;
                 } else {
                     self.guard = self.join(&g0, &c, gt, ge);
@@ -1348,11 +1350,11 @@ impl<'p> Symex<'p> {
             match c {
                 Some((lo, hi)) => {
                     let m = if lo == hi {
-                        v.eq(&self.int_const(*lo, w))
+                        v.eq(self.int_const(*lo, w))
                     } else {
                         Bool::and(&[
-                            v.bvsge(&self.int_const(*lo, w)),
-                            v.bvsle(&self.int_const(*hi, w)),
+                            v.bvsge(self.int_const(*lo, w)),
+                            v.bvsle(self.int_const(*hi, w)),
                         ])
                     };
                     matched.push(m.clone());
@@ -1702,11 +1704,10 @@ impl<'p> Symex<'p> {
             return Ok(match ret {
                 Some((rv, rty)) => {
                     let w = self.bits(&rty, e.loc)?;
-                    let v = self
-                        .globals
+
+                    self.globals
                         .remove(&rv)
-                        .unwrap_or_else(|| BV::from_u64(0, w));
-                    v
+                        .unwrap_or_else(|| BV::from_u64(0, w))
                 }
                 None => BV::from_u64(0, 32),
             });

@@ -154,7 +154,7 @@ impl Lowerer<'_, '_> {
         let specs = self.specifiers(&d.node.specifiers, d.span)?;
         let mut out = Vec::new();
         for id in &d.node.declarators {
-            let decl = self.declarator(specs.ty.clone(), &id.node.declarator, &specs)?;
+            let decl = self.declarator(specs.ty.clone(), &id.node.declarator)?;
             let Some(name) = decl.name.clone() else {
                 continue;
             };
@@ -325,7 +325,7 @@ impl Lowerer<'_, '_> {
         if !f.node.declarations.is_empty() {
             return Err(self.unsupported(f.span, "K&R-style function definition"));
         }
-        let decl = self.declarator(specs.ty.clone(), &f.node.declarator, &specs)?;
+        let decl = self.declarator(specs.ty.clone(), &f.node.declarator)?;
         let Some(name) = decl.name.clone() else {
             return Err(self.error(f.span, "function definition without a name"));
         };

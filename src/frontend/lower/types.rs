@@ -204,16 +204,7 @@ impl Lowerer<'_, '_> {
     pub(super) fn type_name(&mut self, tn: &Node<ast::TypeName>) -> R<Type> {
         let base = self.spec_quals(&tn.node.specifiers, tn.span)?;
         match &tn.node.declarator {
-            Some(d) => {
-                let specs = Specs {
-                    ty: base.clone(),
-                    storage: None,
-                    inline: false,
-                    noreturn: false,
-                    thread_local: false,
-                };
-                Ok(self.declarator(base, d, &specs)?.ty)
-            }
+            Some(d) => Ok(self.declarator(base, d)?.ty),
             None => Ok(base),
         }
     }
@@ -241,12 +232,7 @@ impl Lowerer<'_, '_> {
 
     /// Applies a declarator to a base type: pointers bind first, then array and function
     /// suffixes from the innermost (rightmost) out, then any nested declarator.
-    pub(super) fn declarator(
-        &mut self,
-        base: Type,
-        d: &Node<ast::Declarator>,
-        specs: &Specs,
-    ) -> R<Declared> {
+    pub(super) fn declarator(&mut self, base: Type, d: &Node<ast::Declarator>) -> R<Declared> {
         let mut ty = base;
         let mut params = Vec::new();
         let mut vla = false;
@@ -334,7 +320,7 @@ impl Lowerer<'_, '_> {
                 vla,
             }),
             ast::DeclaratorKind::Declarator(inner) => {
-                let mut r = self.declarator(ty, inner, specs)?;
+                let mut r = self.declarator(ty, inner)?;
                 if r.params.is_empty() {
                     r.params = params;
                 }
@@ -350,7 +336,7 @@ impl Lowerer<'_, '_> {
         for p in &fd.parameters {
             let specs = self.specifiers(&p.node.specifiers, p.span)?;
             let d = match &p.node.declarator {
-                Some(d) => self.declarator(specs.ty.clone(), d, &specs)?,
+                Some(d) => self.declarator(specs.ty.clone(), d)?,
                 None => Declared {
                     name: None,
                     ty: specs.ty.clone(),
@@ -412,15 +398,8 @@ impl Lowerer<'_, '_> {
                 continue;
             }
             for sd in &f.node.declarators {
-                let specs = Specs {
-                    ty: base.clone(),
-                    storage: None,
-                    inline: false,
-                    noreturn: false,
-                    thread_local: false,
-                };
                 let decl = match &sd.node.declarator {
-                    Some(dd) => self.declarator(base.clone(), dd, &specs)?,
+                    Some(dd) => self.declarator(base.clone(), dd)?,
                     None => Declared {
                         name: None,
                         ty: base.clone(),
