@@ -222,14 +222,19 @@ fn dialect_for(checker: CheckerKind) -> &'static str {
 }
 
 /// The command that re-checks an emitted program with the chosen checker.
-fn recheck_command(checker: CheckerKind, file: &Path) -> String {
+/// The command that re-checks an emitted program. The framework's loop runs once per
+/// block of the schedule, so `blocks + 1` unwindings cover it without the deepening search.
+fn recheck_command(checker: CheckerKind, file: &Path, blocks: u32) -> String {
     let f = file.display();
+    let n = blocks + 1;
     match checker {
-        CheckerKind::Builtin => format!("seqloc check {f} --property unreach-call"),
-        CheckerKind::Esbmc => {
-            format!("esbmc {f} --no-bounds-check --no-pointer-check --no-div-by-zero-check")
+        CheckerKind::Builtin => {
+            format!("seqloc check {f} --property unreach-call --rounds 1 --unwind {n}")
         }
-        CheckerKind::Cbmc => format!("cbmc {f}"),
+        CheckerKind::Esbmc => format!(
+            "esbmc {f} --no-bounds-check --no-pointer-check --no-div-by-zero-check --unwind {n}"
+        ),
+        CheckerKind::Cbmc => format!("cbmc {f} --unwind {n}"),
     }
 }
 
@@ -239,6 +244,7 @@ fn print_instrumented(
     templates: Option<&Path>,
     input: &Path,
     out: Option<&Path>,
+    blocks: u32,
 ) -> Result<String, Fail> {
     let dialect = Dialect::load(dialect_for(checker), templates)?;
     let names = ins.diag_names();
@@ -249,8 +255,8 @@ fn print_instrumented(
         names.first().map(String::as_str).unwrap_or("diag"),
     );
     let recheck = match out {
-        Some(p) => recheck_command(checker, p),
-        None => recheck_command(checker, Path::new("FILE.c")),
+        Some(p) => recheck_command(checker, p, blocks),
+        None => recheck_command(checker, Path::new("FILE.c"), blocks),
     };
     Ok(print_program(
         &ins.program,
@@ -282,7 +288,7 @@ fn print_sequential(
                 "sequentialization",
                 input,
                 what,
-                &recheck_command(checker, out),
+                &recheck_command(checker, out, sq.steps),
             )),
             ..Default::default()
         },
@@ -338,6 +344,7 @@ pub fn instrument(ctx: &Ctx, a: InstrumentArgs) -> Result<u8, Fail> {
         a.templates.as_deref(),
         &a.input.file,
         a.output.as_deref(),
+        d.sequential.steps,
     )?;
     write_output(a.output.as_deref(), &a.input.file, &text)?;
     Ok(EXIT_NO_FAILURE)
@@ -412,6 +419,7 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
             a.templates.as_deref(),
             &a.input.file,
             Some(p),
+            d.sequential.steps,
         )?;
         write_output(Some(p), &a.input.file, &text)?;
     }
