@@ -19,7 +19,7 @@ use seqloc::checker::external::External;
 use seqloc::diag::Target;
 use seqloc::diag::explain::Explainer;
 use seqloc::diag::instrument::Instrumented;
-use seqloc::diag::interleaving::necessary_switches;
+use seqloc::diag::interleaving::{deadlock_state, necessary_switches};
 use seqloc::diag::localize::{
     Diagnosis, LocalizeError, LocalizeOptions, Source, localize, prepare,
 };
@@ -506,6 +506,10 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
             candidates = explainer.switch_candidates(&sw, candidates);
         }
         Err(e) => verbose(ctx, 1, format!("interleaving: not analysed ({e})")),
+    }
+    if d.target == Target::Deadlock {
+        let st = deadlock_state(&src, &d.resolved, &d.replay);
+        candidates = explainer.deadlock_candidates(&st, candidates);
     }
     // The external checker's model is not seqloc's: what it stored on the changed line is
     // the repair hint it gives.

@@ -42,8 +42,10 @@ pub enum CandidateKind {
     /// `diag::interleaving`): the statements on both sides must not be separated.
     Atomicity,
     /// A lock acquisition guarding accesses that conflict with accesses under a different
-    /// lock in another thread.
+    /// lock in another thread, or a lock held into a deadlock.
     Locking,
+    /// Where a thread blocks for ever in a deadlock.
+    Blocking,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -325,6 +327,58 @@ impl<'a> Explainer<'a> {
         let tail = out.split_off(spec_at);
         out.extend(extra);
         out.extend(tail);
+        for (i, c) in out.iter_mut().enumerate() {
+            c.rank = i + 1;
+        }
+        out
+    }
+
+    /// Candidates from the wait-for picture of a deadlock: where each thread blocks, which
+    /// lock acquisitions hold the others up, and returns that leave a lock held.
+    pub fn deadlock_candidates(
+        &self,
+        st: &super::interleaving::DeadlockState,
+        mut out: Vec<Candidate>,
+    ) -> Vec<Candidate> {
+        let name = |t: u32| {
+            let r = self.thread_ref(t);
+            format!("T{} {}", r.id, r.function)
+        };
+        let mut extra: Vec<Candidate> = Vec::new();
+        for (step, lock) in &st.ended_holding {
+            let hint = format!(
+                "{} ends here still holding `{lock}`: every thread that locks it later blocks for ever; release it on this path",
+                name(step.thread)
+            );
+            self.push_step_candidate(&mut extra, &out, step, CandidateKind::Locking, &hint);
+        }
+        for b in &st.blocked {
+            let holding: Vec<String> = st
+                .held
+                .iter()
+                .filter(|h| h.thread == b.thread)
+                .map(|h| format!("`{}` (taken at line {})", h.lock, h.step.line))
+                .collect();
+            let hint = if holding.is_empty() {
+                format!("{} blocks here for ever in the deadlock", name(b.thread))
+            } else {
+                format!(
+                    "{} blocks here for ever while holding {}: waiting with a lock held closes the cycle",
+                    name(b.thread),
+                    holding.join(", ")
+                )
+            };
+            self.push_step_candidate(&mut extra, &out, b, CandidateKind::Blocking, &hint);
+        }
+        for h in &st.held {
+            let hint = format!(
+                "{} takes `{}` here and still holds it when every thread is blocked",
+                name(h.thread),
+                h.lock
+            );
+            self.push_step_candidate(&mut extra, &out, &h.step, CandidateKind::Locking, &hint);
+        }
+        out.extend(extra);
         for (i, c) in out.iter_mut().enumerate() {
             c.rank = i + 1;
         }

@@ -120,6 +120,72 @@ pub fn necessary_switches(
     Ok(out)
 }
 
+/// Where a deadlock stands: the statement each blocked thread waits at, the locks held
+/// at the end with the steps that took them, and the last step of every thread that
+/// ended while still holding a lock (an unlock missing on its way out).
+#[derive(Clone, Debug, Default)]
+pub struct DeadlockState {
+    pub blocked: Vec<TraceStep>,
+    pub held: Vec<LockUse>,
+    pub ended_holding: Vec<(TraceStep, String)>,
+}
+
+/// The wait-for picture of a deadlocked replay (no solving: read off the schedule and the
+/// trace).
+pub fn deadlock_state(src: &Source, resolved: &Resolved, replay: &Counterexample) -> DeadlockState {
+    let mut st = DeadlockState::default();
+    let steps = &replay.steps;
+    let mut last_block: BTreeMap<u32, Stop> = BTreeMap::new();
+    for b in &resolved.blocks {
+        last_block.insert(b.thread, b.until);
+    }
+    for (t, until) in &last_block {
+        let Stop::Before(sid, _) = until else {
+            continue;
+        };
+        if let Some(e) = src.index.get(*sid) {
+            st.blocked.push(TraceStep {
+                thread: *t,
+                loc: e.loc,
+                sid: *sid,
+                file: e.file.clone(),
+                line: e.line,
+                statement: e.text.clone(),
+                writes: vec![],
+            });
+        }
+    }
+    let held = locks_held(steps);
+    if let Some(end) = held.last() {
+        for (t, locks) in end {
+            for (lock, acq) in locks {
+                let Some(step) = steps.get(*acq) else {
+                    continue;
+                };
+                st.held.push(LockUse {
+                    thread: *t,
+                    lock: lock.clone(),
+                    step: step.clone(),
+                    access_line: 0,
+                });
+                if matches!(last_block.get(t), Some(Stop::End)) {
+                    // The way out of the function that took the lock: its last step there.
+                    let func = src.index.get(step.sid).map(|e| e.func);
+                    let last = steps[*acq..]
+                        .iter()
+                        .rev()
+                        .filter(|s| s.thread == *t)
+                        .find(|s| func.is_none() || src.index.get(s.sid).map(|e| e.func) == func);
+                    if let Some(last) = last {
+                        st.ended_holding.push((last.clone(), lock.clone()));
+                    }
+                }
+            }
+        }
+    }
+    st
+}
+
 /// Whether the program fails along `r` (following it).
 fn fails(
     src: &Source,
