@@ -69,8 +69,11 @@ fn fixture_table(readme: &str) -> Vec<(String, String, Vec<u64>)> {
 }
 
 fn localize(program: &str, extra: &[&str]) -> (Option<i32>, serde_json::Value, String) {
-    let mut args = vec!["localize", program, "--format", "json", "--timeout", "300"];
+    let mut args = vec!["localize", program, "--format", "json"];
     args.extend_from_slice(extra);
+    if !extra.contains(&"--timeout") {
+        args.extend_from_slice(&["--timeout", "300"]);
+    }
     let o = run(&args);
     let j = serde_json::from_slice(&o.stdout).unwrap_or(serde_json::Value::Null);
     (o.status.code(), j, stderr(&o))
