@@ -158,9 +158,7 @@ impl<'a> Explainer<'a> {
         });
         let mut out = singles;
         out.extend(sets);
-        for (i, c) in out.iter_mut().enumerate() {
-            c.rank = i + 1;
-        }
+        renumber(&mut out);
         out
     }
 
@@ -265,10 +263,7 @@ impl<'a> Explainer<'a> {
     ) -> Vec<Candidate> {
         let outcome = self.outcome();
         let mut extra: Vec<Candidate> = Vec::new();
-        let name = |t: u32| {
-            let r = self.thread_ref(t);
-            format!("T{} {}", r.id, r.function)
-        };
+        let name = |t: u32| self.thread_name(t);
         for sw in switches {
             let others: Vec<String> = sw.between.iter().map(|t| name(*t)).collect();
             let others = if others.is_empty() {
@@ -327,9 +322,7 @@ impl<'a> Explainer<'a> {
         let tail = out.split_off(spec_at);
         out.extend(extra);
         out.extend(tail);
-        for (i, c) in out.iter_mut().enumerate() {
-            c.rank = i + 1;
-        }
+        renumber(&mut out);
         out
     }
 
@@ -340,10 +333,7 @@ impl<'a> Explainer<'a> {
         st: &super::interleaving::DeadlockState,
         mut out: Vec<Candidate>,
     ) -> Vec<Candidate> {
-        let name = |t: u32| {
-            let r = self.thread_ref(t);
-            format!("T{} {}", r.id, r.function)
-        };
+        let name = |t: u32| self.thread_name(t);
         let mut extra: Vec<Candidate> = Vec::new();
         for (step, lock) in &st.ended_holding {
             let hint = format!(
@@ -379,9 +369,7 @@ impl<'a> Explainer<'a> {
             self.push_step_candidate(&mut extra, &out, &h.step, CandidateKind::Locking, &hint);
         }
         out.extend(extra);
-        for (i, c) in out.iter_mut().enumerate() {
-            c.rank = i + 1;
-        }
+        renumber(&mut out);
         out
     }
 
@@ -427,6 +415,12 @@ impl<'a> Explainer<'a> {
                 .source_line(step.loc)
                 .map(str::to_string),
         });
+    }
+
+    /// `T<id> <function>`, as the report names threads.
+    fn thread_name(&self, id: u32) -> String {
+        let r = self.thread_ref(id);
+        format!("T{} {}", r.id, r.function)
     }
 
     pub fn thread_ref(&self, id: u32) -> ThreadRef {
@@ -800,6 +794,13 @@ fn children<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
         }
         ExprKind::Intrinsic(_, args) => out.extend(args.iter()),
         _ => {}
+    }
+}
+
+/// Ranks from 1 in list order.
+fn renumber(cands: &mut [Candidate]) {
+    for (i, c) in cands.iter_mut().enumerate() {
+        c.rank = i + 1;
     }
 }
 
