@@ -5,8 +5,9 @@ export PATH := $(HOME)/.cargo/bin:$(PATH)
 .PHONY: demo setup build test lint bench bench-svcomp
 
 # Install the system packages, build, and localize the fault of an example program.
+# Exit status 1 is seqloc's "failure found and localized": the expected outcome here.
 demo: setup build
-	./target/release/seqloc localize examples/lost_update.c
+	./target/release/seqloc localize examples/lost_update.c; test $$? -eq 1
 
 setup:
 	./scripts/setup.sh
