@@ -24,9 +24,10 @@ test: setup build
 
 # The benchmark table of BENCHMARKS.md.
 bench: build
-	./target/release/seqloc sweep benchmarks --mode localize --timeout 120 \
-	  --json target/bench.json --csv target/bench.csv
+	./target/release/seqloc sweep benchmarks --mode localize --timeout 120 -j 2 \
+	  --task-arg=--max-rounds --task-arg=4 --json target/bench.json --csv target/bench.csv
+	./scripts/localize_times.py
 
 bench-svcomp: build
-	./target/release/seqloc sweep ../shared/svcomp/c --timeout 120 \
+	./target/release/seqloc sweep ../shared/svcomp/c --timeout 30 -j 2 \
 	  --json target/svcomp.json --csv target/svcomp.csv
