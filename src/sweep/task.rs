@@ -460,16 +460,29 @@ impl Manifests {
         Ok(self.by_dir.get(dir).and_then(|m| m.as_ref()))
     }
 
-    /// Looks the task file up in the manifests of its folder and its ancestors, up to `root`
-    /// (all of them when `None`). The nearest manifest that names the task wins.
+    /// Looks the task file up in the manifests of its folder and its ancestors; the nearest
+    /// manifest that names the task wins. Manifests up to `root` (the sweep argument) must be
+    /// valid; above it, a folder the user did not point at, an unreadable or foreign
+    /// `MANIFEST.json` is passed over rather than failing the sweep. `root` is `None` for a
+    /// file named on the command line: every ancestor is then searched leniently.
     fn lookup(
         &mut self,
         task_file: &Path,
         root: Option<&Path>,
     ) -> Result<Option<GroundTruth>, SweepError> {
+        // Canonical paths, so that `seqloc sweep .` inside a benchmark folder still finds the
+        // manifest of the folder above.
+        let task_file = canonical(task_file);
+        let root = root.map(canonical);
+        let mut strict = root.is_some();
         let mut dir = task_file.parent();
         while let Some(d) = dir {
-            if let Some(entries) = self.in_dir(d)? {
+            let entries = match self.in_dir(d) {
+                Ok(e) => e,
+                Err(e) if strict => return Err(e),
+                Err(_) => None,
+            };
+            if let Some(entries) = entries {
                 if let Ok(rel) = task_file.strip_prefix(d) {
                     if let Some(e) = entries.get(&slash_path(rel)) {
                         return Ok(Some(GroundTruth {
@@ -481,7 +494,10 @@ impl Manifests {
                     }
                 }
             }
-            if Some(d) == root || d.as_os_str().is_empty() {
+            if Some(d) == root.as_deref() {
+                strict = false;
+            }
+            if d.as_os_str().is_empty() {
                 break;
             }
             dir = d.parent();
@@ -963,6 +979,13 @@ pub(crate) mod tests {
         let alone = discover(&[root.join("cat/bug.c")]).unwrap();
         assert_eq!(alone.len(), 1);
         assert_eq!(alone[0].yml, None);
+        // Sweeping a sub-folder still finds the ground truth in the manifest above it.
+        let sub = discover(&[root.join("cat")]).unwrap();
+        let bug = sub.iter().find(|t| t.id.ends_with("bug.yml")).unwrap();
+        assert_eq!(
+            bug.ground_truth.as_ref().map(|g| g.faulty_lines.clone()),
+            Some(vec![14, 22])
+        );
     }
 
     #[test]
