@@ -34,14 +34,6 @@ const KNOWN_MISSES: &[(&str, &str)] = &[
         "a thread blocked before its first step is not in the schedule",
     ),
     (
-        "paper/lazy01_bad.yml",
-        "faulty lock placement: the value candidates are the next lines",
-    ),
-    (
-        "paper/sync02_bad.yml",
-        "the fault is an initial value read by the wait condition",
-    ),
-    (
         "stress/job_struct_wronglock.yml",
         "locks reached through struct pointers are not compared",
     ),

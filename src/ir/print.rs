@@ -90,14 +90,14 @@ pub fn print_program(prog: &Program, speller: &dyn Speller, opts: &PrintOptions)
 /// Prints one expression (for messages and reports).
 pub fn expr_to_string(prog: &Program, e: &Expr) -> String {
     let opts = PrintOptions::default();
-    let mut p = Printer::new(prog, &SvComp, &opts);
+    let mut p = Printer::for_messages(prog, &SvComp, &opts);
     p.expr(e, 0)
 }
 
 /// Prints one statement on one line where possible (for traces and reports).
 pub fn stmt_summary(prog: &Program, s: &Stmt) -> String {
     let opts = PrintOptions::default();
-    let mut p = Printer::new(prog, &SvComp, &opts);
+    let mut p = Printer::for_messages(prog, &SvComp, &opts);
     match &s.kind {
         StmtKind::Expr(e) => format!("{};", p.expr(e, 0)),
         StmtKind::Decl { var, init } => {
@@ -147,6 +147,19 @@ struct Printer<'a> {
 
 impl<'a> Printer<'a> {
     fn new(prog: &'a Program, speller: &'a dyn Speller, opts: &'a PrintOptions) -> Printer<'a> {
+        let mut p = Printer::for_messages(prog, speller, opts);
+        p.assign_var_names();
+        p
+    }
+
+    /// A printer for one expression or statement in a message: variables keep their
+    /// source names. Whole-program naming (unique names for hoisted statics and locals)
+    /// costs a pass over every variable and function, too much for each trace step.
+    fn for_messages(
+        prog: &'a Program,
+        speller: &'a dyn Speller,
+        opts: &'a PrintOptions,
+    ) -> Printer<'a> {
         let mut p = Printer {
             prog,
             speller,
@@ -161,7 +174,7 @@ impl<'a> Printer<'a> {
             enum_tags: HashMap::new(),
             goto_targets: HashSet::new(),
         };
-        p.assign_names();
+        p.assign_tags();
         p
     }
 
@@ -182,7 +195,7 @@ impl<'a> Printer<'a> {
 
     // ---- naming ---------------------------------------------------------------------
 
-    fn assign_names(&mut self) {
+    fn assign_var_names(&mut self) {
         let prog = self.prog;
         let mut global_names: HashSet<String> = HashSet::new();
         for f in &prog.funcs {
@@ -258,6 +271,10 @@ impl<'a> Printer<'a> {
                 self.var_names.insert(v, name);
             }
         }
+    }
+
+    fn assign_tags(&mut self) {
+        let prog = self.prog;
         let mut tags: HashSet<String> = HashSet::new();
         for (i, c) in prog.types.comps.iter().enumerate() {
             let base = c.tag.clone().unwrap_or_else(|| format!("__anon{i}"));
@@ -277,7 +294,10 @@ impl<'a> Printer<'a> {
         self.var_names
             .get(&v)
             .cloned()
-            .unwrap_or_else(|| format!("__v{}", v.0))
+            .unwrap_or_else(|| match self.prog.vars.get(v.0 as usize) {
+                Some(var) => var.name.clone(),
+                None => format!("__v{}", v.0),
+            })
     }
 
     // ---- output ---------------------------------------------------------------------

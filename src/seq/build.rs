@@ -46,6 +46,7 @@ pub fn sequentialize(
     }
 
     // Slots and the functions each may run.
+    let mut only_main_creates = false;
     let (slot_fns, slot_bound): (Vec<Vec<usize>>, u32) = match mode {
         Mode::Concrete(r) => {
             // Slot k is the k-th thread created; threads the schedule never runs need
@@ -73,7 +74,11 @@ pub fn sequentialize(
             let n = v.len() as u32;
             (v, n)
         }
-        Mode::Symbolic => slot_plan(&mut prog, &thread_fns, opts)?,
+        Mode::Symbolic => {
+            let (plan, n, only_main) = slot_plan(&mut prog, &thread_fns, opts)?;
+            only_main_creates = only_main;
+            (plan, n)
+        }
     };
     let nslots = slot_fns.len() as u32;
 
@@ -93,6 +98,8 @@ pub fn sequentialize(
         input_tables: HashMap::new(),
         models_mutexes: opts.rules.models_mutexes(),
         dtors: vec![],
+        static_ids: None,
+        creates_seen: 0,
     };
     builder.dtors = destructor_candidates(&builder.prog);
 
@@ -118,18 +125,42 @@ pub fn sequentialize(
     let mut probes: Vec<Vec<Stmt>> = (0..nslots).map(|_| vec![]).collect();
     let mut slot_bodies: Vec<Vec<Stmt>> = (0..nslots).map(|_| vec![]).collect();
     for (k, j, code, end) in raw {
-        let mut g = SlotGen::new(&mut builder, k, &seq_shared);
-        g.end_label = Some(end.clone());
-        let mut out = Vec::new();
-        g.walk(code, &mut out);
-        g.flush(&mut out);
-        let points = std::mem::take(&mut g.points);
+        // Main's creations get thread ids fixed at translation time when it is the only
+        // creator and each creation site is reached after a known number of others: a
+        // symbolic `nthreads` would make every `created[nthreads] = 1` a choice among all
+        // slots (Lazy-CSeq numbers its threads statically for the same reason).
+        builder.static_ids = if k == 0 && only_main_creates {
+            static_create_ids(&builder.prog, &builder.thread_fns, &code)
+        } else {
+            None
+        };
+        let walk = |builder: &mut Builder, code: Stmt| {
+            builder.creates_seen = 0;
+            let mut g = SlotGen::new(builder, k, &seq_shared);
+            g.end_label = Some(end.clone());
+            let mut out = Vec::new();
+            g.walk(code, &mut out);
+            g.flush(&mut out);
+            let points = std::mem::take(&mut g.points);
+            (out, points)
+        };
+        let (mut out, mut points) = walk(&mut builder, code.clone());
+        if builder
+            .static_ids
+            .as_ref()
+            .is_some_and(|ids| ids.len() != builder.creates_seen)
+        {
+            // The count and the translation disagree on the creation sites: number them
+            // at run time instead.
+            builder.static_ids = None;
+            (out, points) = walk(&mut builder, code);
+        }
+        builder.static_ids = None;
         let mut full = out;
         // The thread's end.
         full.push(b::label(&end));
         let exit_stmts = builder.exit_statements(k, j);
         let p = points.len();
-        let mut points = points;
         let f = thread_fns[j];
         let floc = builder.prog.func(f).loc;
         points.push(PointInfo {
@@ -308,7 +339,7 @@ fn slot_plan(
     prog: &mut Program,
     thread_fns: &[FuncId],
     opts: &SeqOptions,
-) -> Result<(Vec<Vec<usize>>, u32), SeqError> {
+) -> Result<(Vec<Vec<usize>>, u32, bool), SeqError> {
     // Count creation sites in each function's unrolled code (a scratch copy).
     let mut creates_in: Vec<Vec<(u32, u32, Vec<usize>)>> = Vec::new();
     let mut scratch = prog.clone();
@@ -369,7 +400,45 @@ fn slot_plan(
         plan.push(fns.into_iter().collect());
     }
     let _ = prog;
-    Ok((plan, nslots))
+    Ok((plan, nslots, !threads_create))
+}
+
+/// The thread id each `pthread_create` of main's unrolled `code` gives, in the order the
+/// translation meets them: `Some(1 + n)` when exactly `n` creations precede it on every
+/// path, `None` where that number depends on the path. `None` overall when the code jumps
+/// backwards (a loop the count cannot see).
+fn static_create_ids(
+    prog: &Program,
+    thread_fns: &[FuncId],
+    code: &Stmt,
+) -> Option<Vec<Option<u32>>> {
+    let mut seen_labels: BTreeSet<String> = BTreeSet::new();
+    let mut backward = false;
+    visit::each_stmt(code, &mut |s| match &s.kind {
+        StmtKind::Label(l) => {
+            seen_labels.insert(l.clone());
+        }
+        StmtKind::Goto(l) if seen_labels.contains(l) => backward = true,
+        _ => {}
+    });
+    if backward {
+        return None;
+    }
+    let mut sites = Vec::new();
+    let mut count = CreateCounter {
+        prog,
+        thread_fns,
+        cur: Some((0, 0)),
+        pending: HashMap::new(),
+        sites: &mut sites,
+    };
+    count.stmt(code);
+    Some(
+        sites
+            .iter()
+            .map(|(lo, hi, _)| (lo == hi).then_some(lo + 1))
+            .collect(),
+    )
 }
 
 /// Walks unrolled code counting `pthread_create` calls: for each site, the fewest and most
@@ -524,6 +593,10 @@ struct Builder<'a> {
     input_tables: HashMap<(u32, StmtId), (VarId, usize)>,
     models_mutexes: bool,
     dtors: Vec<FuncId>,
+    /// Symbolic mode, main's code: the fixed thread id of each creation site in order
+    /// (see [`static_create_ids`]), and how many sites the translation has met.
+    static_ids: Option<Vec<Option<u32>>>,
+    creates_seen: usize,
 }
 
 impl Builder<'_> {
@@ -1714,6 +1787,38 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 let nthreads = b::var(prog, v.nthreads);
                 let nslots = self.b.nslots as i128;
                 let concrete = self.b.concrete.is_some();
+                let fixed_id = match &self.b.static_ids {
+                    Some(ids) if self.k == 0 => {
+                        let id = ids.get(self.b.creates_seen).copied().flatten();
+                        self.b.creates_seen += 1;
+                        id.filter(|&id| (id as i128) < nslots)
+                    }
+                    _ => None,
+                };
+                if let Some(id) = fixed_id {
+                    let id = b::uint(id as i128);
+                    s.push(st(b::assign(tmp.clone(), id.clone(), &tt)));
+                    let fid = self.thread_fn_index(&arg(2));
+                    s.push(st(b::assign(
+                        b::elem(prog, v.created, id.clone()),
+                        b::int(1),
+                        &tt,
+                    )));
+                    s.push(st(b::assign(b::elem(prog, v.arg, id.clone()), arg(3), &tt)));
+                    s.push(st(b::assign(b::elem(prog, v.fnid, id.clone()), fid, &tt)));
+                    s.push(st(b::assign(
+                        nthreads,
+                        b::bin(BinOp::Add, id.clone(), b::uint(1)),
+                        &tt,
+                    )));
+                    let t_ptr = arg(0);
+                    if !is_null(&t_ptr, &tt) {
+                        let target = b::deref(t_ptr, &tt);
+                        s.push(st(b::assign(target, id, &tt)));
+                    }
+                    s.extend(zero_result(&lhs));
+                    return vec![step(s, true, None)];
+                }
                 if !concrete {
                     // More threads than slots: the bounded exploration stops here.
                     s.push(b::if_(
