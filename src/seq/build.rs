@@ -1795,48 +1795,37 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                     }
                     _ => None,
                 };
-                if let Some(id) = fixed_id {
-                    let id = b::uint(id as i128);
-                    s.push(st(b::assign(tmp.clone(), id.clone(), &tt)));
-                    let fid = self.thread_fn_index(&arg(2));
-                    s.push(st(b::assign(
-                        b::elem(prog, v.created, id.clone()),
-                        b::int(1),
-                        &tt,
-                    )));
-                    s.push(st(b::assign(b::elem(prog, v.arg, id.clone()), arg(3), &tt)));
-                    s.push(st(b::assign(b::elem(prog, v.fnid, id.clone()), fid, &tt)));
-                    s.push(st(b::assign(
-                        nthreads,
-                        b::bin(BinOp::Add, id.clone(), b::uint(1)),
-                        &tt,
-                    )));
-                    let t_ptr = arg(0);
-                    if !is_null(&t_ptr, &tt) {
-                        let target = b::deref(t_ptr, &tt);
-                        s.push(st(b::assign(target, id, &tt)));
+                // The new thread's id: fixed at translation time, or `nthreads` at run time
+                // (then bounded by the slots).
+                let id = match fixed_id {
+                    Some(id) => b::uint(id as i128),
+                    None => {
+                        if !concrete {
+                            // More threads than slots: the bounded exploration stops here.
+                            s.push(b::if_(
+                                b::bin(BinOp::Ge, nthreads.clone(), b::uint(nslots)),
+                                vec![st(b::intrinsic(Intrinsic::Unwind, vec![], loc))],
+                                None,
+                            ));
+                        }
+                        tmp.clone()
                     }
-                    s.extend(zero_result(&lhs));
-                    return vec![step(s, true, None)];
-                }
-                if !concrete {
-                    // More threads than slots: the bounded exploration stops here.
-                    s.push(b::if_(
-                        b::bin(BinOp::Ge, nthreads.clone(), b::uint(nslots)),
-                        vec![st(b::intrinsic(Intrinsic::Unwind, vec![], loc))],
-                        None,
-                    ));
-                }
-                s.push(st(b::assign(tmp.clone(), nthreads.clone(), &tt)));
+                };
+                let source = if fixed_id.is_some() {
+                    id.clone()
+                } else {
+                    nthreads.clone()
+                };
+                s.push(st(b::assign(tmp.clone(), source, &tt)));
                 let fid = self.thread_fn_index(&arg(2));
                 let record = vec![
                     st(b::assign(
-                        b::elem(prog, v.created, tmp.clone()),
+                        b::elem(prog, v.created, id.clone()),
                         b::int(1),
                         &tt,
                     )),
-                    st(b::assign(b::elem(prog, v.arg, tmp.clone()), arg(3), &tt)),
-                    st(b::assign(b::elem(prog, v.fnid, tmp.clone()), fid, &tt)),
+                    st(b::assign(b::elem(prog, v.arg, id.clone()), arg(3), &tt)),
+                    st(b::assign(b::elem(prog, v.fnid, id.clone()), fid, &tt)),
                 ];
                 if concrete {
                     // A replayed schedule lists only the threads that ran; one created
@@ -1851,13 +1840,13 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 }
                 s.push(st(b::assign(
                     nthreads,
-                    b::bin(BinOp::Add, tmp.clone(), b::uint(1)),
+                    b::bin(BinOp::Add, id.clone(), b::uint(1)),
                     &tt,
                 )));
                 let t_ptr = arg(0);
                 if !is_null(&t_ptr, &tt) {
                     let target = b::deref(t_ptr, &tt);
-                    s.push(st(b::assign(target, tmp, &tt)));
+                    s.push(st(b::assign(target, id, &tt)));
                 }
                 s.extend(zero_result(&lhs));
                 vec![step(s, true, None)]
