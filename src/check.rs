@@ -140,6 +140,7 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
             recursion: opts.recursion,
             deadlock: opts.properties.deadlock,
             rules: crate::seq::rules::Rules::deadlock(),
+            skeleton: crate::seq::skeleton::Skeleton::builtin(),
         };
         let sq = seq::sequentialize(&prep.normalized, &prep.shared, Mode::Symbolic, &seq_opts)?;
         let bounds = Bounds {

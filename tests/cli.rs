@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+use std::path::Path;
 
 #[test]
 fn help_and_version() {
@@ -183,4 +184,103 @@ fn emitted_programs_compile_and_the_sequential_one_replays_the_failure() {
         .and_then(|n| n.trim().parse::<u32>().ok())
         .expect("the re-check command names the unwinding");
     assert!(unwind >= 2, "{unwind}");
+}
+
+/// `--templates DIR` replaces the framework skeleton: a skeleton that runs only the first
+/// block of the schedule no longer reaches the failure when the program runs natively,
+/// while the compiled-in one does. A broken skeleton is bad input, named by its line.
+#[test]
+fn the_framework_skeleton_can_be_replaced_with_templates_dir() {
+    if !have_gcc() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let o = run(&["check", "examples/lost_update.c", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let sched = d.join("s.json");
+    std::fs::write(&sched, json(&o)["schedule"].to_string()).expect("write schedule");
+    let builtin = std::fs::read_to_string(root().join("templates/framework.c")).expect("skeleton");
+    assert!(builtin.contains("while (order_index < {BLOCKS})"));
+    let tdir = d.join("templates");
+    std::fs::create_dir(&tdir).expect("mkdir");
+    let run_native = |templates: Option<&Path>, name: &str| -> (Option<i32>, String) {
+        let c = d.join(format!("{name}.c"));
+        let mut args = vec![
+            "sequentialize".to_string(),
+            "examples/lost_update.c".into(),
+            "--schedule".into(),
+            sched.to_string_lossy().into_owned(),
+            "--dialect".into(),
+            "gcc".into(),
+            "-o".into(),
+            c.to_string_lossy().into_owned(),
+        ];
+        if let Some(t) = templates {
+            args.push("--templates".into());
+            args.push(t.to_string_lossy().into_owned());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let exe = d.join(name);
+        let g = std::process::Command::new("gcc")
+            .args(["-w", "-o"])
+            .arg(&exe)
+            .arg(&c)
+            .output()
+            .expect("gcc runs");
+        assert!(g.status.success(), "{}", String::from_utf8_lossy(&g.stderr));
+        let r = std::process::Command::new(&exe).output().expect("runs");
+        let text = std::fs::read_to_string(&c).expect("output");
+        (r.status.code(), text)
+    };
+    let (code, _) = run_native(None, "builtin");
+    assert_eq!(
+        code,
+        Some(1),
+        "the compiled-in skeleton replays the failure"
+    );
+    std::fs::write(
+        tdir.join("framework.c"),
+        builtin.replace("while (order_index < {BLOCKS})", "while (order_index < 1)"),
+    )
+    .expect("write skeleton");
+    let (code, text) = run_native(Some(&tdir), "first_block");
+    assert_eq!(code, Some(0), "only main's first block ran");
+    assert!(text.contains("while (order_index < 1)"), "{text}");
+
+    // Broken skeletons are reported with their line, exit 2.
+    let s = sched.to_string_lossy().into_owned();
+    let t = tdir.to_string_lossy().into_owned();
+    for (text, expect) in [
+        (
+            "int main(void)\n{\n//@if concurrent\n//@end\n  return 0;\n}\n",
+            ":3: unknown flag `concurrent`",
+        ),
+        (
+            "int main(void)\n{\n  counter = 1;\n  return 0;\n}\n",
+            ":3: column 3: use of undeclared identifier `counter`",
+        ),
+        (
+            "extern int counter;\nint main(void)\n{\n  counter = 1;\n  return 0;\n}\n",
+            "`counter` is not one of the sequentializer's variables",
+        ),
+        (
+            "int main(void)\n{\n  return 0\n}\n",
+            "framework.c:3: column 11: missing `;`",
+        ),
+    ] {
+        std::fs::write(tdir.join("framework.c"), text).expect("write skeleton");
+        let o = run(&[
+            "sequentialize",
+            "examples/lost_update.c",
+            "--schedule",
+            &s,
+            "--templates",
+            &t,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(expect), "{expect}: {}", stderr(&o));
+    }
 }

@@ -210,7 +210,7 @@ pub struct SeqArgs {
     /// Table II rules directory (deadlock.toml, nondeadlock.toml)
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
-    /// Templates directory (dialects/*.toml)
+    /// Templates directory (framework.c, dialects/*.toml)
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
     /// Print the statements a schedule can name (file:line:col#part), then exit
@@ -261,8 +261,10 @@ pub struct InstrumentArgs {
     /// Number of diag variables (lines that may change together)
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub faults: u32,
+    /// Table II rules directory (deadlock.toml, nondeadlock.toml)
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
+    /// Templates directory (framework.c, dialects/*.toml)
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
     #[command(flatten)]
@@ -303,8 +305,10 @@ pub struct LocalizeArgs {
     /// Write the diag-instrumented program (for manual inspection)
     #[arg(long, value_name = "FILE")]
     pub emit_instrumented: Option<PathBuf>,
+    /// Table II rules directory (deadlock.toml, nondeadlock.toml)
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
+    /// Templates directory (framework.c, dialects/*.toml)
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
 }

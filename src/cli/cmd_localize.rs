@@ -159,6 +159,7 @@ fn diagnosis(
         } else {
             nondeadlock_rules
         },
+        skeleton: seqloc::seq::skeleton::Skeleton::load(c.templates)?,
     };
     let src = Source {
         normalized: &prep.normalized,

@@ -8,6 +8,7 @@ use seqloc::dialect::Dialect;
 use seqloc::ir::print::{PrintOptions, print_program};
 use seqloc::seq::rules::Rules;
 use seqloc::seq::schedule::{Schedule, StmtIndex};
+use seqloc::seq::skeleton::Skeleton;
 use seqloc::seq::{Mode, SeqOptions};
 
 pub fn list_points(index: &StmtIndex, prog: &seqloc::ir::Program) -> String {
@@ -71,6 +72,7 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
         recursion: a.bounds.recursion,
         deadlock: true,
         rules: deadlock_rules.clone(),
+        skeleton: Skeleton::load(a.templates.as_deref())?,
     };
     if a.symbolic {
         let sq = seqloc::seq::sequentialize(&prep.normalized, &prep.shared, Mode::Symbolic, &opts)?;

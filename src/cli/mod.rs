@@ -113,6 +113,12 @@ impl From<seqloc::seq::rules::RulesError> for Fail {
     }
 }
 
+impl From<seqloc::seq::skeleton::SkeletonError> for Fail {
+    fn from(e: seqloc::seq::skeleton::SkeletonError) -> Fail {
+        Fail::input(e.to_string())
+    }
+}
+
 pub struct Ctx {
     pub verbose: u8,
     pub color: seqloc::report::style::ColorChoice,

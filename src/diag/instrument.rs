@@ -115,36 +115,7 @@ pub fn instrument(seq: &Sequentialized, target: Target, faults: u32) -> Instrume
 
 /// The framework's variables: never instrumented.
 fn framework_vars(seq: &Sequentialized) -> HashSet<VarId> {
-    let v = &seq.vars;
-    let mut set: HashSet<VarId> = [
-        v.pc,
-        v.cs,
-        v.created,
-        v.done,
-        v.fnid,
-        v.arg,
-        v.ret,
-        v.nthreads,
-        v.halted,
-        v.atomic,
-        v.wait,
-        v.sig,
-        v.tls,
-        v.nkeys,
-        v.dtor,
-        v.stop,
-        v.stop_reason,
-        v.order,
-        v.stop_sid,
-        v.stop_occ,
-        v.order_index,
-        v.probed,
-        v.blocked,
-        v.dead,
-        v.tmp,
-    ]
-    .into_iter()
-    .collect();
+    let mut set: HashSet<VarId> = seq.vars.all().into_iter().collect();
     for (i, var) in seq.program.vars.iter().enumerate() {
         if var.name.starts_with("__seq") {
             set.insert(VarId(i as u32));

@@ -94,6 +94,13 @@ pub fn expr_to_string(prog: &Program, e: &Expr) -> String {
     p.expr(e, 0)
 }
 
+/// `ty name` as a C declarator (for declarations seqloc generates).
+pub fn declaration(prog: &Program, ty: &Type, name: &str) -> String {
+    let opts = PrintOptions::default();
+    let p = Printer::for_messages(prog, &SvComp, &opts);
+    p.declare(ty, name)
+}
+
 /// Prints one statement on one line where possible (for traces and reports).
 pub fn stmt_summary(prog: &Program, s: &Stmt) -> String {
     let opts = PrintOptions::default();

@@ -5,6 +5,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use super::rules::{Action, Rules, TypeRule};
 use super::schedule::{Resolved, Stop};
+use super::skeleton::{Expansion, SlotValues};
 use super::{
     Mode, PointInfo, PointKind, SeqError, SeqOptions, SeqVars, Sequentialized, SlotCode, SlotInfo,
 };
@@ -976,7 +977,8 @@ impl Builder<'_> {
             .collect()
     }
 
-    /// The framework's `main`; returns the number of rounds or blocks.
+    /// The framework's `main` from the skeleton (`templates/framework.c`); returns the
+    /// number of rounds or blocks.
     fn framework(
         &mut self,
         slots: &[SlotInfo],
@@ -984,77 +986,18 @@ impl Builder<'_> {
         probe_funcs: &[FuncId],
         orig_main: FuncId,
     ) -> Result<u32, SeqError> {
-        let tt = self.prog.types.clone();
         let v = self.vars.clone();
-        let p = |this: &Self, x: VarId| b::var(&this.prog, x);
-        let st = |e: Expr| b::expr_stmt(e, Loc::SYNTH, StmtId::NONE);
-        let mut body = Vec::new();
-        body.push(st(b::assign(
-            b::elem(&self.prog, v.created, b::uint(0)),
-            b::int(1),
-            &tt,
-        )));
-        body.push(st(b::assign(p(self, v.nthreads), b::uint(1), &tt)));
+        let mut flags = Vec::new();
+        let mut fixed = None;
         let steps;
         match self.concrete {
             None => {
-                let rounds = self.opts.rounds.max(1);
-                steps = rounds;
-                let round = self
-                    .prog
-                    .new_global("__seq_round", Type::uint(), None, Loc::SYNTH);
-                let mut round_body = Vec::new();
-                for (k, slot) in slots.iter().enumerate() {
-                    let k = k as i128;
-                    let size = slot.codes.iter().map(|c| c.points.len()).max().unwrap_or(1) as i128;
-                    let runnable = b::and(
-                        b::and(
-                            b::elem(&self.prog, v.created, b::uint(k)),
-                            b::not(b::elem(&self.prog, v.done, b::uint(k))),
-                        ),
-                        b::not(p(self, v.failed)),
-                    );
-                    let cs = p(self, v.cs);
-                    let pc = b::elem(&self.prog, v.pc, b::uint(k));
-                    let choose = b::assign(cs.clone(), b::nondet(&Type::uint(), Loc::SYNTH), &tt);
-                    let bound = b::and(
-                        b::bin(BinOp::Le, pc.clone(), cs.clone()),
-                        b::bin(BinOp::Le, cs.clone(), b::uint(size)),
-                    );
-                    let no_halt = b::not(p(self, v.halted));
-                    let call = b::call(&self.prog, slot_funcs[k as usize], vec![]);
-                    let set_pc = b::assign(pc, cs, &tt);
-                    let atomic_ok = bin_or(
-                        b::not(b::elem(&self.prog, v.atomic, b::uint(k))),
-                        b::elem(&self.prog, v.done, b::uint(k)),
-                    );
-                    round_body.push(b::if_(
-                        runnable,
-                        vec![
-                            st(b::intrinsic(Intrinsic::Assume, vec![no_halt], Loc::SYNTH)),
-                            st(choose),
-                            st(b::intrinsic(Intrinsic::Assume, vec![bound], Loc::SYNTH)),
-                            st(call),
-                            st(set_pc),
-                            st(b::intrinsic(Intrinsic::Assume, vec![atomic_ok], Loc::SYNTH)),
-                        ],
-                        None,
-                    ));
-                }
-                // The rounds are written out: the checker never has to decide when the
-                // framework's own loop ends.
-                let _ = round;
-                for r in 0..rounds {
-                    body.push(Stmt::new(
-                        StmtKind::Label(format!("__seq_round{}", r + 1)),
-                        Loc::SYNTH,
-                    ));
-                    body.extend(round_body.iter().cloned());
-                }
+                flags.push("symbolic");
+                steps = self.opts.rounds.max(1);
             }
             Some(r) => {
-                let nblocks = r.blocks.len();
-                steps = nblocks as u32;
+                flags.push("concrete");
+                steps = r.blocks.len() as u32;
                 // order[] holds case numbers (1 = main, n+1 = thread n), as in the paper;
                 // the stop arrays say where each block ends (statement id + 1, or 0 for
                 // "until it ends or blocks").
@@ -1079,169 +1022,56 @@ impl Builder<'_> {
                         Stop::Before(_, o) => b::uint(o as i128),
                     })
                     .collect();
-                let list = |xs: Vec<Expr>| {
-                    Init::List(
-                        xs.into_iter()
-                            .enumerate()
-                            .map(|(i, e)| InitItem {
-                                path: vec![Designator::Index(i as u64)],
-                                init: Init::Expr(e),
-                            })
-                            .collect(),
-                    )
-                };
-                self.prog.var_mut(v.order).init = Some(list(order_init));
-                self.prog.var_mut(v.stop_sid).init = Some(list(sid_init));
-                self.prog.var_mut(v.stop_occ).init = Some(list(occ_init));
-                let oi = p(self, v.order_index);
-                let mut loop_body = Vec::new();
+                self.prog.var_mut(v.order).init = Some(init_list(order_init));
+                self.prog.var_mut(v.stop_sid).init = Some(init_list(sid_init));
+                self.prog.var_mut(v.stop_occ).init = Some(init_list(occ_init));
                 // Fixed switch points: block i runs its thread up to point `__seq_cs_at[i]`.
-                let fixed = r.ends.as_ref().map(|ends| {
+                fixed = r.ends.as_ref().map(|ends| {
                     let items: Vec<Expr> = ends.iter().map(|e| b::uint(*e as i128)).collect();
-
                     self.prog.new_global(
                         "__seq_cs_at",
                         Type::Array(Box::new(Type::uint()), Some(items.len().max(1) as u64)),
-                        Some(list(items)),
+                        Some(init_list(items)),
                         Loc::SYNTH,
                     )
                 });
-                match fixed {
-                    Some(at) => loop_body.push(st(b::assign(
-                        p(self, v.cs),
-                        b::elem(&self.prog, at, oi.clone()),
-                        &tt,
-                    ))),
-                    None => {
-                        loop_body.push(st(b::assign(p(self, v.stop), b::int(0), &tt)));
-                        loop_body.push(st(b::assign(p(self, v.stop_reason), b::int(0), &tt)));
-                    }
-                }
-                let cur = b::bin(
-                    BinOp::Sub,
-                    b::elem(&self.prog, v.order, oi.clone()),
-                    b::int(1),
-                );
-                let cur = b::conv(cur, &Type::uint(), &tt);
-                let mut not_running = bin_or(
-                    b::not(b::elem(&self.prog, v.created, cur.clone())),
-                    b::elem(&self.prog, v.done, cur),
-                );
                 if fixed.is_some() {
-                    // After main returns no other thread runs.
-                    not_running = bin_or(not_running, p(self, v.halted));
+                    flags.push("fixed_points");
                 }
-                let step_no = b::bin(BinOp::Add, oi.clone(), b::int(1));
-                loop_body.push(b::if_(
-                    not_running,
-                    vec![st(b::intrinsic(
-                        Intrinsic::Mismatch,
-                        vec![step_no.clone()],
-                        Loc::SYNTH,
-                    ))],
-                    None,
-                ));
-                let mut cases = Vec::new();
-                for (k, f) in slot_funcs.iter().enumerate() {
-                    cases.push(Stmt::new(
-                        StmtKind::Case {
-                            lo: k as i128 + 1,
-                            hi: k as i128 + 1,
-                        },
-                        Loc::SYNTH,
-                    ));
-                    cases.push(st(b::call(&self.prog, *f, vec![])));
-                    if fixed.is_some() {
-                        let pc = b::elem(&self.prog, v.pc, b::uint(k as i128));
-                        cases.push(st(b::assign(pc, p(self, v.cs), &tt)));
-                    }
-                    cases.push(Stmt::new(StmtKind::Break, Loc::SYNTH));
-                }
-                cases.push(Stmt::new(StmtKind::Default, Loc::SYNTH));
-                cases.push(Stmt::new(StmtKind::Break, Loc::SYNTH));
-                loop_body.push(Stmt::new(
-                    StmtKind::Switch {
-                        cond: b::elem(&self.prog, v.order, oi.clone()),
-                        body: Box::new(Stmt::block(cases, Loc::SYNTH)),
-                    },
-                    Loc::SYNTH,
-                ));
-                // A block that names its end point must have reached it.
-                if fixed.is_none() {
-                    let expects_stop = b::bin(
-                        BinOp::Ne,
-                        b::elem(&self.prog, v.stop_sid, oi.clone()),
-                        b::uint(0),
-                    );
-                    let missed = b::and(
-                        expects_stop,
-                        b::bin(BinOp::Ne, p(self, v.stop_reason), b::int(1)),
-                    );
-                    loop_body.push(b::if_(
-                        missed,
-                        vec![st(b::intrinsic(
-                            Intrinsic::Mismatch,
-                            vec![step_no],
-                            Loc::SYNTH,
-                        ))],
-                        None,
-                    ));
-                }
-                loop_body.push(st(b::assign(
-                    oi.clone(),
-                    b::bin(BinOp::Add, oi.clone(), b::int(1)),
-                    &tt,
-                )));
-                body.push(st(b::assign(oi.clone(), b::int(0), &tt)));
-                body.push(Stmt::new(
-                    StmtKind::While {
-                        cond: b::bin(BinOp::Lt, oi, b::int(nblocks as i128)),
-                        body: Box::new(Stmt::block(loop_body, Loc::SYNTH)),
-                    },
-                    Loc::SYNTH,
-                ));
             }
         }
         if !probe_funcs.is_empty() {
-            // Deadlock: main has not exited and every live thread is blocked.
-            body.push(st(b::assign(
-                p(self, v.dead),
-                b::not(p(self, v.halted)),
-                &tt,
-            )));
-            for (k, f) in probe_funcs.iter().enumerate() {
-                let k = k as i128;
-                let live = b::and(
-                    b::elem(&self.prog, v.created, b::uint(k)),
-                    b::not(b::elem(&self.prog, v.done, b::uint(k))),
-                );
-                let reset_p = b::assign(p(self, v.probed), b::int(0), &tt);
-                let reset_b = b::assign(p(self, v.blocked), b::int(0), &tt);
-                let upd = b::assign(
-                    p(self, v.dead),
-                    b::and(p(self, v.dead), p(self, v.blocked)),
-                    &tt,
-                );
-                body.push(b::if_(
-                    live,
-                    vec![
-                        st(reset_p),
-                        st(reset_b),
-                        st(b::call(&self.prog, *f, vec![])),
-                        st(upd),
-                    ],
-                    None,
-                ));
-            }
+            flags.push("probes");
             if self.opts.deadlock {
-                body.push(st(b::intrinsic(
-                    Intrinsic::Deadlock,
-                    vec![p(self, v.dead)],
-                    Loc::SYNTH,
-                )));
+                flags.push("deadlock");
             }
         }
-        body.push(Stmt::new(StmtKind::Return(Some(b::int(0))), Loc::SYNTH));
+        let mut vars: HashMap<String, VarId> = HashMap::new();
+        for id in v.all().into_iter().chain(fixed) {
+            vars.insert(self.prog.var(id).name.clone(), id);
+        }
+        let mut funcs: HashMap<String, FuncId> = HashMap::new();
+        for f in slot_funcs.iter().chain(probe_funcs) {
+            funcs.insert(self.prog.func(*f).name.clone(), *f);
+        }
+        let expansion = Expansion {
+            flags,
+            slots: slots
+                .iter()
+                .enumerate()
+                .map(|(k, slot)| SlotValues {
+                    thread: self.prog.func(slot_funcs[k]).name.clone(),
+                    probe: probe_funcs.get(k).map(|f| self.prog.func(*f).name.clone()),
+                    points: slot.codes.iter().map(|c| c.points.len()).max().unwrap_or(1),
+                })
+                .collect(),
+            rounds: steps,
+            blocks: steps as usize,
+        };
+        let body = self
+            .opts
+            .skeleton
+            .instantiate(&self.prog, &expansion, &vars, &funcs)?;
         // The user's main becomes slot 0's code; the framework takes its name.
         let user_main_loc = self.prog.func(orig_main).loc;
         self.prog.func_mut(orig_main).name = "__seq_user_main".into();
@@ -1254,7 +1084,7 @@ impl Builder<'_> {
                 unprototyped: false,
             },
             params: vec![],
-            body: Some(Stmt::block(body, Loc::SYNTH)),
+            body: Some(body),
             is_static: false,
             is_inline: false,
             noreturn: false,
@@ -1276,6 +1106,18 @@ fn strip_const(ty: &Type) -> Type {
         Type::Array(e, n) => Type::Array(Box::new(strip_const(e)), *n),
         t => t.clone(),
     }
+}
+
+fn init_list(xs: Vec<Expr>) -> Init {
+    Init::List(
+        xs.into_iter()
+            .enumerate()
+            .map(|(i, e)| InitItem {
+                path: vec![Designator::Index(i as u64)],
+                init: Init::Expr(e),
+            })
+            .collect(),
+    )
 }
 
 fn bin_or(a: Expr, c: Expr) -> Expr {

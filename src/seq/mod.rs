@@ -19,6 +19,7 @@
 pub mod build;
 pub mod rules;
 pub mod schedule;
+pub mod skeleton;
 
 use crate::ir::*;
 pub use build::sequentialize;
@@ -38,6 +39,8 @@ pub struct SeqOptions {
     /// Check for deadlocks (all live threads blocked) at the end.
     pub deadlock: bool,
     pub rules: Rules,
+    /// The framework's `main` (`templates/framework.c`).
+    pub skeleton: skeleton::Skeleton,
 }
 
 impl Default for SeqOptions {
@@ -49,6 +52,7 @@ impl Default for SeqOptions {
             recursion: 3,
             deadlock: true,
             rules: Rules::deadlock(),
+            skeleton: skeleton::Skeleton::builtin(),
         }
     }
 }
@@ -149,12 +153,48 @@ pub struct SeqVars {
     pub failed: VarId,
 }
 
+impl SeqVars {
+    /// Every framework variable.
+    pub fn all(&self) -> Vec<VarId> {
+        vec![
+            self.pc,
+            self.cs,
+            self.created,
+            self.done,
+            self.fnid,
+            self.arg,
+            self.ret,
+            self.nthreads,
+            self.halted,
+            self.atomic,
+            self.wait,
+            self.sig,
+            self.tls,
+            self.nkeys,
+            self.dtor,
+            self.stop,
+            self.stop_reason,
+            self.order,
+            self.stop_sid,
+            self.stop_occ,
+            self.order_index,
+            self.probed,
+            self.blocked,
+            self.dead,
+            self.tmp,
+            self.failed,
+        ]
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum SeqError {
     #[error("the program has no `main` function")]
     NoMain,
     #[error(transparent)]
     Inline(#[from] crate::passes::inline::InlineError),
+    #[error(transparent)]
+    Skeleton(#[from] skeleton::SkeletonError),
     #[error("schedule step {step}: {reason}")]
     Schedule { step: usize, reason: String },
     #[error("{what} at {at} is not supported by the sequentializer: {reason}")]

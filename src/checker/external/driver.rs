@@ -763,6 +763,7 @@ pub fn replay(
         } else {
             crate::seq::rules::Rules::nondeadlock()
         },
+        skeleton: crate::seq::skeleton::Skeleton::builtin(),
     };
     let src = crate::diag::localize::Source {
         normalized: &prep.normalized,
