@@ -6,6 +6,7 @@
 
 mod common;
 
+use common::replay::{Run, follows, points, replay, switches};
 use common::*;
 use serde_json::json;
 use std::path::Path;
@@ -75,6 +76,11 @@ fn taking_turns(l: &Lines) -> serde_json::Value {
     schedule(blocks)
 }
 
+/// Replays `sched` on the test program (non-deadlock rules, as for any failure).
+fn replay_pingpong(sched: &serde_json::Value, dir: &Path, name: &str) -> Run {
+    replay(Path::new(PROGRAM), sched, dir, name, &[])
+}
+
 fn schedule(blocks: Vec<serde_json::Value>) -> serde_json::Value {
     json!({
         "schema": "seqloc.schedule/1",
@@ -87,130 +93,6 @@ fn schedule(blocks: Vec<serde_json::Value>) -> serde_json::Value {
     })
 }
 
-/// Sequentializes along `sched`, builds with tracing on, runs: (exit code, stdout).
-fn replay(sched: &serde_json::Value, dir: &Path, name: &str) -> (Option<i32>, String) {
-    let sfile = dir.join(format!("{name}.json"));
-    std::fs::write(&sfile, sched.to_string()).expect("write schedule");
-    let c = dir.join(format!("{name}.c"));
-    let o = run(&[
-        "sequentialize",
-        PROGRAM,
-        "--schedule",
-        &sfile.to_string_lossy(),
-        "--dialect",
-        "gcc",
-        "-o",
-        &c.to_string_lossy(),
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let exe = dir.join(name);
-    let g = std::process::Command::new("gcc")
-        .args(["-w", "-DSEQLOC_TRACE=1", "-o"])
-        .arg(&exe)
-        .arg(&c)
-        .output()
-        .expect("gcc runs");
-    assert!(g.status.success(), "{}", String::from_utf8_lossy(&g.stderr));
-    let r = std::process::Command::new(&exe)
-        .output()
-        .expect("the program runs");
-    (
-        r.status.code(),
-        String::from_utf8_lossy(&r.stdout).into_owned(),
-    )
-}
-
-/// `@point THREAD POINT FILE:LINE` lines of the native run: (thread, point, line).
-fn points(out: &str) -> Vec<(u32, u32, u32)> {
-    out.lines()
-        .filter_map(|l| {
-            let mut w = l.strip_prefix("@point ")?.split_whitespace();
-            let t = w.next()?.parse().ok()?;
-            let p = w.next()?.parse().ok()?;
-            let line = w.next()?.rsplit(':').next()?.parse().ok()?;
-            Some((t, p, line))
-        })
-        .collect()
-}
-
-/// Checks the native trace against the schedule, block by block. A point's marker prints
-/// when the thread reaches it, so a block that stops before a statement shows that
-/// statement last, and the thread's next block shows it again first.
-fn follows(sched: &serde_json::Value, trace: &[(u32, u32, u32)]) {
-    let blocks = sched["blocks"].as_array().expect("blocks");
-    // Split the trace where the thread changes.
-    let mut runs: Vec<Vec<(u32, u32, u32)>> = vec![];
-    for &step in trace {
-        match runs.last_mut() {
-            Some(r) if r[0].0 == step.0 => r.push(step),
-            _ => runs.push(vec![step]),
-        }
-    }
-    assert_eq!(
-        runs.len(),
-        blocks.len(),
-        "the run has {} blocks, the schedule {}",
-        runs.len(),
-        blocks.len()
-    );
-    // Executions of each (thread, line) so far, not counting reached-but-stopped points.
-    let mut executed: std::collections::HashMap<(u32, u32), u32> = Default::default();
-    let mut stopped_at: std::collections::HashMap<u32, (u32, u32)> = Default::default();
-    for (i, (run, block)) in runs.iter().zip(blocks).enumerate() {
-        let t = block["thread"].as_u64().expect("thread") as u32;
-        assert_eq!(run[0].0, t, "block {i} runs thread {} not {t}", run[0].0);
-        let mut steps: &[(u32, u32, u32)] = run;
-        // Resuming where the thread stopped: its first point is the one it stopped before.
-        if let Some((p, line)) = stopped_at.remove(&t) {
-            assert_eq!(
-                (steps[0].1, steps[0].2),
-                (p, line),
-                "block {i} resumes elsewhere"
-            );
-        }
-        let until = &block["until"];
-        if until == "end" {
-            for s in steps {
-                *executed.entry((t, s.2)).or_default() += 1;
-            }
-            continue;
-        }
-        let line: u32 = until["before"]
-            .as_str()
-            .and_then(|b| b.rsplit(':').next())
-            .and_then(|l| l.parse().ok())
-            .expect("before names a line");
-        let occurrence = until["occurrence"].as_u64().unwrap_or(1) as u32;
-        let (last, ran) = steps.split_last().expect("a block runs something");
-        steps = ran;
-        for s in steps {
-            *executed.entry((t, s.2)).or_default() += 1;
-        }
-        assert_eq!(
-            last.2, line,
-            "block {i} stops before line {} not {line}",
-            last.2
-        );
-        let before_stop = executed.get(&(t, line)).copied().unwrap_or(0);
-        assert_eq!(
-            before_stop + 1,
-            occurrence,
-            "block {i} stops before execution {} of line {line}, not {occurrence}",
-            before_stop + 1
-        );
-        stopped_at.insert(t, (last.1, last.2));
-    }
-    // Threads that ran to their end never run again: nothing is left stopped.
-    assert!(
-        stopped_at.is_empty(),
-        "threads left stopped: {stopped_at:?}"
-    );
-}
-
-fn switches(sched: &serde_json::Value) -> usize {
-    sched["blocks"].as_array().map_or(0, |b| b.len()) - 1
-}
-
 #[test]
 fn a_schedule_with_sixty_switches_loses_an_update_in_every_iteration() {
     if !have_gcc() {
@@ -220,11 +102,11 @@ fn a_schedule_with_sixty_switches_loses_an_update_in_every_iteration() {
     let l = lines();
     let sched = losing_schedule(&l);
     assert!(switches(&sched) >= 50);
-    let (code, out) = replay(&sched, dir.path(), "losing");
-    assert_eq!(code, Some(1), "{out}");
-    assert!(out.contains("@seqloc error-reached"), "{out}");
-    let trace = points(&out);
-    follows(&sched, &trace);
+    let run = replay_pingpong(&sched, dir.path(), "losing");
+    assert_eq!(run.code, Some(1), "{}", run.out);
+    assert!(run.out.contains("@seqloc error-reached"), "{}", run.out);
+    follows(&sched, &run);
+    let trace = points(&run.out);
     // Every write of worker 1 comes right after a whole iteration of worker 2.
     let writes: Vec<usize> = trace
         .iter()
@@ -243,10 +125,10 @@ fn a_schedule_that_takes_turns_passes() {
     let dir = tempfile::tempdir().expect("tempdir");
     let sched = taking_turns(&lines());
     assert!(switches(&sched) >= 50);
-    let (code, out) = replay(&sched, dir.path(), "turns");
-    assert_eq!(code, Some(0), "{out}");
-    assert!(!out.contains("@seqloc"), "{out}");
-    follows(&sched, &points(&out));
+    let run = replay_pingpong(&sched, dir.path(), "turns");
+    assert_eq!(run.code, Some(0), "{}", run.out);
+    assert!(!run.out.contains("@seqloc"), "{}", run.out);
+    follows(&sched, &run);
 }
 
 #[test]
@@ -256,14 +138,13 @@ fn the_trace_check_notices_a_run_that_does_not_follow_its_schedule() {
     }
     let dir = tempfile::tempdir().expect("tempdir");
     let l = lines();
-    let (_, out) = replay(&losing_schedule(&l), dir.path(), "losing");
-    let trace = points(&out);
+    let run = replay_pingpong(&losing_schedule(&l), dir.path(), "losing");
     // The same run held against other schedules: the turn-taking one, and the losing one
     // with one stop moved by an iteration.
     let mut shifted = losing_schedule(&l);
     shifted["blocks"][5]["until"]["occurrence"] = json!(4);
     for other in [taking_turns(&l), shifted] {
-        let caught = std::panic::catch_unwind(|| follows(&other, &trace));
+        let caught = std::panic::catch_unwind(|| follows(&other, &run));
         assert!(caught.is_err(), "a different schedule passed the check");
     }
 }

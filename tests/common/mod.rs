@@ -2,6 +2,8 @@
 //! the read-only inputs beside the clone (`../shared`), and run jobs two at a time.
 #![allow(dead_code)]
 
+pub mod replay;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Mutex;
