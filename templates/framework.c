@@ -76,9 +76,16 @@ __seq_round{ROUND}:;
     default:
       break;
     }
-//@if !fixed_points
-    /* A block that names its end point must have reached it. */
+//@if fixed_points
+    /* No context switch inside an atomic section. */
+    if (__seq_atomic[order[order_index] - 1] && !__seq_done[order[order_index] - 1])
+      __seq_mismatch(order_index + 1);
+//@else
+    /* A block that names its end point must have reached it, and not inside an atomic
+     * section. */
     if (__seq_stop_stmt[order_index] != 0 && __seq_stop_reason != 1)
+      __seq_mismatch(order_index + 1);
+    if (__seq_stop_reason == 1 && __seq_atomic[order[order_index] - 1])
       __seq_mismatch(order_index + 1);
 //@end
     order_index = order_index + 1;

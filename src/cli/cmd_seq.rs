@@ -9,7 +9,7 @@ use seqloc::ir::print::{PrintOptions, print_program};
 use seqloc::seq::rules::Rules;
 use seqloc::seq::schedule::{Schedule, StmtIndex};
 use seqloc::seq::skeleton::Skeleton;
-use seqloc::seq::{Mode, SeqOptions};
+use seqloc::seq::{Mode, SeqOptions, Sequentialized};
 
 pub fn list_points(index: &StmtIndex, prog: &seqloc::ir::Program) -> String {
     let mut s = String::from("# statement                     function              code\n");
@@ -142,6 +142,9 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
         Mode::Concrete(&resolved),
         &opts,
     )?;
+    if a.schedule.is_some() {
+        validate_replay(ctx, &sq, opts.unwind)?;
+    }
     if let Some(p) = &a.emit_schedule {
         write_output(Some(p), &a.input.file, &format!("{}\n", schedule.to_json()))?;
     }
@@ -164,4 +167,50 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
     .text;
     write_output(a.output.as_deref(), &a.input.file, &text)?;
     Ok(EXIT_NO_FAILURE)
+}
+
+/// A hand-written schedule may name an order no execution can follow (a thread run before
+/// it is created or after it ended, a stop its thread never reaches, a switch inside an
+/// atomic section). The built-in checker runs the sequential program symbolically, with
+/// the inputs the schedule leaves open free: when no execution follows the schedule, the
+/// schedule is bad input, named by its first step that fails. Only a definite answer
+/// rejects; a program the checker cannot encode, a loop bound that cuts executions short,
+/// or a time limit leave the program unvalidated, said on stderr.
+fn validate_replay(ctx: &Ctx, sq: &Sequentialized, unwind: u32) -> Result<(), Fail> {
+    use seqloc::checker::builtin::{Answer, Session};
+    use z3::ast::Bool;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let not_validated = |why: String| {
+        eprintln!("seqloc: note: the schedule was not validated ({why})");
+        Ok(())
+    };
+    let mut s = match Session::new(sq.clone(), sq.steps + 2, Some(deadline)) {
+        Ok(s) => s,
+        Err(e) => return not_validated(format!("the built-in checker: {e}")),
+    };
+    let follows: Vec<Bool> = s.mismatch_lits().iter().map(Bool::not).collect();
+    match s.query(&[Bool::from_bool(true)], &follows) {
+        Answer::Violated(_) => {
+            super::verbose(ctx, 1, "the schedule can be replayed");
+            return Ok(());
+        }
+        Answer::Unknown(why) => return not_validated(why),
+        Answer::Holds => {}
+    }
+    let cut = matches!(s.query(&s.unwind_lits(), &[]), Answer::Violated(_));
+    let step = match s.query(&s.mismatch_lits(), &[]) {
+        Answer::Violated(model) => s.mismatch_step(&model),
+        _ => None,
+    };
+    match step {
+        Some(step) if !cut => Err(Fail::input(format!(
+            "schedule step {step}: no execution follows the schedule here: the block's thread is not running (not created yet, or ended), never reaches the statement the block ends before, or would stop inside an atomic section"
+        ))),
+        Some(step) => not_validated(format!(
+            "no execution follows it past step {step} with loops unwound {unwind} times; a larger --unwind may let it"
+        )),
+        None => not_validated(
+            "no execution of the program reaches the end of the schedule: its own assumptions or a loop bound cut every run short".into(),
+        ),
+    }
 }

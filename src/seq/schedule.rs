@@ -23,7 +23,16 @@
 //! the 3rd iteration of a loop is occurrence 3), or to its end (`"end"`), or until it
 //! blocks. A statement is named `file:line[:col][#part]`: `part` picks one of several
 //! statements seqloc makes of one source statement (`x = x + 1` is the read `#1` and the
-//! write `#2`); `seqloc sequentialize --list-points` prints them all.
+//! write `#2`); `seqloc sequentialize --list-points` prints them all. A bare `file:line`
+//! names the first statement of that line in that list.
+//!
+//! Two kinds of statement count twice or take an input. `pthread_cond_wait` is reached
+//! once when the thread starts waiting and again when it wakes, so a thread stopped while
+//! it waits is stopped before occurrence 2 of its wait. Which waiter a
+//! `pthread_cond_signal` wakes is a nondeterministic choice: give it as an input of the
+//! signalling thread at the signal's statement, whose value is the woken thread's id.
+//! A context switch inside a `__VERIFIER_atomic_*` section is refused when the program
+//! runs (the replay stops with a schedule mismatch at that step).
 
 use std::collections::HashMap;
 
