@@ -64,15 +64,23 @@ sched = {
 sfile = os.path.join(out, "scale.json")
 json.dump(sched, open(sfile, "w"), indent=1)
 
-times = []
-for _ in range(runs):
-    t = time.perf_counter()
-    p = subprocess.run([exe, "sequentialize", prog, "--schedule", sfile, "-o",
-                        os.path.join(out, "scale.seq.c")], capture_output=True, text=True)
-    times.append((time.perf_counter() - t) * 1000)
-    if p.returncode != 0:
-        sys.exit(f"sequentialize failed (exit {p.returncode}):\n{p.stderr}")
+def timed(extra):
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        p = subprocess.run([exe, "sequentialize", prog, "--schedule", sfile, "-o",
+                            os.path.join(out, "scale.seq.c")] + extra,
+                           capture_output=True, text=True)
+        times.append((time.perf_counter() - t) * 1000)
+        if p.returncode != 0:
+            sys.exit(f"sequentialize failed (exit {p.returncode}):\n{p.stderr}")
+    return times
+
+
 statements = sum(1 for l in lines if l.strip().endswith(";"))
-print(f"{statements} statements, {len(blocks) - 1} context switches: "
-      f"median {statistics.median(times):.0f} ms, min {min(times):.0f} ms over {runs} runs "
-      f"(whole process: preprocess, parse, lower, sequentialize, print)")
+for label, extra in [("sequentialize --no-validate", ["--no-validate"]),
+                     ("sequentialize (replay validated by the built-in checker)", [])]:
+    times = timed(extra)
+    print(f"{label}: {statements} statements, {len(blocks) - 1} context switches: "
+          f"median {statistics.median(times):.0f} ms, min {min(times):.0f} ms over {runs} runs "
+          f"(whole process: preprocess, parse, lower, sequentialize, print)")

@@ -223,6 +223,10 @@ pub struct SeqArgs {
     /// Write the schedule used to this file
     #[arg(long, value_name = "FILE")]
     pub emit_schedule: Option<PathBuf>,
+    /// Do not run a --schedule's replay with the built-in checker to reject schedules no
+    /// execution can follow (the check takes seconds on long schedules of large programs)
+    #[arg(long)]
+    pub no_validate: bool,
     #[command(flatten)]
     pub checker: CheckerArgs,
     #[command(flatten)]

@@ -142,7 +142,7 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
         Mode::Concrete(&resolved),
         &opts,
     )?;
-    if a.schedule.is_some() {
+    if a.schedule.is_some() && !a.no_validate {
         validate_replay(ctx, &sq, opts.unwind)?;
     }
     if let Some(p) = &a.emit_schedule {
