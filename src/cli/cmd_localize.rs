@@ -23,6 +23,8 @@ use seqloc::diag::interleaving::{deadlock_state, necessary_switches};
 use seqloc::diag::localize::{
     Diagnosis, LocalizeError, LocalizeOptions, Source, localize, prepare,
 };
+use seqloc::diag::ordering::order_violations;
+use seqloc::diag::waits::unlooped_waits;
 use seqloc::dialect::Dialect;
 use seqloc::ir::print::{PrintOptions, print_program};
 use seqloc::report::check::CheckerInfo;
@@ -507,6 +509,32 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
             candidates = explainer.switch_candidates(&sw, candidates);
         }
         Err(e) => verbose(ctx, 1, format!("interleaving: not analysed ({e})")),
+    }
+    let waits = unlooped_waits(&prep.normalized, &d.replay.steps);
+    candidates = explainer.wait_candidates(&waits, candidates);
+    let t_ord = Instant::now();
+    match order_violations(
+        &src,
+        &d.resolved,
+        &d.seq_opts,
+        d.target,
+        &opts,
+        &d.replay,
+        &accesses,
+    ) {
+        Ok(v) => {
+            verbose(
+                ctx,
+                1,
+                format!(
+                    "ordering: {} statements ran too early ({} ms)",
+                    v.len(),
+                    t_ord.elapsed().as_millis()
+                ),
+            );
+            candidates = explainer.ordering_candidates(&v, candidates);
+        }
+        Err(e) => verbose(ctx, 1, format!("ordering: not analysed ({e})")),
     }
     if d.target == Target::Deadlock {
         let st = deadlock_state(&src, &d.resolved, &d.replay);

@@ -46,6 +46,10 @@ pub enum CandidateKind {
     Locking,
     /// Where a thread blocks for ever in a deadlock.
     Blocking,
+    /// A statement that ran too early: the failure needs it to run before another
+    /// thread's conflicting block (see `diag::ordering`); or the creation of a thread
+    /// that started too early.
+    Ordering,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -315,6 +319,84 @@ impl<'a> Explainer<'a> {
         // Locking first: it names the repair; then the atomicity pairs in trace order.
         extra.sort_by_key(|c| (c.kind != CandidateKind::Locking, c.rank));
         // Value candidates on the failing check itself go last.
+        let spec_at = out
+            .iter()
+            .position(|c| c.specification)
+            .unwrap_or(out.len());
+        let tail = out.split_off(spec_at);
+        out.extend(extra);
+        out.extend(tail);
+        renumber(&mut out);
+        out
+    }
+
+    /// Candidates from order violations, after the others (lines already named are not
+    /// repeated).
+    pub fn ordering_candidates(
+        &self,
+        violations: &[super::ordering::OrderViolation],
+        mut out: Vec<Candidate>,
+    ) -> Vec<Candidate> {
+        let outcome = self.outcome();
+        let name = |t: u32| self.thread_name(t);
+        let mut extra: Vec<Candidate> = Vec::new();
+        for v in violations {
+            let on = v
+                .conflicts
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let hint = format!(
+                "{} ran this before {} reached line {} (both touch {on}); had {} run first, {outcome}: this line must wait for {} (an order violation)",
+                name(v.early.thread),
+                name(v.late_thread),
+                v.late_step.line,
+                name(v.late_thread),
+                name(v.late_thread)
+            );
+            self.push_step_candidate(&mut extra, &out, &v.early, CandidateKind::Ordering, &hint);
+            if let Some(c) = &v.creation {
+                let hint = format!(
+                    "{} creates {} here, before {} has reached line {}; {} touches {on} at line {} too early: create it after {} is done (joined), or make it wait",
+                    name(c.thread),
+                    name(v.early.thread),
+                    name(v.late_thread),
+                    v.late_step.line,
+                    name(v.early.thread),
+                    v.early.line,
+                    name(v.late_thread)
+                );
+                self.push_step_candidate(&mut extra, &out, c, CandidateKind::Ordering, &hint);
+            }
+        }
+        let spec_at = out
+            .iter()
+            .position(|c| c.specification)
+            .unwrap_or(out.len());
+        let tail = out.split_off(spec_at);
+        out.extend(extra);
+        out.extend(tail);
+        renumber(&mut out);
+        out
+    }
+
+    /// Candidates from condition waits guarded by `if` (see `diag::waits`): the `if`,
+    /// before the value candidates on the failing check itself.
+    pub fn wait_candidates(
+        &self,
+        guards: &[crate::cex::TraceStep],
+        mut out: Vec<Candidate>,
+    ) -> Vec<Candidate> {
+        let outcome = self.outcome();
+        let mut extra: Vec<Candidate> = Vec::new();
+        for g in guards {
+            let hint = format!(
+                "{} tests the condition it waits for with `if` and does not test it again when it wakes up: another thread can change it between the signal and the wake-up (and waits may wake spuriously); tested in a `while` loop around the wait, {outcome} (CERT CON36-C)",
+                self.thread_name(g.thread)
+            );
+            self.push_step_candidate(&mut extra, &out, g, CandidateKind::Atomicity, &hint);
+        }
         let spec_at = out
             .iter()
             .position(|c| c.specification)

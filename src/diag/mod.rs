@@ -17,6 +17,8 @@ pub mod explain;
 pub mod instrument;
 pub mod interleaving;
 pub mod localize;
+pub mod ordering;
+pub mod waits;
 
 use serde::Serialize;
 

@@ -14,7 +14,7 @@
 //! | `schedule` | the failing interleaving (`seqloc.schedule/1`) or `null` |
 //! | `interleaving` | the same, compact: `T0 main 29-33 → T1 post 9 → ...` |
 //! | `context_switches` | number of context switches of the interleaving |
-//! | `candidates` | ranked; each: `rank`, `kind` (`value`: changing what the line computes avoids the failure along the interleaving; `atomicity`: the failure needs a context switch next to the line; `locking`: a lock acquisition that does not exclude a conflicting critical section, or a lock held into a deadlock; `blocking`: where a thread waits for ever in a deadlock), `file`, `line`, `column`, `columns`, `diag`, `threads` (`id`, `function`), `reads`, `writes`, `set` (number of the multi-line set it belongs to, or `null`), `hint`, `changes` (`thread`, `column`, `what`, `chosen`, `original`) |
+//! | `candidates` | ranked; each: `rank`, `kind` (`value`: changing what the line computes avoids the failure along the interleaving; `atomicity`: the failure needs a context switch next to the line; `locking`: a lock acquisition that does not exclude a conflicting critical section, or a lock held into a deadlock; `blocking`: where a thread waits for ever in a deadlock; `ordering`: a statement that ran too early, or the creation of a thread that started too early, when the failure needs it to run before another thread's conflicting block), `file`, `line`, `column`, `columns`, `diag`, `threads` (`id`, `function`), `reads`, `writes`, `set` (number of the multi-line set it belongs to, or `null`), `hint`, `changes` (`thread`, `column`, `what`, `chosen`, `original`) |
 //! | `complete` | the checker had no further answer (every candidate of the interleaving is listed) |
 //! | `stopped` | why the loop stopped early, or `null` |
 //! | `checker_runs` | checker questions asked (validation included) |
@@ -244,6 +244,9 @@ pub fn render_text(r: &LocalizeReport, prog: &Program, st: &Style) -> String {
             crate::diag::explain::CandidateKind::Locking => format!(" {}", st.yellow("[locking]")),
             crate::diag::explain::CandidateKind::Blocking => {
                 format!(" {}", st.yellow("[blocking]"))
+            }
+            crate::diag::explain::CandidateKind::Ordering => {
+                format!(" {}", st.yellow("[ordering]"))
             }
         };
         s.push_str(&format!(

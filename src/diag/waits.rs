@@ -1,0 +1,199 @@
+//! Condition waits guarded by `if` instead of a loop.
+//!
+//! A thread that waits on a condition variable must test its predicate again when it
+//! wakes: another thread may have taken what it waited for between the signal and the
+//! wake-up, and waits may wake spuriously (POSIX; CERT CON36-C). When the failing trace
+//! shows a thread waking from a `pthread_cond_wait` whose nearest enclosing construct in
+//! its function is an `if` and no loop, the `if` is where the repair goes (make it a
+//! `while`). No value along the interleaving changes this, so Griesmeyer's method cannot
+//! name the line; the trace shows the wake-up, the program its missing loop.
+
+use std::collections::BTreeMap;
+
+use crate::cex::TraceStep;
+use crate::ir::*;
+
+/// For every thread of the trace that woke from an `if`-guarded wait: the `if`, as a
+/// step of that thread (its location, line and statement id).
+pub fn unlooped_waits(normalized: &Program, steps: &[TraceStep]) -> Vec<TraceStep> {
+    // A wait shows as two steps of its statement: when the thread starts waiting and when
+    // it wakes.
+    let mut seen: BTreeMap<(u32, StmtId), usize> = BTreeMap::new();
+    let mut out: Vec<TraceStep> = Vec::new();
+    for s in steps {
+        if !is_wait(&s.statement) || s.sid == StmtId::NONE {
+            continue;
+        }
+        let n = seen.entry((s.thread, s.sid)).or_default();
+        *n += 1;
+        if *n != 2 {
+            continue;
+        }
+        let Some(guard) = guarding_if(normalized, s.sid) else {
+            continue;
+        };
+        let Some(pos) = normalized.sources.position(guard.loc) else {
+            continue;
+        };
+        if out
+            .iter()
+            .any(|o| o.thread == s.thread && o.sid == guard.id)
+        {
+            continue;
+        }
+        out.push(TraceStep {
+            thread: s.thread,
+            loc: guard.loc,
+            sid: guard.id,
+            file: s.file.clone(),
+            line: pos.line,
+            statement: normalized
+                .sources
+                .source_line(guard.loc)
+                .map(|l| l.trim().to_string())
+                .unwrap_or_default(),
+            writes: vec![],
+        });
+    }
+    out
+}
+
+fn is_wait(statement: &str) -> bool {
+    statement.contains("pthread_cond_wait(") || statement.contains("pthread_cond_timedwait(")
+}
+
+/// The `if` around statement `sid` when no loop encloses it in its function (and the
+/// function has no `goto`, which could make a loop the syntax does not show).
+fn guarding_if(prog: &Program, sid: StmtId) -> Option<&Stmt> {
+    for f in &prog.funcs {
+        let Some(body) = &f.body else { continue };
+        let mut path: Vec<&Stmt> = Vec::new();
+        if find(body, sid, &mut path) {
+            let mut has_goto = false;
+            visit::each_stmt(body, &mut |s| {
+                has_goto |= matches!(s.kind, StmtKind::Goto(_));
+            });
+            if has_goto {
+                return None;
+            }
+            for s in path.iter().rev() {
+                match s.kind {
+                    StmtKind::While { .. } | StmtKind::DoWhile { .. } | StmtKind::For { .. } => {
+                        return None;
+                    }
+                    StmtKind::If { .. } => return Some(s),
+                    _ => {}
+                }
+            }
+            return None;
+        }
+    }
+    None
+}
+
+/// Whether `sid` is inside `s`; `path` gets the statements enclosing it, outermost first.
+fn find<'a>(s: &'a Stmt, sid: StmtId, path: &mut Vec<&'a Stmt>) -> bool {
+    if s.id == sid && !matches!(s.kind, StmtKind::Block(_)) {
+        return true;
+    }
+    path.push(s);
+    let found = match &s.kind {
+        StmtKind::Block(ss) => ss.iter().any(|x| find(x, sid, path)),
+        StmtKind::If { then, els, .. } => {
+            find(then, sid, path) || els.as_deref().is_some_and(|e| find(e, sid, path))
+        }
+        StmtKind::While { body, .. }
+        | StmtKind::DoWhile { body, .. }
+        | StmtKind::Switch { body, .. } => find(body, sid, path),
+        StmtKind::For { init, body, .. } => {
+            init.iter().any(|x| find(x, sid, path)) || find(body, sid, path)
+        }
+        _ => false,
+    };
+    if !found {
+        path.pop();
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::load_text;
+    use crate::passes::normalize::normalize;
+    use crate::seq::schedule::StmtIndex;
+
+    const IF_WAIT: &str = "
+typedef unsigned long pthread_t; typedef int pthread_mutex_t; typedef int pthread_cond_t;
+int pthread_mutex_lock(pthread_mutex_t *); int pthread_mutex_unlock(pthread_mutex_t *);
+int pthread_cond_wait(pthread_cond_t *, pthread_mutex_t *);
+pthread_mutex_t m; pthread_cond_t c; int items;
+void *consumer(void *arg)
+{
+  pthread_mutex_lock(&m);
+  if (items == 0)
+    pthread_cond_wait(&c, &m);
+  items = items - 1;
+  pthread_mutex_unlock(&m);
+  while (items == 5)
+    pthread_cond_wait(&c, &m);
+  return 0;
+}
+";
+
+    /// Steps for the statements of `line` (every part), as a trace would name them.
+    fn steps_at(prog: &Program, line: u32, thread: u32) -> Vec<TraceStep> {
+        let index = StmtIndex::build(prog);
+        let mut out = Vec::new();
+        for f in &prog.funcs {
+            let Some(body) = &f.body else { continue };
+            visit::each_stmt(body, &mut |s| {
+                if s.id != StmtId::NONE && prog.sources.line(s.loc) == line {
+                    if let Some(e) = index.get(s.id) {
+                        out.push(TraceStep {
+                            thread,
+                            loc: s.loc,
+                            sid: s.id,
+                            file: "w.c".into(),
+                            line,
+                            statement: e.text.clone(),
+                            writes: vec![],
+                        });
+                    }
+                }
+            });
+        }
+        out
+    }
+
+    fn program() -> Program {
+        let mut p = load_text("w.c", IF_WAIT, DataModel::default()).unwrap();
+        normalize(&mut p);
+        p
+    }
+
+    #[test]
+    fn a_wake_up_from_an_if_guarded_wait_names_the_if() {
+        let p = program();
+        let wait = steps_at(&p, 10, 1);
+        assert!(!wait.is_empty());
+        let mut trace = wait.clone();
+        trace.extend(wait.clone());
+        let found = unlooped_waits(&p, &trace);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].line, 9);
+        assert_eq!(found[0].thread, 1);
+        // Waiting without waking is not enough.
+        assert!(unlooped_waits(&p, &wait).is_empty());
+    }
+
+    #[test]
+    fn a_wait_in_a_loop_is_fine() {
+        let p = program();
+        let wait = steps_at(&p, 14, 1);
+        assert!(!wait.is_empty());
+        let mut trace = wait.clone();
+        trace.extend(wait);
+        assert!(unlooped_waits(&p, &trace).is_empty());
+    }
+}
