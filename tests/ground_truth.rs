@@ -26,14 +26,6 @@ const KNOWN_MISSES: &[(&str, &str)] = &[
         "order violation fixed by moving code, not by a value",
     ),
     (
-        "deadlock/early_return_keeps_lock.yml",
-        "the early `return` of an inlined call leaves no trace step",
-    ),
-    (
-        "deadlock/join_cycle_threads.yml",
-        "a thread blocked before its first step is not in the schedule",
-    ),
-    (
         "stress/job_struct_wronglock.yml",
         "locks reached through struct pointers are not compared",
     ),

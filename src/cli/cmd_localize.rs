@@ -19,7 +19,9 @@ use seqloc::checker::external::External;
 use seqloc::diag::Target;
 use seqloc::diag::explain::Explainer;
 use seqloc::diag::instrument::Instrumented;
-use seqloc::diag::interleaving::{deadlock_state, necessary_switches};
+use seqloc::diag::interleaving::{
+    deadlock_state, necessary_switches, unscheduled_threads, with_threads,
+};
 use seqloc::diag::localize::{
     Diagnosis, LocalizeError, LocalizeOptions, Source, localize, prepare,
 };
@@ -30,7 +32,7 @@ use seqloc::ir::print::{PrintOptions, print_program};
 use seqloc::report::check::CheckerInfo;
 use seqloc::report::localize::{LocalizeReport, Times};
 use seqloc::report::style::Style;
-use seqloc::seq::schedule::Schedule;
+use seqloc::seq::schedule::{Block, Schedule, ThreadSpec, Until};
 use seqloc::seq::{SeqOptions, Sequentialized};
 
 /// Loop bound for replaying a schedule given with `--schedule` (no checker run says
@@ -168,7 +170,25 @@ fn diagnosis(
         shared: &prep.shared,
         index: &prep.index,
     };
-    match prepare(&src, &resolved, &seq_opts, f.target, faults, opts) {
+    // A deadlock involves every live thread, also one that blocked at its first statement
+    // and so has no block in the schedule: the replay must run it (to its first
+    // statement) for its deadlock to be the checker's.
+    let unscheduled = match (&f.cex, deadlock) {
+        (Some(cex), true) => unscheduled_threads(&src, &resolved, &cex.steps),
+        _ => vec![],
+    };
+    let mut prepared = None;
+    if !unscheduled.is_empty() {
+        let all = with_threads(&resolved, &unscheduled);
+        match prepare(&src, &all, &seq_opts, f.target, faults, opts) {
+            // Not reproduced with them: the schedule as the checker gave it.
+            Err(LocalizeError::NotReproduced(_)) => {}
+            r => prepared = Some(r),
+        }
+    }
+    let prepared =
+        prepared.unwrap_or_else(|| prepare(&src, &resolved, &seq_opts, f.target, faults, opts));
+    match prepared {
         Ok(d) => Ok(d),
         Err(LocalizeError::NotReproduced(why)) => Err(replay_fail(
             f,
@@ -477,7 +497,23 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
             r.loc
         }
     };
-    let cex = failing.cex.clone().unwrap_or_else(|| d.replay.clone());
+    let mut cex = failing.cex.clone().unwrap_or_else(|| d.replay.clone());
+    // Threads the replay added to the checker's schedule (they blocked at their first
+    // statement), so that the report's schedule replays the same deadlock.
+    for (id, f) in &d.resolved.threads {
+        if !cex.schedule.threads.iter().any(|t| t.id == *id) {
+            cex.schedule.threads.push(ThreadSpec {
+                id: *id,
+                function: prep.normalized.func(*f).name.clone(),
+            });
+            cex.schedule.blocks.push(Block {
+                thread: *id,
+                until: Until::Keyword("end".into()),
+                ran: vec![],
+            });
+        }
+    }
+    cex.schedule.threads.sort_by_key(|t| t.id);
     let explainer = Explainer::new(&prep.normalized, &prep.shared, ins, &cex);
     let mut candidates = explainer.candidates(&loc.findings);
     let src = Source {
@@ -537,7 +573,7 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
         Err(e) => verbose(ctx, 1, format!("ordering: not analysed ({e})")),
     }
     if d.target == Target::Deadlock {
-        let st = deadlock_state(&src, &d.resolved, &d.replay);
+        let st = deadlock_state(&src, &d.resolved, &d.replay, &d.waiting);
         candidates = explainer.deadlock_candidates(&st, candidates);
     }
     // The external checker's model is not seqloc's: what it stored on the changed line is

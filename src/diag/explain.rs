@@ -417,11 +417,21 @@ impl<'a> Explainer<'a> {
     ) -> Vec<Candidate> {
         let name = |t: u32| self.thread_name(t);
         let mut extra: Vec<Candidate> = Vec::new();
-        for (step, lock) in &st.ended_holding {
-            let hint = format!(
-                "{} ends here still holding `{lock}`: every thread that locks it later blocks for ever; release it on this path",
-                name(step.thread)
-            );
+        for l in &st.ended_holding {
+            let (step, lock) = (&l.step, &l.lock);
+            let hint = if l.exit {
+                format!(
+                    "{} leaves `{}` here still holding `{lock}` (taken at line {}): every thread that locks it later blocks for ever; release it on this path",
+                    name(step.thread),
+                    l.function,
+                    l.acquired.line
+                )
+            } else {
+                format!(
+                    "{} ends here still holding `{lock}`: every thread that locks it later blocks for ever; release it on this path",
+                    name(step.thread)
+                )
+            };
             self.push_step_candidate(&mut extra, &out, step, CandidateKind::Locking, &hint);
         }
         for b in &st.blocked {

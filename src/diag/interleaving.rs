@@ -24,6 +24,7 @@ use super::localize::{LocalizeError, LocalizeOptions, Source};
 use crate::cex::{Counterexample, TraceStep};
 use crate::checker::builtin::symex::{PropKind, SymexError};
 use crate::checker::builtin::{Answer, BmcError, Session};
+use crate::ir::{FuncId, Stmt, StmtId, StmtKind};
 use crate::seq::schedule::{Resolved, Stop};
 use crate::seq::{Mode, SeqOptions, sequentialize};
 
@@ -121,28 +122,60 @@ pub fn necessary_switches(
 }
 
 /// Where a deadlock stands: the statement each blocked thread waits at, the locks held
-/// at the end with the steps that took them, and the last step of every thread that
-/// ended while still holding a lock (an unlock missing on its way out).
+/// at the end with the steps that took them, and, for every thread that ended while
+/// still holding a lock, the statement by which it left the function that took the lock
+/// (an unlock missing on that way out).
 #[derive(Clone, Debug, Default)]
 pub struct DeadlockState {
     pub blocked: Vec<TraceStep>,
     pub held: Vec<LockUse>,
-    pub ended_holding: Vec<(TraceStep, String)>,
+    pub ended_holding: Vec<LeftHolding>,
 }
 
-/// The wait-for picture of a deadlocked replay (no solving: read off the schedule and the
-/// trace).
-pub fn deadlock_state(src: &Source, resolved: &Resolved, replay: &Counterexample) -> DeadlockState {
+/// A way out of a function with a lock still held, by a thread that then ended.
+#[derive(Clone, Debug)]
+pub struct LeftHolding {
+    /// The statement by which the thread left the function that took the lock: a `return`
+    /// (or a `goto`/`break` on the way to one) the execution took, else the thread's last
+    /// step in that function.
+    pub step: TraceStep,
+    pub lock: String,
+    /// The acquisition.
+    pub acquired: TraceStep,
+    /// The function that took the lock.
+    pub function: String,
+    /// `step` is a statement that leaves the function (not merely its last step).
+    pub exit: bool,
+}
+
+/// The wait-for picture of a deadlocked replay (no solving: read off the schedule, the
+/// trace and `waiting`, the statement each live thread would resume at when the replay
+/// ended, as the end-of-run probes found it; see [`super::localize::Diagnosis::waiting`]).
+/// A thread with no step in the trace (it blocked at its first statement) is only known
+/// from `waiting`.
+pub fn deadlock_state(
+    src: &Source,
+    resolved: &Resolved,
+    replay: &Counterexample,
+    waiting: &[(u32, StmtId)],
+) -> DeadlockState {
     let mut st = DeadlockState::default();
     let steps = &replay.steps;
     let mut last_block: BTreeMap<u32, Stop> = BTreeMap::new();
     for b in &resolved.blocks {
         last_block.insert(b.thread, b.until);
     }
+    let mut blocked_at: BTreeMap<u32, StmtId> = BTreeMap::new();
     for (t, until) in &last_block {
-        let Stop::Before(sid, _) = until else {
-            continue;
-        };
+        if let Stop::Before(sid, _) = until {
+            blocked_at.insert(*t, *sid);
+        }
+    }
+    // The probes know every live thread, also those the schedule never ran.
+    for (t, sid) in waiting {
+        blocked_at.insert(*t, *sid);
+    }
+    for (t, sid) in &blocked_at {
         if let Some(e) = src.index.get(*sid) {
             st.blocked.push(TraceStep {
                 thread: *t,
@@ -168,22 +201,342 @@ pub fn deadlock_state(src: &Source, resolved: &Resolved, replay: &Counterexample
                     step: step.clone(),
                     access_line: 0,
                 });
-                if matches!(last_block.get(t), Some(Stop::End)) {
-                    // The way out of the function that took the lock: its last step there.
-                    let func = src.index.get(step.sid).map(|e| e.func);
-                    let last = steps[*acq..]
-                        .iter()
-                        .rev()
-                        .filter(|s| s.thread == *t)
-                        .find(|s| func.is_none() || src.index.get(s.sid).map(|e| e.func) == func);
-                    if let Some(last) = last {
-                        st.ended_holding.push((last.clone(), lock.clone()));
-                    }
+                // A thread whose last block runs "to the end" may have blocked instead.
+                let ended = matches!(last_block.get(t), Some(Stop::End))
+                    && !waiting.iter().any(|(w, _)| w == t);
+                if ended {
+                    st.ended_holding
+                        .extend(left_holding(src, steps, *acq, *t, lock));
                 }
             }
         }
     }
     st
+}
+
+/// How thread `t` left the function whose statement `steps[acq]` took `lock`, which it
+/// never released: the jumps from its last step there to a `return` of that function
+/// (an inlined `return` runs no step of its own), else that last step.
+fn left_holding(
+    src: &Source,
+    steps: &[TraceStep],
+    acq: usize,
+    t: u32,
+    lock: &str,
+) -> Vec<LeftHolding> {
+    let Some(acquired) = steps.get(acq) else {
+        return vec![];
+    };
+    let func = src.index.get(acquired.sid).map(|e| e.func);
+    let Some(last) = steps[acq..]
+        .iter()
+        .rev()
+        .filter(|s| s.thread == t)
+        .find(|s| func.is_none() || src.index.get(s.sid).map(|e| e.func) == func)
+    else {
+        return vec![];
+    };
+    let function = func
+        .map(|f| src.normalized.func(f).name.clone())
+        .unwrap_or_default();
+    let entry = |step: TraceStep, exit: bool| LeftHolding {
+        step,
+        lock: lock.to_string(),
+        acquired: acquired.clone(),
+        function: function.clone(),
+        exit,
+    };
+    let jumps = func
+        .and_then(|f| src.normalized.func(f).body.as_ref())
+        .and_then(|body| exit_jumps(body, last.sid))
+        .unwrap_or_default();
+    let out: Vec<LeftHolding> = jumps
+        .into_iter()
+        .filter_map(|s| step_of(src, t, s))
+        .map(|s| entry(s, true))
+        .collect();
+    if out.is_empty() {
+        return vec![entry(last.clone(), false)];
+    }
+    out
+}
+
+/// Threads the trace creates that the schedule does not list, with their functions. A
+/// thread that blocks at its first statement runs no block, so a counterexample's
+/// schedule leaves it out; its replay then gives it no code, and the deadlock it is part
+/// of loses a thread (the replay's join on it blocks whatever the thread would do). Ids
+/// are creation order, as in schedules; a creation through a function pointer names no
+/// function and adds no thread.
+pub fn unscheduled_threads(
+    src: &Source,
+    resolved: &Resolved,
+    steps: &[TraceStep],
+) -> Vec<(u32, FuncId)> {
+    let prog = src.normalized;
+    let mut creates: BTreeMap<StmtId, Option<FuncId>> = BTreeMap::new();
+    for f in &prog.funcs {
+        let Some(body) = &f.body else { continue };
+        crate::ir::visit::each_stmt(body, &mut |s| {
+            if let Some(tf) = created_function(prog, s) {
+                creates.insert(s.id, tf);
+            }
+        });
+    }
+    let mut out = Vec::new();
+    let mut id = 0u32;
+    for s in steps {
+        let Some(tf) = creates.get(&s.sid) else {
+            continue;
+        };
+        id += 1;
+        if id > crate::seq::schedule::MAX_THREAD_ID {
+            break;
+        }
+        let Some(tf) = tf else { continue };
+        let listed = resolved.threads.iter().any(|(t, _)| *t == id);
+        if !listed && prog.func(*tf).body.is_some() {
+            out.push((id, *tf));
+        }
+    }
+    out
+}
+
+/// `resolved` with the threads `extra` (see [`unscheduled_threads`]) added, each with one
+/// block at the end that runs it until it blocks (or ends): a thread that ran no statement
+/// a schedule can name still ran its entry (thread-local code) up to its first shared
+/// access or synchronization, where the counterexample left it.
+pub fn with_threads(resolved: &Resolved, extra: &[(u32, FuncId)]) -> Resolved {
+    let mut r = resolved.clone();
+    for (id, f) in extra {
+        if r.threads.iter().any(|(t, _)| t == id) {
+            continue;
+        }
+        r.threads.push((*id, *f));
+        r.blocks.push(crate::seq::schedule::ResolvedBlock {
+            thread: *id,
+            until: Stop::End,
+        });
+    }
+    r.threads.sort_by_key(|(id, _)| *id);
+    r
+}
+
+/// For a `pthread_create` statement: the thread function, when the call names one.
+fn created_function(prog: &crate::ir::Program, s: &Stmt) -> Option<Option<FuncId>> {
+    use crate::ir::ExprKind;
+    let StmtKind::Expr(e) = &s.kind else {
+        return None;
+    };
+    let call = match &e.kind {
+        ExprKind::Assign(_, r) => r.peel(),
+        _ => e.peel(),
+    };
+    let ExprKind::Call(f, args) = &call.kind else {
+        return None;
+    };
+    let ExprKind::Func(fid) = f.peel().kind else {
+        return None;
+    };
+    if crate::ir::known::classify(&prog.func(fid).name) != crate::ir::known::Known::ThreadCreate
+        || s.id.is_none()
+    {
+        return None;
+    }
+    let mut arg = args.get(2)?;
+    loop {
+        arg = arg.peel();
+        match &arg.kind {
+            ExprKind::Cast { e, .. } | ExprKind::AddrOf(e) => arg = e,
+            ExprKind::Func(tf) => return Some(Some(*tf)),
+            _ => return Some(None),
+        }
+    }
+}
+
+/// A statement of the program as written, as a trace step of thread `t`.
+fn step_of(src: &Source, t: u32, s: &Stmt) -> Option<TraceStep> {
+    let p = src.normalized.sources.position(s.loc)?;
+    let statement = src
+        .index
+        .get(s.id)
+        .map(|e| e.text.clone())
+        .unwrap_or_else(|| crate::ir::print::stmt_summary(src.normalized, s));
+    Some(TraceStep {
+        thread: t,
+        loc: s.loc,
+        sid: s.id,
+        file: p.file.to_string(),
+        line: p.line,
+        statement,
+        writes: vec![],
+    })
+}
+
+/// A position in a function body: each frame is a statement and the index of the child
+/// control is in (`Block`: the statement's index; `If`: 0 then, 1 else; loops: 0 body).
+type Path<'a> = Vec<(&'a Stmt, usize)>;
+
+/// Most jumps followed from one statement to the function's exit (a `goto` cycle ends).
+const MAX_JUMPS: u32 = 32;
+
+/// The jumps by which control leaves a function right after statement `sid` ran, when
+/// nothing in between runs a step (labels, empty statements and the ends of `if`
+/// branches only): every `goto` and `break` taken, then the `return`. `None` when the
+/// way out is not that simple (a loop goes round again, a statement would run, the body
+/// ends without a `return`). A statement that is itself a `return` is its own way out.
+pub fn exit_jumps(body: &Stmt, sid: StmtId) -> Option<Vec<&Stmt>> {
+    if sid.is_none() {
+        return None;
+    }
+    let mut path = Vec::new();
+    let target = find(
+        body,
+        &|s: &Stmt| s.id == sid && !matches!(s.kind, StmtKind::Block(_)),
+        &mut path,
+    )?;
+    let mut jumps = Vec::new();
+    let mut budget = MAX_JUMPS;
+    let done = match &target.kind {
+        StmtKind::Return(_) | StmtKind::Goto(_) | StmtKind::Break => {
+            // `enter` wants the frame of the statement's parent on the path.
+            matches!(
+                enter(body, target, &mut path, &mut jumps, &mut budget),
+                Flow::Done(true)
+            )
+        }
+        StmtKind::If { .. }
+        | StmtKind::While { .. }
+        | StmtKind::DoWhile { .. }
+        | StmtKind::For { .. }
+        | StmtKind::Switch { .. } => false,
+        _ => leave(body, path, &mut jumps, &mut budget),
+    };
+    (done && !jumps.is_empty()).then_some(jumps)
+}
+
+enum Flow {
+    /// Control passes on to the statement after it.
+    Through,
+    /// Control went elsewhere: whether it reached a `return`.
+    Done(bool),
+}
+
+/// The first statement satisfying `pred` in `s`, with the path to it.
+fn find<'a>(s: &'a Stmt, pred: &dyn Fn(&Stmt) -> bool, path: &mut Path<'a>) -> Option<&'a Stmt> {
+    if pred(s) {
+        return Some(s);
+    }
+    let children: Vec<&'a Stmt> = match &s.kind {
+        StmtKind::Block(ss) => ss.iter().collect(),
+        StmtKind::If { then, els, .. } => {
+            let mut v = vec![then.as_ref()];
+            v.extend(els.as_deref());
+            v
+        }
+        StmtKind::While { body, .. }
+        | StmtKind::DoWhile { body, .. }
+        | StmtKind::For { body, .. }
+        | StmtKind::Switch { body, .. } => vec![body.as_ref()],
+        _ => vec![],
+    };
+    for (i, c) in children.into_iter().enumerate() {
+        path.push((s, i));
+        if let Some(x) = find(c, pred, path) {
+            return Some(x);
+        }
+        path.pop();
+    }
+    None
+}
+
+/// Control after the statement at the end of `path` completed: whether it reaches a
+/// `return` through statements that run no step.
+fn leave<'a>(
+    body: &'a Stmt,
+    mut path: Path<'a>,
+    jumps: &mut Vec<&'a Stmt>,
+    budget: &mut u32,
+) -> bool {
+    while let Some((parent, idx)) = path.pop() {
+        match &parent.kind {
+            StmtKind::Block(ss) => {
+                for (j, next) in ss.iter().enumerate().skip(idx + 1) {
+                    path.push((parent, j));
+                    match enter(body, next, &mut path, jumps, budget) {
+                        Flow::Through => {
+                            path.pop();
+                        }
+                        Flow::Done(r) => return r,
+                    }
+                }
+            }
+            // A branch ran to its end: the statement after the `if`.
+            StmtKind::If { .. } => {}
+            // A loop body's end goes round again (its condition runs a step).
+            _ => return false,
+        }
+    }
+    // The body ended without a `return`.
+    false
+}
+
+/// Control reaching statement `s` (at the end of `path`).
+fn enter<'a>(
+    body: &'a Stmt,
+    s: &'a Stmt,
+    path: &mut Path<'a>,
+    jumps: &mut Vec<&'a Stmt>,
+    budget: &mut u32,
+) -> Flow {
+    match &s.kind {
+        StmtKind::Skip | StmtKind::Label(_) => Flow::Through,
+        StmtKind::Block(ss) => {
+            for (j, c) in ss.iter().enumerate() {
+                path.push((s, j));
+                match enter(body, c, path, jumps, budget) {
+                    Flow::Through => {
+                        path.pop();
+                    }
+                    done => return done,
+                }
+            }
+            Flow::Through
+        }
+        StmtKind::Return(_) => {
+            jumps.push(s);
+            Flow::Done(true)
+        }
+        StmtKind::Goto(l) => {
+            jumps.push(s);
+            if *budget == 0 {
+                return Flow::Done(false);
+            }
+            *budget -= 1;
+            let mut to = Vec::new();
+            let is_label = |x: &Stmt| matches!(&x.kind, StmtKind::Label(m) if m == l);
+            if find(body, &is_label, &mut to).is_none() {
+                return Flow::Done(false);
+            }
+            Flow::Done(leave(body, to, jumps, budget))
+        }
+        StmtKind::Break => {
+            jumps.push(s);
+            // The innermost loop or switch completes.
+            let Some(pos) = path.iter().rposition(|(a, _)| {
+                matches!(
+                    a.kind,
+                    StmtKind::While { .. }
+                        | StmtKind::DoWhile { .. }
+                        | StmtKind::For { .. }
+                        | StmtKind::Switch { .. }
+                )
+            }) else {
+                return Flow::Done(false);
+            };
+            Flow::Done(leave(body, path[..pos].to_vec(), jumps, budget))
+        }
+        _ => Flow::Done(false),
+    }
 }
 
 /// Whether the program fails along `r` (following it).
@@ -455,6 +808,267 @@ mod tests {
         assert_eq!(held[1][&1], vec![("a".to_string(), 0)]);
         assert_eq!(held[1][&2], vec![("b".to_string(), 1)]);
         assert!(held[2][&1].is_empty());
+    }
+
+    /// A C program (with `#include`s) through the front end and the normalization.
+    fn prepared(text: &str) -> crate::check::Prepared {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("p.c");
+        std::fs::write(&path, text).expect("writes");
+        let prog = crate::frontend::load(&path, &Default::default()).expect("parses");
+        crate::check::Prepared::new(prog)
+    }
+
+    /// The normalized statement of function `func` at `line` that comes last in the body.
+    fn last_stmt_at(p: &crate::check::Prepared, func: &str, line: u32) -> StmtId {
+        let prog = &p.normalized;
+        let f = prog.func_named(func).expect("function");
+        let mut found = StmtId::NONE;
+        if let Some(body) = &prog.func(f).body {
+            crate::ir::visit::each_stmt(body, &mut |s| {
+                if !s.id.is_none()
+                    && !matches!(s.kind, StmtKind::Block(_))
+                    && prog.sources.line(s.loc) == line
+                {
+                    found = s.id;
+                }
+            });
+        }
+        found
+    }
+
+    fn exit_lines(p: &crate::check::Prepared, func: &str, line: u32) -> Option<Vec<u32>> {
+        let prog = &p.normalized;
+        let f = prog.func_named(func)?;
+        let body = prog.func(f).body.as_ref()?;
+        let sid = last_stmt_at(p, func, line);
+        exit_jumps(body, sid).map(|js| js.iter().map(|s| prog.sources.line(s.loc)).collect())
+    }
+
+    const EXITS: &str = "#include <pthread.h>
+pthread_mutex_t m;
+int n;
+int early(int v)
+{
+  pthread_mutex_lock(&m);
+  if (v < 0) {
+    n = n + 1;
+    return -1;
+  }
+  n = n + v;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int via_goto(int v)
+{
+  pthread_mutex_lock(&m);
+  if (v < 0)
+    goto out;
+  n = v;
+  pthread_mutex_unlock(&m);
+out:
+  return v;
+}
+int via_break(int v)
+{
+  int r = 0;
+  while (1) {
+    pthread_mutex_lock(&m);
+    if (v < 0)
+      break;
+    n = n + v;
+    pthread_mutex_unlock(&m);
+  }
+  return r;
+}
+void falls_off(int v)
+{
+  pthread_mutex_lock(&m);
+  n = v;
+}
+void *t(void *a)
+{
+  early(n);
+  via_goto(n);
+  via_break(n);
+  falls_off(n);
+  return a;
+}
+int main(void)
+{
+  pthread_t x;
+  pthread_create(&x, 0, t, 0);
+  return 0;
+}
+";
+
+    /// An inlined `return` runs no step: the way out after the last step is found in the
+    /// function's control flow.
+    #[test]
+    fn the_return_after_the_last_step_is_found() {
+        let p = prepared(EXITS);
+        // After `n = n + 1` (line 8): the early `return -1` (line 9).
+        assert_eq!(exit_lines(&p, "early", 8), Some(vec![9]));
+        // A return that ran is its own way out.
+        assert_eq!(exit_lines(&p, "early", 9), Some(vec![9]));
+        // After the condition of line 18: the `goto out` (19), then `return v` (23).
+        let cond = exit_lines(&p, "via_goto", 18);
+        assert_eq!(cond, None, "a condition decides where control goes");
+        assert_eq!(exit_lines(&p, "via_goto", 19), Some(vec![19, 23]));
+        // `break` leaves the loop for the `return r` after it.
+        assert_eq!(exit_lines(&p, "via_break", 31), Some(vec![31, 35]));
+        // The end of a loop body goes round again; a body without `return` ends.
+        assert_eq!(exit_lines(&p, "via_break", 33), None);
+        assert_eq!(exit_lines(&p, "falls_off", 40), None);
+        // Statements that would run a step in between: no simple way out.
+        assert_eq!(exit_lines(&p, "early", 6), None);
+    }
+
+    /// A thread that ended holding a lock taken in a function it left by an inlined
+    /// `return`: the candidate is that `return`, not the thread's last step.
+    #[test]
+    fn a_lock_left_held_points_at_the_return_taken() {
+        let p = prepared(EXITS);
+        let src = Source {
+            normalized: &p.normalized,
+            shared: &p.shared,
+            index: &p.index,
+        };
+        let at = |line: u32, statement: &str| {
+            let sid = last_stmt_at(&p, "early", line);
+            let e = p.index.get(sid).expect("indexed");
+            TraceStep {
+                thread: 1,
+                loc: e.loc,
+                sid,
+                file: e.file.clone(),
+                line,
+                statement: statement.into(),
+                writes: vec![],
+            }
+        };
+        let replay = Counterexample {
+            checker: "test".into(),
+            violation: crate::cex::Violation::new(
+                crate::cex::ViolationKind::Deadlock,
+                crate::ir::Loc::SYNTH,
+                None,
+                String::new(),
+                &p.normalized.sources,
+            ),
+            schedule: crate::seq::schedule::Schedule {
+                schema: crate::seq::schedule::SCHEMA.into(),
+                threads: vec![],
+                blocks: vec![],
+                inputs: vec![],
+            },
+            steps: vec![at(6, "pthread_mutex_lock(&m);"), at(8, "n = __t + 1;")],
+            inputs: vec![],
+        };
+        let t = p.normalized.func_named("t").expect("t");
+        let resolved = Resolved {
+            threads: vec![(1, t)],
+            blocks: vec![crate::seq::schedule::ResolvedBlock {
+                thread: 1,
+                until: Stop::End,
+            }],
+            inputs: Default::default(),
+            ends: None,
+        };
+        let st = deadlock_state(&src, &resolved, &replay, &[]);
+        let left: Vec<(u32, bool, &str)> = st
+            .ended_holding
+            .iter()
+            .map(|l| (l.step.line, l.exit, l.function.as_str()))
+            .collect();
+        assert_eq!(left, vec![(9, true, "early")]);
+        // Still waiting at the end (its last block ran "to the end" and blocked): it did
+        // not end.
+        let waiting = [(1, last_stmt_at(&p, "early", 6))];
+        let st = deadlock_state(&src, &resolved, &replay, &waiting);
+        assert!(st.ended_holding.is_empty());
+        assert_eq!(st.blocked.len(), 1);
+    }
+
+    /// As in join_cycle: threads that block at their first statement run no step, so
+    /// the counterexample's schedule never names them. The replay must still run them,
+    /// and the deadlock picture must say where they wait.
+    #[test]
+    fn threads_blocked_at_their_first_statement_are_in_the_deadlock() {
+        let p = prepared(
+            "#include <pthread.h>
+pthread_t second;
+pthread_mutex_t m;
+void *stage2(void *arg)
+{
+  pthread_mutex_lock(&m);
+  pthread_mutex_unlock(&m);
+  return arg;
+}
+void *stage1(void *arg)
+{
+  pthread_join(second, 0);
+  return arg;
+}
+int main(void)
+{
+  pthread_t s1;
+  pthread_mutex_init(&m, 0);
+  pthread_mutex_lock(&m);
+  pthread_create(&second, 0, stage2, 0);
+  pthread_create(&s1, 0, stage1, 0);
+  pthread_join(s1, 0);
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+",
+        );
+        let opts = crate::check::CheckOptions {
+            max_rounds: 4,
+            ..Default::default()
+        };
+        let out = crate::check::check(&p, &opts).expect("checks");
+        let cex = out.counterexample.expect("deadlocks");
+        let resolved = cex
+            .schedule
+            .resolve(&p.normalized, &p.index)
+            .expect("resolves");
+        let src = Source {
+            normalized: &p.normalized,
+            shared: &p.shared,
+            index: &p.index,
+        };
+        let stage1 = p.normalized.func_named("stage1").expect("stage1");
+        let stage2 = p.normalized.func_named("stage2").expect("stage2");
+        // Neither thread ran a step the schedule can name.
+        let extra = unscheduled_threads(&src, &resolved, &cex.steps);
+        assert_eq!(extra, vec![(1, stage2), (2, stage1)]);
+        let all = with_threads(&resolved, &extra);
+        assert_eq!(all.blocks.len(), resolved.blocks.len() + 2);
+        let d = super::super::localize::prepare(
+            &src,
+            &all,
+            &crate::seq::SeqOptions {
+                unwind: out.bounds.unwind.max(1),
+                rounds: 1,
+                ..Default::default()
+            },
+            super::super::Target::Deadlock,
+            1,
+            &LocalizeOptions {
+                faults: 1,
+                max_candidates: None,
+                deadline: None,
+                fresh_solver: false,
+            },
+        )
+        .expect("the replay with both threads deadlocks");
+        let st = deadlock_state(&src, &d.resolved, &d.replay, &d.waiting);
+        let blocked: Vec<(u32, u32)> = st.blocked.iter().map(|b| (b.thread, b.line)).collect();
+        assert_eq!(blocked, vec![(0, 22), (1, 6), (2, 12)]);
+        // Main holds `m` into the deadlock; no thread ended holding a lock.
+        assert!(st.held.iter().any(|h| h.thread == 0 && h.lock == "m"));
+        assert!(st.ended_holding.is_empty());
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! 0 (no line), and every set found excludes all its supersets, so each set reported is
 //! minimal — no line of it can be left unchanged.
 
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 use z3::ast::{BV, Bool};
@@ -20,7 +21,7 @@ use super::instrument::Instrumented;
 use crate::cex::Counterexample;
 use crate::checker::builtin::symex::{EventKind, PropKind, SymexError};
 use crate::checker::builtin::{Answer, BmcError, Session, Stats, signed_value, truth, value};
-use crate::ir::Program;
+use crate::ir::{Program, StmtId};
 use crate::passes::normalize::SharedInfo;
 use crate::seq::schedule::{Resolved, StmtIndex};
 use crate::seq::{Mode, PointKind, SeqOptions, Sequentialized, sequentialize};
@@ -135,6 +136,10 @@ pub struct Diagnosis {
     pub resolved: Resolved,
     pub seq_opts: SeqOptions,
     pub target: Target,
+    /// Where each thread still alive when the replay ended would resume, as the
+    /// end-of-run probes found it (thread, statement), in thread order; in a deadlock, the
+    /// statement each thread is blocked at, also for a thread that never ran a step.
+    pub waiting: Vec<(u32, StmtId)>,
 }
 
 /// Builds and validates the diagnosis model for `resolved` (DESIGN: never a bogus
@@ -155,7 +160,7 @@ pub fn prepare(
         seq_opts,
     )
     .map_err(|e| LocalizeError::NotReproduced(e.to_string()))?;
-    let (replay, ends) = validate_replay(&concrete, target, opts, &mut loc, src, true)?;
+    let (replay, ends, waiting) = validate_replay(&concrete, target, opts, &mut loc, src, true)?;
     // The same replay with its context switches pinned to the program points where the
     // replay made them: a changed value then cannot move a switch, and the encoding
     // holds each block's code once instead of every block holding its thread's code.
@@ -183,12 +188,17 @@ pub fn prepare(
         resolved: resolved.clone(),
         seq_opts: seq_opts.clone(),
         target,
+        waiting,
     })
 }
 
+/// A validated replay: the failing run, the block ends and the waiting threads.
+type Replayed = (Counterexample, Option<Vec<u32>>, Vec<(u32, StmtId)>);
+
 /// Checks that a concrete sequential program fails as the counterexample did; returns
-/// the replayed failing run (its trace is the one the report shows) and, when asked,
-/// the program point at which each block's thread stopped.
+/// the replayed failing run (its trace is the one the report shows), when asked the
+/// program point at which each block's thread stopped, and where each live thread would
+/// resume at the end (see [`Diagnosis::waiting`]).
 fn validate_replay(
     concrete: &Sequentialized,
     target: Target,
@@ -196,7 +206,7 @@ fn validate_replay(
     loc: &mut Localization,
     src: &Source,
     want_ends: bool,
-) -> Result<(Counterexample, Option<Vec<u32>>), LocalizeError> {
+) -> Result<Replayed, LocalizeError> {
     let mut s = encode(concrete.clone(), "encoding the sequential program", opts)?;
     let lits = s.property_lits(&target_kinds(target));
     let follows: Vec<Bool> = s.mismatch_lits().iter().map(Bool::not).collect();
@@ -209,7 +219,12 @@ fn validate_replay(
             } else {
                 None
             };
-            Ok((s.counterexample(&model, src.index, src.normalized), ends))
+            let waiting = resume_points(&s, &model, concrete);
+            Ok((
+                s.counterexample(&model, src.index, src.normalized),
+                ends,
+                waiting,
+            ))
         }
         Answer::Unknown(why) if why.contains("time limit") => {
             Err(LocalizeError::Timeout("validating the sequential program"))
@@ -286,6 +301,30 @@ fn block_ends(s: &Session, model: &z3::Model, sq: &Sequentialized) -> Option<Vec
         ends.push(if exit || died_here { p + 1 } else { p });
     }
     Some(ends)
+}
+
+/// The statement each live thread of a replayed run would resume at, from the end-of-run
+/// probes (a replay gives each slot at most one code). A thread at its exit point, or one
+/// the probes did not reach, is left out.
+fn resume_points(s: &Session, model: &z3::Model, sq: &Sequentialized) -> Vec<(u32, StmtId)> {
+    let mut at: BTreeMap<u32, StmtId> = BTreeMap::new();
+    for ev in &s.out.events {
+        let EventKind::Resume { k, p } = ev.kind else {
+            continue;
+        };
+        if !truth(model, &ev.guard) {
+            continue;
+        }
+        let Some([code]) = sq.slots.get(k as usize).map(|sl| sl.codes.as_slice()) else {
+            continue;
+        };
+        if let Some(pi) = code.points.get(p as usize) {
+            if pi.kind == PointKind::Code && !pi.head.is_none() {
+                at.insert(k, pi.head);
+            }
+        }
+    }
+    at.into_iter().collect()
 }
 
 /// The localization loop on a prepared diagnosis model.
