@@ -14,24 +14,12 @@ use common::*;
 /// list stays true; BENCHMARKS.md and the README repeat it.
 const KNOWN_MISSES: &[(&str, &str)] = &[
     (
-        "concbugs/cond_if_not_while.yml",
-        "`if` instead of `while` around a wait: the repair is a loop",
-    ),
-    (
         "concbugs/partial_join_loop.yml",
         "a missing join: the repair adds an interleaving constraint",
     ),
     (
-        "concbugs/table_use_before_init.yml",
-        "order violation fixed by moving code, not by a value",
-    ),
-    (
         "stress/job_struct_wronglock.yml",
         "locks reached through struct pointers are not compared",
-    ),
-    (
-        "stress/task_arg_reuse.yml",
-        "the shared argument's reuse is fixed by a copy, not a value",
     ),
 ];
 

@@ -25,6 +25,9 @@ use crate::cex::{Counterexample, TraceStep};
 use crate::seq::SeqOptions;
 use crate::seq::schedule::{Resolved, ResolvedBlock, Stop};
 
+/// The shared locations a step reads and writes.
+type ReadsWrites = (BTreeSet<String>, BTreeSet<String>);
+
 /// Reorderings tested at most (each costs one replay).
 const MAX_TESTED: usize = 24;
 
@@ -61,7 +64,7 @@ pub fn order_violations(
     };
     // Data only: the order in which threads take a lock or start and join is what a
     // mutex or a join decides, not an order violation on data.
-    let touched = |s: &TraceStep| -> (BTreeSet<String>, BTreeSet<String>) {
+    let touched = |s: &TraceStep| -> ReadsWrites {
         if s.statement.contains("pthread_") {
             return Default::default();
         }
@@ -83,7 +86,7 @@ pub fn order_violations(
                 continue;
             }
             let (js, je) = runs[j];
-            let theirs: Vec<(usize, (BTreeSet<String>, BTreeSet<String>))> =
+            let theirs: Vec<(usize, ReadsWrites)> =
                 (js..je).map(|k| (k, touched(&steps[k]))).collect();
             for k in start..end {
                 if tested >= MAX_TESTED
