@@ -307,12 +307,21 @@ impl<'a> Explainer<'a> {
                 self.push_step_candidate(&mut extra, &out, step, CandidateKind::Atomicity, &hint);
             }
             for l in &sw.locks {
-                let hint = format!(
-                    "{} takes `{}` here around its access at line {}, while the conflicting accesses of the other thread hold a different lock: the two critical sections do not exclude each other; both must use the same lock",
-                    name(l.thread),
-                    l.lock,
-                    l.access_line
-                );
+                let hint = if l.same_name {
+                    format!(
+                        "{} takes `{}` here around its access at line {}, and so does the other thread, but it is a different mutex in each (both held it at once): the two critical sections do not exclude each other; both must lock the same mutex",
+                        name(l.thread),
+                        l.lock,
+                        l.access_line
+                    )
+                } else {
+                    format!(
+                        "{} takes `{}` here around its access at line {}, while the conflicting accesses of the other thread hold a different lock: the two critical sections do not exclude each other; both must use the same lock",
+                        name(l.thread),
+                        l.lock,
+                        l.access_line
+                    )
+                };
                 self.push_step_candidate(&mut extra, &out, &l.step, CandidateKind::Locking, &hint);
             }
         }

@@ -67,6 +67,9 @@ pub struct LockUse {
     pub step: TraceStep,
     /// The conflicting access it guards.
     pub access_line: u32,
+    /// The other thread's lock is written the same way (`j->lock`) but is another mutex:
+    /// both threads held it at once.
+    pub same_name: bool,
 }
 
 /// Tests every preemption of the replayed schedule (see the module comment).
@@ -200,6 +203,7 @@ pub fn deadlock_state(
                     lock: lock.clone(),
                     step: step.clone(),
                     access_line: 0,
+                    same_name: false,
                 });
                 // A thread whose last block runs "to the end" may have blocked instead.
                 let ended = matches!(last_block.get(t), Some(Stop::End))
@@ -648,7 +652,11 @@ fn describe(
         .chain(resume_at.unwrap_or(between_end)..after_end)
         .filter_map(|i| steps.get(i).map(|s| (i, s)))
         .collect();
+    // Data only: a mutex taken by both threads is synchronization, not a conflict.
     let touched = |s: &TraceStep| -> (BTreeSet<String>, BTreeSet<String>) {
+        if s.statement.contains("pthread_") {
+            return Default::default();
+        }
         let (r, w) = accesses(s);
         (r.into_iter().collect(), w.into_iter().collect())
     };
@@ -695,9 +703,14 @@ fn describe(
             .get(&thread)
             .map(|v| v.iter().map(|(l, _)| l).collect())
             .unwrap_or_default();
-        if their_set.is_empty() || my_set.is_empty() || !their_set.is_disjoint(&my_set) {
+        // Both sets are held at once (the preempted thread keeps its locks while the
+        // other accesses), and the trace respects mutual exclusion (the checker models
+        // locks), so a lock written the same way in both (`j->lock`, `&w->m`) is a
+        // different mutex in each thread: the sections never excluded each other.
+        if their_set.is_empty() || my_set.is_empty() {
             continue;
         }
+        let same_name = !their_set.is_disjoint(&my_set);
         for (t, at) in [(s.thread, bi), (thread, end - 1)] {
             for (lock, acq) in held[at].get(&t).into_iter().flatten() {
                 if let Some(step) = steps.get(*acq) {
@@ -711,6 +724,7 @@ fn describe(
                             lock: lock.clone(),
                             step: step.clone(),
                             access_line: if t == thread { my_line } else { s.line },
+                            same_name,
                         });
                     }
                 }
