@@ -460,10 +460,27 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
             }
         ),
     );
-    let mut external_values = Vec::new();
-    let loc = match a.checker.checker {
+    let mut cex = failing.cex.clone().unwrap_or_else(|| d.replay.clone());
+    // Threads the replay added to the checker's schedule (they blocked at their first
+    // statement), so that the report's schedule replays the same deadlock.
+    for (id, f) in &d.resolved.threads {
+        if !cex.schedule.threads.iter().any(|t| t.id == *id) {
+            cex.schedule.threads.push(ThreadSpec {
+                id: *id,
+                function: prep.normalized.func(*f).name.clone(),
+            });
+            cex.schedule.blocks.push(Block {
+                thread: *id,
+                until: Until::Keyword("end".into()),
+                ran: vec![],
+            });
+        }
+    }
+    cex.schedule.threads.sort_by_key(|t| t.id);
+    let run_localization = || -> Result<(seqloc::diag::localize::Localization, Vec<seqloc::checker::external::driver::RoundValues>), Fail> {
+    Ok(match a.checker.checker {
         CheckerKind::Builtin => match localize(&d, &opts) {
-            Ok(r) => r,
+            Ok(r) => (r, vec![]),
             Err(LocalizeError::NotReproduced(why)) => {
                 return Err(replay_fail(
                     &failing,
@@ -493,84 +510,86 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
             let r = ext
                 .localize(&d, opts.max_candidates, &log)
                 .map_err(super::cmd_check::external_fail)?;
-            external_values = r.values;
-            r.loc
+            (r.loc, r.values)
         }
+    })
     };
-    let mut cex = failing.cex.clone().unwrap_or_else(|| d.replay.clone());
-    // Threads the replay added to the checker's schedule (they blocked at their first
-    // statement), so that the report's schedule replays the same deadlock.
-    for (id, f) in &d.resolved.threads {
-        if !cex.schedule.threads.iter().any(|t| t.id == *id) {
-            cex.schedule.threads.push(ThreadSpec {
-                id: *id,
-                function: prep.normalized.func(*f).name.clone(),
-            });
-            cex.schedule.blocks.push(Block {
-                thread: *id,
-                until: Until::Keyword("end".into()),
-                ran: vec![],
-            });
-        }
-    }
-    cex.schedule.threads.sort_by_key(|t| t.id);
-    let explainer = Explainer::new(&prep.normalized, &prep.shared, ins, &cex);
-    let mut candidates = explainer.candidates(&loc.findings);
     let src = Source {
         normalized: &prep.normalized,
         shared: &prep.shared,
         index: &prep.index,
     };
-    let accesses = |s: &seqloc::cex::TraceStep| explainer.accesses(&s.file, s.line);
-    let t_sw = Instant::now();
-    match necessary_switches(
-        &src,
-        &d.resolved,
-        &d.seq_opts,
-        d.target,
-        &opts,
-        &d.replay,
-        &accesses,
-    ) {
-        Ok(sw) => {
+    // The interleaving analyses replay variants of the schedule on their own solvers: on a
+    // second core while the localization loop runs.
+    let timed = |which: Analysis| {
+        let explainer = Explainer::new(&prep.normalized, &prep.shared, ins, &cex);
+        let accesses = |s: &seqloc::cex::TraceStep| explainer.accesses(&s.file, s.line);
+        let t = Instant::now();
+        let out = match which {
+            Analysis::Switches => necessary_switches(
+                &src,
+                &d.resolved,
+                &d.seq_opts,
+                d.target,
+                &opts,
+                &d.replay,
+                &accesses,
+            )
+            .map(Analysed::Switches),
+            Analysis::Ordering => order_violations(
+                &src,
+                &d.resolved,
+                &d.seq_opts,
+                d.target,
+                &opts,
+                &d.replay,
+                &accesses,
+            )
+            .map(Analysed::Ordering),
+        };
+        (out, t.elapsed().as_millis())
+    };
+    let (localized, switches, ordering) = std::thread::scope(|scope| {
+        let switches = scope.spawn(|| timed(Analysis::Switches));
+        let ordering = scope.spawn(|| timed(Analysis::Ordering));
+        let localized = run_localization();
+        (localized, switches.join(), ordering.join())
+    });
+    let (loc, external_values) = localized?;
+    let explainer = Explainer::new(&prep.normalized, &prep.shared, ins, &cex);
+    let mut candidates = explainer.candidates(&loc.findings);
+    match switches {
+        Ok((Ok(Analysed::Switches(sw)), ms)) => {
             verbose(
                 ctx,
                 1,
                 format!(
-                    "interleaving: {} necessary context switches ({} ms)",
-                    sw.len(),
-                    t_sw.elapsed().as_millis()
+                    "interleaving: {} necessary context switches ({ms} ms)",
+                    sw.len()
                 ),
             );
             candidates = explainer.switch_candidates(&sw, candidates);
         }
-        Err(e) => verbose(ctx, 1, format!("interleaving: not analysed ({e})")),
+        Ok((Err(e), _)) => verbose(ctx, 1, format!("interleaving: not analysed ({e})")),
+        _ => verbose(ctx, 1, "interleaving: not analysed (its thread failed)"),
     }
     let waits = unlooped_waits(&prep.normalized, &d.replay.steps);
     candidates = explainer.wait_candidates(&waits, candidates);
-    let t_ord = Instant::now();
-    match order_violations(
-        &src,
-        &d.resolved,
-        &d.seq_opts,
-        d.target,
-        &opts,
-        &d.replay,
-        &accesses,
-    ) {
-        Ok(v) => {
+    match ordering {
+        Ok((Ok(Analysed::Ordering(v)), ms)) => {
             verbose(
                 ctx,
                 1,
                 format!(
-                    "ordering: {} statements ran too early ({} ms)",
-                    v.len(),
-                    t_ord.elapsed().as_millis()
+                    "ordering: {} statements ran too early ({} replays, {ms} ms)",
+                    v.violations.len(),
+                    v.replays
                 ),
             );
-            candidates = explainer.ordering_candidates(&v, candidates);
+            candidates = explainer.ordering_candidates(&v.violations, candidates);
         }
-        Err(e) => verbose(ctx, 1, format!("ordering: not analysed ({e})")),
+        Ok((Err(e), _)) => verbose(ctx, 1, format!("ordering: not analysed ({e})")),
+        _ => verbose(ctx, 1, "ordering: not analysed (its thread failed)"),
     }
     if d.target == Target::Deadlock {
         let st = deadlock_state(&src, &d.resolved, &d.replay, &d.waiting);
@@ -648,4 +667,17 @@ fn emit_report(
         ),
     };
     write_output(None, &a.input.file, &text)
+}
+
+/// The interleaving analyses, each run on its own thread (and solver) beside the
+/// localization loop.
+#[derive(Clone, Copy)]
+enum Analysis {
+    Switches,
+    Ordering,
+}
+
+enum Analysed {
+    Switches(Vec<seqloc::diag::interleaving::NecessarySwitch>),
+    Ordering(seqloc::diag::ordering::OrderSearch),
 }

@@ -570,14 +570,14 @@ pub(crate) fn fails(
     };
     let lits = s.property_lits(&kinds);
     let follows: Vec<Bool> = s.mismatch_lits().iter().map(Bool::not).collect();
-    Ok(match s.query(&lits, &follows) {
+    Ok(match s.query_incremental(&lits, &follows) {
         Answer::Violated(_) => true,
         // No failure among the executions that follow `r`. With `strict`, that counts only
         // if there is such an execution. Without, a schedule no execution can follow counts
         // too: with a preemption removed, the later blocks' stops are typically missed
         // because the run took another path, away from the failure.
         Answer::Holds if strict => !matches!(
-            s.query(&[Bool::from_bool(true)], &follows),
+            s.query_incremental(&[Bool::from_bool(true)], &follows),
             Answer::Violated(_)
         ),
         Answer::Holds => false,
@@ -739,8 +739,24 @@ fn describe(
 fn locks_held(steps: &[TraceStep]) -> LockSets {
     let mut cur: BTreeMap<u32, Vec<(String, usize)>> = BTreeMap::new();
     let mut out = Vec::with_capacity(steps.len());
+    // A condition wait shows twice: it releases its mutex when the thread starts waiting
+    // and takes it again when the thread wakes.
+    let mut waits: BTreeMap<(u32, crate::ir::StmtId), u32> = BTreeMap::new();
     for (i, s) in steps.iter().enumerate() {
-        if let Some((op, lock)) = lock_op(&s.statement) {
+        let op = lock_op(&s.statement).or_else(|| {
+            let lock = wait_mutex(&s.statement)?;
+            let n = waits.entry((s.thread, s.sid)).or_default();
+            *n += 1;
+            Some((
+                if *n % 2 == 1 {
+                    LockOp::Release
+                } else {
+                    LockOp::Acquire
+                },
+                lock,
+            ))
+        });
+        if let Some((op, lock)) = op {
             let mine = cur.entry(s.thread).or_default();
             match op {
                 LockOp::Acquire => mine.push((lock, i)),
@@ -781,9 +797,53 @@ fn lock_op(stmt: &str) -> Option<(LockOp, String)> {
     (!name.is_empty()).then(|| (op, name.to_string()))
 }
 
+/// The mutex a `pthread_cond_wait` or `pthread_cond_timedwait` statement releases while
+/// it waits, named as written (`&m` → `m`).
+fn wait_mutex(stmt: &str) -> Option<String> {
+    let p = stmt
+        .find("pthread_cond_wait(")
+        .map(|p| p + "pthread_cond_wait(".len())
+        .or_else(|| {
+            stmt.find("pthread_cond_timedwait(")
+                .map(|p| p + "pthread_cond_timedwait(".len())
+        })?;
+    let arg = stmt[p..].split(')').next()?.split(',').nth(1)?.trim();
+    let name = arg.strip_prefix('&').unwrap_or(arg).trim();
+    (!name.is_empty()).then(|| name.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_condition_wait_releases_its_mutex_until_it_wakes() {
+        assert_eq!(
+            wait_mutex("pthread_cond_wait(&c, &m);").as_deref(),
+            Some("m")
+        );
+        assert_eq!(
+            wait_mutex("r = pthread_cond_timedwait(&s->c, &s->m, &t);").as_deref(),
+            Some("s->m")
+        );
+        assert!(wait_mutex("pthread_cond_signal(&c);").is_none());
+        let mut wait = step(1, 11, "pthread_cond_wait(&c, &m);");
+        wait.sid = crate::ir::StmtId(7);
+        let steps = vec![
+            step(1, 10, "pthread_mutex_lock(&m);"),
+            wait.clone(),
+            step(2, 20, "pthread_mutex_lock(&m);"),
+            step(2, 21, "pthread_cond_signal(&c);"),
+            step(2, 22, "pthread_mutex_unlock(&m);"),
+            wait,
+        ];
+        let held = locks_held(&steps);
+        let has = |at: usize, t: u32| held[at].get(&t).is_some_and(|v| !v.is_empty());
+        assert!(has(0, 1));
+        assert!(!has(1, 1), "waiting releases m");
+        assert!(has(2, 2) && !has(2, 1));
+        assert!(has(5, 1), "waking takes m again");
+    }
 
     fn step(thread: u32, line: u32, statement: &str) -> TraceStep {
         TraceStep {

@@ -47,6 +47,13 @@ pub struct OrderViolation {
     pub creation: Option<TraceStep>,
 }
 
+/// What the search found, and how many replays it took.
+#[derive(Debug, Default)]
+pub struct OrderSearch {
+    pub violations: Vec<OrderViolation>,
+    pub replays: usize,
+}
+
 /// Tests moving other threads' blocks in front of conflicting statements (see the module
 /// comment).
 pub fn order_violations(
@@ -57,10 +64,10 @@ pub fn order_violations(
     opts: &LocalizeOptions,
     replay: &Counterexample,
     accesses: &Accesses,
-) -> Result<Vec<OrderViolation>, LocalizeError> {
+) -> Result<OrderSearch, LocalizeError> {
     let steps = &replay.steps;
     let Some(runs) = block_runs(resolved, steps) else {
-        return Ok(vec![]);
+        return Ok(OrderSearch::default());
     };
     // Data only: the order in which threads take a lock or start and join is what a
     // mutex or a join decides, not an order violation on data.
@@ -94,7 +101,10 @@ pub fn order_violations(
                         .deadline
                         .is_some_and(|d| std::time::Instant::now() >= d)
                 {
-                    return Ok(out);
+                    return Ok(OrderSearch {
+                        violations: out,
+                        replays: tested,
+                    });
                 }
                 let step = &steps[k];
                 let (r, w) = touched(step);
@@ -116,6 +126,10 @@ pub fn order_violations(
                     .iter()
                     .any(|o| o.early.line == step.line && o.early.thread == step.thread)
                 {
+                    continue;
+                }
+                // A thread cannot run before it is created: no replay needed.
+                if creation_index(steps, bj.thread).is_some_and(|c| c >= k) {
                     continue;
                 }
                 let Some(moved) = move_before(resolved, i, j, steps, k) else {
@@ -158,7 +172,10 @@ pub fn order_violations(
             }
         }
     }
-    Ok(out)
+    Ok(OrderSearch {
+        violations: out,
+        replays: tested,
+    })
 }
 
 /// Whether two shared locations, as the report names them (`x`, `a[]`, `s.f`, `p->f`,
@@ -264,14 +281,19 @@ fn move_before(
 /// The `pthread_create` step that started thread `t`: threads are numbered in creation
 /// order, so it is the `t`-th creation in the trace.
 fn creation_step(steps: &[TraceStep], t: u32) -> Option<TraceStep> {
+    creation_index(steps, t).map(|i| steps[i].clone())
+}
+
+fn creation_index(steps: &[TraceStep], t: u32) -> Option<usize> {
     if t == 0 {
         return None;
     }
     steps
         .iter()
-        .filter(|s| s.statement.contains("pthread_create("))
+        .enumerate()
+        .filter(|(_, s)| s.statement.contains("pthread_create("))
         .nth(t as usize - 1)
-        .cloned()
+        .map(|(i, _)| i)
 }
 
 #[cfg(test)]
