@@ -284,3 +284,30 @@ fn the_framework_skeleton_can_be_replaced_with_templates_dir() {
         assert!(stderr(&o).contains(expect), "{expect}: {}", stderr(&o));
     }
 }
+
+/// A join loop that stops one thread short (inside a helper, a `while`, results in struct
+/// fields): the last worker never runs in the failing interleaving, and the report names
+/// the join loop, which joined three of the four threads created at one statement.
+#[test]
+fn a_missing_join_names_the_join_loop() {
+    let o = run(&[
+        "localize",
+        "tests/programs/localize/missing_join.c",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    let found = j["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .find(|c| c["line"] == 26);
+    let c = found.unwrap_or_else(|| panic!("no candidate on line 26: {j}"));
+    assert_eq!(c["kind"], "ordering");
+    let hint = c["hint"].as_str().unwrap_or_default();
+    assert!(
+        hint.contains("joins 3 of the 4 threads created at line 37"),
+        "{hint}"
+    );
+}

@@ -25,7 +25,7 @@ use seqloc::diag::interleaving::{
 use seqloc::diag::localize::{
     Diagnosis, LocalizeError, LocalizeOptions, Source, localize, prepare,
 };
-use seqloc::diag::ordering::order_violations;
+use seqloc::diag::ordering::{missing_joins, order_violations};
 use seqloc::diag::waits::unlooped_waits;
 use seqloc::dialect::Dialect;
 use seqloc::ir::print::{PrintOptions, print_program};
@@ -545,7 +545,18 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
                 &d.replay,
                 &accesses,
             )
-            .map(Analysed::Ordering),
+            .and_then(|o| {
+                let j = missing_joins(
+                    &src,
+                    &d.resolved,
+                    &d.seq_opts,
+                    d.target,
+                    &opts,
+                    &d.replay,
+                    &accesses,
+                )?;
+                Ok(Analysed::Ordering(o, j))
+            }),
         };
         (out, t.elapsed().as_millis())
     };
@@ -576,16 +587,18 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
     let waits = unlooped_waits(&prep.normalized, &d.replay.steps);
     candidates = explainer.wait_candidates(&waits, candidates);
     match ordering {
-        Ok((Ok(Analysed::Ordering(v)), ms)) => {
+        Ok((Ok(Analysed::Ordering(v, joins)), ms)) => {
             verbose(
                 ctx,
                 1,
                 format!(
-                    "ordering: {} statements ran too early ({} replays, {ms} ms)",
+                    "ordering: {} statements ran too early, {} missing joins ({} replays, {ms} ms)",
                     v.violations.len(),
+                    joins.len(),
                     v.replays
                 ),
             );
+            candidates = explainer.join_candidates(&joins, candidates);
             candidates = explainer.ordering_candidates(&v.violations, candidates);
         }
         Ok((Err(e), _)) => verbose(ctx, 1, format!("ordering: not analysed ({e})")),
@@ -679,5 +692,8 @@ enum Analysis {
 
 enum Analysed {
     Switches(Vec<seqloc::diag::interleaving::NecessarySwitch>),
-    Ordering(seqloc::diag::ordering::OrderSearch),
+    Ordering(
+        seqloc::diag::ordering::OrderSearch,
+        Vec<seqloc::diag::ordering::MissingJoin>,
+    ),
 }

@@ -390,6 +390,42 @@ impl<'a> Explainer<'a> {
         out
     }
 
+    /// Candidates from missing joins (see `diag::ordering::missing_joins`): the join that
+    /// stopped short and the loop around it, then the read that came too early.
+    pub fn join_candidates(
+        &self,
+        missing: &[super::ordering::MissingJoin],
+        mut out: Vec<Candidate>,
+    ) -> Vec<Candidate> {
+        let outcome = self.outcome();
+        let name = |t: u32| self.thread_name(t);
+        let mut extra: Vec<Candidate> = Vec::new();
+        for m in missing {
+            let reader = name(m.reader.thread);
+            let missing = format!("T{} {}", m.thread, m.function);
+            let hint = format!(
+                "{reader} joins {} of the {} threads created at line {}, not {}, which never ran before {reader} read its result at line {}; had it run first, {outcome}: join every thread created there",
+                m.joined, m.created, m.creation.line, missing, m.reader.line
+            );
+            for j in m.joins.iter().rev() {
+                self.push_step_candidate(&mut extra, &out, j, CandidateKind::Ordering, &hint);
+            }
+            let hint = format!(
+                "{reader} reads this before {missing} ran (it is never joined); had it run first, {outcome} (an order violation)"
+            );
+            self.push_step_candidate(&mut extra, &out, &m.reader, CandidateKind::Ordering, &hint);
+        }
+        let spec_at = out
+            .iter()
+            .position(|c| c.specification)
+            .unwrap_or(out.len());
+        let tail = out.split_off(spec_at);
+        out.extend(extra);
+        out.extend(tail);
+        renumber(&mut out);
+        out
+    }
+
     /// Candidates from condition waits guarded by `if` (see `diag::waits`): the `if`,
     /// before the value candidates on the failing check itself.
     pub fn wait_candidates(

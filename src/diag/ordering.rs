@@ -178,6 +178,171 @@ pub fn order_violations(
     })
 }
 
+/// A thread that never ran in the failing interleaving, whose work a read needed first,
+/// while the reading thread joined some of the threads created with it but not this one.
+#[derive(Clone, Debug)]
+pub struct MissingJoin {
+    /// The read that needed the thread's work.
+    pub reader: TraceStep,
+    /// The thread that never ran, its function, and where it was created.
+    pub thread: u32,
+    pub function: String,
+    pub creation: TraceStep,
+    /// Threads created at that statement, and how many of them the reader joined there.
+    pub created: usize,
+    pub joined: usize,
+    /// The join that stopped short, and the loop around it (as steps of the reader).
+    pub joins: Vec<TraceStep>,
+}
+
+/// Missing joins (a join loop that stops one thread short): for every thread the trace
+/// creates that never ran, when its creator joined only some of the threads created at
+/// the same statement, the replay runs the thread in front of the creator's reads after
+/// its joins; a read whose failure disappears needed the thread joined first.
+pub fn missing_joins(
+    src: &Source,
+    resolved: &Resolved,
+    seq_opts: &SeqOptions,
+    target: Target,
+    opts: &LocalizeOptions,
+    replay: &Counterexample,
+    accesses: &Accesses,
+) -> Result<Vec<MissingJoin>, LocalizeError> {
+    let steps = &replay.steps;
+    let Some(runs) = block_runs(resolved, steps) else {
+        return Ok(vec![]);
+    };
+    let mut never: Vec<(u32, crate::ir::FuncId)> =
+        super::interleaving::unscheduled_threads(src, resolved, steps);
+    for (t, f) in &resolved.threads {
+        if !resolved.blocks.iter().any(|b| b.thread == *t) {
+            never.push((*t, *f));
+        }
+    }
+    let mut out = Vec::new();
+    for (y, f) in never {
+        let Some(ci) = creation_index(steps, y) else {
+            continue;
+        };
+        let creation = &steps[ci];
+        let x = creation.thread;
+        let created = steps
+            .iter()
+            .filter(|s| s.sid == creation.sid && s.statement.contains("pthread_create("))
+            .count();
+        // The creator's join sites, with how often each ran.
+        let mut sites: Vec<(crate::ir::StmtId, usize, usize)> = Vec::new();
+        for (i, s) in steps.iter().enumerate() {
+            if s.thread != x || !s.statement.contains("pthread_join(") {
+                continue;
+            }
+            match sites.iter_mut().find(|(sid, _, _)| *sid == s.sid) {
+                Some(e) => e.1 += 1,
+                None => sites.push((s.sid, 1, i)),
+            }
+        }
+        let short: Vec<&(crate::ir::StmtId, usize, usize)> =
+            sites.iter().filter(|(_, n, _)| *n < created).collect();
+        let Some(last_join) = steps
+            .iter()
+            .rposition(|s| s.thread == x && s.statement.contains("pthread_join("))
+        else {
+            continue;
+        };
+        if short.is_empty() {
+            continue;
+        }
+        let mut tested = 0;
+        'reads: for (i, b) in resolved.blocks.iter().enumerate() {
+            if b.thread != x {
+                continue;
+            }
+            for k in runs[i].0.max(last_join + 1)..runs[i].1 {
+                let (reads, _) = accesses(&steps[k]);
+                if reads.is_empty() || steps[k].statement.contains("pthread_") {
+                    continue;
+                }
+                if tested >= 8
+                    || opts
+                        .deadline
+                        .is_some_and(|d| std::time::Instant::now() >= d)
+                {
+                    break 'reads;
+                }
+                let Some(mut r) = insert_before(resolved, i, steps, k, y) else {
+                    continue;
+                };
+                if !r.threads.iter().any(|(t, _)| *t == y) {
+                    r.threads.push((y, f));
+                    r.threads.sort_by_key(|(t, _)| *t);
+                }
+                tested += 1;
+                if fails(src, &r, seq_opts, target, opts, true)? {
+                    continue;
+                }
+                let (sid, n, at) = *short[0];
+                let mut joins = vec![steps[at].clone()];
+                if let Some(l) = super::waits::enclosing_loop(src.normalized, sid) {
+                    if let Some(pos) = src.normalized.sources.position(l.loc) {
+                        joins.push(TraceStep {
+                            thread: x,
+                            loc: l.loc,
+                            sid: l.id,
+                            file: steps[at].file.clone(),
+                            line: pos.line,
+                            statement: String::new(),
+                            writes: vec![],
+                        });
+                    }
+                }
+                out.push(MissingJoin {
+                    reader: steps[k].clone(),
+                    thread: y,
+                    function: src.normalized.func(f).name.clone(),
+                    creation: creation.clone(),
+                    created,
+                    joined: n,
+                    joins,
+                });
+                break 'reads;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The schedule with a block running thread `y` to its end inserted in front of step `k`
+/// of block `i`.
+fn insert_before(
+    resolved: &Resolved,
+    i: usize,
+    steps: &[TraceStep],
+    k: usize,
+    y: u32,
+) -> Option<Resolved> {
+    let step = steps.get(k)?;
+    if step.sid == crate::ir::StmtId::NONE {
+        return None;
+    }
+    let occurrence = steps[..=k]
+        .iter()
+        .filter(|s| s.thread == step.thread && s.sid == step.sid)
+        .count() as u32;
+    let bi = resolved.blocks[i];
+    let mut r = resolved.clone();
+    r.ends = None;
+    let head = ResolvedBlock {
+        thread: bi.thread,
+        until: Stop::Before(step.sid, occurrence),
+    };
+    let run = ResolvedBlock {
+        thread: y,
+        until: Stop::End,
+    };
+    r.blocks.splice(i..=i, [head, run, bi]);
+    Some(r)
+}
+
 /// Whether two shared locations, as the report names them (`x`, `a[]`, `s.f`, `p->f`,
 /// `*p`), may be the same memory. Names are compared as written; an access through a
 /// pointer may reach any object with the same field, and a plain `*p` or `p[]` through a

@@ -91,6 +91,23 @@ fn guarding_if(prog: &Program, sid: StmtId) -> Option<&Stmt> {
     None
 }
 
+/// The innermost loop around statement `sid` in its function.
+pub(crate) fn enclosing_loop(prog: &Program, sid: StmtId) -> Option<&Stmt> {
+    for f in &prog.funcs {
+        let Some(body) = &f.body else { continue };
+        let mut path: Vec<&Stmt> = Vec::new();
+        if find(body, sid, &mut path) {
+            return path.into_iter().rev().find(|s| {
+                matches!(
+                    s.kind,
+                    StmtKind::While { .. } | StmtKind::DoWhile { .. } | StmtKind::For { .. }
+                )
+            });
+        }
+    }
+    None
+}
+
 /// Whether `sid` is inside `s`; `path` gets the statements enclosing it, outermost first.
 fn find<'a>(s: &'a Stmt, sid: StmtId, path: &mut Vec<&'a Stmt>) -> bool {
     if s.id == sid && !matches!(s.kind, StmtKind::Block(_)) {
