@@ -12,7 +12,9 @@ fn fixtures() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!("skipped: ../shared/fixtures not found");
+        eprintln!(
+            "NOTICE: skipped: ../shared/fixtures not found (it is beside the clone on CI only)"
+        );
         None
     }
 }
@@ -241,7 +243,7 @@ fn real_esbmc_finds_the_split_race() {
         || std::env::var_os("PATH")
             .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("esbmc").is_file()));
     if !found {
-        eprintln!("skipped: esbmc not installed");
+        eprintln!("NOTICE: skipped: esbmc not installed");
         return;
     }
     let prog = fx.join("programs/f01_race.c");
@@ -313,4 +315,79 @@ fn localization_rounds_read_the_diag_value() {
     assert!(stderr.contains("round 2: no more candidates"), "{stderr}");
     let args = std::fs::read_to_string(tmp.path().join("args.log")).unwrap_or_default();
     assert!(!args.contains("--no-por"), "sequential rounds: {args}");
+}
+
+/// Whether a real checker is installed (on PATH, or named by `SEQLOC_<TOOL>`).
+fn installed(tool: &str) -> bool {
+    std::env::var_os(format!("SEQLOC_{}", tool.to_uppercase())).is_some()
+        || std::env::var_os("PATH")
+            .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(tool).is_file()))
+}
+
+/// The `value` candidates' diag values of a JSON localization report.
+fn diag_values(stdout: &str) -> Vec<u64> {
+    let j: serde_json::Value = serde_json::from_str(stdout).expect("json report");
+    let mut v: Vec<u64> = j["candidates"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["kind"] == "value")
+        .filter_map(|c| c["diag"].as_u64())
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+/// With a real ESBMC or CBMC installed: localization along the same failing interleaving
+/// gives the same diag values (the lines whose change avoids the failure) as the built-in
+/// checker, on every fixture program with an assertion failure.
+#[test]
+fn real_checkers_find_the_builtin_checkers_diag_values() {
+    let Some(fx) = fixtures() else { return };
+    let tools: Vec<&str> = ["esbmc", "cbmc"]
+        .into_iter()
+        .filter(|t| installed(t))
+        .collect();
+    if tools.is_empty() {
+        eprintln!("NOTICE: skipped: neither esbmc nor cbmc is installed");
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    for name in ["f01_race", "f03_loop", "f07_calls"] {
+        let prog = fx.join(format!("programs/{name}.c"));
+        let sched = tmp.path().join(format!("{name}.json"));
+        let (exit, _, stderr) = seqloc(&[
+            "check",
+            prog.to_str().unwrap_or_default(),
+            "--property",
+            "unreach-call",
+            "--emit-schedule",
+            sched.to_str().unwrap_or_default(),
+        ]);
+        assert_eq!(exit, 1, "{name}: {stderr}");
+        let localize = |checker: &str| {
+            let (exit, stdout, stderr) = seqloc(&[
+                "localize",
+                prog.to_str().unwrap_or_default(),
+                "--schedule",
+                sched.to_str().unwrap_or_default(),
+                "--checker",
+                checker,
+                "--format",
+                "json",
+                "--timeout",
+                "600",
+            ]);
+            assert_eq!(exit, 1, "{name} with {checker}: {stderr}");
+            diag_values(&stdout)
+        };
+        let builtin = localize("builtin");
+        for tool in &tools {
+            assert_eq!(
+                localize(tool),
+                builtin,
+                "{name}: {tool} and the built-in checker"
+            );
+        }
+    }
 }
