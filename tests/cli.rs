@@ -311,3 +311,23 @@ fn a_missing_join_names_the_join_loop() {
         "{hint}"
     );
 }
+
+/// A changed pointer that only avoids the failure by reading garbage through NULL is no
+/// repair: the localizer discards executions that load through a pointer into no object.
+/// (Here a worker's `t = arg` set to NULL made its reads of `t->id` unconstrained.)
+#[test]
+fn no_candidate_repairs_by_reading_through_null() {
+    let o = run(&[
+        "localize",
+        "benchmarks/stress/task_arg_reuse.c",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    for c in j["candidates"].as_array().expect("candidates") {
+        let hint = c["hint"].as_str().unwrap_or_default();
+        assert!(!hint.contains("set to NULL"), "{hint}");
+    }
+    assert!(candidate_lines(&j).contains(&45), "{j}");
+}

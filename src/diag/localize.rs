@@ -91,7 +91,7 @@ fn encode(
     // Concrete programs are loop-free after unrolling; the framework's loop runs once per
     // block.
     let bound = seq.steps + 2;
-    match Session::new(seq, bound, opts.deadline) {
+    match Session::new_valid_loads(seq, bound, opts.deadline) {
         Ok(s) => Ok(s),
         Err(BmcError::Symex(SymexError::Timeout)) => Err(LocalizeError::Timeout(what)),
         Err(e) => Err(e.into()),

@@ -61,6 +61,25 @@ impl Session {
         loop_bound: u32,
         deadline: Option<Instant>,
     ) -> Result<Session, BmcError> {
+        Session::encode(seq, loop_bound, deadline, false)
+    }
+
+    /// Like [`Session::new`], discarding executions that read through a pointer into no
+    /// object (for the localizer: see [`SymexOptions::valid_loads`]).
+    pub fn new_valid_loads(
+        seq: Sequentialized,
+        loop_bound: u32,
+        deadline: Option<Instant>,
+    ) -> Result<Session, BmcError> {
+        Session::encode(seq, loop_bound, deadline, true)
+    }
+
+    fn encode(
+        seq: Sequentialized,
+        loop_bound: u32,
+        deadline: Option<Instant>,
+        valid_loads: bool,
+    ) -> Result<Session, BmcError> {
         let t0 = Instant::now();
         let out = {
             let mut sx = Symex::new(
@@ -69,6 +88,7 @@ impl Session {
                     loop_bound,
                     max_call_depth: 64,
                     deadline,
+                    valid_loads,
                 },
             )?;
             sx.run_main()?;

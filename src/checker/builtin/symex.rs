@@ -103,6 +103,10 @@ pub struct SymexOptions {
     pub loop_bound: u32,
     pub max_call_depth: u32,
     pub deadline: Option<Instant>,
+    /// Executions that read through a pointer into no object (NULL, freed or made up)
+    /// are discarded. The localizer sets this: a changed value that only avoids the
+    /// failure by reading garbage through a bad pointer is no repair.
+    pub valid_loads: bool,
 }
 
 pub struct Output {
@@ -401,6 +405,24 @@ impl<'p> Symex<'p> {
     }
 
     fn load(&mut self, p: &BV, bits: u32) -> BV {
+        if self.opts.valid_loads && self.guard.as_bool() != Some(false) {
+            let data = self.mem.data_objects();
+            let cands = self
+                .mem
+                .candidates(p, &self.nm.defs)
+                .unwrap_or_else(|| data.clone());
+            let obj = self.lay.obj_of(p);
+            let ok: Vec<Bool> = cands
+                .iter()
+                .filter(|o| data.contains(o))
+                .map(|o| obj.eq(BV::from_u64(*o as u64, self.lay.obj_bits)))
+                .collect();
+            let valid = Bool::or(&ok).simplify();
+            if valid.as_bool() != Some(true) {
+                let g = self.guard.clone();
+                self.nm.asserts.push(g.implies(&valid));
+            }
+        }
         self.mem.load(p, bits, &mut self.nm)
     }
 
