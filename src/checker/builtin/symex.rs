@@ -406,21 +406,21 @@ impl<'p> Symex<'p> {
 
     fn load(&mut self, p: &BV, bits: u32) -> BV {
         if self.opts.valid_loads && self.guard.as_bool() != Some(false) {
-            let data = self.mem.data_objects();
-            let cands = self
-                .mem
-                .candidates(p, &self.nm.defs)
-                .unwrap_or_else(|| data.clone());
-            let obj = self.lay.obj_of(p);
-            let ok: Vec<Bool> = cands
-                .iter()
-                .filter(|o| data.contains(o))
-                .map(|o| obj.eq(BV::from_u64(*o as u64, self.lay.obj_bits)))
-                .collect();
-            let valid = Bool::or(&ok).simplify();
-            if valid.as_bool() != Some(true) {
-                let g = self.guard.clone();
-                self.nm.asserts.push(g.implies(&valid));
+            // Only pointers that may point into no object (NULL, a function) get the
+            // constraint: the others read one of their objects anyway.
+            if let Some(cands) = self.mem.candidates(p, &self.nm.defs) {
+                let data = self.mem.data_objects();
+                if cands.iter().any(|o| !data.contains(o)) {
+                    let obj = self.lay.obj_of(p);
+                    let ok: Vec<Bool> = cands
+                        .iter()
+                        .filter(|o| data.contains(o))
+                        .map(|o| obj.eq(BV::from_u64(*o as u64, self.lay.obj_bits)))
+                        .collect();
+                    let valid = Bool::or(&ok).simplify();
+                    let g = self.guard.clone();
+                    self.nm.asserts.push(g.implies(&valid));
+                }
             }
         }
         self.mem.load(p, bits, &mut self.nm)
