@@ -4,7 +4,6 @@
 mod common;
 
 use common::*;
-use std::path::Path;
 
 #[test]
 fn help_and_version() {
@@ -204,40 +203,11 @@ fn the_framework_skeleton_can_be_replaced_with_templates_dir() {
     assert!(builtin.contains("while (order_index < {BLOCKS})"));
     let tdir = d.join("templates");
     std::fs::create_dir(&tdir).expect("mkdir");
-    let run_native = |templates: Option<&Path>, name: &str| -> (Option<i32>, String) {
-        let c = d.join(format!("{name}.c"));
-        let mut args = vec![
-            "sequentialize".to_string(),
-            "examples/lost_update.c".into(),
-            "--schedule".into(),
-            sched.to_string_lossy().into_owned(),
-            "--dialect".into(),
-            "gcc".into(),
-            "-o".into(),
-            c.to_string_lossy().into_owned(),
-        ];
-        if let Some(t) = templates {
-            args.push("--templates".into());
-            args.push(t.to_string_lossy().into_owned());
-        }
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let o = run(&args);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        let exe = d.join(name);
-        let g = std::process::Command::new("gcc")
-            .args(["-w", "-o"])
-            .arg(&exe)
-            .arg(&c)
-            .output()
-            .expect("gcc runs");
-        assert!(g.status.success(), "{}", String::from_utf8_lossy(&g.stderr));
-        let r = std::process::Command::new(&exe).output().expect("runs");
-        let text = std::fs::read_to_string(&c).expect("output");
-        (r.status.code(), text)
-    };
-    let (code, _) = run_native(None, "builtin");
+    let schedule = json(&o)["schedule"].clone();
+    let program = root().join("examples/lost_update.c");
+    let builtin_run = common::replay::replay(&program, &schedule, d, "builtin", &[]);
     assert_eq!(
-        code,
+        builtin_run.code,
         Some(1),
         "the compiled-in skeleton replays the failure"
     );
@@ -246,13 +216,14 @@ fn the_framework_skeleton_can_be_replaced_with_templates_dir() {
         builtin.replace("while (order_index < {BLOCKS})", "while (order_index < 1)"),
     )
     .expect("write skeleton");
-    let (code, text) = run_native(Some(&tdir), "first_block");
-    assert_eq!(code, Some(0), "only main's first block ran");
+    let t = tdir.to_string_lossy().into_owned();
+    let first = common::replay::replay(&program, &schedule, d, "first_block", &["--templates", &t]);
+    assert_eq!(first.code, Some(0), "only main's first block ran");
+    let text = std::fs::read_to_string(d.join("first_block.c")).expect("output");
     assert!(text.contains("while (order_index < 1)"), "{text}");
 
     // Broken skeletons are reported with their line, exit 2.
     let s = sched.to_string_lossy().into_owned();
-    let t = tdir.to_string_lossy().into_owned();
     for (text, expect) in [
         (
             "int main(void)\n{\n//@if concurrent\n//@end\n  return 0;\n}\n",

@@ -239,10 +239,7 @@ fn missing_checker_points_at_builtin() {
 #[test]
 fn real_esbmc_finds_the_split_race() {
     let Some(fx) = fixtures() else { return };
-    let found = std::env::var_os("SEQLOC_ESBMC").is_some()
-        || std::env::var_os("PATH")
-            .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("esbmc").is_file()));
-    if !found {
+    if !installed("esbmc") {
         eprintln!("NOTICE: skipped: esbmc not installed");
         return;
     }

@@ -263,7 +263,7 @@ impl<'a> Explainer<'a> {
     pub fn switch_candidates(
         &self,
         switches: &[super::interleaving::NecessarySwitch],
-        mut out: Vec<Candidate>,
+        out: Vec<Candidate>,
     ) -> Vec<Candidate> {
         let outcome = self.outcome();
         let mut extra: Vec<Candidate> = Vec::new();
@@ -327,16 +327,7 @@ impl<'a> Explainer<'a> {
         }
         // Locking first: it names the repair; then the atomicity pairs in trace order.
         extra.sort_by_key(|c| (c.kind != CandidateKind::Locking, c.rank));
-        // Value candidates on the failing check itself go last.
-        let spec_at = out
-            .iter()
-            .position(|c| c.specification)
-            .unwrap_or(out.len());
-        let tail = out.split_off(spec_at);
-        out.extend(extra);
-        out.extend(tail);
-        renumber(&mut out);
-        out
+        before_specification(out, extra)
     }
 
     /// Candidates from order violations, after the others (lines already named are not
@@ -344,7 +335,7 @@ impl<'a> Explainer<'a> {
     pub fn ordering_candidates(
         &self,
         violations: &[super::ordering::OrderViolation],
-        mut out: Vec<Candidate>,
+        out: Vec<Candidate>,
     ) -> Vec<Candidate> {
         let outcome = self.outcome();
         let name = |t: u32| self.thread_name(t);
@@ -379,15 +370,7 @@ impl<'a> Explainer<'a> {
                 self.push_step_candidate(&mut extra, &out, c, CandidateKind::Ordering, &hint);
             }
         }
-        let spec_at = out
-            .iter()
-            .position(|c| c.specification)
-            .unwrap_or(out.len());
-        let tail = out.split_off(spec_at);
-        out.extend(extra);
-        out.extend(tail);
-        renumber(&mut out);
-        out
+        before_specification(out, extra)
     }
 
     /// Candidates from missing joins (see `diag::ordering::missing_joins`): the join that
@@ -395,7 +378,7 @@ impl<'a> Explainer<'a> {
     pub fn join_candidates(
         &self,
         missing: &[super::ordering::MissingJoin],
-        mut out: Vec<Candidate>,
+        out: Vec<Candidate>,
     ) -> Vec<Candidate> {
         let outcome = self.outcome();
         let name = |t: u32| self.thread_name(t);
@@ -415,15 +398,7 @@ impl<'a> Explainer<'a> {
             );
             self.push_step_candidate(&mut extra, &out, &m.reader, CandidateKind::Ordering, &hint);
         }
-        let spec_at = out
-            .iter()
-            .position(|c| c.specification)
-            .unwrap_or(out.len());
-        let tail = out.split_off(spec_at);
-        out.extend(extra);
-        out.extend(tail);
-        renumber(&mut out);
-        out
+        before_specification(out, extra)
     }
 
     /// Candidates from condition waits guarded by `if` (see `diag::waits`): the `if`,
@@ -431,7 +406,7 @@ impl<'a> Explainer<'a> {
     pub fn wait_candidates(
         &self,
         guards: &[crate::cex::TraceStep],
-        mut out: Vec<Candidate>,
+        out: Vec<Candidate>,
     ) -> Vec<Candidate> {
         let outcome = self.outcome();
         let mut extra: Vec<Candidate> = Vec::new();
@@ -442,15 +417,7 @@ impl<'a> Explainer<'a> {
             );
             self.push_step_candidate(&mut extra, &out, g, CandidateKind::Atomicity, &hint);
         }
-        let spec_at = out
-            .iter()
-            .position(|c| c.specification)
-            .unwrap_or(out.len());
-        let tail = out.split_off(spec_at);
-        out.extend(extra);
-        out.extend(tail);
-        renumber(&mut out);
-        out
+        before_specification(out, extra)
     }
 
     /// Candidates from the wait-for picture of a deadlock: where each thread blocks, which
@@ -935,6 +902,20 @@ fn children<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 }
 
 /// Ranks from 1 in list order.
+/// `extra` after `out`'s candidates but before the value candidates on the failing check
+/// itself (those go last), renumbered.
+fn before_specification(mut out: Vec<Candidate>, extra: Vec<Candidate>) -> Vec<Candidate> {
+    let spec_at = out
+        .iter()
+        .position(|c| c.specification)
+        .unwrap_or(out.len());
+    let tail = out.split_off(spec_at);
+    out.extend(extra);
+    out.extend(tail);
+    renumber(&mut out);
+    out
+}
+
 fn renumber(cands: &mut [Candidate]) {
     for (i, c) in cands.iter_mut().enumerate() {
         c.rank = i + 1;

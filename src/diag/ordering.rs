@@ -320,27 +320,11 @@ fn insert_before(
     k: usize,
     y: u32,
 ) -> Option<Resolved> {
-    let step = steps.get(k)?;
-    if step.sid == crate::ir::StmtId::NONE {
-        return None;
-    }
-    let occurrence = steps[..=k]
-        .iter()
-        .filter(|s| s.thread == step.thread && s.sid == step.sid)
-        .count() as u32;
-    let bi = resolved.blocks[i];
-    let mut r = resolved.clone();
-    r.ends = None;
-    let head = ResolvedBlock {
-        thread: bi.thread,
-        until: Stop::Before(step.sid, occurrence),
-    };
     let run = ResolvedBlock {
         thread: y,
         until: Stop::End,
     };
-    r.blocks.splice(i..=i, [head, run, bi]);
-    Some(r)
+    split_around(resolved.clone(), i, steps, k, run)
 }
 
 /// Whether two shared locations, as the report names them (`x`, `a[]`, `s.f`, `p->f`,
@@ -412,9 +396,7 @@ fn block_runs(resolved: &Resolved, steps: &[TraceStep]) -> Option<Vec<(usize, us
         .collect()
 }
 
-/// The schedule with block `j` moved in front of step `k` of block `i`: block `i` stops
-/// before that step (by the occurrence the step is of its statement in its thread's run)
-/// and resumes after block `j`.
+/// The schedule with block `j` moved in front of step `k` of block `i`.
 fn move_before(
     resolved: &Resolved,
     i: usize,
@@ -422,24 +404,36 @@ fn move_before(
     steps: &[TraceStep],
     k: usize,
 ) -> Option<Resolved> {
+    let mut r = resolved.clone();
+    let bj = r.blocks.remove(j);
+    split_around(r, i, steps, k, bj)
+}
+
+/// `r` with block `i` cut before its step `k` (by the occurrence the step is of its
+/// statement in its thread's run) and `middle` run in the cut; block `i`'s thread resumes
+/// after it. Fixed switch points no longer apply.
+fn split_around(
+    mut r: Resolved,
+    i: usize,
+    steps: &[TraceStep],
+    k: usize,
+    middle: ResolvedBlock,
+) -> Option<Resolved> {
     let step = steps.get(k)?;
+    if step.sid == crate::ir::StmtId::NONE {
+        return None;
+    }
     let occurrence = steps[..=k]
         .iter()
         .filter(|s| s.thread == step.thread && s.sid == step.sid)
         .count() as u32;
-    if step.sid == crate::ir::StmtId::NONE {
-        return None;
-    }
-    let bi = resolved.blocks[i];
-    let bj = resolved.blocks[j];
-    let mut r = resolved.clone();
+    let bi = r.blocks[i];
     r.ends = None;
-    r.blocks.remove(j);
     let head = ResolvedBlock {
         thread: bi.thread,
         until: Stop::Before(step.sid, occurrence),
     };
-    r.blocks.splice(i..=i, [head, bj, bi]);
+    r.blocks.splice(i..=i, [head, middle, bi]);
     Some(r)
 }
 
