@@ -95,80 +95,85 @@ pub fn order_violations(
             let (js, je) = runs[j];
             let theirs: Vec<(usize, ReadsWrites)> =
                 (js..je).map(|k| (k, touched(&steps[k]))).collect();
-            for k in start..end {
-                if tested >= MAX_TESTED
-                    || opts
-                        .deadline
-                        .is_some_and(|d| std::time::Instant::now() >= d)
-                {
-                    return Ok(OrderSearch {
-                        violations: out,
-                        replays: tested,
-                    });
-                }
-                let step = &steps[k];
-                let (r, w) = touched(step);
-                let clash = theirs.iter().find_map(|(tk, (tr, tw))| {
-                    let hits =
-                        |v: &&String, set: &BTreeSet<String>| set.iter().any(|o| may_alias(v, o));
-                    let c: Vec<String> = w
-                        .iter()
-                        .filter(|v| hits(v, tr) || hits(v, tw))
-                        .chain(r.iter().filter(|v| hits(v, tw)))
-                        .cloned()
-                        .collect();
-                    (!c.is_empty()).then_some((*tk, c))
-                });
-                let Some((their_k, conflicts)) = clash else {
-                    continue;
-                };
-                if out
-                    .iter()
-                    .any(|o| o.early.line == step.line && o.early.thread == step.thread)
-                {
-                    continue;
-                }
-                // A thread cannot run before it is created: no replay needed.
-                if creation_index(steps, bj.thread).is_some_and(|c| c >= k) {
-                    continue;
-                }
-                let Some(moved) = move_before(resolved, i, j, steps, k) else {
-                    continue;
-                };
-                tested += 1;
-                // Strict: a moved block whose thread does not exist yet shows nothing.
-                if fails(src, &moved, seq_opts, target, opts, true)? {
-                    continue;
-                }
-                let first_access = !steps[..k].iter().any(|p| {
-                    p.thread == step.thread && {
-                        let (pr, pw) = touched(p);
-                        conflicts
-                            .iter()
-                            .any(|c| pr.iter().chain(&pw).any(|o| may_alias(c, o)))
-                    }
-                });
-                out.push(OrderViolation {
-                    early: step.clone(),
-                    late_thread: bj.thread,
-                    late_step: steps[their_k].clone(),
-                    conflicts,
-                    // Starting the early thread after the late one is done is a repair
-                    // when the late one already existed when it was created and the
-                    // block that had to come first is its start: the whole late thread
-                    // must come first, which a join before the creation gives.
-                    creation: if first_access
-                        && bj.thread < step.thread
-                        && finishes_unblocked(resolved, j, &steps[js..je])
+            // Accesses named alike first; a whole object through a pointer (`*p`), which
+            // may be anything, only when none of those shows the order.
+            'pair: for wild in [false, true] {
+                for k in start..end {
+                    if tested >= MAX_TESTED
+                        || opts
+                            .deadline
+                            .is_some_and(|d| std::time::Instant::now() >= d)
                     {
-                        creation_step(steps, step.thread)
-                    } else {
-                        None
-                    },
-                });
-                // One early statement per block and other thread: the first one whose
-                // reordering avoids the failure.
-                break;
+                        return Ok(OrderSearch {
+                            violations: out,
+                            replays: tested,
+                        });
+                    }
+                    let step = &steps[k];
+                    let (r, w) = touched(step);
+                    let clash = theirs.iter().find_map(|(tk, (tr, tw))| {
+                        let hits = |v: &&String, set: &BTreeSet<String>| {
+                            set.iter().any(|o| may_alias(v, o, wild))
+                        };
+                        let c: Vec<String> = w
+                            .iter()
+                            .filter(|v| hits(v, tr) || hits(v, tw))
+                            .chain(r.iter().filter(|v| hits(v, tw)))
+                            .cloned()
+                            .collect();
+                        (!c.is_empty()).then_some((*tk, c))
+                    });
+                    let Some((their_k, conflicts)) = clash else {
+                        continue;
+                    };
+                    if out
+                        .iter()
+                        .any(|o| o.early.line == step.line && o.early.thread == step.thread)
+                    {
+                        continue;
+                    }
+                    // A thread cannot run before it is created: no replay needed.
+                    if creation_index(steps, bj.thread).is_some_and(|c| c >= k) {
+                        continue;
+                    }
+                    let Some(moved) = move_before(resolved, i, j, steps, k) else {
+                        continue;
+                    };
+                    tested += 1;
+                    // Strict: a moved block whose thread does not exist yet shows nothing.
+                    if fails(src, &moved, seq_opts, target, opts, true)? {
+                        continue;
+                    }
+                    let first_access = !steps[..k].iter().any(|p| {
+                        p.thread == step.thread && {
+                            let (pr, pw) = touched(p);
+                            conflicts
+                                .iter()
+                                .any(|c| pr.iter().chain(&pw).any(|o| may_alias(c, o, wild)))
+                        }
+                    });
+                    out.push(OrderViolation {
+                        early: step.clone(),
+                        late_thread: bj.thread,
+                        late_step: steps[their_k].clone(),
+                        conflicts,
+                        // Starting the early thread after the late one is done is a repair
+                        // when the late one already existed when it was created and the
+                        // block that had to come first is its start: the whole late thread
+                        // must come first, which a join before the creation gives.
+                        creation: if first_access
+                            && bj.thread < step.thread
+                            && finishes_unblocked(resolved, j, &steps[js..je])
+                        {
+                            creation_step(steps, step.thread)
+                        } else {
+                            None
+                        },
+                    });
+                    // One early statement per block and other thread: the first one whose
+                    // reordering avoids the failure.
+                    break 'pair;
+                }
             }
         }
     }
@@ -330,9 +335,9 @@ fn insert_before(
 /// Whether two shared locations, as the report names them (`x`, `a[]`, `s.f`, `p->f`,
 /// `*p`), may be the same memory. Names are compared as written; an access through a
 /// pointer may reach any object with the same field, and a plain `*p` or `p[]` through a
-/// pointer any object at all. Only used to choose which reorderings to test: each is then
+/// pointer any object at all (`wild`). Only used to choose which reorderings to test: each is then
 /// decided by a replay, so a wrong "may" costs a test, never a candidate.
-fn may_alias(a: &str, b: &str) -> bool {
+fn may_alias(a: &str, b: &str, wild: bool) -> bool {
     if a == b {
         return true;
     }
@@ -350,7 +355,7 @@ fn may_alias(a: &str, b: &str) -> bool {
     match (field(a), field(b)) {
         (Some(fa), Some(fb)) => fa == fb,
         // A whole object through a pointer: anything.
-        _ => (indirect(a) && field(a).is_none()) || (indirect(b) && field(b).is_none()),
+        _ => wild && ((indirect(a) && field(a).is_none()) || (indirect(b) && field(b).is_none())),
     }
 }
 
@@ -537,14 +542,15 @@ mod tests {
 
     #[test]
     fn pointers_may_reach_objects_with_the_same_field() {
-        assert!(may_alias("x", "x"));
-        assert!(!may_alias("x", "y"));
-        assert!(!may_alias("s.id", "s.weight"));
-        assert!(may_alias("t->id", "spec.id"));
-        assert!(!may_alias("t->id", "spec.weight"));
-        assert!(may_alias("*p", "count"));
-        assert!(may_alias("out[]", "*q"));
-        assert!(!may_alias("out[]", "in[]"));
+        assert!(may_alias("x", "x", false));
+        assert!(!may_alias("x", "y", true));
+        assert!(!may_alias("s.id", "s.weight", true));
+        assert!(may_alias("t->id", "spec.id", false));
+        assert!(!may_alias("t->id", "spec.weight", true));
+        assert!(may_alias("*p", "count", true));
+        assert!(!may_alias("*p", "count", false));
+        assert!(may_alias("out[]", "*q", true));
+        assert!(!may_alias("out[]", "in[]", true));
     }
 
     #[test]
