@@ -6,12 +6,15 @@
 //! bounds, and says whether every loop was explored to its end and every thread had a
 //! slot; a time or memory limit gives "unknown" with the bounds reached.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use crate::cex::Counterexample;
-use crate::checker::builtin::{Answer, BmcError, Properties, Session, Stats};
+use crate::checker::builtin::{Answer, BmcError, Properties, Session, SolveGate, Stats};
+use crate::checker::explicit::{self, ExploreOptions, Explored};
 use crate::ir::Program;
 use crate::passes::normalize::SharedInfo;
 use crate::seq::schedule::StmtIndex;
@@ -51,6 +54,10 @@ pub struct CheckOptions {
     pub properties: Properties,
     pub timeout: Option<Duration>,
     pub recursion: u32,
+    /// Run the explicit-state explorer beside the bounded search
+    /// ([`crate::checker::explicit`]): it can prove a program correct with no bound, and
+    /// keeps a failure beyond the bounds from being reported as "no failure".
+    pub explore: bool,
 }
 
 impl Default for CheckOptions {
@@ -67,6 +74,7 @@ impl Default for CheckOptions {
             },
             timeout: None,
             recursion: 3,
+            explore: true,
         }
     }
 }
@@ -109,6 +117,30 @@ pub struct CheckOutcome {
     pub stats: Stats,
     /// The search stopped at a time or memory limit (not at its bounds).
     pub limit_reached: bool,
+    /// What the explicit-state explorer concluded, when it ran.
+    pub exploration: Option<Exploration>,
+}
+
+impl CheckOutcome {
+    /// No failure, and every execution was explored with no bound.
+    pub fn exhaustive(&self) -> bool {
+        self.verdict == Verdict::NoFailureWithinBounds
+            && self
+                .exploration
+                .as_ref()
+                .is_some_and(|e| e.result == "safe")
+    }
+}
+
+/// The explicit-state explorer's part in a check.
+#[derive(Clone, Debug, Serialize)]
+pub struct Exploration {
+    /// `safe` (every execution explored), `failure`, `deadlock`, or `inconclusive`.
+    pub result: &'static str,
+    pub reason: Option<String>,
+    pub states: u64,
+    pub transitions: u64,
+    pub ms: u64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -121,7 +153,130 @@ pub enum CheckError {
 
 const ROUNDS: &[u32] = &[2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64];
 
+/// How the explorer and the bounded search talk to each other while both run.
+#[derive(Default)]
+struct Control {
+    /// The explorer proved the program: the bounded search can stop.
+    proved: AtomicBool,
+    /// The explorer found a failure: the bounded search goes on past `max_rounds`.
+    failing: AtomicBool,
+    /// The bounded search is done and the explorer's answer is no longer wanted.
+    cancel: AtomicBool,
+    /// Stops the bounded search's solver once the explorer proved the program.
+    gate: Arc<SolveGate>,
+}
+
+/// The bounded search for a failing interleaving, with the explicit-state explorer beside
+/// it (on its own thread) unless `opts.explore` is off.
 pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, CheckError> {
+    if !opts.explore {
+        return deepen(prep, opts, &Control::default());
+    }
+    let start = Instant::now();
+    let deadline = opts.timeout.map(|t| start + t);
+    let ctl = Control::default();
+    let eopts = ExploreOptions {
+        // Without a time limit the explorer still stops: a program with too many states
+        // is the bounded search's to answer.
+        deadline: Some(deadline.unwrap_or(start + Duration::from_secs(120))),
+        assertions: opts.properties.assertions,
+        deadlock: opts.properties.deadlock,
+        ..ExploreOptions::default()
+    };
+    let ctx = z3::Context::thread_local();
+    let handle = ctx.handle();
+    std::thread::scope(|s| {
+        let explorer = s.spawn(|| {
+            let r = explicit::explore(&prep.normalized, &prep.shared, &eopts, Some(&ctl.cancel));
+            match &r {
+                Explored::Safe(_) => {
+                    ctl.proved.store(true, Ordering::SeqCst);
+                    ctl.gate.close(|| handle.interrupt());
+                }
+                Explored::Violation { .. } => ctl.failing.store(true, Ordering::SeqCst),
+                Explored::Inconclusive { .. } => {}
+            }
+            r
+        });
+        let bmc = deepen(prep, opts, &ctl);
+        // A bounded "no failure" can still become a proof, or be shown short of a failure
+        // beyond its bounds: the explorer gets as long again as the bounded search took
+        // (at least 2 s), within the time limit.
+        let wait = match &bmc {
+            Ok(o) => !matches!(o.verdict, Verdict::Failure | Verdict::Deadlock),
+            Err(_) => false,
+        };
+        let mut until = Instant::now() + start.elapsed().max(Duration::from_secs(2));
+        if let Some(d) = deadline {
+            until = until.min(d);
+        }
+        while wait && !explorer.is_finished() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        ctl.cancel.store(true, Ordering::SeqCst);
+        let explored = explorer.join();
+        let mut out = bmc?;
+        if let Ok(ex) = explored {
+            combine(&mut out, ex, &prep.normalized);
+        }
+        Ok(out)
+    })
+}
+
+/// The bounded search's outcome, strengthened or corrected by the explorer's.
+fn combine(out: &mut CheckOutcome, ex: Explored, prog: &Program) {
+    let (result, reason, stats) = match &ex {
+        Explored::Safe(st) => ("safe", None, st.clone()),
+        Explored::Violation {
+            deadlock, stats, ..
+        } => (
+            if *deadlock { "deadlock" } else { "failure" },
+            None,
+            stats.clone(),
+        ),
+        Explored::Inconclusive { reason, loc, stats } => {
+            let at = loc
+                .filter(|l| !l.is_synth())
+                .map(|l| format!(" at {}", prog.sources.describe(l)))
+                .unwrap_or_default();
+            ("inconclusive", Some(format!("{reason}{at}")), stats.clone())
+        }
+    };
+    out.exploration = Some(Exploration {
+        result,
+        reason,
+        states: stats.states,
+        transitions: stats.transitions,
+        ms: stats.ms,
+    });
+    let found = matches!(out.verdict, Verdict::Failure | Verdict::Deadlock);
+    match ex {
+        Explored::Safe(st) if !found => {
+            out.verdict = Verdict::NoFailureWithinBounds;
+            out.reason = Some(format!(
+                "no failure in any execution: every interleaving was explored ({} states), with no bound on rounds or loops",
+                st.states
+            ));
+            out.loops_complete = true;
+            out.unwinding_reached.clear();
+            out.limit_reached = false;
+        }
+        Explored::Violation { loc, deadlock, .. }
+            if out.verdict == Verdict::NoFailureWithinBounds =>
+        {
+            out.verdict = Verdict::Unknown;
+            out.reason = Some(format!(
+                "no failure with up to {} rounds, but the explicit-state search reached a {} at {}: a failing execution lies beyond the bounds (raise --max-rounds or --max-unwind for a counterexample)",
+                out.bounds.rounds,
+                if deadlock { "deadlock" } else { "failure" },
+                prog.sources.describe(loc)
+            ));
+        }
+        _ => {}
+    }
+}
+
+fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOutcome, CheckError> {
     let deadline = opts.timeout.map(|t| Instant::now() + t);
     let mut rounds_i = 0usize;
     let mut unwind = opts.unwind.unwrap_or(2);
@@ -129,10 +284,20 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
     let mut stats = Stats::default();
     let mut last_done: Option<(Bounds, bool, Vec<String>)> = None;
     loop {
+        if ctl.gate.is_closed() {
+            let trying = last_done.as_ref().map(|l| l.0.clone()).unwrap_or_default();
+            return Ok(timed_out(last_done, trying, phases, stats));
+        }
+        // A failure the explorer found is worth looking for beyond `max_rounds`.
+        let max_rounds = if ctl.failing.load(Ordering::SeqCst) {
+            opts.max_rounds.max(64)
+        } else {
+            opts.max_rounds.max(1)
+        };
         let rounds = opts
             .rounds
-            .unwrap_or(ROUNDS.get(rounds_i).copied().unwrap_or(opts.max_rounds));
-        let rounds = rounds.min(opts.max_rounds.max(1));
+            .unwrap_or(ROUNDS.get(rounds_i).copied().unwrap_or(max_rounds));
+        let rounds = rounds.min(max_rounds);
         let seq_opts = SeqOptions {
             unwind,
             rounds,
@@ -152,7 +317,10 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
         // unrolled already.
         let session = Session::new(sq, rounds.max(unwind) + 2, deadline);
         let mut session = match session {
-            Ok(s) => s,
+            Ok(mut s) => {
+                s.set_gate(ctl.gate.clone());
+                s
+            }
             Err(BmcError::Symex(crate::checker::builtin::symex::SymexError::Timeout)) => {
                 return Ok(timed_out(last_done, bounds, phases, stats));
             }
@@ -188,6 +356,7 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
                     phases,
                     stats,
                     limit_reached: false,
+                    exploration: None,
                 });
             }
             Answer::Unknown(why) => {
@@ -216,6 +385,7 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
                     phases,
                     stats,
                     limit_reached: memory,
+                    exploration: None,
                 });
             }
             Answer::Holds => {}
@@ -248,12 +418,12 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
         phases.push(phase);
         let complete = reached.is_empty();
         last_done = Some((bounds.clone(), complete, reached.clone()));
-        let rounds_done = opts.rounds.is_some() || rounds >= opts.max_rounds;
+        let rounds_done = opts.rounds.is_some() || rounds >= max_rounds;
         let unwind_done = opts.unwind.is_some() || complete || unwind >= opts.max_unwind;
         if rounds_done && unwind_done {
             return Ok(finished(bounds, complete, reached, phases, stats));
         }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if deadline.is_some_and(|d| Instant::now() >= d) || ctl.proved.load(Ordering::SeqCst) {
             return Ok(timed_out(last_done, bounds, phases, stats));
         }
         if !unwind_done {
@@ -305,6 +475,7 @@ fn finished(
         phases,
         stats,
         limit_reached: false,
+        exploration: None,
     }
 }
 
@@ -332,5 +503,6 @@ fn timed_out(
         phases,
         stats,
         limit_reached: true,
+        exploration: None,
     }
 }

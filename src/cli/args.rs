@@ -154,6 +154,10 @@ pub struct BoundArgs {
     /// Recursion depth for inlining
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub recursion: u32,
+    /// Do not run the explicit-state explorer beside the bounded search (it proves
+    /// programs with few states correct with no bound, and spots failures beyond the bounds)
+    #[arg(long)]
+    pub no_explore: bool,
 }
 
 #[derive(Args, Debug)]

@@ -42,6 +42,7 @@ pub fn check_options(b: &BoundArgs, props: Properties, secs: Option<f64>) -> Che
         properties: props,
         timeout: timeout(secs),
         recursion: b.recursion.max(1),
+        explore: !b.no_explore,
     }
 }
 
@@ -90,6 +91,23 @@ pub fn run_check_keep(
                         p.result,
                         p.encode_ms,
                         p.solve_ms
+                    ),
+                );
+            }
+            if let Some(e) = &out.exploration {
+                verbose(
+                    ctx,
+                    1,
+                    format!(
+                        "explicit-state search: {}{} ({} states, {} transitions, {} ms)",
+                        e.result,
+                        e.reason
+                            .as_deref()
+                            .map(|r| format!(": {r}"))
+                            .unwrap_or_default(),
+                        e.states,
+                        e.transitions,
+                        e.ms
                     ),
                 );
             }

@@ -18,6 +18,8 @@
 //! | `inputs` | nondeterministic values: `thread`, `at`, `value` |
 //! | `time_ms` | `{ "total", "encode", "solve" }` |
 //! | `phases` | each bound tried and its result |
+//! | `exhaustive` | `true` when every execution was explored with no bound (the explicit-state search finished): the verdict is then a proof, not a bounded check |
+//! | `exploration` | the explicit-state search: `result` (`safe`, `failure`, `deadlock`, `inconclusive`), `reason` (why it gave up, and where), `states`, `transitions`, `ms`; `null` when it did not run |
 
 use serde::Serialize;
 
@@ -58,6 +60,8 @@ pub struct CheckJson<'a> {
     pub inputs: &'a [crate::cex::InputStep],
     pub time_ms: TimeMs,
     pub phases: &'a [Phase],
+    pub exhaustive: bool,
+    pub exploration: Option<&'a crate::check::Exploration>,
 }
 
 pub fn to_json(out: &CheckOutcome, program: &str, checker: CheckerInfo, total_ms: u64) -> String {
@@ -81,6 +85,8 @@ pub fn to_json(out: &CheckOutcome, program: &str, checker: CheckerInfo, total_ms
             solve: out.stats.solve_ms,
         },
         phases: &out.phases,
+        exhaustive: out.exhaustive(),
+        exploration: out.exploration.as_ref(),
     };
     serde_json::to_string_pretty(&j).unwrap_or_default()
 }
@@ -229,6 +235,13 @@ pub fn render_text(
                 "\nfound with {bounds}; {:.1} s\n",
                 total_ms as f64 / 1000.0
             ));
+        }
+        (Verdict::NoFailureWithinBounds, _) if out.exhaustive() => {
+            s.push_str(&format!("{}\n", st.green("NO FAILURE in any execution")));
+            if let Some(r) = &out.reason {
+                s.push_str(&format!("  {r}\n"));
+            }
+            s.push_str(&format!("  {:.1} s\n", total_ms as f64 / 1000.0));
         }
         (Verdict::NoFailureWithinBounds, _) => {
             s.push_str(&format!("{}\n", st.green("NO FAILURE within the bounds")));

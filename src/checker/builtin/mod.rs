@@ -11,7 +11,9 @@ pub mod symex;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use std::sync::{Arc, Mutex};
 use z3::ast::{BV, Bool};
+
 use z3::{Model, Params, SatResult, Solver};
 
 use crate::cex::{Counterexample, InputStep, TraceStep, Violation, ViolationKind, Write};
@@ -53,6 +55,50 @@ pub struct Session {
     queries: u32,
     /// Constraints added after encoding (kept for fresh-solver queries too).
     added: Vec<Bool>,
+    gate: Option<Arc<SolveGate>>,
+}
+
+/// Lets another thread stop the solver: [`SolveGate::close`] interrupts a solve in
+/// progress and makes every later one answer "unknown" at once.
+///
+/// Z3's interrupt cancels its context for good (building terms fails afterwards), so it is
+/// sent only while a solve runs, and a session whose gate closed makes no more Z3 calls.
+#[derive(Default)]
+pub struct SolveGate {
+    /// (a solve is running, the gate is closed)
+    state: Mutex<(bool, bool)>,
+}
+
+impl SolveGate {
+    /// Closes the gate, interrupting the solve in progress (`interrupt` is Z3's).
+    pub fn close(&self, interrupt: impl FnOnce()) {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.1 = true;
+        if st.0 {
+            interrupt();
+        }
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).1
+    }
+
+    /// Marks a solve as starting; false when the gate is closed.
+    fn enter(&self) -> bool {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if st.1 {
+            return false;
+        }
+        st.0 = true;
+        true
+    }
+
+    /// Marks the solve as over; false when the gate closed meanwhile.
+    fn leave(&self) -> bool {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.0 = false;
+        !st.1
+    }
 }
 
 impl Session {
@@ -116,6 +162,7 @@ impl Session {
             deadline,
             queries: 0,
             added: vec![],
+            gate: None,
         })
     }
 
@@ -176,14 +223,19 @@ impl Session {
         self.solver.assert(sel.implies(Bool::or(lits)));
         let mut assumptions = vec![sel];
         assumptions.extend(extra.iter().cloned());
-        let (answer, ms) = solve(&self.solver, &assumptions);
+        let (answer, ms) = gated(self.gate.as_deref(), &self.solver, &assumptions);
         self.stats.solve_ms += ms;
         self.stats.solver_calls += 1;
         answer
     }
 
+    /// Lets `gate` stop this session's solving (see [`SolveGate`]).
+    pub fn set_gate(&mut self, gate: Arc<SolveGate>) {
+        self.gate = Some(gate);
+    }
+
     fn solve(&mut self, solver: &Solver, assumptions: &[Bool]) -> Answer {
-        let (answer, ms) = solve(solver, assumptions);
+        let (answer, ms) = gated(self.gate.as_deref(), solver, assumptions);
         self.stats.solve_ms += ms;
         self.stats.solver_calls += 1;
         answer
@@ -244,6 +296,22 @@ impl Session {
     ) -> Counterexample {
         extract(self, model, index, prog)
     }
+}
+
+/// [`solve`], unless `gate` is closed before or during the solve.
+fn gated(gate: Option<&SolveGate>, solver: &Solver, assumptions: &[Bool]) -> (Answer, u64) {
+    const STOPPED: &str = "stopped: the explicit-state search decided the program";
+    let Some(g) = gate else {
+        return solve(solver, assumptions);
+    };
+    if !g.enter() {
+        return (Answer::Unknown(STOPPED.into()), 0);
+    }
+    let (answer, ms) = solve(solver, assumptions);
+    if !g.leave() {
+        return (Answer::Unknown(STOPPED.into()), ms);
+    }
+    (answer, ms)
 }
 
 fn solve(solver: &Solver, assumptions: &[Bool]) -> (Answer, u64) {

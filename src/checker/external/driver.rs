@@ -529,6 +529,7 @@ impl External {
                         phases,
                         stats: Stats::default(),
                         limit_reached: false,
+                        exploration: None,
                     });
                 }
                 Step::Unwind(at) => {
@@ -549,6 +550,7 @@ impl External {
                             phases,
                             stats: Stats::default(),
                             limit_reached: false,
+                            exploration: None,
                         });
                     }
                     unwind = unwind.saturating_mul(2).min(bounds.max_unwind);
@@ -585,6 +587,7 @@ impl External {
             phases,
             stats: Stats::default(),
             limit_reached: false,
+            exploration: None,
         })
     }
 
@@ -686,6 +689,7 @@ impl External {
             phases,
             stats: Stats::default(),
             limit_reached: false,
+            exploration: None,
         }
     }
 
@@ -711,6 +715,8 @@ impl External {
             // Half of what is left: the counterexample run still needs time.
             timeout: self.remaining().map(|r| r / 2),
             recursion: bounds.recursion.max(1),
+            // Only a deadlock with a counterexample ends the check here.
+            explore: false,
         };
         log(1, "built-in deadlock check");
         match check::check(prep, &opts) {
@@ -844,6 +850,7 @@ fn limit_outcome(
         phases,
         stats: Stats::default(),
         limit_reached: true,
+        exploration: None,
     }
 }
 

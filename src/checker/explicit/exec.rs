@@ -1,0 +1,1437 @@
+//! Running one thread of one state: C semantics on concrete values (the normalized IR, so
+//! every statement makes at most one access to shared memory), pthread operations, and the
+//! choices a step makes (a `_Bool` or 8-bit input, which waiter a signal wakes).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use crate::ir::known::{Known, classify, is_atomic_function};
+use crate::ir::types::{CompLayout, DataModel, IntKind, TypeTable};
+use crate::ir::*;
+use crate::passes::normalize::SharedInfo;
+
+use super::Unsupported;
+use super::code::{Code, Instr, flatten};
+use super::state::{FUNC_BASE, Frame, Obj, Place, State, Status, Thread, Val};
+
+/// Why a step did not produce a successor.
+#[derive(Debug)]
+pub enum Stop {
+    /// The thread's next operation blocks (a held mutex, an unfinished join, a condition
+    /// not yet signalled): it cannot take a step here.
+    Blocked,
+    /// An `assume` failed, or the thread blocked inside an atomic section: no execution.
+    Cut,
+    /// A property violation (failed assertion or error location).
+    Violation(Loc),
+    Unsupported(Unsupported),
+}
+
+impl From<Unsupported> for Stop {
+    fn from(u: Unsupported) -> Stop {
+        Stop::Unsupported(u)
+    }
+}
+
+type R<T> = Result<T, Stop>;
+
+fn unsupported<T>(what: &str, loc: Loc) -> R<T> {
+    Err(Stop::Unsupported(Unsupported::at(what, loc)))
+}
+
+/// The nondeterministic choices of one step: the first `forced.len()` are given, later
+/// ones take 0 and are recorded with their number of alternatives.
+#[derive(Default)]
+pub struct Chooser {
+    pub forced: Vec<u32>,
+    pub made: Vec<(u32, u32)>,
+}
+
+impl Chooser {
+    fn pick(&mut self, domain: u32) -> u32 {
+        let i = self.made.len();
+        let v = self.forced.get(i).copied().unwrap_or(0);
+        self.made.push((v, domain));
+        v
+    }
+}
+
+/// Instructions a step may run without yielding to other threads: after this many, the
+/// explorer gives up (a local loop that never ends).
+const MAX_LOCAL_INSTRS: usize = 1_000_000;
+/// Threads beyond this make the explorer give up (creation in an unbounded loop).
+pub const MAX_THREADS: usize = 64;
+
+pub struct Machine<'p> {
+    pub prog: &'p Program,
+    tt: &'p TypeTable,
+    dm: DataModel,
+    codes: HashMap<FuncId, Code>,
+    /// Per function, per instruction: whether it touches memory or state other threads see.
+    visible: HashMap<FuncId, Vec<bool>>,
+    pub globals: HashMap<VarId, u32>,
+    layouts: RefCell<HashMap<CompId, CompLayout>>,
+    pub main: FuncId,
+}
+
+impl<'p> Machine<'p> {
+    pub fn new(prog: &'p Program, shared: &SharedInfo) -> Result<Machine<'p>, Unsupported> {
+        let main = prog
+            .main()
+            .ok_or_else(|| Unsupported::at("no `main` function", Loc::SYNTH))?;
+        let mut codes = HashMap::new();
+        let mut visible = HashMap::new();
+        for (i, f) in prog.funcs.iter().enumerate() {
+            let Some(body) = &f.body else { continue };
+            let id = FuncId(i as u32);
+            let code = match flatten(body) {
+                Ok(c) => c,
+                // Only functions that run matter; remember the reason for when one does.
+                Err(_) if id != main => continue,
+                Err(e) => return Err(e),
+            };
+            let vis = code
+                .instrs
+                .iter()
+                .map(|ins| instr_visible(prog, shared, ins))
+                .collect();
+            visible.insert(id, vis);
+            codes.insert(id, code);
+        }
+        Ok(Machine {
+            prog,
+            tt: &prog.types,
+            dm: prog.data_model,
+            codes,
+            visible,
+            globals: HashMap::new(),
+            layouts: RefCell::new(HashMap::new()),
+            main,
+        })
+    }
+
+    /// The state before `main` runs: globals initialised, `main` at its first instruction.
+    pub fn initial(&mut self) -> R<State> {
+        let mut st = State {
+            objs: vec![None],
+            threads: vec![],
+            locks: Default::default(),
+            exited: false,
+        };
+        let mut globals = HashMap::new();
+        for (i, v) in self.prog.vars.iter().enumerate() {
+            if v.kind != VarKind::Global {
+                continue;
+            }
+            let size = self.size(&v.ty, v.loc).unwrap_or(0);
+            let id = st.alloc(Obj::new(size as usize, false, !v.is_extern));
+            globals.insert(VarId(i as u32), id);
+        }
+        self.globals = globals;
+        let frame = Frame {
+            func: self.main,
+            pc: 0,
+            locals: vec![],
+            ret: None,
+            atomic_fn: false,
+        };
+        st.threads.push(Thread {
+            frames: vec![frame],
+            status: Status::Running,
+            atomic: 0,
+        });
+        for (i, v) in self.prog.vars.iter().enumerate() {
+            if v.kind != VarKind::Global || v.thread_local {
+                continue;
+            }
+            if let Some(init) = &v.init {
+                let obj = self.globals[&VarId(i as u32)];
+                let mut cx = Cx {
+                    m: self,
+                    st: &mut st,
+                    tid: 0,
+                    ch: &mut Chooser::default(),
+                };
+                cx.init(&v.ty, (obj, 0), init, v.loc)?;
+            }
+        }
+        // `main`'s parameters hold no value the program may rely on.
+        let params: Vec<VarId> = self.prog.func(self.main).params.clone();
+        for p in params {
+            let size = self.size(&self.prog.var(p).ty, Loc::SYNTH)?;
+            let o = st.alloc(Obj::new(size as usize, false, false));
+            st.threads[0].frames[0].bind(p, o);
+        }
+        Ok(st)
+    }
+
+    fn layout(&self, id: CompId) -> CompLayout {
+        self.layouts
+            .borrow_mut()
+            .entry(id)
+            .or_insert_with(|| self.tt.layout(id, self.dm))
+            .clone()
+    }
+
+    fn size(&self, ty: &Type, loc: Loc) -> R<u64> {
+        match ty.size(self.tt, self.dm) {
+            Some(s) => Ok(s),
+            None if ty.is_void(self.tt) || ty.is_function(self.tt) => Ok(1),
+            None => unsupported("an object of incomplete type", loc),
+        }
+    }
+
+    /// Runs thread `tid` from where it stands up to just before its next visible
+    /// instruction (the whole of an atomic section counts as one step).
+    pub fn step(&self, st: &mut State, tid: usize, ch: &mut Chooser) -> R<()> {
+        if let Status::Waiting {
+            mutex, signaled, ..
+        } = st.threads[tid].status
+        {
+            if !signaled || st.locks.contains_key(&mutex) {
+                return Err(Stop::Blocked);
+            }
+            st.locks.insert(mutex, tid as u32);
+            st.threads[tid].status = Status::Running;
+            return self.run_local(st, tid, ch);
+        }
+        let mut cx = Cx {
+            m: self,
+            st,
+            tid,
+            ch,
+        };
+        cx.exec_one()?;
+        self.run_local(st, tid, ch)
+    }
+
+    fn run_local(&self, st: &mut State, tid: usize, ch: &mut Chooser) -> R<()> {
+        let mut n = 0usize;
+        // A loop that touches nothing shared and never ends (`while (y != 0) {}` on a
+        // local copy) is found when the state repeats at a backward jump (Brent's cycle
+        // detection: compare with a snapshot retaken at every power of two).
+        let mut jumps = 0u64;
+        let mut snapshot: Option<u128> = None;
+        loop {
+            if st.exited || st.threads[tid].status != Status::Running {
+                return Ok(());
+            }
+            let atomic = st.threads[tid].atomic > 0;
+            if !atomic && self.next_visible(st, tid) {
+                return Ok(());
+            }
+            n += 1;
+            if n > MAX_LOCAL_INSTRS {
+                let loc = self.current_loc(st, tid);
+                return unsupported("a loop that runs a million steps without yielding", loc);
+            }
+            let before = st.threads[tid].frames.last().map(|f| f.pc);
+            let mut cx = Cx {
+                m: self,
+                st,
+                tid,
+                ch,
+            };
+            match cx.exec_one() {
+                // Blocking inside an atomic section: no execution goes on from here.
+                Err(Stop::Blocked) => return Err(Stop::Cut),
+                r => r?,
+            }
+            let after = st.threads[tid].frames.last().map(|f| f.pc);
+            if n > 1000 && matches!((before, after), (Some(b), Some(a)) if a <= b) {
+                jumps += 1;
+                let f = st.fingerprint();
+                if snapshot == Some(f) {
+                    if atomic {
+                        // Spinning inside an atomic section: no other thread can ever run.
+                        return Err(Stop::Cut);
+                    }
+                    st.threads[tid].status = Status::Stuck;
+                    return Ok(());
+                }
+                if jumps.is_power_of_two() {
+                    snapshot = Some(f);
+                }
+            }
+        }
+    }
+
+    fn next_visible(&self, st: &State, tid: usize) -> bool {
+        let t = &st.threads[tid];
+        let Some(f) = t.frames.last() else {
+            return true;
+        };
+        let Some(code) = self.codes.get(&f.func) else {
+            return true;
+        };
+        match code.instrs.get(f.pc as usize) {
+            // The end of a thread (or of the process) is seen by joins.
+            Some(Instr::Return(_)) if t.frames.len() == 1 => true,
+            Some(_) => self.visible[&f.func][f.pc as usize],
+            None => true,
+        }
+    }
+
+    pub fn current_loc(&self, st: &State, tid: usize) -> Loc {
+        st.threads[tid]
+            .frames
+            .last()
+            .and_then(|f| {
+                self.codes
+                    .get(&f.func)
+                    .and_then(|c| c.locs.get(f.pc as usize).copied())
+            })
+            .unwrap_or(Loc::SYNTH)
+    }
+}
+
+/// `(lhs, callee, args)` when an instruction is a call.
+fn call_of(ins: &Instr) -> Option<(Option<&Expr>, &Expr, &[Expr])> {
+    match ins {
+        Instr::Exec(e) => match &e.kind {
+            ExprKind::Call(c, a) => Some((None, c, a)),
+            ExprKind::Assign(l, r) => match &r.kind {
+                ExprKind::Call(c, a) => Some((Some(l), c, a)),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn instr_visible(prog: &Program, shared: &SharedInfo, ins: &Instr) -> bool {
+    match ins {
+        Instr::Decl { init, .. } => init.as_ref().is_some_and(|i| init_visible(prog, shared, i)),
+        Instr::Exec(e) => expr_visible(prog, shared, e),
+        Instr::Branch { cond, .. } | Instr::Switch { cond, .. } => expr_visible(prog, shared, cond),
+        Instr::Jump(_) => false,
+        Instr::Return(e) => e.as_ref().is_some_and(|e| expr_visible(prog, shared, e)),
+    }
+}
+
+fn init_visible(prog: &Program, shared: &SharedInfo, i: &Init) -> bool {
+    match i {
+        Init::Expr(e) => expr_visible(prog, shared, e),
+        Init::List(items) => items.iter().any(|it| init_visible(prog, shared, &it.init)),
+    }
+}
+
+/// Whether evaluating `e` may touch what another thread sees: shared variables, memory
+/// through pointers, library and pthread calls, atomic sections, the end of the process.
+fn expr_visible(prog: &Program, shared: &SharedInfo, e: &Expr) -> bool {
+    let sub = |x: &Expr| expr_visible(prog, shared, x);
+    match &e.kind {
+        ExprKind::Int(_)
+        | ExprKind::Float(_)
+        | ExprKind::Str(_)
+        | ExprKind::Func(_)
+        | ExprKind::SizeofType(_)
+        | ExprKind::AlignofType(_) => false,
+        ExprKind::SizeofExpr(_) => false,
+        // An access: to shared memory, or with an address that takes a shared read.
+        ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Index(..) | ExprKind::Member(..) => {
+            shared.is_shared_lvalue(e) || addr_visible(prog, shared, e)
+        }
+        ExprKind::AddrOf(x) => addr_visible(prog, shared, x),
+        ExprKind::Decay(x) => addr_visible(prog, shared, x),
+        ExprKind::Unary(_, x) | ExprKind::Cast { e: x, .. } => sub(x),
+        ExprKind::Binary(_, a, b) | ExprKind::Assign(a, b) | ExprKind::Comma(a, b) => {
+            sub(a) || sub(b)
+        }
+        ExprKind::OpAssign { lhs, rhs, .. } => sub(lhs) || sub(rhs),
+        ExprKind::IncDec { e, .. } => sub(e),
+        ExprKind::Cond(a, b, c) => sub(a) || sub(b) || sub(c),
+        ExprKind::Call(c, args) => {
+            let user = match &c.peel().kind {
+                ExprKind::Func(f) => {
+                    let fun = prog.func(*f);
+                    fun.body.is_some()
+                        && !is_atomic_function(&fun.name)
+                        && classify(&fun.name) == Known::Other
+                }
+                _ => false,
+            };
+            !user || args.iter().any(sub)
+        }
+        ExprKind::StmtExpr(_) | ExprKind::Compound(_) => true,
+        ExprKind::Intrinsic(i, args) => match i {
+            Intrinsic::Nondet | Intrinsic::Assume => args.iter().any(sub),
+            _ => true,
+        },
+    }
+}
+
+/// Taking an address reads no memory, but indices and pointers inside it may.
+fn addr_visible(prog: &Program, shared: &SharedInfo, e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Var(_) | ExprKind::Str(_) | ExprKind::Func(_) => false,
+        ExprKind::Member(b, _) => addr_visible(prog, shared, b),
+        ExprKind::Index(b, i) => match &b.kind {
+            ExprKind::Decay(a) => addr_visible(prog, shared, a) || expr_visible(prog, shared, i),
+            _ => expr_visible(prog, shared, b) || expr_visible(prog, shared, i),
+        },
+        ExprKind::Deref(p) => expr_visible(prog, shared, p),
+        _ => expr_visible(prog, shared, e),
+    }
+}
+
+/// One thread's view of a state while it runs.
+struct Cx<'a, 'p> {
+    m: &'a Machine<'p>,
+    st: &'a mut State,
+    tid: usize,
+    ch: &'a mut Chooser,
+}
+
+impl Cx<'_, '_> {
+    fn tt(&self) -> &TypeTable {
+        self.m.tt
+    }
+
+    fn frame(&mut self) -> &mut Frame {
+        let t = &mut self.st.threads[self.tid];
+        let n = t.frames.len() - 1;
+        &mut t.frames[n]
+    }
+
+    fn exec_one(&mut self) -> R<()> {
+        let (func, pc) = {
+            let f = self.frame();
+            (f.func, f.pc as usize)
+        };
+        let m = self.m;
+        let Some(code) = m.codes.get(&func) else {
+            let name = &m.prog.func(func).name;
+            return unsupported(
+                &format!("`{name}`, whose body the explorer cannot run"),
+                m.prog.func(func).loc,
+            );
+        };
+        let Some(ins) = code.instrs.get(pc) else {
+            return self.ret(None, Loc::SYNTH);
+        };
+        let loc = code.locs[pc];
+        self.frame().pc += 1;
+        match ins {
+            Instr::Decl { var, init } => {
+                let ty = m.prog.var(*var).ty.clone();
+                let size = m.size(&ty, loc)? as usize;
+                let obj = match self.frame().local(*var) {
+                    Some(o) => {
+                        if let Some(Some(ob)) = self.st.objs.get_mut(o as usize) {
+                            ob.init.iter_mut().for_each(|b| *b = false);
+                            ob.prov.clear();
+                        }
+                        o
+                    }
+                    None => {
+                        let o = self.st.alloc(Obj::new(size, false, false));
+                        self.frame().bind(*var, o);
+                        o
+                    }
+                };
+                if let Some(init) = init {
+                    if let Init::Expr(e) = init {
+                        if let ExprKind::Call(c, a) = &e.kind {
+                            return self.call(Some((obj, 0)), &ty, c, a, loc);
+                        }
+                    }
+                    self.init(&ty, (obj, 0), init, loc)?;
+                }
+                Ok(())
+            }
+            Instr::Exec(e) => {
+                if let Some((lhs, c, a)) = call_of(ins) {
+                    let (place, ty) = match lhs {
+                        Some(l) => (Some(self.place(l)?), l.ty.clone()),
+                        None => (None, Type::Void),
+                    };
+                    return self.call(place, &ty, c, a, loc);
+                }
+                self.effect(e)
+            }
+            Instr::Branch { cond, to } => {
+                if !self.eval(cond)?.truth() {
+                    self.frame().pc = *to as u32;
+                }
+                Ok(())
+            }
+            Instr::Jump(to) => {
+                self.frame().pc = *to as u32;
+                Ok(())
+            }
+            Instr::Switch {
+                cond,
+                cases,
+                default,
+            } => {
+                let v = self.eval(cond)?;
+                if v.prov != 0 {
+                    return unsupported("a switch on a pointer", loc);
+                }
+                let to = cases
+                    .iter()
+                    .find(|(lo, hi, _)| *lo <= v.v && v.v <= *hi)
+                    .map(|c| c.2)
+                    .unwrap_or(*default);
+                self.frame().pc = to as u32;
+                Ok(())
+            }
+            Instr::Return(e) => {
+                let v = match e {
+                    Some(e) if e.ty.is_aggregate(self.tt()) => {
+                        return unsupported("returning a struct or array by value", loc);
+                    }
+                    Some(e) if !e.ty.is_void(self.tt()) => Some(self.eval(e)?),
+                    Some(e) => {
+                        self.eval(e)?;
+                        None
+                    }
+                    None => None,
+                };
+                self.ret(v, loc)
+            }
+        }
+    }
+
+    /// Pops the current frame, handing `v` to the caller (or ending the thread).
+    fn ret(&mut self, v: Option<Val>, loc: Loc) -> R<()> {
+        let m = self.m;
+        let t = &mut self.st.threads[self.tid];
+        let Some(f) = t.frames.pop() else {
+            return Ok(());
+        };
+        if f.atomic_fn {
+            t.atomic = t.atomic.saturating_sub(1);
+        }
+        let locals: Vec<u32> = f.locals.iter().map(|(_, o)| *o).collect();
+        let depth = t.frames.len();
+        for o in locals {
+            self.st.release(o);
+        }
+        if depth == 0 {
+            if self.tid == 0 {
+                // `main` returning ends the process.
+                self.st.exited = true;
+            }
+            self.st.threads[self.tid].status = Status::Finished(v.unwrap_or(Val::int(0)));
+            return Ok(());
+        }
+        if let (Some(place), Some(v)) = (f.ret, v) {
+            // The caller's instruction says the type of what receives the value.
+            let caller = self.frame();
+            let (cf, cpc) = (caller.func, caller.pc as usize - 1);
+            let ty = match m.codes.get(&cf).and_then(|c| c.instrs.get(cpc)) {
+                Some(Instr::Decl { var, .. }) => m.prog.var(*var).ty.clone(),
+                Some(ins) => match call_of(ins) {
+                    Some((Some(l), _, _)) => l.ty.clone(),
+                    _ => return unsupported("a call whose result goes nowhere known", loc),
+                },
+                None => return unsupported("a call whose result goes nowhere known", loc),
+            };
+            let v = self.convert(v, &ty, loc)?;
+            self.store(place, &ty, v, loc)?;
+        }
+        Ok(())
+    }
+
+    fn call(
+        &mut self,
+        lhs: Option<Place>,
+        lty: &Type,
+        callee: &Expr,
+        args: &[Expr],
+        loc: Loc,
+    ) -> R<()> {
+        let m = self.m;
+        let f = match &callee.peel().kind {
+            ExprKind::Func(f) => *f,
+            _ => {
+                let v = self.eval(callee)?;
+                if v.prov < FUNC_BASE || v.v != 0 {
+                    return unsupported("a call through a pointer that is not a function", loc);
+                }
+                FuncId(v.prov - FUNC_BASE)
+            }
+        };
+        let fun = m.prog.func(f);
+        let known = classify(&fun.name);
+        if known != Known::Other || fun.body.is_none() {
+            let result = self.library(known, &fun.name, args, loc)?;
+            if let (Some(p), Some(v)) = (lhs, result) {
+                let v = self.convert(v, lty, loc)?;
+                self.store(p, lty, v, loc)?;
+            }
+            return Ok(());
+        }
+        if self.st.threads[self.tid].frames.len() > 256 {
+            return unsupported("recursion deeper than 256 calls", loc);
+        }
+        let mut vals = Vec::with_capacity(args.len());
+        for a in args {
+            if a.ty.is_aggregate(self.tt()) {
+                return unsupported("passing a struct by value", loc);
+            }
+            vals.push(self.eval(a)?);
+        }
+        let atomic_fn = is_atomic_function(&fun.name);
+        let mut frame = Frame {
+            func: f,
+            pc: 0,
+            locals: vec![],
+            ret: lhs,
+            atomic_fn,
+        };
+        for (i, p) in fun.params.iter().enumerate() {
+            let ty = m.prog.var(*p).ty.clone();
+            let size = m.size(&ty, loc)?;
+            let o = self.st.alloc(Obj::new(size as usize, false, false));
+            frame.bind(*p, o);
+            if let Some(v) = vals.get(i) {
+                let v = self.convert(*v, &ty, loc)?;
+                self.store((o, 0), &ty, v, loc)?;
+            }
+        }
+        let t = &mut self.st.threads[self.tid];
+        if atomic_fn {
+            t.atomic += 1;
+        }
+        t.frames.push(frame);
+        Ok(())
+    }
+
+    /// Functions without a body the explorer knows: pthreads, allocation, output.
+    fn library(&mut self, known: Known, name: &str, args: &[Expr], loc: Loc) -> R<Option<Val>> {
+        let arg = |i: usize| -> R<&Expr> {
+            match args.get(i) {
+                Some(a) => Ok(a),
+                None => unsupported(&format!("`{name}` with too few arguments"), loc),
+            }
+        };
+        match known {
+            Known::ThreadCreate => {
+                let f = self.eval(arg(2)?)?;
+                if f.prov < FUNC_BASE {
+                    return unsupported("a thread started through a non-function", loc);
+                }
+                let fid = FuncId(f.prov - FUNC_BASE);
+                let a = self.eval(arg(3)?)?;
+                let id = self.st.threads.len();
+                if id >= MAX_THREADS {
+                    return unsupported("more than 64 threads", loc);
+                }
+                let m = self.m;
+                let fun = m.prog.func(fid);
+                if fun.body.is_none() {
+                    return unsupported(
+                        &format!("thread function `{}` has no body", fun.name),
+                        loc,
+                    );
+                }
+                let mut frame = Frame {
+                    func: fid,
+                    pc: 0,
+                    locals: vec![],
+                    ret: None,
+                    atomic_fn: false,
+                };
+                if let Some(p) = fun.params.first() {
+                    let ty = m.prog.var(*p).ty.clone();
+                    let size = m.size(&ty, loc)?;
+                    let o = self.st.alloc(Obj::new(size as usize, false, false));
+                    frame.bind(*p, o);
+                    let v = self.convert(a, &ty, loc)?;
+                    self.store((o, 0), &ty, v, loc)?;
+                }
+                self.st.threads.push(Thread {
+                    frames: vec![frame],
+                    status: Status::Running,
+                    atomic: 0,
+                });
+                let handle = self.eval(arg(0)?)?;
+                if handle.truth() {
+                    let p = self.ptr_place(handle, loc)?;
+                    let ty = arg(0)?
+                        .ty
+                        .pointee(self.tt())
+                        .cloned()
+                        .unwrap_or(Type::Int(IntKind::ULong));
+                    self.store(p, &ty, Val::int(id as i128), loc)?;
+                }
+                Ok(Some(Val::int(0)))
+            }
+            Known::ThreadJoin => {
+                let t = self.eval(arg(0)?)?;
+                let Some(target) = usize::try_from(t.v)
+                    .ok()
+                    .filter(|i| *i < self.st.threads.len())
+                else {
+                    return unsupported("joining a thread id the explorer does not know", loc);
+                };
+                let Status::Finished(v) = self.st.threads[target].status else {
+                    return Err(Stop::Blocked);
+                };
+                if let Some(a) = args.get(1) {
+                    let p = self.eval(a)?;
+                    if p.truth() {
+                        let place = self.ptr_place(p, loc)?;
+                        self.store(place, &Type::void_ptr(), v, loc)?;
+                    }
+                }
+                Ok(Some(Val::int(0)))
+            }
+            Known::ThreadExit => {
+                let v = match args.first() {
+                    Some(a) => self.eval(a)?,
+                    None => Val::int(0),
+                };
+                let t = &mut self.st.threads[self.tid];
+                let frames = std::mem::take(&mut t.frames);
+                t.atomic = 0;
+                t.status = Status::Finished(v);
+                for f in frames {
+                    for (_, o) in f.locals {
+                        self.st.release(o);
+                    }
+                }
+                Ok(None)
+            }
+            Known::ThreadSelf => Ok(Some(Val::int(self.tid as i128))),
+            Known::ThreadEqual => {
+                let a = self.eval(arg(0)?)?;
+                let b = self.eval(arg(1)?)?;
+                Ok(Some(Val::int((a == b) as i128)))
+            }
+            Known::ThreadDetach
+            | Known::Attr
+            | Known::CondInit
+            | Known::CondDestroy
+            | Known::MutexDestroy => Ok(Some(Val::int(0))),
+            Known::MutexInit => {
+                let p = self.eval_place_of_ptr(arg(0)?)?;
+                self.st.locks.remove(&p);
+                Ok(Some(Val::int(0)))
+            }
+            Known::MutexLock => {
+                let p = self.eval_place_of_ptr(arg(0)?)?;
+                if self.st.locks.contains_key(&p) {
+                    return Err(Stop::Blocked);
+                }
+                self.st.locks.insert(p, self.tid as u32);
+                Ok(Some(Val::int(0)))
+            }
+            Known::MutexTrylock => {
+                let p = self.eval_place_of_ptr(arg(0)?)?;
+                if self.st.locks.contains_key(&p) {
+                    return Ok(Some(Val::int(16)));
+                }
+                self.st.locks.insert(p, self.tid as u32);
+                Ok(Some(Val::int(0)))
+            }
+            Known::MutexUnlock => {
+                let p = self.eval_place_of_ptr(arg(0)?)?;
+                self.st.locks.remove(&p);
+                Ok(Some(Val::int(0)))
+            }
+            Known::CondWait => {
+                let c = self.eval_place_of_ptr(arg(0)?)?;
+                let mx = self.eval_place_of_ptr(arg(1)?)?;
+                self.st.locks.remove(&mx);
+                self.st.threads[self.tid].status = Status::Waiting {
+                    cond: c,
+                    mutex: mx,
+                    signaled: false,
+                };
+                Ok(Some(Val::int(0)))
+            }
+            Known::CondSignal | Known::CondBroadcast => {
+                let c = self.eval_place_of_ptr(arg(0)?)?;
+                let waiting: Vec<usize> = (0..self.st.threads.len())
+                    .filter(|&i| {
+                        matches!(self.st.threads[i].status,
+                            Status::Waiting { cond, signaled: false, .. } if cond == c)
+                    })
+                    .collect();
+                let wake: Vec<usize> = if known == Known::CondBroadcast {
+                    waiting
+                } else if waiting.is_empty() {
+                    vec![]
+                } else {
+                    let i = self.ch.pick(waiting.len() as u32) as usize;
+                    vec![waiting[i]]
+                };
+                for w in wake {
+                    if let Status::Waiting { signaled, .. } = &mut self.st.threads[w].status {
+                        *signaled = true;
+                    }
+                }
+                Ok(Some(Val::int(0)))
+            }
+            Known::Malloc | Known::Calloc => {
+                let n = if known == Known::Calloc {
+                    let a = self.eval(arg(0)?)?;
+                    let b = self.eval(arg(1)?)?;
+                    a.v.saturating_mul(b.v)
+                } else {
+                    self.eval(arg(0)?)?.v
+                };
+                if !(0..=1 << 20).contains(&n) {
+                    return unsupported("an allocation larger than 1 MiB", loc);
+                }
+                let o = self
+                    .st
+                    .alloc(Obj::new(n as usize, true, known == Known::Calloc));
+                Ok(Some(Val { v: 0, prov: o }))
+            }
+            Known::Free => {
+                let p = self.eval(arg(0)?)?;
+                if !p.truth() {
+                    return Ok(None);
+                }
+                let heap = self
+                    .st
+                    .objs
+                    .get(p.prov as usize)
+                    .and_then(|o| o.as_ref())
+                    .is_some_and(|o| o.heap);
+                if !heap || p.v != 0 {
+                    return unsupported("freeing memory that malloc did not return", loc);
+                }
+                self.st.release(p.prov);
+                Ok(None)
+            }
+            _ if matches!(
+                name,
+                "printf"
+                    | "puts"
+                    | "putchar"
+                    | "fprintf"
+                    | "fflush"
+                    | "usleep"
+                    | "sleep"
+                    | "nanosleep"
+            ) =>
+            {
+                Ok(Some(Val::int(0)))
+            }
+            _ => unsupported(&format!("a call to `{name}`"), loc),
+        }
+    }
+
+    /// An expression evaluated for its effect.
+    fn effect(&mut self, e: &Expr) -> R<()> {
+        if let ExprKind::Intrinsic(i, args) = &e.kind {
+            match i {
+                Intrinsic::Assume => {
+                    let c = self.eval_arg(args, e.loc)?;
+                    return if c.truth() { Ok(()) } else { Err(Stop::Cut) };
+                }
+                Intrinsic::Assert => {
+                    let c = self.eval_arg(args, e.loc)?;
+                    return if c.truth() {
+                        Ok(())
+                    } else {
+                        Err(Stop::Violation(e.loc))
+                    };
+                }
+                Intrinsic::Error => return Err(Stop::Violation(e.loc)),
+                Intrinsic::Abort => {
+                    self.st.exited = true;
+                    return Ok(());
+                }
+                Intrinsic::AtomicBegin => {
+                    self.st.threads[self.tid].atomic += 1;
+                    return Ok(());
+                }
+                Intrinsic::AtomicEnd => {
+                    let t = &mut self.st.threads[self.tid];
+                    t.atomic = t.atomic.saturating_sub(1);
+                    return Ok(());
+                }
+                Intrinsic::Nondet => {}
+                other => {
+                    return unsupported(&format!("seqloc's own operation {other:?}"), e.loc);
+                }
+            }
+        }
+        if e.ty.is_aggregate(self.tt()) {
+            if let ExprKind::Assign(l, r) = &e.kind {
+                let dst = self.place(l)?;
+                let src = self.place(r)?;
+                let n = self.m.size(&l.ty, e.loc)?;
+                return self.copy(dst, src, n, e.loc);
+            }
+        }
+        self.eval(e).map(|_| ())
+    }
+
+    fn eval_arg(&mut self, args: &[Expr], loc: Loc) -> R<Val> {
+        match args.first() {
+            Some(a) => self.eval(a),
+            None => unsupported("an intrinsic without its argument", loc),
+        }
+    }
+
+    fn eval_place_of_ptr(&mut self, e: &Expr) -> R<Place> {
+        let v = self.eval(e)?;
+        self.ptr_place(v, e.loc)
+    }
+
+    fn ptr_place(&self, v: Val, loc: Loc) -> R<Place> {
+        if v.prov == 0 || v.prov >= FUNC_BASE {
+            return unsupported("a pointer that points to no object", loc);
+        }
+        Ok((v.prov, v.v as i64))
+    }
+
+    /// The object and offset an lvalue designates.
+    fn place(&mut self, e: &Expr) -> R<Place> {
+        match &e.kind {
+            ExprKind::Var(v) => {
+                let var = self.m.prog.var(*v);
+                if var.kind == VarKind::Global {
+                    if var.thread_local {
+                        return unsupported("a thread-local variable", e.loc);
+                    }
+                    return match self.m.globals.get(v) {
+                        Some(o) => Ok((*o, 0)),
+                        None => unsupported("a global the explorer did not allocate", e.loc),
+                    };
+                }
+                match self.frame().local(*v) {
+                    Some(o) => Ok((o, 0)),
+                    None => {
+                        // A local used before its declaration ran (a jump over it).
+                        let ty = var.ty.clone();
+                        let size = self.m.size(&ty, e.loc)?;
+                        let o = self.st.alloc(Obj::new(size as usize, false, false));
+                        self.frame().bind(*v, o);
+                        Ok((o, 0))
+                    }
+                }
+            }
+            ExprKind::Deref(p) => {
+                let v = self.eval(p)?;
+                self.ptr_place(v, e.loc)
+            }
+            ExprKind::Member(b, i) => {
+                let (o, off) = self.place(b)?;
+                match b.ty.resolve(self.tt()) {
+                    Type::Comp(id) => {
+                        let l = self.m.layout(*id);
+                        let fo = l.offsets.get(*i).copied();
+                        match fo {
+                            Some(fo) if fo.bit.is_none() => Ok((o, off + fo.byte as i64)),
+                            Some(_) => unsupported("a bit-field", e.loc),
+                            None => unsupported("a member the layout does not have", e.loc),
+                        }
+                    }
+                    _ => unsupported("a member of a non-struct", e.loc),
+                }
+            }
+            ExprKind::Index(b, i) => {
+                let base = self.eval(b)?;
+                let idx = self.eval(i)?;
+                let ety = match b.ty.pointee(self.tt()) {
+                    Some(t) => t.clone(),
+                    None => return unsupported("indexing a non-pointer", e.loc),
+                };
+                let size = self.m.size(&ety, e.loc)? as i128;
+                let p = Val {
+                    v: base.v.wrapping_add(idx.v.wrapping_mul(size)),
+                    prov: base.prov,
+                };
+                self.ptr_place(p, e.loc)
+            }
+            ExprKind::Cast { e: x, .. } => self.place(x),
+            _ => unsupported("this kind of lvalue", e.loc),
+        }
+    }
+
+    fn int_kind(&self, ty: &Type, loc: Loc) -> R<IntKind> {
+        match ty.resolve(self.tt()) {
+            Type::Pointer(_) => Ok(self.m.dm.size_t()),
+            _ => match ty.int_kind(self.tt()) {
+                Some(k) => Ok(k),
+                None => unsupported("a value of non-integer type (floating point?)", loc),
+            },
+        }
+    }
+
+    fn obj(&self, id: u32, loc: Loc) -> R<&Obj> {
+        match self.st.objs.get(id as usize).and_then(|o| o.as_ref()) {
+            Some(o) => Ok(o),
+            None => unsupported(
+                "an access to memory that was freed or went out of scope",
+                loc,
+            ),
+        }
+    }
+
+    fn load(&mut self, (o, off): Place, ty: &Type, loc: Loc) -> R<Val> {
+        let k = self.int_kind(ty, loc)?;
+        let n = k.bytes(self.m.dm) as usize;
+        let obj = self.obj(o, loc)?;
+        if off < 0 || off as usize + n > obj.bytes.len() {
+            return unsupported("an access outside its object", loc);
+        }
+        let off = off as usize;
+        if obj.init[off..off + n].iter().any(|b| !b) {
+            return unsupported(
+                "a read of a value never written (an input the explorer cannot enumerate)",
+                loc,
+            );
+        }
+        let mut u: u128 = 0;
+        for (i, b) in obj.bytes[off..off + n].iter().enumerate() {
+            u |= (*b as u128) << (8 * i);
+        }
+        let prov = obj.prov.get(&(off as u32)).copied().unwrap_or(0);
+        let v = k.wrap(u as i128, self.m.dm);
+        Ok(Val { v, prov })
+    }
+
+    fn store(&mut self, (o, off): Place, ty: &Type, v: Val, loc: Loc) -> R<()> {
+        if ty.is_aggregate(self.tt()) {
+            return unsupported("storing an aggregate as a scalar", loc);
+        }
+        let k = self.int_kind(ty, loc)?;
+        let n = k.bytes(self.m.dm) as usize;
+        let pw = self.m.dm.pointer_bytes() as i64;
+        let obj = match self.st.objs.get_mut(o as usize).and_then(|x| x.as_mut()) {
+            Some(x) => x,
+            None => {
+                return unsupported(
+                    "an access to memory that was freed or went out of scope",
+                    loc,
+                );
+            }
+        };
+        if off < 0 || off as usize + n > obj.bytes.len() {
+            return unsupported("an access outside its object", loc);
+        }
+        let u = v.v as u128;
+        for i in 0..n {
+            obj.bytes[off as usize + i] = (u >> (8 * i)) as u8;
+            obj.init[off as usize + i] = true;
+        }
+        let lo = (off - pw + 1).max(0) as u32;
+        let hi = (off as usize + n) as u32;
+        let stale: Vec<u32> = obj.prov.range(lo..hi).map(|(k, _)| *k).collect();
+        for s in stale {
+            obj.prov.remove(&s);
+        }
+        if v.prov != 0 {
+            obj.prov.insert(off as u32, v.prov);
+        }
+        Ok(())
+    }
+
+    fn copy(&mut self, dst: Place, src: Place, n: u64, loc: Loc) -> R<()> {
+        let n = n as usize;
+        let s = self.obj(src.0, loc)?;
+        if src.1 < 0 || src.1 as usize + n > s.bytes.len() {
+            return unsupported("a copy outside its object", loc);
+        }
+        let a = src.1 as usize;
+        let bytes = s.bytes[a..a + n].to_vec();
+        let init = s.init[a..a + n].to_vec();
+        let provs: Vec<(u32, u32)> = s
+            .prov
+            .range(a as u32..(a + n) as u32)
+            .map(|(k, v)| (*k - a as u32, *v))
+            .collect();
+        let d = match self
+            .st
+            .objs
+            .get_mut(dst.0 as usize)
+            .and_then(|x| x.as_mut())
+        {
+            Some(x) => x,
+            None => return unsupported("a copy into memory that is gone", loc),
+        };
+        if dst.1 < 0 || dst.1 as usize + n > d.bytes.len() {
+            return unsupported("a copy outside its object", loc);
+        }
+        let b = dst.1 as usize;
+        d.bytes[b..b + n].copy_from_slice(&bytes);
+        d.init[b..b + n].copy_from_slice(&init);
+        let stale: Vec<u32> = d
+            .prov
+            .range(b as u32..(b + n) as u32)
+            .map(|(k, _)| *k)
+            .collect();
+        for k in stale {
+            d.prov.remove(&k);
+        }
+        for (k, v) in provs {
+            d.prov.insert(k + b as u32, v);
+        }
+        Ok(())
+    }
+
+    /// Initialises an object (or part of one) from an initializer.
+    fn init(&mut self, ty: &Type, place: Place, init: &Init, loc: Loc) -> R<()> {
+        match init {
+            Init::Expr(e) => {
+                if ty.is_aggregate(self.tt()) {
+                    if let ExprKind::Str(s) = &e.peel().kind {
+                        let n = self.m.size(ty, loc)? as usize;
+                        for i in 0..n {
+                            let b = s.get(i).copied().unwrap_or(0);
+                            self.store(
+                                (place.0, place.1 + i as i64),
+                                &Type::char(),
+                                Val::int(b as i8 as i128),
+                                loc,
+                            )?;
+                        }
+                        return Ok(());
+                    }
+                    let src = self.place(e)?;
+                    let n = self.m.size(ty, loc)?;
+                    return self.copy(place, src, n, loc);
+                }
+                let v = self.eval(e)?;
+                let v = self.convert(v, ty, loc)?;
+                self.store(place, ty, v, loc)
+            }
+            Init::List(items) => {
+                let n = self.m.size(ty, loc)? as usize;
+                self.zero(place, n, loc)?;
+                for it in items {
+                    let mut t = ty.clone();
+                    let mut off = place.1;
+                    for d in &it.path {
+                        match (d, t.resolve(self.tt()).clone()) {
+                            (Designator::Field(i), Type::Comp(id)) => {
+                                let l = self.m.layout(id);
+                                let Some(fo) = l.offsets.get(*i) else {
+                                    return unsupported("an initializer for a missing member", loc);
+                                };
+                                if fo.bit.is_some() {
+                                    return unsupported("a bit-field initializer", loc);
+                                }
+                                off += fo.byte as i64;
+                                t = self.tt().comp(id).fields[*i].ty.clone();
+                            }
+                            (Designator::Index(k), Type::Array(e, _)) => {
+                                let es = self.m.size(&e, loc)? as i64;
+                                off += es * *k as i64;
+                                t = (*e).clone();
+                            }
+                            _ => {
+                                return unsupported(
+                                    "an initializer the explorer cannot place",
+                                    loc,
+                                );
+                            }
+                        }
+                    }
+                    self.init(&t, (place.0, off), &it.init, loc)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn zero(&mut self, (o, off): Place, n: usize, loc: Loc) -> R<()> {
+        let obj = match self.st.objs.get_mut(o as usize).and_then(|x| x.as_mut()) {
+            Some(x) => x,
+            None => return unsupported("initialising memory that is gone", loc),
+        };
+        if off < 0 || off as usize + n > obj.bytes.len() {
+            return unsupported("an initializer outside its object", loc);
+        }
+        let a = off as usize;
+        obj.bytes[a..a + n].iter_mut().for_each(|b| *b = 0);
+        obj.init[a..a + n].iter_mut().for_each(|b| *b = true);
+        let stale: Vec<u32> = obj
+            .prov
+            .range(a as u32..(a + n) as u32)
+            .map(|(k, _)| *k)
+            .collect();
+        for k in stale {
+            obj.prov.remove(&k);
+        }
+        Ok(())
+    }
+
+    /// C's conversion of a scalar to `ty`.
+    fn convert(&self, v: Val, ty: &Type, loc: Loc) -> R<Val> {
+        match ty.resolve(self.tt()) {
+            Type::Void => Ok(v),
+            Type::Pointer(_) => Ok(Val {
+                v: self.m.dm.size_t().wrap(v.v, self.m.dm),
+                prov: v.prov,
+            }),
+            Type::Int(IntKind::Bool) => Ok(Val::int(v.truth() as i128)),
+            _ => {
+                let k = self.int_kind(ty, loc)?;
+                Ok(Val {
+                    v: k.wrap(v.v, self.m.dm),
+                    prov: v.prov,
+                })
+            }
+        }
+    }
+
+    fn nondet(&mut self, ty: &Type, loc: Loc) -> R<Val> {
+        if ty.is_pointer(self.tt()) {
+            return unsupported("a nondeterministic pointer", loc);
+        }
+        let k = self.int_kind(ty, loc)?;
+        let v = match k {
+            IntKind::Bool => self.ch.pick(2) as i128,
+            _ if k.bytes(self.m.dm) == 1 => self.ch.pick(256) as i128,
+            _ => {
+                return unsupported(
+                    &format!(
+                        "a nondeterministic {} input (too many values to enumerate)",
+                        k.c_name()
+                    ),
+                    loc,
+                );
+            }
+        };
+        Ok(Val::int(k.wrap(v, self.m.dm)))
+    }
+
+    fn eval(&mut self, e: &Expr) -> R<Val> {
+        let loc = e.loc;
+        match &e.kind {
+            ExprKind::Int(v) => Ok(Val::int(*v)),
+            ExprKind::Float(_) => unsupported("floating point", loc),
+            ExprKind::Str(_) => unsupported("a string literal used as a value", loc),
+            ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Member(..) | ExprKind::Index(..) => {
+                if e.ty.is_aggregate(self.tt()) || e.ty.is_function(self.tt()) {
+                    return unsupported("an aggregate used as a value", loc);
+                }
+                let p = self.place(e)?;
+                self.load(p, &e.ty, loc)
+            }
+            ExprKind::Func(f) => Ok(Val {
+                v: 0,
+                prov: FUNC_BASE + f.0,
+            }),
+            ExprKind::Unary(op, x) => {
+                let a = self.eval(x)?;
+                match op {
+                    UnOp::LogNot => Ok(Val::int(!a.truth() as i128)),
+                    UnOp::Neg => self.convert(Val::int(a.v.wrapping_neg()), &e.ty, loc),
+                    UnOp::BitNot => self.convert(Val::int(!a.v), &e.ty, loc),
+                }
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, &e.ty, loc),
+            ExprKind::Assign(l, r) => {
+                let p = self.place(l)?;
+                let v = self.eval(r)?;
+                let v = self.convert(v, &l.ty, loc)?;
+                self.store(p, &l.ty, v, loc)?;
+                Ok(v)
+            }
+            ExprKind::OpAssign {
+                op,
+                lhs,
+                rhs,
+                op_ty,
+            } => {
+                let p = self.place(lhs)?;
+                let old = self.load(p, &lhs.ty, loc)?;
+                let r = self.eval(rhs)?;
+                let v = if lhs.ty.is_pointer(self.tt()) {
+                    self.ptr_arith(*op, old, r, &lhs.ty, loc)?
+                } else {
+                    let a = self.convert(old, op_ty, loc)?;
+                    let b = self.convert(r, op_ty, loc)?;
+                    self.arith(*op, a, b, op_ty, loc)?
+                };
+                let v = self.convert(v, &lhs.ty, loc)?;
+                self.store(p, &lhs.ty, v, loc)?;
+                Ok(v)
+            }
+            ExprKind::IncDec { inc, post, e: x } => {
+                let p = self.place(x)?;
+                let old = self.load(p, &x.ty, loc)?;
+                let one = Val::int(1);
+                let op = if *inc { BinOp::Add } else { BinOp::Sub };
+                let new = if x.ty.is_pointer(self.tt()) {
+                    self.ptr_arith(op, old, one, &x.ty, loc)?
+                } else {
+                    let v = if *inc {
+                        old.v.wrapping_add(1)
+                    } else {
+                        old.v.wrapping_sub(1)
+                    };
+                    self.convert(Val { v, prov: old.prov }, &x.ty, loc)?
+                };
+                self.store(p, &x.ty, new, loc)?;
+                Ok(if *post { old } else { new })
+            }
+            ExprKind::Cond(c, a, b) => {
+                if self.eval(c)?.truth() {
+                    let v = self.eval(a)?;
+                    self.convert(v, &e.ty, loc)
+                } else {
+                    let v = self.eval(b)?;
+                    self.convert(v, &e.ty, loc)
+                }
+            }
+            ExprKind::Comma(a, b) => {
+                self.effect(a)?;
+                self.eval(b)
+            }
+            ExprKind::Cast { e: x, .. } => {
+                if e.ty.is_void(self.tt()) {
+                    self.effect(x)?;
+                    return Ok(Val::int(0));
+                }
+                let v = self.eval(x)?;
+                self.convert(v, &e.ty, loc)
+            }
+            ExprKind::Decay(x) | ExprKind::AddrOf(x) => {
+                if let ExprKind::Func(f) = &x.peel().kind {
+                    return Ok(Val {
+                        v: 0,
+                        prov: FUNC_BASE + f.0,
+                    });
+                }
+                let (o, off) = self.place(x)?;
+                Ok(Val {
+                    v: off as i128,
+                    prov: o,
+                })
+            }
+            ExprKind::SizeofType(t) => Ok(Val::int(self.m.size(t, loc)? as i128)),
+            ExprKind::SizeofExpr(x) => Ok(Val::int(self.m.size(&x.ty, loc)? as i128)),
+            ExprKind::AlignofType(t) => Ok(Val::int(t.align(self.tt(), self.m.dm) as i128)),
+            ExprKind::Call(..) => unsupported("a call inside an expression", loc),
+            ExprKind::StmtExpr(_) | ExprKind::Compound(_) => {
+                unsupported("a statement expression or compound literal", loc)
+            }
+            ExprKind::Intrinsic(Intrinsic::Nondet, _) => self.nondet(&e.ty, loc),
+            ExprKind::Intrinsic(..) => {
+                self.effect(e)?;
+                Ok(Val::int(0))
+            }
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, ty: &Type, loc: Loc) -> R<Val> {
+        if op == BinOp::LogAnd || op == BinOp::LogOr {
+            let x = self.eval(a)?.truth();
+            if (op == BinOp::LogAnd) != x {
+                return Ok(Val::int(x as i128));
+            }
+            return Ok(Val::int(self.eval(b)?.truth() as i128));
+        }
+        let x = self.eval(a)?;
+        let y = self.eval(b)?;
+        let (pa, pb) = (a.ty.is_pointer(self.tt()), b.ty.is_pointer(self.tt()));
+        if op.is_comparison() {
+            if pa || pb || x.prov != 0 || y.prov != 0 {
+                let r = match op {
+                    BinOp::Eq => x == y,
+                    BinOp::Ne => x != y,
+                    _ => {
+                        if x.prov != y.prov {
+                            return unsupported("ordering pointers into different objects", loc);
+                        }
+                        match op {
+                            BinOp::Lt => x.v < y.v,
+                            BinOp::Gt => x.v > y.v,
+                            BinOp::Le => x.v <= y.v,
+                            _ => x.v >= y.v,
+                        }
+                    }
+                };
+                return Ok(Val::int(r as i128));
+            }
+            let r = match op {
+                BinOp::Eq => x.v == y.v,
+                BinOp::Ne => x.v != y.v,
+                BinOp::Lt => x.v < y.v,
+                BinOp::Gt => x.v > y.v,
+                BinOp::Le => x.v <= y.v,
+                _ => x.v >= y.v,
+            };
+            return Ok(Val::int(r as i128));
+        }
+        if pa && pb && op == BinOp::Sub {
+            if x.prov != y.prov {
+                return unsupported("subtracting pointers into different objects", loc);
+            }
+            let size = match a.ty.pointee(self.tt()) {
+                Some(t) => self.m.size(t, loc)?.max(1) as i128,
+                None => 1,
+            };
+            return self.convert(Val::int((x.v - y.v) / size), ty, loc);
+        }
+        if pa {
+            return self.ptr_arith(op, x, y, &a.ty, loc);
+        }
+        if pb && op == BinOp::Add {
+            return self.ptr_arith(op, y, x, &b.ty, loc);
+        }
+        self.arith(op, x, y, ty, loc)
+    }
+
+    fn ptr_arith(&mut self, op: BinOp, p: Val, i: Val, pty: &Type, loc: Loc) -> R<Val> {
+        let size = match pty.pointee(self.tt()) {
+            Some(t) => self.m.size(t, loc)?.max(1) as i128,
+            None => 1,
+        };
+        let v = match op {
+            BinOp::Add => p.v.wrapping_add(i.v.wrapping_mul(size)),
+            BinOp::Sub => p.v.wrapping_sub(i.v.wrapping_mul(size)),
+            _ => return unsupported("this arithmetic on a pointer", loc),
+        };
+        Ok(Val { v, prov: p.prov })
+    }
+
+    /// Integer arithmetic in `ty` (the operands are already of the common type).
+    fn arith(&mut self, op: BinOp, x: Val, y: Val, ty: &Type, loc: Loc) -> R<Val> {
+        let k = self.int_kind(ty, loc)?;
+        let bits = k.bits(self.m.dm) as i128;
+        let prov = match op {
+            BinOp::Add | BinOp::Sub if y.prov == 0 => x.prov,
+            BinOp::Add if x.prov == 0 => y.prov,
+            _ if x.prov == 0 && y.prov == 0 => 0,
+            _ => return unsupported("arithmetic on a pointer's address", loc),
+        };
+        let v = match op {
+            BinOp::Add => x.v.wrapping_add(y.v),
+            BinOp::Sub => x.v.wrapping_sub(y.v),
+            BinOp::Mul => x.v.wrapping_mul(y.v),
+            BinOp::Div | BinOp::Rem => {
+                if y.v == 0 {
+                    return unsupported("a division by zero", loc);
+                }
+                if op == BinOp::Div {
+                    x.v / y.v
+                } else {
+                    x.v % y.v
+                }
+            }
+            BinOp::Shl | BinOp::Shr => {
+                if y.v < 0 || y.v >= bits {
+                    return unsupported("a shift by more than the width", loc);
+                }
+                if op == BinOp::Shl {
+                    x.v.wrapping_shl(y.v as u32)
+                } else {
+                    x.v >> y.v
+                }
+            }
+            BinOp::BitAnd => x.v & y.v,
+            BinOp::BitOr => x.v | y.v,
+            BinOp::BitXor => x.v ^ y.v,
+            _ => return unsupported("this operator", loc),
+        };
+        Ok(Val {
+            v: k.wrap(v, self.m.dm),
+            prov,
+        })
+    }
+}

@@ -1,0 +1,118 @@
+//! The explicit-state explorer against ground truth: on every task of `benchmarks/` and of
+//! `../shared/svcomp/` it must never call a program with a known bug safe, nor find a
+//! failure in a program expected to be correct. Where it gives up is allowed (the bounded
+//! checker answers then); the counts are printed, and a floor keeps it from silently
+//! giving up on everything.
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use seqloc::check::Prepared;
+use seqloc::checker::explicit::{ExploreOptions, Explored, explore};
+use seqloc::frontend::{FrontendOptions, load};
+use seqloc::ir::types::DataModel;
+use seqloc::sweep::task::{DataModel as TaskModel, PropertyKind, discover};
+
+#[derive(Default, Debug)]
+struct Tally {
+    safe: usize,
+    violation: usize,
+    inconclusive: usize,
+}
+
+fn run_tasks(root: PathBuf, per_task: Duration) -> (Tally, Vec<String>) {
+    let tasks = discover(&[root]).expect("tasks are discovered");
+    let mut tally = Tally::default();
+    let mut wrong = vec![];
+    for t in tasks {
+        let Some(input) = t.inputs.first() else {
+            continue;
+        };
+        for p in &t.properties {
+            let (assertions, deadlock) = match p.kind {
+                PropertyKind::UnreachCall => (true, false),
+                PropertyKind::NoDeadlock => (false, true),
+                _ => continue,
+            };
+            let Some(expected) = p.expected else { continue };
+            let opts = FrontendOptions {
+                data_model: match t.data_model {
+                    Some(TaskModel::Ilp32) => DataModel::Ilp32,
+                    _ => DataModel::Lp64,
+                },
+                ..FrontendOptions::default()
+            };
+            let Ok(prog) = load(input, &opts) else {
+                continue;
+            };
+            let prep = Prepared::new(prog);
+            let eo = ExploreOptions {
+                deadline: Some(Instant::now() + per_task),
+                assertions,
+                deadlock,
+                ..ExploreOptions::default()
+            };
+            let r = explore(&prep.normalized, &prep.shared, &eo, None);
+            let what = match &r {
+                Explored::Safe(s) => {
+                    tally.safe += 1;
+                    format!("safe ({} states)", s.states)
+                }
+                Explored::Violation { deadlock, .. } => {
+                    tally.violation += 1;
+                    format!("violation (deadlock: {deadlock})")
+                }
+                Explored::Inconclusive { reason, .. } => {
+                    tally.inconclusive += 1;
+                    format!("inconclusive: {reason}")
+                }
+            };
+            eprintln!("{} [{}] expected {expected}: {what}", t.id, p.kind.name());
+            let contradicts = match r {
+                Explored::Safe(_) => !expected,
+                Explored::Violation { .. } => expected,
+                Explored::Inconclusive { .. } => false,
+            };
+            if contradicts {
+                wrong.push(format!(
+                    "{} [{}]: expected {expected}, {what}",
+                    t.id,
+                    p.kind.name()
+                ));
+            }
+        }
+    }
+    (tally, wrong)
+}
+
+#[test]
+fn explorer_agrees_with_the_benchmarks_expected_verdicts() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benchmarks");
+    let (tally, wrong) = run_tasks(root, Duration::from_secs(10));
+    eprintln!("benchmarks: {tally:?}");
+    assert!(
+        wrong.is_empty(),
+        "the explorer contradicts ground truth:\n{}",
+        wrong.join("\n")
+    );
+    // Most benchmarks have small state spaces; a regression that makes the explorer give
+    // up everywhere should not pass unnoticed.
+    assert!(tally.safe + tally.violation >= 40, "{tally:?}");
+}
+
+#[test]
+fn explorer_agrees_with_svcomp_expected_verdicts() {
+    let Some(dir) = common::shared("svcomp/c") else {
+        return;
+    };
+    let (tally, wrong) = run_tasks(dir, Duration::from_secs(10));
+    eprintln!("svcomp: {tally:?}");
+    assert!(
+        wrong.is_empty(),
+        "the explorer contradicts ground truth:\n{}",
+        wrong.join("\n")
+    );
+    assert!(tally.safe + tally.violation >= 20, "{tally:?}");
+}
