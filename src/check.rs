@@ -188,15 +188,24 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
     std::thread::scope(|s| {
         let explorer = s.spawn(|| {
             let r = explicit::explore(&prep.normalized, &prep.shared, &eopts, Some(&ctl.cancel));
-            match &r {
-                Explored::Safe(_) => {
-                    ctl.proved.store(true, Ordering::SeqCst);
-                    ctl.gate.close(|| handle.interrupt());
+            // A failure is replayed here, on the explorer's own thread (and Z3 context),
+            // while the bounded search goes on.
+            let replayed = match &r {
+                Explored::Violation { path, .. } if !path.is_empty() => {
+                    ctl.failing.store(true, Ordering::SeqCst);
+                    replay_explored(prep, opts, path, deadline)
                 }
-                Explored::Violation { .. } => ctl.failing.store(true, Ordering::SeqCst),
-                Explored::Inconclusive { .. } => {}
+                Explored::Violation { .. } => {
+                    ctl.failing.store(true, Ordering::SeqCst);
+                    None
+                }
+                _ => None,
+            };
+            if matches!(r, Explored::Safe(_)) || replayed.is_some() {
+                ctl.proved.store(true, Ordering::SeqCst);
+                ctl.gate.close(|| handle.interrupt());
             }
-            r
+            (r, replayed)
         });
         let bmc = deepen(prep, opts, &ctl);
         // A bounded "no failure" can still become a proof, or be shown short of a failure
@@ -216,11 +225,63 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
         ctl.cancel.store(true, Ordering::SeqCst);
         let explored = explorer.join();
         let mut out = bmc?;
-        if let Ok(ex) = explored {
+        if let Ok((ex, replayed)) = explored {
+            let found = matches!(out.verdict, Verdict::Failure | Verdict::Deadlock);
             combine(&mut out, ex, &prep.normalized);
+            if let Some(cex) = replayed.filter(|_| !found) {
+                out.verdict = if cex.violation.kind == crate::cex::ViolationKind::Deadlock {
+                    Verdict::Deadlock
+                } else {
+                    Verdict::Failure
+                };
+                out.reason = Some(
+                    "found by the explicit-state search, beyond the bounded search's reach; replayed through the sequentializer".into(),
+                );
+                out.counterexample = Some(cex);
+                out.limit_reached = false;
+            }
         }
         Ok(out)
     })
+}
+
+/// A failing execution the explorer found, as a counterexample: its schedule replayed by
+/// the concrete-schedule sequentializer and the built-in checker (inputs the explorer
+/// enumerated, and which waiter a signal woke, are left to the solver). `None` when the
+/// replay does not fail within the time left.
+fn replay_explored(
+    prep: &Prepared,
+    opts: &CheckOptions,
+    path: &[explicit::Transition],
+    deadline: Option<Instant>,
+) -> Option<crate::cex::Counterexample> {
+    let (resolved, most) = explicit::schedule_of(&prep.normalized, &prep.shared, path)?;
+    let seq_opts = SeqOptions {
+        unwind: most + 1,
+        rounds: 1,
+        max_threads: opts.max_threads.max(resolved.threads.len() as u32),
+        recursion: opts.recursion,
+        deadlock: opts.properties.deadlock,
+        rules: crate::seq::rules::Rules::deadlock(),
+        skeleton: crate::seq::skeleton::Skeleton::builtin(),
+    };
+    let sq = seq::sequentialize(
+        &prep.normalized,
+        &prep.shared,
+        Mode::Concrete(&resolved),
+        &seq_opts,
+    )
+    .ok()?;
+    let bound = sq.steps + most + 2;
+    let mut session = Session::new(sq, bound, deadline).ok()?;
+    let follows: Vec<z3::ast::Bool> = session.mismatch_lits().iter().map(|m| m.not()).collect();
+    let lits = session.property_lits(&opts.properties.kinds());
+    match session.query(&lits, &follows) {
+        Answer::Violated(model) => {
+            Some(session.counterexample(&model, &prep.index, &prep.normalized))
+        }
+        _ => None,
+    }
 }
 
 /// The bounded search's outcome, strengthened or corrected by the explorer's.

@@ -33,12 +33,17 @@ pub enum Instr {
 pub struct Code {
     pub instrs: Vec<Instr>,
     pub locs: Vec<Loc>,
+    /// The normalized statement each instruction comes from (what schedules name).
+    pub ids: Vec<StmtId>,
 }
 
 #[derive(Default)]
 struct Flat {
     instrs: Vec<Instr>,
     locs: Vec<Loc>,
+    ids: Vec<StmtId>,
+    /// The statement being flattened.
+    cur: Option<StmtId>,
     labels: HashMap<String, usize>,
     /// Jumps to patch: instruction index and label.
     gotos: Vec<(usize, String)>,
@@ -55,6 +60,7 @@ impl Flat {
     fn push(&mut self, i: Instr, loc: Loc) -> usize {
         self.instrs.push(i);
         self.locs.push(loc);
+        self.ids.push(self.cur.unwrap_or(StmtId::NONE));
         self.instrs.len() - 1
     }
 
@@ -72,6 +78,7 @@ impl Flat {
 
     fn stmt(&mut self, s: &Stmt) -> Result<(), Unsupported> {
         let loc = s.loc;
+        self.cur = Some(s.id);
         match &s.kind {
             StmtKind::Decl { var, init } => {
                 self.push(
@@ -350,6 +357,7 @@ pub fn flatten(body: &Stmt) -> Result<Code, Unsupported> {
     Ok(Code {
         instrs: f.instrs,
         locs: f.locs,
+        ids: f.ids,
     })
 }
 

@@ -45,6 +45,8 @@ fn unsupported<T>(what: &str, loc: Loc) -> R<T> {
 pub struct Chooser {
     pub forced: Vec<u32>,
     pub made: Vec<(u32, u32)>,
+    /// When set, the statements the step executes, in order (for building a schedule).
+    pub executed: Option<Vec<StmtId>>,
 }
 
 impl Chooser {
@@ -193,6 +195,10 @@ impl<'p> Machine<'p> {
             }
             st.locks.insert(mutex, tid as u32);
             st.threads[tid].status = Status::Running;
+            // Schedules count a condition wait twice: when it starts and when it wakes.
+            if let Some(log) = &mut ch.executed {
+                log.extend(self.prev_stmt(st, tid));
+            }
             return self.run_local(st, tid, ch);
         }
         let mut cx = Cx {
@@ -270,6 +276,30 @@ impl<'p> Machine<'p> {
             Some(_) => self.visible[&f.func][f.pc as usize],
             None => true,
         }
+    }
+
+    /// The statement thread `tid` executes next (a condition wait it is waiting in counts
+    /// as next).
+    pub fn next_stmt(&self, st: &State, tid: usize) -> Option<StmtId> {
+        if matches!(st.threads[tid].status, Status::Waiting { .. }) {
+            return self.prev_stmt(st, tid);
+        }
+        let f = st.threads[tid].frames.last()?;
+        let id = *self.codes.get(&f.func)?.ids.get(f.pc as usize)?;
+        (!id.is_none()).then_some(id)
+    }
+
+    /// The statement thread `tid` executed last (a condition wait it is waiting in).
+    pub fn prev_stmt(&self, st: &State, tid: usize) -> Option<StmtId> {
+        let f = st.threads[tid].frames.last()?;
+        let pc = (f.pc as usize).checked_sub(1)?;
+        let id = *self.codes.get(&f.func)?.ids.get(pc)?;
+        (!id.is_none()).then_some(id)
+    }
+
+    /// The function thread `tid` started in.
+    pub fn thread_func(&self, st: &State, tid: usize) -> Option<FuncId> {
+        st.threads[tid].frames.first().map(|f| f.func)
     }
 
     pub fn current_loc(&self, st: &State, tid: usize) -> Loc {
@@ -412,6 +442,9 @@ impl Cx<'_, '_> {
             return self.ret(None, Loc::SYNTH);
         };
         let loc = code.locs[pc];
+        if let Some(log) = &mut self.ch.executed {
+            log.push(code.ids[pc]);
+        }
         self.frame().pc += 1;
         match ins {
             Instr::Decl { var, init } => {

@@ -24,14 +24,15 @@ mod code;
 mod exec;
 mod state;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::ir::{Loc, Program};
+use crate::ir::{FuncId, Loc, Program, StmtId};
 use crate::passes::normalize::SharedInfo;
+use crate::seq::schedule::{Resolved, ResolvedBlock, Stop as Stop_};
 
 use exec::{Chooser, Machine, Stop};
 use state::{State, Status};
@@ -85,11 +86,13 @@ pub struct ExploreStats {
 pub enum Explored {
     /// Every execution was explored: no failure (and no deadlock, when that is checked).
     Safe(ExploreStats),
-    /// Some execution fails at `loc` (a deadlock when `deadlock`).
+    /// Some execution fails at `loc` (a deadlock when `deadlock`); `path` is that
+    /// execution, step by step (see [`schedule_of`]).
     Violation {
         loc: Loc,
         deadlock: bool,
         stats: ExploreStats,
+        path: Vec<Transition>,
     },
     /// The explorer gave up; the reason says why and where.
     Inconclusive {
@@ -97,6 +100,45 @@ pub enum Explored {
         loc: Option<Loc>,
         stats: ExploreStats,
     },
+}
+
+/// One step of an execution: the thread, and the choices its step made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transition {
+    pub thread: usize,
+    pub choices: Vec<u32>,
+}
+
+/// How each explored state was reached, compactly: (parent entry, thread, start and
+/// length of its choices in a shared list). Entry 0 is the initial state.
+#[derive(Default)]
+struct Tree {
+    nodes: Vec<(u32, u16, u32, u16)>,
+    choices: Vec<u32>,
+}
+
+impl Tree {
+    fn add(&mut self, parent: u32, tid: usize, choices: &[u32]) -> u32 {
+        let start = self.choices.len() as u32;
+        self.choices.extend_from_slice(choices);
+        self.nodes
+            .push((parent, tid as u16, start, choices.len() as u16));
+        (self.nodes.len() - 1) as u32
+    }
+
+    fn path(&self, mut at: u32) -> Vec<Transition> {
+        let mut out = vec![];
+        while at != 0 {
+            let (parent, tid, start, len) = self.nodes[at as usize];
+            out.push(Transition {
+                thread: tid as usize,
+                choices: self.choices[start as usize..start as usize + len as usize].to_vec(),
+            });
+            at = parent;
+        }
+        out.reverse();
+        out
+    }
 }
 
 /// Explores every interleaving of `prog` (normalized), until `cancel` is set.
@@ -127,9 +169,11 @@ pub fn explore(
     let mut seen: HashSet<u128> = HashSet::new();
     seen.insert(init.fingerprint());
     let mut stack_bytes = init.weight();
-    let mut stack: Vec<State> = vec![init];
+    let mut tree = Tree::default();
+    tree.add(0, 0, &[]);
+    let mut stack: Vec<(State, u32)> = vec![(init, 0)];
     stats.states = 1;
-    while let Some(st) = stack.pop() {
+    while let Some((st, node)) = stack.pop() {
         stack_bytes = stack_bytes.saturating_sub(st.weight());
         if stats.transitions % 256 == 0 {
             if opts.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -162,6 +206,7 @@ pub fn explore(
                 let mut ch = Chooser {
                     forced: forced.clone(),
                     made: vec![],
+                    executed: None,
                 };
                 let r = m.step(&mut next, tid, &mut ch);
                 for i in forced.len()..ch.made.len() {
@@ -195,7 +240,9 @@ pub fn explore(
                                     stats,
                                 );
                             }
-                            stack.push(next);
+                            let picks: Vec<u32> = ch.made.iter().map(|c| c.0).collect();
+                            let child = tree.add(node, tid, &picks);
+                            stack.push((next, child));
                         }
                     }
                     Err(Stop::Blocked) => {}
@@ -203,10 +250,16 @@ pub fn explore(
                     Err(Stop::Violation(loc)) => {
                         if opts.assertions {
                             stats.ms = t0.elapsed().as_millis() as u64;
+                            let mut path = tree.path(node);
+                            path.push(Transition {
+                                thread: tid,
+                                choices: ch.made.iter().map(|c| c.0).collect(),
+                            });
                             return Explored::Violation {
                                 loc,
                                 deadlock: false,
                                 stats,
+                                path,
                             };
                         }
                         progressed = true;
@@ -229,12 +282,94 @@ pub fn explore(
                 loc,
                 deadlock: true,
                 stats,
+                path: tree.path(node),
             };
         }
         let _ = &mut m;
     }
     stats.ms = t0.elapsed().as_millis() as u64;
     Explored::Safe(stats)
+}
+
+/// A failing execution as a schedule the sequentializer replays: each step of the path
+/// becomes a block that ends before the statement its thread would run next (counted as
+/// the schedule counts occurrences), consecutive steps of one thread merged; the last
+/// block runs to the failure. Also the largest number of times any statement ran in one
+/// thread, a loop bound that lets the replay follow every loop of the path.
+pub fn schedule_of(
+    prog: &Program,
+    shared: &SharedInfo,
+    path: &[Transition],
+) -> Option<(Resolved, u32)> {
+    let mut m = Machine::new(prog, shared).ok()?;
+    let mut st = m.initial().ok()?;
+    let mut counts: Vec<HashMap<StmtId, u32>> = vec![];
+    let mut funcs: Vec<FuncId> = vec![];
+    let mut blocks: Vec<ResolvedBlock> = vec![];
+    let mut most = 1u32;
+    for (i, t) in path.iter().enumerate() {
+        while funcs.len() < st.threads.len() {
+            funcs.push(m.thread_func(&st, funcs.len())?);
+        }
+        let mut ch = Chooser {
+            forced: t.choices.clone(),
+            made: vec![],
+            executed: Some(vec![]),
+        };
+        let r = m.step(&mut st, t.thread, &mut ch);
+        let last = i + 1 == path.len();
+        if counts.len() <= t.thread {
+            counts.resize_with(t.thread + 1, HashMap::new);
+        }
+        for id in ch.executed.unwrap_or_default() {
+            if !id.is_none() {
+                let c = counts[t.thread].entry(id).or_insert(0);
+                *c += 1;
+                most = most.max(*c);
+            }
+        }
+        match r {
+            Ok(()) => {}
+            Err(Stop::Violation(_)) if last => {}
+            Err(_) => return None,
+        }
+        let until = if last {
+            Stop_::End
+        } else {
+            match m.next_stmt(&st, t.thread) {
+                Some(id) => {
+                    let occ = counts[t.thread].get(&id).copied().unwrap_or(0) + 1;
+                    Stop_::Before(id, occ)
+                }
+                None => Stop_::End,
+            }
+        };
+        match blocks.last_mut() {
+            Some(b) if b.thread == t.thread as u32 => b.until = until,
+            _ => blocks.push(ResolvedBlock {
+                thread: t.thread as u32,
+                until,
+            }),
+        }
+    }
+    while funcs.len() < st.threads.len() {
+        funcs.push(m.thread_func(&st, funcs.len()).unwrap_or(m.main));
+    }
+    let _ = &mut m;
+    let threads = funcs
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (i as u32, *f))
+        .collect();
+    Some((
+        Resolved {
+            threads,
+            blocks,
+            inputs: HashMap::new(),
+            ends: None,
+        },
+        most,
+    ))
 }
 
 fn stopped(stop: Stop, mut stats: ExploreStats, t0: Instant) -> Explored {
@@ -244,6 +379,7 @@ fn stopped(stop: Stop, mut stats: ExploreStats, t0: Instant) -> Explored {
             loc,
             deadlock: false,
             stats,
+            path: vec![],
         },
         Stop::Unsupported(u) => Explored::Inconclusive {
             reason: u.what,
