@@ -29,5 +29,5 @@ bench: build
 	./scripts/localize_times.py
 
 bench-svcomp: build
-	./target/release/seqloc sweep ../shared/svcomp/c --timeout 30 -j 2 \
+	./target/release/seqloc sweep ../shared/svcomp/c --timeout 60 -j 2 \
 	  --json target/svcomp.json --csv target/svcomp.csv

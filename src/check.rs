@@ -160,6 +160,8 @@ struct Control {
     proved: AtomicBool,
     /// The explorer found a failure: the bounded search goes on past `max_rounds`.
     failing: AtomicBool,
+    /// The explorer's failure was replayed into a counterexample.
+    replayed: AtomicBool,
     /// The bounded search is done and the explorer's answer is no longer wanted.
     cancel: AtomicBool,
     /// Stops the bounded search's solver once the explorer proved the program.
@@ -201,9 +203,14 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
                 }
                 _ => None,
             };
-            if matches!(r, Explored::Safe(_)) || replayed.is_some() {
+            if matches!(r, Explored::Safe(_)) {
                 ctl.proved.store(true, Ordering::SeqCst);
                 ctl.gate.close(|| handle.interrupt());
+            }
+            // The bounded search's own counterexample, if the phase it is in finds one,
+            // has the fewest rounds: it finishes that phase and starts no other.
+            if replayed.is_some() {
+                ctl.replayed.store(true, Ordering::SeqCst);
             }
             (r, replayed)
         });
@@ -326,6 +333,7 @@ fn combine(out: &mut CheckOutcome, ex: Explored, prog: &Program) {
             if out.verdict == Verdict::NoFailureWithinBounds =>
         {
             out.verdict = Verdict::Unknown;
+            out.limit_reached = true;
             out.reason = Some(format!(
                 "no failure with up to {} rounds, but the explicit-state search reached a {} at {}: a failing execution lies beyond the bounds (raise --max-rounds or --max-unwind for a counterexample)",
                 out.bounds.rounds,
@@ -345,7 +353,7 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
     let mut stats = Stats::default();
     let mut last_done: Option<(Bounds, bool, Vec<String>)> = None;
     loop {
-        if ctl.gate.is_closed() {
+        if ctl.gate.is_closed() || ctl.replayed.load(Ordering::SeqCst) {
             let trying = last_done.as_ref().map(|l| l.0.clone()).unwrap_or_default();
             return Ok(timed_out(last_done, trying, phases, stats));
         }

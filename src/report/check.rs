@@ -231,10 +231,11 @@ pub fn render_text(
                     ));
                 }
             }
-            s.push_str(&format!(
-                "\nfound with {bounds}; {:.1} s\n",
-                total_ms as f64 / 1000.0
-            ));
+            let how = match &out.reason {
+                Some(r) => r.clone(),
+                None => format!("found with {bounds}"),
+            };
+            s.push_str(&format!("\n{how}; {:.1} s\n", total_ms as f64 / 1000.0));
         }
         (Verdict::NoFailureWithinBounds, _) if out.exhaustive() => {
             s.push_str(&format!("{}\n", st.green("NO FAILURE in any execution")));

@@ -146,7 +146,7 @@ pub fn render_table(report: &SweepReport) -> String {
         (
             "correct",
             "the expected verdict; for a task expected `true`: no failure within seqloc's bounds\n\
-             (a bounded check, not a proof)",
+             (a bounded check, unless the explicit-state search covered every execution)",
         ),
         (
             "wrong",
