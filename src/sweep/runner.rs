@@ -237,10 +237,11 @@ fn limits(opts: &SweepOptions) -> Limits {
     Limits {
         wall,
         memory_bytes: (opts.memory_mb > 0).then(|| opts.memory_mb.saturating_mul(1 << 20)),
-        // CPU time slightly above the wall limit: a backstop if the parent's kill fails, and a
-        // bound on a child that forks away from the group. Multi-threaded checkers may use
-        // more CPU than wall time; hitting this is still read as a timeout.
-        cpu_secs: Some(wall.as_secs_f64().ceil() as u64 + 1),
+        // CPU time above the wall limit: a backstop if the parent's kill fails, and a bound
+        // on a child that forks away from the group. The built-in checker runs two threads
+        // (the bounded search and the explicit-state explorer), so twice the wall time; the
+        // wall-clock limit is what ends a run normally.
+        cpu_secs: Some(2 * wall.as_secs_f64().ceil() as u64 + 1),
     }
 }
 
