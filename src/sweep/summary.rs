@@ -277,7 +277,11 @@ pthread-ext      1        0      0        0        1       0      0        0  15
         // Aligned: every table line has the same length (right-aligned last column).
         let widths: Vec<usize> = lines[2..7].iter().map(|l| l.chars().count()).collect();
         assert!(widths.iter().all(|w| *w == widths[0]), "{text}");
-        assert!(text.contains("bounded check, not a proof"));
+        assert!(
+            text.contains(
+                "a bounded check, unless the explicit-state search covered every execution"
+            )
+        );
         assert!(!text.contains("unscored"));
         assert!(!text.contains("hits"));
         assert!(!text.contains('\x1b'));
