@@ -207,8 +207,8 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
                 ctl.proved.store(true, Ordering::SeqCst);
                 ctl.gate.close(|| handle.interrupt());
             }
-            // The bounded search's own counterexample, if the phase it is in finds one,
-            // has the fewest rounds: it finishes that phase and starts no other.
+            // The bounded search's own counterexample, if it finds one within its bounds,
+            // has the fewest rounds and is preferred.
             if replayed.is_some() {
                 ctl.replayed.store(true, Ordering::SeqCst);
             }
@@ -353,16 +353,19 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
     let mut stats = Stats::default();
     let mut last_done: Option<(Bounds, bool, Vec<String>)> = None;
     loop {
-        if ctl.gate.is_closed() || ctl.replayed.load(Ordering::SeqCst) {
+        if ctl.gate.is_closed() {
             let trying = last_done.as_ref().map(|l| l.0.clone()).unwrap_or_default();
             return Ok(timed_out(last_done, trying, phases, stats));
         }
         // A failure the explorer found is worth looking for beyond `max_rounds`.
-        let max_rounds = if ctl.failing.load(Ordering::SeqCst) {
-            opts.max_rounds.max(64)
-        } else {
-            opts.max_rounds.max(1)
-        };
+        // Once it is replayed, the bounded search only looks for a shorter one within its
+        // usual bounds.
+        let max_rounds =
+            if ctl.failing.load(Ordering::SeqCst) && !ctl.replayed.load(Ordering::SeqCst) {
+                opts.max_rounds.max(64)
+            } else {
+                opts.max_rounds.max(1)
+            };
         let rounds = opts
             .rounds
             .unwrap_or(ROUNDS.get(rounds_i).copied().unwrap_or(max_rounds));

@@ -99,10 +99,15 @@ fn find_failure(
             None,
         ));
     }
+    // Localization wants the bounded search's counterexample (fewest rounds, so fewest
+    // context switches to explain); the explorer's depth-first paths are longer. It is
+    // not run here unless asked for (it is, by default, in `check`).
+    let mut bounds = c.bounds.clone();
+    bounds.no_explore = true;
     let check = CheckArgs {
         input: c.input.clone(),
         checker: c.checker.clone(),
-        bounds: c.bounds.clone(),
+        bounds,
         property: c.property,
         format: Format::Text,
         json: false,
