@@ -1051,10 +1051,7 @@ impl Cx<'_, '_> {
         }
         let lo = (off - pw + 1).max(0) as u32;
         let hi = (off as usize + n) as u32;
-        let stale: Vec<u32> = obj.prov.range(lo..hi).map(|(k, _)| *k).collect();
-        for s in stale {
-            obj.prov.remove(&s);
-        }
+        obj.clear_prov(lo, hi);
         if v.prov != 0 {
             obj.prov.insert(off as u32, v.prov);
         }
@@ -1090,14 +1087,7 @@ impl Cx<'_, '_> {
         let b = dst.1 as usize;
         d.bytes[b..b + n].copy_from_slice(&bytes);
         d.init[b..b + n].copy_from_slice(&init);
-        let stale: Vec<u32> = d
-            .prov
-            .range(b as u32..(b + n) as u32)
-            .map(|(k, _)| *k)
-            .collect();
-        for k in stale {
-            d.prov.remove(&k);
-        }
+        d.clear_prov(b as u32, (b + n) as u32);
         for (k, v) in provs {
             d.prov.insert(k + b as u32, v);
         }
@@ -1180,14 +1170,7 @@ impl Cx<'_, '_> {
         let a = off as usize;
         obj.bytes[a..a + n].iter_mut().for_each(|b| *b = 0);
         obj.init[a..a + n].iter_mut().for_each(|b| *b = true);
-        let stale: Vec<u32> = obj
-            .prov
-            .range(a as u32..(a + n) as u32)
-            .map(|(k, _)| *k)
-            .collect();
-        for k in stale {
-            obj.prov.remove(&k);
-        }
+        obj.clear_prov(a as u32, (a + n) as u32);
         Ok(())
     }
 

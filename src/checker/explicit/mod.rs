@@ -285,7 +285,6 @@ pub fn explore(
                 path: tree.path(node),
             };
         }
-        let _ = &mut m;
     }
     stats.ms = t0.elapsed().as_millis() as u64;
     Explored::Safe(stats)
@@ -355,7 +354,6 @@ pub fn schedule_of(
     while funcs.len() < st.threads.len() {
         funcs.push(m.thread_func(&st, funcs.len()).unwrap_or(m.main));
     }
-    let _ = &mut m;
     let threads = funcs
         .iter()
         .enumerate()

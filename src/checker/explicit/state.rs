@@ -50,6 +50,14 @@ impl Obj {
             heap,
         }
     }
+
+    /// Forgets the pointers stored at offsets `lo..hi` (their bytes are being overwritten).
+    pub fn clear_prov(&mut self, lo: u32, hi: u32) {
+        let stale: Vec<u32> = self.prov.range(lo..hi).map(|(k, _)| *k).collect();
+        for k in stale {
+            self.prov.remove(&k);
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
