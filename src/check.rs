@@ -357,6 +357,14 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
             let trying = last_done.as_ref().map(|l| l.0.clone()).unwrap_or_default();
             return Ok(timed_out(last_done, trying, phases, stats));
         }
+        // Once the cheap phases (up to 4 rounds) found nothing, the explorer's replayed
+        // counterexample stands: deeper phases could find one with fewer context switches,
+        // but a deep bug can keep them busy until the time limit.
+        if ctl.replayed.load(Ordering::SeqCst) {
+            if let Some((b, complete, reached)) = last_done.clone().filter(|l| l.0.rounds >= 4) {
+                return Ok(finished(b, complete, reached, phases, stats));
+            }
+        }
         // A failure the explorer found is worth looking for beyond `max_rounds`.
         // Once it is replayed, the bounded search only looks for a shorter one within its
         // usual bounds.

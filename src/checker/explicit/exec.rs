@@ -12,6 +12,7 @@ use crate::passes::normalize::SharedInfo;
 
 use super::Unsupported;
 use super::code::{Code, Instr, flatten};
+use super::liveness::Liveness;
 use super::state::{FUNC_BASE, Frame, Obj, Place, State, Status, Thread, Val};
 
 /// Why a step did not produce a successor.
@@ -71,6 +72,8 @@ pub struct Machine<'p> {
     codes: HashMap<FuncId, Code>,
     /// Per function, per instruction: whether it touches memory or state other threads see.
     visible: HashMap<FuncId, Vec<bool>>,
+    /// By function id.
+    liveness: Vec<Option<Liveness>>,
     pub globals: HashMap<VarId, u32>,
     layouts: RefCell<HashMap<CompId, CompLayout>>,
     pub main: FuncId,
@@ -83,6 +86,7 @@ impl<'p> Machine<'p> {
             .ok_or_else(|| Unsupported::at("no `main` function", Loc::SYNTH))?;
         let mut codes = HashMap::new();
         let mut visible = HashMap::new();
+        let mut liveness: Vec<Option<Liveness>> = (0..prog.funcs.len()).map(|_| None).collect();
         for (i, f) in prog.funcs.iter().enumerate() {
             let Some(body) = &f.body else { continue };
             let id = FuncId(i as u32);
@@ -98,6 +102,7 @@ impl<'p> Machine<'p> {
                 .map(|ins| instr_visible(prog, shared, ins))
                 .collect();
             visible.insert(id, vis);
+            liveness[i] = Some(Liveness::compute(prog, &code));
             codes.insert(id, code);
         }
         Ok(Machine {
@@ -106,6 +111,7 @@ impl<'p> Machine<'p> {
             dm: prog.data_model,
             codes,
             visible,
+            liveness,
             globals: HashMap::new(),
             layouts: RefCell::new(HashMap::new()),
             main,
@@ -199,7 +205,10 @@ impl<'p> Machine<'p> {
             if let Some(log) = &mut ch.executed {
                 log.extend(self.prev_stmt(st, tid));
             }
-            return self.run_local(st, tid, ch);
+            self.run_local(st, tid, ch)?;
+            self.forget_dead(st);
+            st.canonicalize(self.globals.len() as u32);
+            return Ok(());
         }
         let mut cx = Cx {
             m: self,
@@ -208,7 +217,41 @@ impl<'p> Machine<'p> {
             ch,
         };
         cx.exec_one()?;
-        self.run_local(st, tid, ch)
+        self.run_local(st, tid, ch)?;
+        self.forget_dead(st);
+        st.canonicalize(self.globals.len() as u32);
+        Ok(())
+    }
+
+    /// Clears the values of locals no path reads again, so that states differing only in
+    /// them are recognised as one.
+    pub fn forget_dead(&self, st: &mut State) {
+        let mut dead: Vec<u32> = vec![];
+        for t in &st.threads {
+            for f in &t.frames {
+                let Some(Some(l)) = self.liveness.get(f.func.0 as usize) else {
+                    continue;
+                };
+                for &(var, obj) in &f.locals {
+                    if !l.dead(f.pc, var) {
+                        continue;
+                    }
+                    if st
+                        .obj(obj)
+                        .is_some_and(|o| o.init.iter().any(|b| *b) || !o.prov.is_empty())
+                    {
+                        dead.push(obj);
+                    }
+                }
+            }
+        }
+        for id in dead {
+            if let Some(o) = st.obj_mut(id) {
+                o.bytes.iter_mut().for_each(|b| *b = 0);
+                o.init.iter_mut().for_each(|b| *b = false);
+                o.prov.clear();
+            }
+        }
     }
 
     fn run_local(&self, st: &mut State, tid: usize, ch: &mut Chooser) -> R<()> {
@@ -452,7 +495,7 @@ impl Cx<'_, '_> {
                 let size = m.size(&ty, loc)? as usize;
                 let obj = match self.frame().local(*var) {
                     Some(o) => {
-                        if let Some(Some(ob)) = self.st.objs.get_mut(o as usize) {
+                        if let Some(ob) = self.st.obj_mut(o) {
                             ob.init.iter_mut().for_each(|b| *b = false);
                             ob.prov.clear();
                         }
@@ -822,12 +865,7 @@ impl Cx<'_, '_> {
                 if !p.truth() {
                     return Ok(None);
                 }
-                let heap = self
-                    .st
-                    .objs
-                    .get(p.prov as usize)
-                    .and_then(|o| o.as_ref())
-                    .is_some_and(|o| o.heap);
+                let heap = self.st.obj(p.prov).is_some_and(|o| o.heap);
                 if !heap || p.v != 0 {
                     return unsupported("freeing memory that malloc did not return", loc);
                 }
@@ -993,7 +1031,7 @@ impl Cx<'_, '_> {
     }
 
     fn obj(&self, id: u32, loc: Loc) -> R<&Obj> {
-        match self.st.objs.get(id as usize).and_then(|o| o.as_ref()) {
+        match self.st.obj(id) {
             Some(o) => Ok(o),
             None => unsupported(
                 "an access to memory that was freed or went out of scope",
@@ -1032,7 +1070,7 @@ impl Cx<'_, '_> {
         let k = self.int_kind(ty, loc)?;
         let n = k.bytes(self.m.dm) as usize;
         let pw = self.m.dm.pointer_bytes() as i64;
-        let obj = match self.st.objs.get_mut(o as usize).and_then(|x| x.as_mut()) {
+        let obj = match self.st.obj_mut(o) {
             Some(x) => x,
             None => {
                 return unsupported(
@@ -1072,12 +1110,7 @@ impl Cx<'_, '_> {
             .range(a as u32..(a + n) as u32)
             .map(|(k, v)| (*k - a as u32, *v))
             .collect();
-        let d = match self
-            .st
-            .objs
-            .get_mut(dst.0 as usize)
-            .and_then(|x| x.as_mut())
-        {
+        let d = match self.st.obj_mut(dst.0) {
             Some(x) => x,
             None => return unsupported("a copy into memory that is gone", loc),
         };
@@ -1160,7 +1193,7 @@ impl Cx<'_, '_> {
     }
 
     fn zero(&mut self, (o, off): Place, n: usize, loc: Loc) -> R<()> {
-        let obj = match self.st.objs.get_mut(o as usize).and_then(|x| x.as_mut()) {
+        let obj = match self.st.obj_mut(o) {
             Some(x) => x,
             None => return unsupported("initialising memory that is gone", loc),
         };

@@ -22,6 +22,7 @@
 
 mod code;
 mod exec;
+mod liveness;
 mod state;
 
 use std::collections::{HashMap, HashSet};
