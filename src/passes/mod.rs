@@ -3,4 +3,5 @@
 
 pub mod inline;
 pub mod normalize;
+pub mod unreachable;
 pub mod unroll;

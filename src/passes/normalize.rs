@@ -216,6 +216,7 @@ pub fn normalize(prog: &mut Program) -> SharedInfo {
         }
         prog.funcs[i].body = Some(Stmt::block(out, loc));
     }
+    super::unreachable::prune(prog);
     shared
 }
 

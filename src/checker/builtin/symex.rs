@@ -1152,6 +1152,10 @@ impl<'p> Symex<'p> {
             }
             StmtKind::Switch { cond, body } => self.switch(cond, body),
             StmtKind::Goto(l) => {
+                // A jump no path reaches (after `abort()`, say) goes nowhere.
+                if self.dead() {
+                    return Ok(());
+                }
                 let seen = self
                     .frames
                     .last()
