@@ -192,9 +192,17 @@ pub fn explore(
             .threads
             .iter()
             .position(|t| t.atomic > 0 && t.status == Status::Running);
+        // Successors are pushed so that the thread after the one that just ran (round
+        // robin) is popped first and the one that ran last is popped last: the first paths
+        // the depth-first search follows switch threads at every step. Deep bugs in SV-COMP
+        // (fib_bench, triangular) need exactly such alternation; exhaustive runs are not
+        // affected by the order.
+        let n = st.threads.len();
+        let last = tree.nodes[node as usize].1 as usize;
         let candidates: Vec<usize> = match atomic {
             Some(t) => vec![t],
-            None => (0..st.threads.len())
+            None => (0..n)
+                .map(|k| (last + n - k) % n)
                 .filter(|&i| !matches!(st.threads[i].status, Status::Finished(_) | Status::Stuck))
                 .collect(),
         };
