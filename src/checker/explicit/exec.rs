@@ -13,7 +13,7 @@ use crate::passes::normalize::SharedInfo;
 use super::Unsupported;
 use super::code::{Code, Instr, flatten};
 use super::liveness::Liveness;
-use super::state::{FUNC_BASE, Frame, Obj, Place, State, Status, Thread, Val};
+use super::state::{FUNC_BASE, Frame, Obj, Origin, Place, State, Status, Thread, Val};
 
 /// Why a step did not produce a successor.
 #[derive(Debug)]
@@ -123,6 +123,7 @@ impl<'p> Machine<'p> {
         let mut st = State {
             objs: vec![None],
             threads: vec![],
+            origin: Origin(vec![0]),
             locks: Default::default(),
             exited: false,
         };
@@ -206,8 +207,7 @@ impl<'p> Machine<'p> {
                 log.extend(self.prev_stmt(st, tid));
             }
             self.run_local(st, tid, ch)?;
-            self.forget_dead(st);
-            st.canonicalize(self.globals.len() as u32);
+            self.canonical(st);
             return Ok(());
         }
         let mut cx = Cx {
@@ -218,9 +218,16 @@ impl<'p> Machine<'p> {
         };
         cx.exec_one()?;
         self.run_local(st, tid, ch)?;
-        self.forget_dead(st);
-        st.canonicalize(self.globals.len() as u32);
+        self.canonical(st);
         Ok(())
+    }
+
+    /// The representative of the states that behave alike: dead values forgotten, alike
+    /// threads and objects in a canonical order.
+    fn canonical(&self, st: &mut State) {
+        self.forget_dead(st);
+        st.sort_threads(self.globals.len() as u32);
+        st.canonicalize(self.globals.len() as u32);
     }
 
     /// Clears the values of locals no path reads again, so that states differing only in
@@ -725,6 +732,7 @@ impl Cx<'_, '_> {
                     status: Status::Running,
                     atomic: 0,
                 });
+                self.st.origin.0.push(id as u32);
                 let handle = self.eval(arg(0)?)?;
                 if handle.truth() {
                     let p = self.ptr_place(handle, loc)?;
@@ -733,16 +741,13 @@ impl Cx<'_, '_> {
                         .pointee(self.tt())
                         .cloned()
                         .unwrap_or(Type::Int(IntKind::ULong));
-                    self.store(p, &ty, Val::int(id as i128), loc)?;
+                    self.store(p, &ty, Val::thread(id), loc)?;
                 }
                 Ok(Some(Val::int(0)))
             }
             Known::ThreadJoin => {
                 let t = self.eval(arg(0)?)?;
-                let Some(target) = usize::try_from(t.v)
-                    .ok()
-                    .filter(|i| *i < self.st.threads.len())
-                else {
+                let Some(target) = t.as_thread().filter(|i| *i < self.st.threads.len()) else {
                     return unsupported("joining a thread id the explorer does not know", loc);
                 };
                 let Status::Finished(v) = self.st.threads[target].status else {
@@ -773,7 +778,7 @@ impl Cx<'_, '_> {
                 }
                 Ok(None)
             }
-            Known::ThreadSelf => Ok(Some(Val::int(self.tid as i128))),
+            Known::ThreadSelf => Ok(Some(Val::thread(self.tid))),
             Known::ThreadEqual => {
                 let a = self.eval(arg(0)?)?;
                 let b = self.eval(arg(1)?)?;
@@ -1266,6 +1271,9 @@ impl Cx<'_, '_> {
             }),
             ExprKind::Unary(op, x) => {
                 let a = self.eval(x)?;
+                if a.as_thread().is_some() && *op != UnOp::LogNot {
+                    return unsupported("arithmetic on a thread id", loc);
+                }
                 match op {
                     UnOp::LogNot => Ok(Val::int(!a.truth() as i128)),
                     UnOp::Neg => self.convert(Val::int(a.v.wrapping_neg()), &e.ty, loc),
@@ -1303,6 +1311,9 @@ impl Cx<'_, '_> {
             ExprKind::IncDec { inc, post, e: x } => {
                 let p = self.place(x)?;
                 let old = self.load(p, &x.ty, loc)?;
+                if old.as_thread().is_some() {
+                    return unsupported("arithmetic on a thread id", loc);
+                }
                 let one = Val::int(1);
                 let op = if *inc { BinOp::Add } else { BinOp::Sub };
                 let new = if x.ty.is_pointer(self.tt()) {
@@ -1427,6 +1438,9 @@ impl Cx<'_, '_> {
     }
 
     fn ptr_arith(&mut self, op: BinOp, p: Val, i: Val, pty: &Type, loc: Loc) -> R<Val> {
+        if p.as_thread().is_some() || i.prov != 0 {
+            return unsupported("arithmetic on a thread id or an address", loc);
+        }
         let size = match pty.pointee(self.tt()) {
             Some(t) => self.m.size(t, loc)?.max(1) as i128,
             None => 1,
@@ -1443,6 +1457,9 @@ impl Cx<'_, '_> {
     fn arith(&mut self, op: BinOp, x: Val, y: Val, ty: &Type, loc: Loc) -> R<Val> {
         let k = self.int_kind(ty, loc)?;
         let bits = k.bits(self.m.dm) as i128;
+        if x.as_thread().is_some() || y.as_thread().is_some() {
+            return unsupported("arithmetic on a thread id", loc);
+        }
         let prov = match op {
             BinOp::Add | BinOp::Sub if y.prov == 0 => x.prov,
             BinOp::Add if x.prov == 0 => y.prov,

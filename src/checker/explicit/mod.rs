@@ -311,14 +311,25 @@ pub fn schedule_of(
 ) -> Option<(Resolved, u32)> {
     let mut m = Machine::new(prog, shared).ok()?;
     let mut st = m.initial().ok()?;
+    let m = m;
     let mut counts: Vec<HashMap<StmtId, u32>> = vec![];
     let mut funcs: Vec<FuncId> = vec![];
     let mut blocks: Vec<ResolvedBlock> = vec![];
     let mut most = 1u32;
-    for (i, t) in path.iter().enumerate() {
+    // Steps name threads by their position in the (canonically ordered) state; the
+    // schedule names them by creation order (`State::origin`).
+    let position = |st: &State, who: u32| st.origin.0.iter().position(|o| *o == who);
+    let learn = |st: &State, funcs: &mut Vec<FuncId>| -> Option<()> {
         while funcs.len() < st.threads.len() {
-            funcs.push(m.thread_func(&st, funcs.len())?);
+            let at = position(st, funcs.len() as u32)?;
+            funcs.push(m.thread_func(st, at)?);
         }
+        Some(())
+    };
+    for (i, t) in path.iter().enumerate() {
+        learn(&st, &mut funcs)?;
+        let who = *st.origin.0.get(t.thread)?;
+        let w = who as usize;
         let mut ch = Chooser {
             forced: t.choices.clone(),
             made: vec![],
@@ -326,12 +337,12 @@ pub fn schedule_of(
         };
         let r = m.step(&mut st, t.thread, &mut ch);
         let last = i + 1 == path.len();
-        if counts.len() <= t.thread {
-            counts.resize_with(t.thread + 1, HashMap::new);
+        if counts.len() <= w {
+            counts.resize_with(w + 1, HashMap::new);
         }
         for id in ch.executed.unwrap_or_default() {
             if !id.is_none() {
-                let c = counts[t.thread].entry(id).or_insert(0);
+                let c = counts[w].entry(id).or_insert(0);
                 *c += 1;
                 most = most.max(*c);
             }
@@ -344,25 +355,20 @@ pub fn schedule_of(
         let until = if last {
             Stop_::End
         } else {
-            match m.next_stmt(&st, t.thread) {
+            match position(&st, who).and_then(|now| m.next_stmt(&st, now)) {
                 Some(id) => {
-                    let occ = counts[t.thread].get(&id).copied().unwrap_or(0) + 1;
+                    let occ = counts[w].get(&id).copied().unwrap_or(0) + 1;
                     Stop_::Before(id, occ)
                 }
                 None => Stop_::End,
             }
         };
         match blocks.last_mut() {
-            Some(b) if b.thread == t.thread as u32 => b.until = until,
-            _ => blocks.push(ResolvedBlock {
-                thread: t.thread as u32,
-                until,
-            }),
+            Some(b) if b.thread == who => b.until = until,
+            _ => blocks.push(ResolvedBlock { thread: who, until }),
         }
     }
-    while funcs.len() < st.threads.len() {
-        funcs.push(m.thread_func(&st, funcs.len()).unwrap_or(m.main));
-    }
+    learn(&st, &mut funcs)?;
     let threads = funcs
         .iter()
         .enumerate()

@@ -12,6 +12,14 @@ use crate::ir::{FuncId, VarId};
 
 /// Provenance tags at or above this are function pointers (`FUNC_BASE + function id`).
 pub const FUNC_BASE: u32 = 0x8000_0000;
+/// Provenance tags from this up to `FUNC_BASE` are thread ids (`TID_BASE + thread`), so
+/// that renumbering threads can find every id the program stored.
+pub const TID_BASE: u32 = 0x7000_0000;
+
+/// Whether a provenance tag names an object (not nothing, a thread or a function).
+pub fn is_object(prov: u32) -> bool {
+    prov != 0 && prov < TID_BASE
+}
 
 /// A scalar: an integer already wrapped to its type, or a pointer (`prov` names the object,
 /// `v` is the byte offset). `prov == 0` is no object: a plain integer, or NULL when `v == 0`.
@@ -27,6 +35,16 @@ impl Val {
     }
     pub fn truth(self) -> bool {
         self.v != 0 || self.prov != 0
+    }
+    /// A thread id as the program sees it (`pthread_t`): the id lives in the tag alone.
+    pub fn thread(t: usize) -> Val {
+        Val {
+            v: 0,
+            prov: TID_BASE + t as u32,
+        }
+    }
+    pub fn as_thread(self) -> Option<usize> {
+        (self.prov >= TID_BASE && self.prov < FUNC_BASE).then(|| (self.prov - TID_BASE) as usize)
     }
 }
 
@@ -152,10 +170,26 @@ pub struct Thread {
     pub atomic: u32,
 }
 
+/// Which thread, by creation order, each position of `State::threads` holds. Not part of
+/// the state's identity: states that differ only in it are symmetric.
+#[derive(Clone, Debug, Default)]
+pub struct Origin(pub Vec<u32>);
+
+impl PartialEq for Origin {
+    fn eq(&self, _: &Origin) -> bool {
+        true
+    }
+}
+impl Eq for Origin {}
+impl Hash for Origin {
+    fn hash<H: Hasher>(&self, _: &mut H) {}
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub objs: Vec<Option<Rc<Obj>>>,
     pub threads: Vec<Thread>,
+    pub origin: Origin,
     /// Held mutexes → owning thread.
     pub locks: BTreeMap<Place, u32>,
     /// The process ended (`main` returned, `exit`, `abort`).
@@ -233,7 +267,7 @@ impl State {
         }
         roots.extend(self.locks.keys().map(|p| p.0));
         for id in roots {
-            if id == 0 || id >= FUNC_BASE {
+            if !is_object(id) {
                 continue;
             }
             if !live(id) {
@@ -248,7 +282,7 @@ impl State {
         while i < order.len() {
             if let Some(Some(o)) = self.objs.get(order[i] as usize) {
                 for &t in o.prov.values() {
-                    if t == 0 || t >= FUNC_BASE {
+                    if !is_object(t) {
                         continue;
                     }
                     if !live(t) {
@@ -273,11 +307,7 @@ impl State {
             return;
         }
         let rename = |id: u32| {
-            if id == 0 || id >= FUNC_BASE {
-                id
-            } else {
-                map[id as usize]
-            }
+            if !is_object(id) { id } else { map[id as usize] }
         };
         let mut objs: Vec<Option<Rc<Obj>>> = Vec::with_capacity(order.len() + 1);
         objs.push(None);
@@ -313,6 +343,175 @@ impl State {
             .into_iter()
             .map(|(p, t)| ((rename(p.0), p.1), t))
             .collect();
+    }
+
+    /// Puts the threads other than `main` in a canonical order (by what each is doing), so
+    /// that states that differ only in which of several alike threads is where are one
+    /// state. Every thread id the program holds is renamed with them (ids are tagged
+    /// values, see `TID_BASE`), as are lock owners; `origin` remembers who is who.
+    /// Threads with equal sort keys keep their relative order, which is sound (any
+    /// consistent renaming is) but may leave symmetric states apart.
+    pub fn sort_threads(&mut self, fixed: u32) {
+        let n = self.threads.len();
+        if n < 3 {
+            return;
+        }
+        // Only threads that started in the same function can be alike.
+        let mut starts: Vec<FuncId> = self.threads[1..]
+            .iter()
+            .filter_map(|t| t.frames.first().map(|f| f.func))
+            .collect();
+        starts.sort();
+        if starts.windows(2).all(|w| w[0] != w[1]) {
+            return;
+        }
+        // Objects whose ids do not depend on the threads' order: the globals and `main`'s
+        // locals. A thread id stored anywhere else could not be renamed consistently.
+        let mut stable: Vec<bool> = (0..self.objs.len()).map(|i| i as u32 <= fixed).collect();
+        for f in self
+            .threads
+            .first()
+            .map(|t| t.frames.as_slice())
+            .unwrap_or(&[])
+        {
+            for (_, o) in &f.locals {
+                if let Some(b) = stable.get_mut(*o as usize) {
+                    *b = true;
+                }
+            }
+        }
+        let mut refs: Vec<Vec<(u32, u32)>> = vec![vec![]; n];
+        for (id, o) in self.objs.iter().enumerate() {
+            let Some(o) = o else { continue };
+            for (off, p) in &o.prov {
+                if let Some(t) = (Val { v: 0, prov: *p }).as_thread() {
+                    if !stable[id] {
+                        return;
+                    }
+                    if let Some(r) = refs.get_mut(t) {
+                        r.push((id as u32, *off));
+                    }
+                }
+            }
+        }
+        let keys: Vec<u128> = (0..n).map(|i| self.thread_key(i, &refs[i])).collect();
+        let mut order: Vec<usize> = (1..n).collect();
+        order.sort_by_key(|&i| keys[i]);
+        if order.iter().enumerate().all(|(j, &o)| o == j + 1) {
+            return;
+        }
+        // Threads with equal keys must be interchangeable for the order to be canonical:
+        // no pointers in their locals, no waiting on an object that moves.
+        for w in order.windows(2) {
+            if keys[w[0]] == keys[w[1]] && !(self.plain(w[0]) && self.plain(w[1])) {
+                return;
+            }
+        }
+        let mut new_of_old: Vec<u32> = vec![0; n];
+        for (j, &old) in order.iter().enumerate() {
+            new_of_old[old] = j as u32 + 1;
+        }
+        let rename = |prov: u32| match (Val { v: 0, prov }).as_thread() {
+            Some(t) if t < n => TID_BASE + new_of_old[t],
+            _ => prov,
+        };
+        let mut threads: Vec<Thread> = Vec::with_capacity(n);
+        let mut origin: Vec<u32> = Vec::with_capacity(n);
+        let mut old_threads: Vec<Option<Thread>> = std::mem::take(&mut self.threads)
+            .into_iter()
+            .map(Some)
+            .collect();
+        for &old in std::iter::once(&0).chain(order.iter()) {
+            if let Some(mut t) = old_threads[old].take() {
+                if let Status::Finished(v) = &mut t.status {
+                    v.prov = rename(v.prov);
+                }
+                threads.push(t);
+            }
+            origin.push(self.origin.0.get(old).copied().unwrap_or(old as u32));
+        }
+        self.threads = threads;
+        self.origin = Origin(origin);
+        for o in self.objs.iter_mut().flatten() {
+            if o.prov.values().any(|p| rename(*p) != *p) {
+                let o = Rc::make_mut(o);
+                o.digest.set(None);
+                o.prov.values_mut().for_each(|p| *p = rename(*p));
+            }
+        }
+        for owner in self.locks.values_mut() {
+            *owner = new_of_old.get(*owner as usize).copied().unwrap_or(*owner);
+        }
+    }
+
+    /// What thread `i` is doing, independent of object and thread numbering: its frames'
+    /// positions and its locals' contents (pointers counted, not followed).
+    fn thread_key(&self, i: usize, refs: &[(u32, u32)]) -> u128 {
+        let t = &self.threads[i];
+        let mut buf = Collect(Vec::with_capacity(256));
+        refs.hash(&mut buf);
+        t.atomic.hash(&mut buf);
+        std::mem::discriminant(&t.status).hash(&mut buf);
+        match &t.status {
+            Status::Finished(v) => v.v.hash(&mut buf),
+            Status::Waiting { signaled, .. } => signaled.hash(&mut buf),
+            Status::Running | Status::Stuck => {}
+        }
+        for f in &t.frames {
+            // Where the return value goes, as (caller's variable, offset).
+            let ret = f.ret.map(|p| {
+                let var = t
+                    .frames
+                    .iter()
+                    .flat_map(|g| g.locals.iter())
+                    .find(|(_, o)| *o == p.0)
+                    .map(|(v, _)| v.0);
+                (var, p.1)
+            });
+            (f.func, f.pc, f.atomic_fn, ret).hash(&mut buf);
+            for (var, obj) in &f.locals {
+                var.hash(&mut buf);
+                if let Some(o) = self.obj(*obj) {
+                    o.bytes.hash(&mut buf);
+                    o.init.len().hash(&mut buf);
+                    for b in &o.init {
+                        buf.0.push(*b as u8);
+                    }
+                    o.prov.keys().for_each(|k| k.hash(&mut buf));
+                }
+            }
+        }
+        self.locks.values().any(|o| *o as usize == i).hash(&mut buf);
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        h.write(&buf.0);
+        let a = h.finish() as u128;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        h.write_u8(1);
+        h.write(&buf.0);
+        (a << 64) | h.finish() as u128
+    }
+
+    /// Whether thread `i`'s state holds no object or thread reference its key leaves out.
+    fn plain(&self, i: usize) -> bool {
+        let t = &self.threads[i];
+        let status = match &t.status {
+            Status::Finished(v) => v.prov == 0,
+            Status::Waiting { .. } => false,
+            Status::Running | Status::Stuck => true,
+        };
+        // A callee's return place is in its caller's frame: the same for alike threads.
+        let own = |p: Place| {
+            t.frames
+                .iter()
+                .any(|f| f.locals.iter().any(|(_, o)| *o == p.0))
+        };
+        status
+            && t.frames.iter().all(|f| {
+                f.ret.is_none_or(own)
+                    && f.locals
+                        .iter()
+                        .all(|(_, o)| self.obj(*o).is_none_or(|o| o.prov.is_empty()))
+            })
     }
 
     /// A 128-bit fingerprint: the state is written out once, then hashed in two bulk
@@ -396,6 +595,7 @@ mod tests {
             let mut st = State {
                 objs: vec![None],
                 threads: vec![],
+                origin: Origin::default(),
                 locks: BTreeMap::new(),
                 exited: false,
             };
@@ -436,6 +636,7 @@ mod tests {
         let mut st = State {
             objs: vec![None],
             threads: vec![],
+            origin: Origin::default(),
             locks: BTreeMap::new(),
             exited: false,
         };
@@ -446,5 +647,59 @@ mod tests {
         assert_ne!(st.fingerprint(), before);
         // The copy that shared the object is unchanged.
         assert_eq!(copy.fingerprint(), before);
+    }
+
+    #[test]
+    fn alike_threads_in_either_order_are_one_state_with_their_ids_renamed() {
+        // main (thread 0) holds one handle in a global; threads 1 and 2 run the same
+        // function at different places. Built in both orders of the two threads.
+        let build = |swap: bool| {
+            let mut st = State {
+                objs: vec![None],
+                threads: vec![],
+                origin: Origin(vec![0, 1, 2]),
+                locks: BTreeMap::new(),
+                exited: false,
+            };
+            let g = st.alloc(Obj::new(8, false, true));
+            let at = |pc: u32| Thread {
+                frames: vec![Frame {
+                    func: FuncId(1),
+                    pc,
+                    locals: vec![],
+                    ret: None,
+                    atomic_fn: false,
+                }],
+                status: Status::Running,
+                atomic: 0,
+            };
+            let main = Thread {
+                frames: vec![],
+                status: Status::Running,
+                atomic: 0,
+            };
+            // The handle names the thread at pc 7.
+            let (threads, handle) = if swap {
+                (vec![main, at(7), at(3)], 1)
+            } else {
+                (vec![main, at(3), at(7)], 2)
+            };
+            st.threads = threads;
+            st.obj_mut(g)
+                .expect("allocated")
+                .prov
+                .insert(0, Val::thread(handle).prov);
+            st.sort_threads(1);
+            st.canonicalize(1);
+            st
+        };
+        let (x, y) = (build(false), build(true));
+        assert_eq!(x.fingerprint(), y.fingerprint());
+        let held = x
+            .obj(1)
+            .and_then(|o| o.prov.get(&0).copied())
+            .expect("a handle");
+        let t = (Val { v: 0, prov: held }).as_thread().expect("a thread id");
+        assert_eq!(x.threads[t].frames[0].pc, 7);
     }
 }
