@@ -13,7 +13,7 @@ use crate::passes::normalize::SharedInfo;
 use super::Unsupported;
 use super::code::{Code, Instr, flatten};
 use super::liveness::Liveness;
-use super::state::{FUNC_BASE, Frame, Obj, Origin, Place, State, Status, Thread, Val};
+use super::state::{FUNC_BASE, Frame, Obj, Origin, Place, State, Status, Thread, Val, is_object};
 
 /// Why a step did not produce a successor.
 #[derive(Debug)]
@@ -955,7 +955,7 @@ impl Cx<'_, '_> {
     }
 
     fn ptr_place(&self, v: Val, loc: Loc) -> R<Place> {
-        if v.prov == 0 || v.prov >= FUNC_BASE {
+        if !is_object(v.prov) {
             return unsupported("a pointer that points to no object", loc);
         }
         Ok((v.prov, v.v as i64))

@@ -244,9 +244,7 @@ impl State {
         let n = self.objs.len();
         let mut map = vec![0u32; n];
         let mut order: Vec<u32> = Vec::with_capacity(n);
-        let live = |id: u32| {
-            id != 0 && id < FUNC_BASE && matches!(self.objs.get(id as usize), Some(Some(_)))
-        };
+        let live = |id: u32| is_object(id) && matches!(self.objs.get(id as usize), Some(Some(_)));
         for id in 1..=fixed.min(n.saturating_sub(1) as u32) {
             if live(id) {
                 map[id as usize] = order.len() as u32 + 1;
@@ -266,31 +264,31 @@ impl State {
             }
         }
         roots.extend(self.locks.keys().map(|p| p.0));
-        for id in roots {
+        // Numbers `id` next unless it has a number; false for a dangling reference.
+        let number = |id: u32, map: &mut Vec<u32>, order: &mut Vec<u32>| {
             if !is_object(id) {
-                continue;
+                return true;
             }
             if !live(id) {
-                return;
+                return false;
             }
             if map[id as usize] == 0 {
                 map[id as usize] = order.len() as u32 + 1;
                 order.push(id);
+            }
+            true
+        };
+        for id in roots {
+            if !number(id, &mut map, &mut order) {
+                return;
             }
         }
         let mut i = 0;
         while i < order.len() {
             if let Some(Some(o)) = self.objs.get(order[i] as usize) {
                 for &t in o.prov.values() {
-                    if !is_object(t) {
-                        continue;
-                    }
-                    if !live(t) {
+                    if !number(t, &mut map, &mut order) {
                         return;
-                    }
-                    if map[t as usize] == 0 {
-                        map[t as usize] = order.len() as u32 + 1;
-                        order.push(t);
                     }
                 }
             }
