@@ -121,11 +121,8 @@ impl<'p> Machine<'p> {
     /// The state before `main` runs: globals initialised, `main` at its first instruction.
     pub fn initial(&mut self) -> R<State> {
         let mut st = State {
-            objs: vec![None],
-            threads: vec![],
             origin: Origin(vec![0]),
-            locks: Default::default(),
-            exited: false,
+            ..State::empty()
         };
         let mut globals = HashMap::new();
         for (i, v) in self.prog.vars.iter().enumerate() {
@@ -877,18 +874,8 @@ impl Cx<'_, '_> {
                 self.st.release(p.prov);
                 Ok(None)
             }
-            _ if matches!(
-                name,
-                "printf"
-                    | "puts"
-                    | "putchar"
-                    | "fprintf"
-                    | "fflush"
-                    | "usleep"
-                    | "sleep"
-                    | "nanosleep"
-            ) =>
-            {
+            // Output and sleeping: no effect on the program's state.
+            _ if crate::passes::inline::is_modelled_library(name) || name == "nanosleep" => {
                 Ok(Some(Val::int(0)))
             }
             _ => unsupported(&format!("a call to `{name}`"), loc),

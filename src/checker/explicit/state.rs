@@ -89,23 +89,18 @@ impl Obj {
         }
     }
 
-    /// 128 bits of two independently keyed SipHash runs over the contents.
+    /// A 128-bit digest of the contents (see `digest128`).
     pub fn digest(&self) -> u128 {
         if let Some(d) = self.digest.get() {
             return d;
         }
-        let half = |key: u8| {
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            key.hash(&mut h);
-            self.bytes.hash(&mut h);
-            // `bool` slices hash element by element; as bytes they hash in one write.
-            let init: Vec<u8> = self.init.iter().map(|b| *b as u8).collect();
-            init.hash(&mut h);
-            self.prov.hash(&mut h);
-            self.heap.hash(&mut h);
-            h.finish() as u128
-        };
-        let d = (half(0xa5) << 64) | half(0x5a);
+        let mut buf = Collect(Vec::with_capacity(self.bytes.len() * 2 + 16));
+        self.bytes.hash(&mut buf);
+        // `bool` slices hash element by element; as bytes they go in one write.
+        buf.0.extend(self.init.iter().map(|b| *b as u8));
+        self.prov.hash(&mut buf);
+        self.heap.hash(&mut buf);
+        let d = digest128(&buf.0);
         self.digest.set(Some(d));
         d
     }
@@ -197,6 +192,17 @@ pub struct State {
 }
 
 impl State {
+    /// No objects (id 0 is reserved for "no object") and no threads.
+    pub fn empty() -> State {
+        State {
+            objs: vec![None],
+            threads: vec![],
+            origin: Origin::default(),
+            locks: BTreeMap::new(),
+            exited: false,
+        }
+    }
+
     /// The smallest free object id (0 is no object): states that allocate in the same
     /// pattern get the same ids, so they can be recognised again.
     pub fn alloc(&mut self, obj: Obj) -> u32 {
@@ -480,13 +486,7 @@ impl State {
             }
         }
         self.locks.values().any(|o| *o as usize == i).hash(&mut buf);
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        h.write(&buf.0);
-        let a = h.finish() as u128;
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        h.write_u8(1);
-        h.write(&buf.0);
-        (a << 64) | h.finish() as u128
+        digest128(&buf.0)
     }
 
     /// Whether thread `i`'s state holds no object or thread reference its key leaves out.
@@ -512,18 +512,12 @@ impl State {
             })
     }
 
-    /// A 128-bit fingerprint: the state is written out once, then hashed in two bulk
-    /// SipHash runs with different keys (many small writes are what hashing costs).
+    /// A 128-bit fingerprint: the state is written out once, then digested in bulk (many
+    /// small writes are what hashing costs).
     pub fn fingerprint(&self) -> u128 {
         let mut buf = Collect(Vec::with_capacity(1024));
         self.hash(&mut buf);
-        let half = |key: u8| {
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            h.write_u8(key);
-            h.write(&buf.0);
-            h.finish() as u128
-        };
-        (half(0xa5) << 64) | half(0x5a)
+        digest128(&buf.0)
     }
 
     /// Approximate bytes held, for the memory limit.
@@ -547,6 +541,17 @@ impl State {
             .sum();
         objs + frames + 64
     }
+}
+
+/// Two independently keyed SipHash runs over `bytes`, as one 128-bit value.
+fn digest128(bytes: &[u8]) -> u128 {
+    let half = |key: u8| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        h.write_u8(key);
+        h.write(bytes);
+        h.finish() as u128
+    };
+    (half(0xa5) << 64) | half(0x5a)
 }
 
 /// A `Hasher` that only collects the bytes written to it.
@@ -590,13 +595,7 @@ mod tests {
         // Global 1; thread 0 has local 10 = 7, thread 1 has local 11 pointing at a heap
         // object holding 9. Built once in one allocation order and once in another.
         let build = |swap: bool| {
-            let mut st = State {
-                objs: vec![None],
-                threads: vec![],
-                origin: Origin::default(),
-                locks: BTreeMap::new(),
-                exited: false,
-            };
+            let mut st = State::empty();
             st.alloc(int_obj(1));
             let mut ptr = Obj::new(8, false, true);
             let (a, heap, p) = if swap {
@@ -631,13 +630,7 @@ mod tests {
 
     #[test]
     fn a_changed_object_gets_a_new_digest() {
-        let mut st = State {
-            objs: vec![None],
-            threads: vec![],
-            origin: Origin::default(),
-            locks: BTreeMap::new(),
-            exited: false,
-        };
+        let mut st = State::empty();
         let id = st.alloc(int_obj(1));
         let before = st.fingerprint();
         let copy = st.clone();
@@ -653,11 +646,8 @@ mod tests {
         // function at different places. Built in both orders of the two threads.
         let build = |swap: bool| {
             let mut st = State {
-                objs: vec![None],
-                threads: vec![],
                 origin: Origin(vec![0, 1, 2]),
-                locks: BTreeMap::new(),
-                exited: false,
+                ..State::empty()
             };
             let g = st.alloc(Obj::new(8, false, true));
             let at = |pc: u32| Thread {
