@@ -1,7 +1,7 @@
 //! Runs the explicit-state explorer alone on one C file and prints what it decided, with its
 //! statistics: a developer's tool for measuring the explorer apart from the bounded search.
 //!
-//! `cargo run --release --example explore -- FILE [SECONDS] [ilp32]`
+//! `cargo run --release --example explore -- FILE [SECONDS] [ilp32|lp64] [MAX_STATES]`
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -15,7 +15,7 @@ fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let file: PathBuf = args
         .next()
-        .ok_or_else(|| anyhow::anyhow!("usage: explore FILE [SECONDS] [ilp32]"))?
+        .ok_or_else(|| anyhow::anyhow!("usage: explore FILE [SECONDS] [ilp32|lp64] [MAX_STATES]"))?
         .into();
     let secs: u64 = args.next().map(|s| s.parse()).transpose()?.unwrap_or(60);
     let data_model = match args.next().as_deref() {
@@ -27,10 +27,13 @@ fn main() -> anyhow::Result<()> {
         ..FrontendOptions::default()
     };
     let prep = Prepared::new(load(&file, &opts)?);
-    let eo = ExploreOptions {
+    let mut eo = ExploreOptions {
         deadline: Some(Instant::now() + Duration::from_secs(secs)),
         ..ExploreOptions::default()
     };
+    if let Some(n) = args.next() {
+        eo.max_states = n.parse()?;
+    }
     let start = Instant::now();
     let r = explore(&prep.normalized, &prep.shared, &eo, None);
     let took = start.elapsed().as_secs_f64();

@@ -7,7 +7,7 @@
 //! slot; a time or memory limit gives "unknown" with the bounds reached.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -153,6 +153,10 @@ pub enum CheckError {
 
 const ROUNDS: &[u32] = &[2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64];
 
+/// Phases with at most this many rounds are run even when the explorer's failure is
+/// already replayed: they are quick and may find a counterexample with fewer rounds.
+const CHEAP_ROUNDS: u32 = 4;
+
 /// How the explorer and the bounded search talk to each other while both run.
 #[derive(Default)]
 struct Control {
@@ -164,7 +168,10 @@ struct Control {
     replayed: AtomicBool,
     /// The bounded search is done and the explorer's answer is no longer wanted.
     cancel: AtomicBool,
-    /// Stops the bounded search's solver once the explorer proved the program.
+    /// The rounds of the bounded search's phase in progress.
+    running_rounds: AtomicU32,
+    /// Stops the bounded search's solver once the explorer proved the program, or once its
+    /// replayed failure makes a deep phase pointless.
     gate: Arc<SolveGate>,
 }
 
@@ -211,6 +218,12 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
             // has the fewest rounds and is preferred.
             if replayed.is_some() {
                 ctl.replayed.store(true, Ordering::SeqCst);
+                // A phase beyond the cheap ones would only look for a failure with fewer
+                // rounds; it can take until the time limit (`deepen` stops before
+                // starting one, this stops one in progress).
+                if ctl.running_rounds.load(Ordering::SeqCst) > CHEAP_ROUNDS {
+                    ctl.gate.close(|| handle.interrupt());
+                }
             }
             (r, replayed)
         });
@@ -348,23 +361,15 @@ fn combine(out: &mut CheckOutcome, ex: Explored, prog: &Program) {
 fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOutcome, CheckError> {
     let deadline = opts.timeout.map(|t| Instant::now() + t);
     let mut rounds_i = 0usize;
-    let mut unwind = opts.unwind.unwrap_or(2);
+    let mut diag_unwind = opts.unwind.unwrap_or(2);
     let mut phases = Vec::new();
     let mut stats = Stats::default();
     let mut last_done: Option<(Bounds, bool, Vec<String>)> = None;
+    // Loop bounds for the wide phases (fewest rounds, deep loops) due before the next
+    // phase of the diagonal, in order.
+    let mut wide: std::collections::VecDeque<u32> = Default::default();
+    let mut widest = 0u32;
     loop {
-        if ctl.gate.is_closed() {
-            let trying = last_done.as_ref().map(|l| l.0.clone()).unwrap_or_default();
-            return Ok(timed_out(last_done, trying, phases, stats));
-        }
-        // Once the cheap phases (up to 4 rounds) found nothing, the explorer's replayed
-        // counterexample stands: deeper phases could find one with fewer context switches,
-        // but a deep bug can keep them busy until the time limit.
-        if ctl.replayed.load(Ordering::SeqCst) {
-            if let Some((b, complete, reached)) = last_done.clone().filter(|l| l.0.rounds >= 4) {
-                return Ok(finished(b, complete, reached, phases, stats));
-            }
-        }
         // A failure the explorer found is worth looking for beyond `max_rounds`.
         // Once it is replayed, the bounded search only looks for a shorter one within its
         // usual bounds.
@@ -374,10 +379,30 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
             } else {
                 opts.max_rounds.max(1)
             };
-        let rounds = opts
+        let diagonal = opts
             .rounds
-            .unwrap_or(ROUNDS.get(rounds_i).copied().unwrap_or(max_rounds));
-        let rounds = rounds.min(max_rounds);
+            .unwrap_or(ROUNDS.get(rounds_i).copied().unwrap_or(max_rounds))
+            .min(max_rounds);
+        let wide_unwind = wide.pop_front();
+        let (rounds, unwind) = match wide_unwind {
+            Some(u) => (ROUNDS[0].min(max_rounds), u),
+            None => (diagonal, diag_unwind),
+        };
+        ctl.running_rounds.store(rounds, Ordering::SeqCst);
+        if ctl.gate.is_closed() {
+            let trying = last_done.as_ref().map(|l| l.0.clone()).unwrap_or_default();
+            return Ok(timed_out(last_done, trying, phases, stats));
+        }
+        // Once the cheap phases (up to 4 rounds) found nothing, the explorer's replayed
+        // counterexample stands: deeper phases could find one with fewer context switches,
+        // but a deep bug can keep them busy until the time limit.
+        if ctl.replayed.load(Ordering::SeqCst) {
+            if let Some((b, complete, reached)) =
+                last_done.clone().filter(|l| l.0.rounds >= CHEAP_ROUNDS)
+            {
+                return Ok(finished(b, complete, reached, phases, stats));
+            }
+        }
         let seq_opts = SeqOptions {
             unwind,
             rounds,
@@ -444,7 +469,10 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
                 phase.solve_ms = session.stats.solve_ms;
                 add_stats(&mut stats, &session.stats);
                 phases.push(phase);
-                if why.contains("time limit") || deadline.is_some_and(|d| Instant::now() >= d) {
+                if why.contains("time limit")
+                    || deadline.is_some_and(|d| Instant::now() >= d)
+                    || ctl.gate.is_closed()
+                {
                     return Ok(timed_out(last_done, bounds, phases, stats));
                 }
                 let memory = why.contains("memory");
@@ -497,20 +525,49 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
         add_stats(&mut stats, &session.stats);
         phases.push(phase);
         let complete = reached.is_empty();
+        if deadline.is_some_and(|d| Instant::now() >= d) || ctl.proved.load(Ordering::SeqCst) {
+            let done = if wide_unwind.is_some() {
+                last_done
+            } else {
+                Some((bounds.clone(), complete, reached))
+            };
+            return Ok(timed_out(done, bounds, phases, stats));
+        }
+        if wide_unwind.is_some() {
+            // A wide phase only looks for failures; its loops running to their end with
+            // the fewest rounds says nothing about more rounds, but deeper wide phases
+            // are pointless.
+            if complete {
+                wide.clear();
+            }
+            continue;
+        }
         last_done = Some((bounds.clone(), complete, reached.clone()));
         let rounds_done = opts.rounds.is_some() || rounds >= max_rounds;
         let unwind_done = opts.unwind.is_some() || complete || unwind >= opts.max_unwind;
         if rounds_done && unwind_done {
             return Ok(finished(bounds, complete, reached, phases, stats));
         }
-        if deadline.is_some_and(|d| Instant::now() >= d) || ctl.proved.load(Ordering::SeqCst) {
-            return Ok(timed_out(last_done, bounds, phases, stats));
-        }
         if !unwind_done {
-            unwind = (unwind * 2).min(opts.max_unwind);
+            diag_unwind = (diag_unwind * 2).min(opts.max_unwind);
         }
         if !rounds_done {
             rounds_i += 1;
+        }
+        // While loop bounds are reached, phases with the fewest rounds and deeper loops
+        // are cheaper than the diagonal's next one (cost grows with rounds times unwind)
+        // and find failures that need many loop iterations or thread instances but few
+        // context switches (all threads created, then each run to its end). They go
+        // first, as long as they cost no more than that next phase.
+        if !complete && opts.rounds.is_none() && opts.unwind.is_none() {
+            let next_rounds = ROUNDS.get(rounds_i).copied().unwrap_or(max_rounds);
+            let next_cost = u64::from(next_rounds.min(max_rounds)) * u64::from(diag_unwind);
+            let mut u = widest.max(diag_unwind).saturating_mul(2);
+            while u <= opts.max_unwind && u64::from(ROUNDS[0]) * u64::from(u) <= next_cost {
+                wide.push_back(u);
+                widest = u;
+                u = u.saturating_mul(2);
+            }
         }
     }
 }
@@ -567,10 +624,13 @@ fn timed_out(
 ) -> CheckOutcome {
     let reason = match &last {
         Some((b, _, _)) => format!(
-            "time limit reached while checking {} rounds (no failure with {} rounds, loops unwound {} times)",
-            trying.rounds, b.rounds, b.unwind
+            "time limit reached while checking {} rounds with loops unwound {} times (no failure with {} rounds, loops unwound {} times)",
+            trying.rounds, trying.unwind, b.rounds, b.unwind
         ),
-        None => format!("time limit reached while checking {} rounds", trying.rounds),
+        None => format!(
+            "time limit reached while checking {} rounds with loops unwound {} times",
+            trying.rounds, trying.unwind
+        ),
     };
     let (bounds, complete, reached) = last.unwrap_or((trying, false, vec![]));
     CheckOutcome {

@@ -1,7 +1,7 @@
 //! Functions as flat instruction lists: the explicit-state explorer keeps a thread's
 //! position as (function, instruction index), which structured statements cannot give.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::*;
 

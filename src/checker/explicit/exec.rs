@@ -2,8 +2,8 @@
 //! every statement makes at most one access to shared memory), pthread operations, and the
 //! choices a step makes (a `_Bool` or 8-bit input, which waiter a signal wakes).
 
+use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use crate::ir::known::{Known, classify, is_atomic_function};
 use crate::ir::types::{CompLayout, DataModel, IntKind, TypeTable};
@@ -84,8 +84,8 @@ impl<'p> Machine<'p> {
         let main = prog
             .main()
             .ok_or_else(|| Unsupported::at("no `main` function", Loc::SYNTH))?;
-        let mut codes = HashMap::new();
-        let mut visible = HashMap::new();
+        let mut codes = HashMap::default();
+        let mut visible = HashMap::default();
         let mut liveness: Vec<Option<Liveness>> = (0..prog.funcs.len()).map(|_| None).collect();
         for (i, f) in prog.funcs.iter().enumerate() {
             let Some(body) = &f.body else { continue };
@@ -112,8 +112,8 @@ impl<'p> Machine<'p> {
             codes,
             visible,
             liveness,
-            globals: HashMap::new(),
-            layouts: RefCell::new(HashMap::new()),
+            globals: HashMap::default(),
+            layouts: RefCell::new(HashMap::default()),
             main,
         })
     }
@@ -124,7 +124,7 @@ impl<'p> Machine<'p> {
             origin: Origin(vec![0]),
             ..State::empty()
         };
-        let mut globals = HashMap::new();
+        let mut globals = HashMap::default();
         for (i, v) in self.prog.vars.iter().enumerate() {
             if v.kind != VarKind::Global {
                 continue;

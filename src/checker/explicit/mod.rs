@@ -26,6 +26,7 @@ mod liveness;
 mod state;
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -68,7 +69,7 @@ impl Default for ExploreOptions {
     fn default() -> Self {
         ExploreOptions {
             deadline: None,
-            max_states: 5_000_000,
+            max_states: 12_000_000,
             max_stack_bytes: 1 << 30,
             assertions: true,
             deadlock: true,
@@ -101,6 +102,24 @@ pub enum Explored {
         loc: Option<Loc>,
         stats: ExploreStats,
     },
+}
+
+/// Hashes a fingerprint, already a uniform 128-bit digest, to its low 64 bits.
+#[derive(Default)]
+struct Fingerprint(u64);
+
+impl Hasher for Fingerprint {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+    fn write_u128(&mut self, v: u128) {
+        self.0 = v as u64;
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// One step of an execution: the thread, and the choices its step made.
@@ -167,7 +186,7 @@ pub fn explore(
         Ok(s) => s,
         Err(stop) => return stopped(stop, stats, t0),
     };
-    let mut seen: HashSet<u128> = HashSet::new();
+    let mut seen: HashSet<u128, BuildHasherDefault<Fingerprint>> = HashSet::default();
     seen.insert(init.fingerprint());
     let mut stack_bytes = init.weight();
     let mut tree = Tree::default();
