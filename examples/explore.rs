@@ -48,13 +48,17 @@ fn main() -> anyhow::Result<()> {
             stats,
             path,
         } => println!(
-            "violation at {loc:?} (deadlock: {deadlock}), path of {} steps: {} states, {took:.2} s",
+            "violation at {} (deadlock: {deadlock}), path of {} steps: {} states, {took:.2} s",
+            prep.normalized.sources.describe(loc),
             path.len(),
             stats.states
         ),
         Explored::Inconclusive { reason, loc, stats } => {
+            let at = loc
+                .map(|l| prep.normalized.sources.describe(l))
+                .unwrap_or_else(|| "-".into());
             println!(
-                "inconclusive: {reason} at {loc:?}: {} states, {took:.2} s",
+                "inconclusive: {reason} at {at}: {} states, {took:.2} s",
                 stats.states
             )
         }

@@ -1,6 +1,7 @@
 //! Running one thread of one state: C semantics on concrete values (the normalized IR, so
 //! every statement makes at most one access to shared memory), pthread operations, and the
-//! choices a step makes (a `_Bool` or 8-bit input, which waiter a signal wakes).
+//! choices a step makes (a `_Bool` or 8-bit input, which waiter a signal wakes, the outcome
+//! of a comparison on a symbolic input: see `symbolic`).
 
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
@@ -13,7 +14,10 @@ use crate::passes::normalize::SharedInfo;
 use super::Unsupported;
 use super::code::{Code, Instr, flatten};
 use super::liveness::Liveness;
-use super::state::{FUNC_BASE, Frame, Obj, Origin, Place, State, Status, Thread, Val, is_object};
+use super::state::{
+    FUNC_BASE, Frame, Obj, Origin, Place, State, Status, Thread, Val, is_object, sym_of, sym_tag,
+};
+use super::symbolic::{self, Dom, MAX_ENUM};
 
 /// Why a step did not produce a successor.
 #[derive(Debug)]
@@ -62,6 +66,9 @@ impl Chooser {
 /// Instructions a step may run without yielding to other threads: after this many, the
 /// explorer gives up (a local loop that never ends).
 const MAX_LOCAL_INSTRS: usize = 1_000_000;
+/// Choices one step may make (each comparison on a symbolic input inside a local loop is
+/// one): beyond this the explorer gives up rather than branch on every iteration.
+const MAX_STEP_CHOICES: usize = 1024;
 /// Threads beyond this make the explorer give up (creation in an unbounded loop).
 pub const MAX_THREADS: usize = 64;
 
@@ -225,6 +232,7 @@ impl<'p> Machine<'p> {
         self.forget_dead(st);
         st.sort_threads(self.globals.len() as u32);
         st.canonicalize(self.globals.len() as u32);
+        st.normalize_syms();
     }
 
     /// Clears the values of locals no path reads again, so that states differing only in
@@ -289,6 +297,13 @@ impl<'p> Machine<'p> {
                 // Blocking inside an atomic section: no execution goes on from here.
                 Err(Stop::Blocked) => return Err(Stop::Cut),
                 r => r?,
+            }
+            if ch.made.len() > MAX_STEP_CHOICES {
+                let loc = self.current_loc(st, tid);
+                return unsupported(
+                    "a loop that branches on a nondeterministic input at every iteration (more than 1024 choices in one step)",
+                    loc,
+                );
             }
             let after = st.threads[tid].frames.last().map(|f| f.pc);
             if n > 1000 && matches!((before, after), (Some(b), Some(a)) if a <= b) {
@@ -532,7 +547,8 @@ impl Cx<'_, '_> {
                 self.effect(e)
             }
             Instr::Branch { cond, to } => {
-                if !self.eval(cond)?.truth() {
+                let c = self.eval_sym(cond)?;
+                if !self.truth(c)? {
                     self.frame().pc = *to as u32;
                 }
                 Ok(())
@@ -563,7 +579,7 @@ impl Cx<'_, '_> {
                     Some(e) if e.ty.is_aggregate(self.tt()) => {
                         return unsupported("returning a struct or array by value", loc);
                     }
-                    Some(e) if !e.ty.is_void(self.tt()) => Some(self.eval(e)?),
+                    Some(e) if !e.ty.is_void(self.tt()) => Some(self.eval_sym(e)?),
                     Some(e) => {
                         self.eval(e)?;
                         None
@@ -595,7 +611,11 @@ impl Cx<'_, '_> {
                 // `main` returning ends the process.
                 self.st.exited = true;
             }
-            self.st.threads[self.tid].status = Status::Finished(v.unwrap_or(Val::int(0)));
+            let v = match v {
+                Some(v) => self.concrete(v, loc)?,
+                None => Val::int(0),
+            };
+            self.st.threads[self.tid].status = Status::Finished(v);
             return Ok(());
         }
         if let (Some(place), Some(v)) = (f.ret, v) {
@@ -653,7 +673,7 @@ impl Cx<'_, '_> {
             if a.ty.is_aggregate(self.tt()) {
                 return unsupported("passing a struct by value", loc);
             }
-            vals.push(self.eval(a)?);
+            vals.push(self.eval_sym(a)?);
         }
         let atomic_fn = is_atomic_function(&fun.name);
         let mut frame = Frame {
@@ -887,12 +907,16 @@ impl Cx<'_, '_> {
         if let ExprKind::Intrinsic(i, args) = &e.kind {
             match i {
                 Intrinsic::Assume => {
-                    let c = self.eval_arg(args, e.loc)?;
-                    return if c.truth() { Ok(()) } else { Err(Stop::Cut) };
+                    let c = self.eval_arg_sym(args, e.loc)?;
+                    return if self.truth(c)? {
+                        Ok(())
+                    } else {
+                        Err(Stop::Cut)
+                    };
                 }
                 Intrinsic::Assert => {
-                    let c = self.eval_arg(args, e.loc)?;
-                    return if c.truth() {
+                    let c = self.eval_arg_sym(args, e.loc)?;
+                    return if self.truth(c)? {
                         Ok(())
                     } else {
                         Err(Stop::Violation(e.loc))
@@ -926,12 +950,12 @@ impl Cx<'_, '_> {
                 return self.copy(dst, src, n, e.loc);
             }
         }
-        self.eval(e).map(|_| ())
+        self.eval_sym(e).map(|_| ())
     }
 
-    fn eval_arg(&mut self, args: &[Expr], loc: Loc) -> R<Val> {
+    fn eval_arg_sym(&mut self, args: &[Expr], loc: Loc) -> R<Val> {
         match args.first() {
-            Some(a) => self.eval(a),
+            Some(a) => self.eval_sym(a),
             None => unsupported("an intrinsic without its argument", loc),
         }
     }
@@ -1032,7 +1056,14 @@ impl Cx<'_, '_> {
         }
     }
 
-    fn load(&mut self, (o, off): Place, ty: &Type, loc: Loc) -> R<Val> {
+    /// A scalar read, made concrete (see `concrete`).
+    fn load(&mut self, p: Place, ty: &Type, loc: Loc) -> R<Val> {
+        let v = self.load_sym(p, ty, loc)?;
+        self.concrete(v, loc)
+    }
+
+    /// A scalar read, which may be a symbolic input.
+    fn load_sym(&mut self, (o, off): Place, ty: &Type, loc: Loc) -> R<Val> {
         let k = self.int_kind(ty, loc)?;
         let n = k.bytes(self.m.dm) as usize;
         let obj = self.obj(o, loc)?;
@@ -1050,8 +1081,26 @@ impl Cx<'_, '_> {
         for (i, b) in obj.bytes[off..off + n].iter().enumerate() {
             u |= (*b as u128) << (8 * i);
         }
-        let prov = obj.prov.get(&(off as u32)).copied().unwrap_or(0);
         let v = k.wrap(u as i128, self.m.dm);
+        let near = (off.saturating_sub(7) as u32)..(off + n) as u32;
+        let mut sym = None;
+        for (&at, &t) in obj.prov.range(near) {
+            if let Some((id, w)) = sym_of(t) {
+                let width = 1usize << w;
+                if at as usize + width <= off {
+                    continue;
+                }
+                if at as usize != off || width != n {
+                    return unsupported("a read of part of a nondeterministic input", loc);
+                }
+                sym = Some(id);
+            }
+        }
+        if let Some(id) = sym {
+            // The bytes hold the offset from the input, wrapped as the type wraps.
+            return self.wrap_sym(Val::sym(id, v), k, loc);
+        }
+        let prov = obj.prov.get(&(off as u32)).copied().unwrap_or(0);
         Ok(Val { v, prov })
     }
 
@@ -1074,15 +1123,17 @@ impl Cx<'_, '_> {
         if off < 0 || off as usize + n > obj.bytes.len() {
             return unsupported("an access outside its object", loc);
         }
+        if obj.clear_tags(off as u32, n as u32, pw as u32) {
+            return unsupported("a write over part of a nondeterministic input", loc);
+        }
         let u = v.v as u128;
         for i in 0..n {
             obj.bytes[off as usize + i] = (u >> (8 * i)) as u8;
             obj.init[off as usize + i] = true;
         }
-        let lo = (off - pw + 1).max(0) as u32;
-        let hi = (off as usize + n) as u32;
-        obj.clear_prov(lo, hi);
-        if v.prov != 0 {
+        if let Some(id) = v.as_sym() {
+            obj.prov.insert(off as u32, sym_tag(id, n as u64));
+        } else if v.prov != 0 {
             obj.prov.insert(off as u32, v.prov);
         }
         Ok(())
@@ -1090,11 +1141,20 @@ impl Cx<'_, '_> {
 
     fn copy(&mut self, dst: Place, src: Place, n: u64, loc: Loc) -> R<()> {
         let n = n as usize;
+        let pw = self.m.dm.pointer_bytes() as u32;
         let s = self.obj(src.0, loc)?;
         if src.1 < 0 || src.1 as usize + n > s.bytes.len() {
             return unsupported("a copy outside its object", loc);
         }
         let a = src.1 as usize;
+        let cuts = |x: usize| {
+            s.prov
+                .range((x.saturating_sub(7) as u32)..x as u32)
+                .any(|(&at, &t)| sym_of(t).is_some_and(|(_, w)| at as usize + (1usize << w) > x))
+        };
+        if cuts(a) || cuts(a + n) {
+            return unsupported("a copy of part of a nondeterministic input", loc);
+        }
         let bytes = s.bytes[a..a + n].to_vec();
         let init = s.init[a..a + n].to_vec();
         let provs: Vec<(u32, u32)> = s
@@ -1112,7 +1172,9 @@ impl Cx<'_, '_> {
         let b = dst.1 as usize;
         d.bytes[b..b + n].copy_from_slice(&bytes);
         d.init[b..b + n].copy_from_slice(&init);
-        d.clear_prov(b as u32, (b + n) as u32);
+        if d.clear_tags(b as u32, n as u32, pw) {
+            return unsupported("a copy over part of a nondeterministic input", loc);
+        }
         for (k, v) in provs {
             d.prov.insert(k + b as u32, v);
         }
@@ -1141,7 +1203,7 @@ impl Cx<'_, '_> {
                     let n = self.m.size(ty, loc)?;
                     return self.copy(place, src, n, loc);
                 }
-                let v = self.eval(e)?;
+                let v = self.eval_sym(e)?;
                 let v = self.convert(v, ty, loc)?;
                 self.store(place, ty, v, loc)
             }
@@ -1185,6 +1247,7 @@ impl Cx<'_, '_> {
     }
 
     fn zero(&mut self, (o, off): Place, n: usize, loc: Loc) -> R<()> {
+        let pw = self.m.dm.pointer_bytes() as u32;
         let obj = match self.st.obj_mut(o) {
             Some(x) => x,
             None => return unsupported("initialising memory that is gone", loc),
@@ -1195,12 +1258,28 @@ impl Cx<'_, '_> {
         let a = off as usize;
         obj.bytes[a..a + n].iter_mut().for_each(|b| *b = 0);
         obj.init[a..a + n].iter_mut().for_each(|b| *b = true);
-        obj.clear_prov(a as u32, (a + n) as u32);
+        if obj.clear_tags(a as u32, n as u32, pw) {
+            return unsupported("an initializer over part of a nondeterministic input", loc);
+        }
         Ok(())
     }
 
     /// C's conversion of a scalar to `ty`.
-    fn convert(&self, v: Val, ty: &Type, loc: Loc) -> R<Val> {
+    fn convert(&mut self, v: Val, ty: &Type, loc: Loc) -> R<Val> {
+        if v.as_sym().is_some() {
+            return match ty.resolve(self.tt()) {
+                Type::Void => Ok(v),
+                Type::Int(IntKind::Bool) => Ok(Val::int(self.truth(v)? as i128)),
+                Type::Pointer(_) => {
+                    let c = self.concrete(v, loc)?;
+                    self.convert(c, ty, loc)
+                }
+                _ => {
+                    let k = self.int_kind(ty, loc)?;
+                    self.wrap_sym(v, k, loc)
+                }
+            };
+        }
         match ty.resolve(self.tt()) {
             Type::Void => Ok(v),
             Type::Pointer(_) => Ok(Val {
@@ -1226,10 +1305,17 @@ impl Cx<'_, '_> {
         let v = match k {
             IntKind::Bool => self.ch.pick(2) as i128,
             _ if k.bytes(self.m.dm) == 1 => self.ch.pick(256) as i128,
+            // Wider inputs are symbols (their stored tags must not outlast a write of
+            // their bytes, which pointer-wide tags are cleared by).
+            _ if k.bytes(self.m.dm) <= self.m.dm.pointer_bytes() => {
+                let id = self.st.syms.len() as u32;
+                self.st.syms.push(symbolic::range(k, self.m.dm));
+                return Ok(Val::sym(id, 0));
+            }
             _ => {
                 return unsupported(
                     &format!(
-                        "a nondeterministic {} input (too many values to enumerate)",
+                        "a nondeterministic {} input (wider than a pointer: not kept symbolic)",
                         k.c_name()
                     ),
                     loc,
@@ -1239,7 +1325,137 @@ impl Cx<'_, '_> {
         Ok(Val::int(k.wrap(v, self.m.dm)))
     }
 
+    /// The values input `id` may still take.
+    fn dom(&self, id: u32) -> Dom {
+        self.st.syms.get(id as usize).copied().unwrap_or((0, 0))
+    }
+
+    /// One successor per outcome: picks one of `outs` (a choice only when there are
+    /// several) and narrows input `id` to its interval.
+    fn split<T: Copy>(&mut self, id: u32, outs: &[(T, Dom)], loc: Loc) -> R<T> {
+        let i = match outs.len() {
+            0 => return unsupported("a comparison on an input with no values left", loc),
+            1 => 0,
+            n => self.ch.pick(n as u32) as usize,
+        };
+        let (t, d) = outs[i];
+        if let Some(s) = self.st.syms.get_mut(id as usize) {
+            *s = d;
+        }
+        Ok(t)
+    }
+
+    /// A concrete value for `v`: a symbolic input takes each of its values in turn (when
+    /// it has at most `MAX_ENUM`), and keeps it from then on.
+    fn concrete(&mut self, v: Val, loc: Loc) -> R<Val> {
+        let Some(id) = v.as_sym() else {
+            return Ok(v);
+        };
+        let d = self.dom(id);
+        let n = symbolic::size(d);
+        if n > MAX_ENUM {
+            return unsupported(
+                &format!(
+                    "a nondeterministic input used in arithmetic, as an index or as an argument to the library, with {n} possible values (too many to enumerate)"
+                ),
+                loc,
+            );
+        }
+        let c = d.0 + self.ch.pick(n as u32) as i128;
+        if let Some(s) = self.st.syms.get_mut(id as usize) {
+            *s = (c, c);
+        }
+        Ok(Val::int(c + v.v))
+    }
+
+    /// Whether `v` is non-zero; on a symbolic input, one successor per outcome.
+    fn truth(&mut self, v: Val) -> R<bool> {
+        let Some(id) = v.as_sym() else {
+            return Ok(v.truth());
+        };
+        let outs = symbolic::compare(self.dom(id), v.v, BinOp::Ne, 0);
+        self.split(id, &outs, Loc::SYNTH)
+    }
+
+    /// `input + v` converted to kind `k`, split where it wraps around.
+    fn wrap_sym(&mut self, v: Val, k: IntKind, loc: Loc) -> R<Val> {
+        let Some(id) = v.as_sym() else {
+            return Ok(Val::int(k.wrap(v.v, self.m.dm)));
+        };
+        if k == IntKind::Bool {
+            return Ok(Val::int(self.truth(v)? as i128));
+        }
+        match symbolic::wrap_pieces(self.dom(id), v.v, k, self.m.dm) {
+            Some(pieces) => {
+                let outs: Vec<(i128, Dom)> = pieces.iter().map(|(d, off)| (*off, *d)).collect();
+                let off = self.split(id, &outs, loc)?;
+                Ok(Val::sym(id, off))
+            }
+            None => {
+                let c = self.concrete(v, loc)?;
+                Ok(Val::int(k.wrap(c.v, self.m.dm)))
+            }
+        }
+    }
+
+    /// A comparison with a symbolic operand: split by its outcomes.
+    fn compare_sym(&mut self, op: BinOp, x: Val, y: Val, loc: Loc) -> R<Val> {
+        let (mut x, mut y) = (x, y);
+        if let (Some(a), Some(b)) = (x.as_sym(), y.as_sym()) {
+            if a == b {
+                let r = match op {
+                    BinOp::Eq => x.v == y.v,
+                    BinOp::Ne => x.v != y.v,
+                    BinOp::Lt => x.v < y.v,
+                    BinOp::Gt => x.v > y.v,
+                    BinOp::Le => x.v <= y.v,
+                    _ => x.v >= y.v,
+                };
+                return Ok(Val::int(r as i128));
+            }
+            // Two inputs: the one with fewer values becomes concrete.
+            if symbolic::size(self.dom(a)) <= symbolic::size(self.dom(b)) {
+                x = self.concrete(x, loc)?;
+            } else {
+                y = self.concrete(y, loc)?;
+            }
+        }
+        let (s, c, op) = match (x.as_sym(), y.as_sym()) {
+            (Some(_), None) => (x, y, op),
+            (None, Some(_)) => (
+                y,
+                x,
+                match op {
+                    BinOp::Lt => BinOp::Gt,
+                    BinOp::Gt => BinOp::Lt,
+                    BinOp::Le => BinOp::Ge,
+                    BinOp::Ge => BinOp::Le,
+                    o => o,
+                },
+            ),
+            _ => return unsupported("a comparison of two inputs", loc),
+        };
+        if c.prov != 0 {
+            return unsupported("a comparison of an input with an address", loc);
+        }
+        let Some(id) = s.as_sym() else {
+            return unsupported("a comparison of two inputs", loc);
+        };
+        let outs = symbolic::compare(self.dom(id), s.v, op, c.v);
+        let r = self.split(id, &outs, loc)?;
+        Ok(Val::int(r as i128))
+    }
+
+    /// The value of `e`, made concrete (see `concrete`).
     fn eval(&mut self, e: &Expr) -> R<Val> {
+        let v = self.eval_sym(e)?;
+        self.concrete(v, e.loc)
+    }
+
+    /// The value of `e`, which may be a symbolic input plus a constant. Only the operations
+    /// that handle such values (copies, conversions, comparisons, additions of a constant,
+    /// conditions) see them; everything else goes through `eval`.
+    fn eval_sym(&mut self, e: &Expr) -> R<Val> {
         let loc = e.loc;
         match &e.kind {
             ExprKind::Int(v) => Ok(Val::int(*v)),
@@ -1250,12 +1466,16 @@ impl Cx<'_, '_> {
                     return unsupported("an aggregate used as a value", loc);
                 }
                 let p = self.place(e)?;
-                self.load(p, &e.ty, loc)
+                self.load_sym(p, &e.ty, loc)
             }
             ExprKind::Func(f) => Ok(Val {
                 v: 0,
                 prov: FUNC_BASE + f.0,
             }),
+            ExprKind::Unary(UnOp::LogNot, x) => {
+                let a = self.eval_sym(x)?;
+                Ok(Val::int(!self.truth(a)? as i128))
+            }
             ExprKind::Unary(op, x) => {
                 let a = self.eval(x)?;
                 if a.as_thread().is_some() && *op != UnOp::LogNot {
@@ -1270,7 +1490,7 @@ impl Cx<'_, '_> {
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, &e.ty, loc),
             ExprKind::Assign(l, r) => {
                 let p = self.place(l)?;
-                let v = self.eval(r)?;
+                let v = self.eval_sym(r)?;
                 let v = self.convert(v, &l.ty, loc)?;
                 self.store(p, &l.ty, v, loc)?;
                 Ok(v)
@@ -1317,24 +1537,24 @@ impl Cx<'_, '_> {
                 Ok(if *post { old } else { new })
             }
             ExprKind::Cond(c, a, b) => {
-                if self.eval(c)?.truth() {
-                    let v = self.eval(a)?;
-                    self.convert(v, &e.ty, loc)
+                let c = self.eval_sym(c)?;
+                let v = if self.truth(c)? {
+                    self.eval_sym(a)?
                 } else {
-                    let v = self.eval(b)?;
-                    self.convert(v, &e.ty, loc)
-                }
+                    self.eval_sym(b)?
+                };
+                self.convert(v, &e.ty, loc)
             }
             ExprKind::Comma(a, b) => {
                 self.effect(a)?;
-                self.eval(b)
+                self.eval_sym(b)
             }
             ExprKind::Cast { e: x, .. } => {
                 if e.ty.is_void(self.tt()) {
                     self.effect(x)?;
                     return Ok(Val::int(0));
                 }
-                let v = self.eval(x)?;
+                let v = self.eval_sym(x)?;
                 self.convert(v, &e.ty, loc)
             }
             ExprKind::Decay(x) | ExprKind::AddrOf(x) => {
@@ -1367,15 +1587,41 @@ impl Cx<'_, '_> {
 
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, ty: &Type, loc: Loc) -> R<Val> {
         if op == BinOp::LogAnd || op == BinOp::LogOr {
-            let x = self.eval(a)?.truth();
+            let x = self.eval_sym(a)?;
+            let x = self.truth(x)?;
             if (op == BinOp::LogAnd) != x {
                 return Ok(Val::int(x as i128));
             }
-            return Ok(Val::int(self.eval(b)?.truth() as i128));
+            let y = self.eval_sym(b)?;
+            return Ok(Val::int(self.truth(y)? as i128));
         }
-        let x = self.eval(a)?;
-        let y = self.eval(b)?;
+        let x = self.eval_sym(a)?;
+        let y = self.eval_sym(b)?;
         let (pa, pb) = (a.ty.is_pointer(self.tt()), b.ty.is_pointer(self.tt()));
+        let (sx, sy) = (x.as_sym().is_some(), y.as_sym().is_some());
+        if (sx || sy) && !pa && !pb {
+            if op.is_comparison() {
+                return self.compare_sym(op, x, y, loc);
+            }
+            // Adding or subtracting a constant keeps the input symbolic.
+            let k = self.int_kind(ty, loc)?;
+            match (op, sx, sy) {
+                (BinOp::Add | BinOp::Sub, true, false) if y.prov == 0 => {
+                    let d = if op == BinOp::Add {
+                        y.v
+                    } else {
+                        y.v.wrapping_neg()
+                    };
+                    return self.wrap_sym(Val { v: x.v + d, ..x }, k, loc);
+                }
+                (BinOp::Add, false, true) if x.prov == 0 => {
+                    return self.wrap_sym(Val { v: y.v + x.v, ..y }, k, loc);
+                }
+                _ => {}
+            }
+        }
+        let x = self.concrete(x, loc)?;
+        let y = self.concrete(y, loc)?;
         if op.is_comparison() {
             if pa || pb || x.prov != 0 || y.prov != 0 {
                 let r = match op {

@@ -16,9 +16,27 @@ pub const FUNC_BASE: u32 = 0x8000_0000;
 /// that renumbering threads can find every id the program stored.
 pub const TID_BASE: u32 = 0x7000_0000;
 
-/// Whether a provenance tag names an object (not nothing, a thread or a function).
+/// Provenance tags from this up to `TID_BASE` are symbolic inputs: `SYM_BASE + (id << 2)`
+/// in a value (the value is the input plus `v`), with the low two bits giving the width
+/// (1, 2, 4 or 8 bytes) where it is stored in an object.
+pub const SYM_BASE: u32 = 0x6000_0000;
+
+/// Whether a provenance tag names an object (not nothing, an input, a thread or a
+/// function).
 pub fn is_object(prov: u32) -> bool {
-    prov != 0 && prov < TID_BASE
+    prov != 0 && prov < SYM_BASE
+}
+
+/// The input a provenance tag names, with the stored width code (log2 of its bytes).
+pub fn sym_of(prov: u32) -> Option<(u32, u32)> {
+    (SYM_BASE..TID_BASE)
+        .contains(&prov)
+        .then(|| ((prov - SYM_BASE) >> 2, (prov - SYM_BASE) & 3))
+}
+
+/// The tag of input `id` stored `bytes` wide (`bytes` is 1, 2, 4 or 8; 0 in a value).
+pub fn sym_tag(id: u32, bytes: u64) -> u32 {
+    SYM_BASE + (id << 2) + bytes.max(1).trailing_zeros()
 }
 
 /// A scalar: an integer already wrapped to its type, or a pointer (`prov` names the object,
@@ -45,6 +63,17 @@ impl Val {
     }
     pub fn as_thread(self) -> Option<usize> {
         (self.prov >= TID_BASE && self.prov < FUNC_BASE).then(|| (self.prov - TID_BASE) as usize)
+    }
+    /// A symbolic value: input `id` plus `v`.
+    pub fn sym(id: u32, v: i128) -> Val {
+        Val {
+            v,
+            prov: sym_tag(id, 0),
+        }
+    }
+    /// The input this value is, plus `v`, if it is symbolic.
+    pub fn as_sym(self) -> Option<u32> {
+        sym_of(self.prov).map(|(id, _)| id)
     }
 }
 
@@ -105,12 +134,30 @@ impl Obj {
         d
     }
 
-    /// Forgets the pointers stored at offsets `lo..hi` (their bytes are being overwritten).
-    pub fn clear_prov(&mut self, lo: u32, hi: u32) {
-        let stale: Vec<u32> = self.prov.range(lo..hi).map(|(k, _)| *k).collect();
+    /// Forgets the tags (pointers, thread ids, inputs) whose bytes overlap `off..off + n`,
+    /// which are being overwritten; a pointer-sized tag is `pw` bytes, an input's as wide
+    /// as it was stored. Returns whether an input was only partly overwritten (its other
+    /// bytes would no longer mean anything).
+    pub fn clear_tags(&mut self, off: u32, n: u32, pw: u32) -> bool {
+        let mut partial = false;
+        let mut stale = vec![];
+        for (&at, &t) in self.prov.range(off.saturating_sub(7)..off + n) {
+            let width = match sym_of(t) {
+                Some((_, w)) => 1 << w,
+                None => pw,
+            };
+            if at + width <= off {
+                continue;
+            }
+            if sym_of(t).is_some() && (at < off || at + width > off + n) {
+                partial = true;
+            }
+            stale.push(at);
+        }
         for k in stale {
             self.prov.remove(&k);
         }
+        partial
     }
 }
 
@@ -189,6 +236,9 @@ pub struct State {
     pub locks: BTreeMap<Place, u32>,
     /// The process ended (`main` returned, `exit`, `abort`).
     pub exited: bool,
+    /// The values each symbolic input may still take (inclusive bounds), by input id.
+    /// Comparisons split and narrow them; see `checker::explicit::symbolic`.
+    pub syms: Vec<(i128, i128)>,
 }
 
 impl State {
@@ -200,6 +250,7 @@ impl State {
             origin: Origin::default(),
             locks: BTreeMap::new(),
             exited: false,
+            syms: vec![],
         }
     }
 
@@ -347,6 +398,76 @@ impl State {
             .into_iter()
             .map(|(p, t)| ((rename(p.0), p.1), t))
             .collect();
+    }
+
+    /// Gives the symbolic inputs canonical ids (in the order the objects, already in
+    /// canonical order, hold them), forgets inputs nothing holds any more, and writes the
+    /// value of an input narrowed to one value into the bytes that hold it.
+    pub fn normalize_syms(&mut self) {
+        if self.syms.is_empty() {
+            return;
+        }
+        let old = std::mem::take(&mut self.syms);
+        let mut new_id: Vec<Option<u32>> = vec![None; old.len()];
+        let mut syms: Vec<(i128, i128)> = vec![];
+        let mut changed = vec![];
+        for (i, o) in self.objs.iter().enumerate() {
+            let Some(o) = o else { continue };
+            let mut touch = false;
+            for &t in o.prov.values() {
+                let Some((id, _)) = sym_of(t) else { continue };
+                let Some(&dom) = old.get(id as usize) else {
+                    continue;
+                };
+                if dom.0 == dom.1 {
+                    touch = true;
+                    continue;
+                }
+                let slot = &mut new_id[id as usize];
+                if slot.is_none() {
+                    *slot = Some(syms.len() as u32);
+                    syms.push(dom);
+                }
+                touch |= slot != &Some(id);
+            }
+            if touch {
+                changed.push(i);
+            }
+        }
+        for i in changed {
+            let Some(o) = self.obj_mut(i as u32) else {
+                continue;
+            };
+            let tags: Vec<(u32, u32)> = o
+                .prov
+                .iter()
+                .filter(|(_, t)| sym_of(**t).is_some())
+                .map(|(k, t)| (*k, *t))
+                .collect();
+            for (off, t) in tags {
+                let Some((id, w)) = sym_of(t) else { continue };
+                let n = 1usize << w;
+                let Some(&(lo, hi)) = old.get(id as usize) else {
+                    continue;
+                };
+                if lo == hi {
+                    // The stored bytes hold the offset from the input.
+                    let at = off as usize;
+                    let mut u: u128 = 0;
+                    for (k, b) in o.bytes[at..at + n].iter().enumerate() {
+                        u |= (*b as u128) << (8 * k);
+                    }
+                    let v = (u as i128).wrapping_add(lo) as u128;
+                    for k in 0..n {
+                        o.bytes[at + k] = (v >> (8 * k)) as u8;
+                    }
+                    o.prov.remove(&off);
+                } else if let Some(new) = new_id[id as usize] {
+                    o.prov.insert(off, sym_tag(new, n as u64));
+                }
+            }
+        }
+        self.syms = syms;
     }
 
     /// Puts the threads other than `main` in a canonical order (by what each is doing), so
