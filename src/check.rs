@@ -170,6 +170,11 @@ struct Control {
     cancel: AtomicBool,
     /// The rounds of the bounded search's phase in progress.
     running_rounds: AtomicU32,
+    /// The bounded search finished its cheap phases (up to `CHEAP_ROUNDS`) with no failure.
+    cheap_done: AtomicBool,
+    /// The bounded search is over; `bmc_failed` if it found a failure or deadlock.
+    bmc_done: AtomicBool,
+    bmc_failed: AtomicBool,
     /// Stops the bounded search's solver once the explorer proved the program, or once its
     /// replayed failure makes a deep phase pointless.
     gate: Arc<SolveGate>,
@@ -202,7 +207,25 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
             let replayed = match &r {
                 Explored::Violation { path, .. } if !path.is_empty() => {
                     ctl.failing.store(true, Ordering::SeqCst);
-                    replay_explored(prep, opts, path, deadline)
+                    // The replay is only wanted once the bounded search's cheap phases
+                    // found nothing (their counterexample, with fewer rounds, is
+                    // preferred), and it cannot be interrupted: it waits for them.
+                    let wanted = loop {
+                        if ctl.bmc_failed.load(Ordering::SeqCst) {
+                            break false;
+                        }
+                        if ctl.cheap_done.load(Ordering::SeqCst)
+                            || ctl.bmc_done.load(Ordering::SeqCst)
+                        {
+                            break true;
+                        }
+                        std::thread::sleep(Duration::from_millis(5));
+                    };
+                    if wanted {
+                        replay_explored(prep, opts, path, deadline)
+                    } else {
+                        None
+                    }
                 }
                 Explored::Violation { .. } => {
                     ctl.failing.store(true, Ordering::SeqCst);
@@ -228,6 +251,12 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
             (r, replayed)
         });
         let bmc = deepen(prep, opts, &ctl);
+        if let Ok(o) = &bmc {
+            if matches!(o.verdict, Verdict::Failure | Verdict::Deadlock) {
+                ctl.bmc_failed.store(true, Ordering::SeqCst);
+            }
+        }
+        ctl.bmc_done.store(true, Ordering::SeqCst);
         // A bounded "no failure" can still become a proof, or be shown short of a failure
         // beyond its bounds: the explorer gets as long again as the bounded search took
         // (at least 2 s), within the time limit.
@@ -543,6 +572,9 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
             continue;
         }
         last_done = Some((bounds.clone(), complete, reached.clone()));
+        if rounds >= CHEAP_ROUNDS {
+            ctl.cheap_done.store(true, Ordering::SeqCst);
+        }
         let rounds_done = opts.rounds.is_some() || rounds >= max_rounds;
         let unwind_done = opts.unwind.is_some() || complete || unwind >= opts.max_unwind;
         if rounds_done && unwind_done {

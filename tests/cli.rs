@@ -302,3 +302,38 @@ fn no_candidate_repairs_by_reading_through_null() {
     }
     assert!(candidate_lines(&j).contains(&45), "{j}");
 }
+
+#[test]
+fn a_failure_needing_many_threads_but_few_switches_is_found_by_a_wide_phase() {
+    // Twelve workers each run to their end between two switches: the failure needs loops
+    // unwound 12 times but only 2 rounds. The diagonal phases (rounds and unwinding grown
+    // together) would reach unwind 16 only with 6 rounds; a 2-round phase of deeper loops
+    // is slotted in first because it costs less.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let prog = dir.path().join("many.c");
+    std::fs::write(
+        &prog,
+        "#include <pthread.h>\n\
+         extern unsigned __VERIFIER_nondet_uint(void);\n\
+         extern void reach_error(void);\n\
+         int x; unsigned n;\n\
+         void *check(void *a) { if (x >= 12) reach_error(); return 0; }\n\
+         void *work(void *a) { int t = x; x = t + 1; return 0; }\n\
+         int main(void) {\n\
+           pthread_t c, w; unsigned i;\n\
+           n = __VERIFIER_nondet_uint();\n\
+           if (n < 12 || n > 14) return 0;\n\
+           pthread_create(&c, 0, check, 0);\n\
+           for (i = 0; i < n; i++) pthread_create(&w, 0, work, 0);\n\
+           return 0;\n\
+         }\n",
+    )
+    .expect("write program");
+    let prog = prog.to_string_lossy().into_owned();
+    let o = run(&["check", &prog, "--json", "--no-explore", "--timeout", "120"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    assert_eq!(j["verdict"], "failure");
+    assert_eq!(j["bounds"]["rounds"], 2, "{}", j["phases"]);
+    assert!(j["bounds"]["unwind"].as_u64().unwrap_or(0) >= 12);
+}

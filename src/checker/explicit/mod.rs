@@ -71,7 +71,7 @@ impl Default for ExploreOptions {
         ExploreOptions {
             deadline: None,
             max_states: 12_000_000,
-            max_stack_bytes: 1 << 30,
+            max_stack_bytes: 1 << 29,
             assertions: true,
             deadlock: true,
         }
