@@ -3,7 +3,7 @@
 //! pthread objects' state. Two states that are equal in every field are the same program
 //! state, so the explorer can recognise a state it has seen (spin loops close a cycle).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
@@ -123,13 +123,14 @@ impl Obj {
         if let Some(d) = self.digest.get() {
             return d;
         }
-        let mut buf = Collect(Vec::with_capacity(self.bytes.len() * 2 + 16));
-        self.bytes.hash(&mut buf);
-        // `bool` slices hash element by element; as bytes they go in one write.
-        buf.0.extend(self.init.iter().map(|b| *b as u8));
-        self.prov.hash(&mut buf);
-        self.heap.hash(&mut buf);
-        let d = digest128(&buf.0);
+        let d = with_buffer(&OBJ_BUF, |buf| {
+            self.bytes.hash(buf);
+            // `bool` slices hash element by element; as bytes they go in one write.
+            buf.0.extend(self.init.iter().map(|b| *b as u8));
+            self.prov.hash(buf);
+            self.heap.hash(buf);
+            digest128(&buf.0)
+        });
         self.digest.set(Some(d));
         d
     }
@@ -636,9 +637,10 @@ impl State {
     /// A 128-bit fingerprint: the state is written out once, then digested in bulk (many
     /// small writes are what hashing costs).
     pub fn fingerprint(&self) -> u128 {
-        let mut buf = Collect(Vec::with_capacity(1024));
-        self.hash(&mut buf);
-        digest128(&buf.0)
+        with_buffer(&STATE_BUF, |buf| {
+            self.hash(buf);
+            digest128(&buf.0)
+        })
     }
 
     /// Approximate bytes held, for the memory limit.
@@ -672,6 +674,27 @@ fn digest128(bytes: &[u8]) -> u128 {
 
 /// A `Hasher` that only collects the bytes written to it.
 struct Collect(Vec<u8>);
+
+thread_local! {
+    // Reused buffers: a step hashes a state or object about as often as it allocates one.
+    // Two, since hashing a state digests its objects.
+    static STATE_BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static OBJ_BUF: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` on an empty `Collect` whose allocation is kept for the next call.
+fn with_buffer<T>(
+    key: &'static std::thread::LocalKey<RefCell<Vec<u8>>>,
+    f: impl FnOnce(&mut Collect) -> T,
+) -> T {
+    key.with(|cell| {
+        let mut c = Collect(std::mem::take(&mut *cell.borrow_mut()));
+        c.0.clear();
+        let r = f(&mut c);
+        *cell.borrow_mut() = c.0;
+        r
+    })
+}
 
 impl Hasher for Collect {
     fn write(&mut self, bytes: &[u8]) {
