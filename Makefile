@@ -28,6 +28,7 @@ bench: build
 	  --task-arg=--max-rounds --task-arg=4 --json target/bench.json --csv target/bench.csv
 	./scripts/localize_times.py
 
+# One task at a time: `check` runs two threads (bounded search and explorer) on 2 cores.
 bench-svcomp: build
-	./target/release/seqloc sweep ../shared/svcomp/c --timeout 60 -j 2 \
+	./target/release/seqloc sweep ../shared/svcomp/c --timeout 60 -j 1 \
 	  --json target/svcomp.json --csv target/svcomp.csv
