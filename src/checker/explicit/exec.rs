@@ -562,7 +562,12 @@ impl Cx<'_, '_> {
                 cases,
                 default,
             } => {
-                let v = self.eval(cond)?;
+                let v = self.eval_sym(cond)?;
+                if let Some(id) = v.as_sym() {
+                    let to = self.switch_sym(id, v.v, cases, *default, loc)?;
+                    self.frame().pc = to as u32;
+                    return Ok(());
+                }
                 if v.prov != 0 {
                     return unsupported("a switch on a pointer", loc);
                 }
@@ -1396,6 +1401,49 @@ impl Cx<'_, '_> {
                 Ok(Val::int(k.wrap(c.v, self.m.dm)))
             }
         }
+    }
+
+    /// The case a switch on `input + v` takes: one successor per case range the input's
+    /// interval meets, and one per gap between them (the default); enumerated instead
+    /// when that makes more than 64 successors.
+    fn switch_sym(
+        &mut self,
+        id: u32,
+        v: i128,
+        cases: &[(i128, i128, usize)],
+        default: usize,
+        loc: Loc,
+    ) -> R<usize> {
+        let dom = self.dom(id);
+        let mut outs: Vec<(usize, Dom)> = vec![];
+        let mut covered: Vec<Dom> = vec![];
+        for &(lo, hi, to) in cases {
+            let d = ((lo - v).max(dom.0), (hi - v).min(dom.1));
+            if d.0 <= d.1 {
+                outs.push((to, d));
+                covered.push(d);
+            }
+        }
+        covered.sort_unstable();
+        let mut at = dom.0;
+        for (a, b) in covered {
+            if a > at {
+                outs.push((default, (at, a - 1)));
+            }
+            at = at.max(b + 1);
+        }
+        if at <= dom.1 {
+            outs.push((default, (at, dom.1)));
+        }
+        if outs.len() > 64 {
+            let c = self.concrete(Val::sym(id, v), loc)?;
+            return Ok(cases
+                .iter()
+                .find(|(lo, hi, _)| *lo <= c.v && c.v <= *hi)
+                .map(|c| c.2)
+                .unwrap_or(default));
+        }
+        self.split(id, &outs, loc)
     }
 
     /// A comparison with a symbolic operand: split by its outcomes.

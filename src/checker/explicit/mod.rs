@@ -531,6 +531,33 @@ mod tests {
     }
 
     #[test]
+    fn a_switch_on_a_wide_input_splits_by_case_ranges() {
+        let prog = |body: &str| {
+            format!(
+                "int main(void) {{ int x = __VERIFIER_nondet_int(); int r = 0;\
+                 switch (x) {{ case 1: r = 1; break; case 5 ... 9: r = 2; break; default: r = 3; }}\
+                 {body} return 0; }}"
+            )
+        };
+        assert!(violated(&run(
+            &prog("if (r == 2 && x == 7) reach_error();"),
+            false
+        )));
+        assert!(violated(&run(
+            &prog("if (r == 3 && x == 4) reach_error();"),
+            false
+        )));
+        let r = run(
+            &prog("if (r == 2 && (x < 5 || x > 9)) reach_error();"),
+            false,
+        );
+        match r {
+            Explored::Safe(st) => assert!(st.states < 50, "{st:?}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn a_narrowed_input_is_enumerated_where_the_program_computes_with_it() {
         let r = run(
             "int a[4]; int main(void) { int i = __VERIFIER_nondet_int(); __VERIFIER_assume(i >= 0 && i < 4);\
