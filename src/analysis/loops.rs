@@ -137,7 +137,7 @@ fn counted(
     let (op, bound) = if is_var(l, var) {
         (*op, eval_int(r, tt, dm))
     } else if is_var(r, var) {
-        (flip(*op), eval_int(l, tt, dm))
+        (op.swapped(), eval_int(l, tt, dm))
     } else {
         return TripCount::Unknown;
     };
@@ -158,16 +158,6 @@ fn counted(
         _ => return TripCount::Unknown,
     };
     TripCount::Exactly(n.max(0) as u64)
-}
-
-fn flip(op: BinOp) -> BinOp {
-    match op {
-        BinOp::Lt => BinOp::Gt,
-        BinOp::Gt => BinOp::Lt,
-        BinOp::Le => BinOp::Ge,
-        BinOp::Ge => BinOp::Le,
-        o => o,
-    }
 }
 
 fn is_var(e: &Expr, v: VarId) -> bool {

@@ -214,6 +214,28 @@ impl BinOp {
     pub fn is_logical(self) -> bool {
         matches!(self, BinOp::LogAnd | BinOp::LogOr)
     }
+    /// The comparison that holds of `(b, a)` when `self` holds of `(a, b)`.
+    pub fn swapped(self) -> BinOp {
+        match self {
+            BinOp::Lt => BinOp::Gt,
+            BinOp::Gt => BinOp::Lt,
+            BinOp::Le => BinOp::Ge,
+            BinOp::Ge => BinOp::Le,
+            o => o,
+        }
+    }
+    /// Whether comparison `self` holds of two integers (false for other operators).
+    pub fn holds(self, a: i128, b: i128) -> bool {
+        match self {
+            BinOp::Eq => a == b,
+            BinOp::Ne => a != b,
+            BinOp::Lt => a < b,
+            BinOp::Gt => a > b,
+            BinOp::Le => a <= b,
+            BinOp::Ge => a >= b,
+            _ => false,
+        }
+    }
     pub fn c_op(self) -> &'static str {
         match self {
             BinOp::Add => "+",

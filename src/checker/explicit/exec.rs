@@ -1451,15 +1451,7 @@ impl Cx<'_, '_> {
         let (mut x, mut y) = (x, y);
         if let (Some(a), Some(b)) = (x.as_sym(), y.as_sym()) {
             if a == b {
-                let r = match op {
-                    BinOp::Eq => x.v == y.v,
-                    BinOp::Ne => x.v != y.v,
-                    BinOp::Lt => x.v < y.v,
-                    BinOp::Gt => x.v > y.v,
-                    BinOp::Le => x.v <= y.v,
-                    _ => x.v >= y.v,
-                };
-                return Ok(Val::int(r as i128));
+                return Ok(Val::int(op.holds(x.v, y.v) as i128));
             }
             // Two inputs: the one with fewer values becomes concrete.
             if symbolic::size(self.dom(a)) <= symbolic::size(self.dom(b)) {
@@ -1470,17 +1462,7 @@ impl Cx<'_, '_> {
         }
         let (s, c, op) = match (x.as_sym(), y.as_sym()) {
             (Some(_), None) => (x, y, op),
-            (None, Some(_)) => (
-                y,
-                x,
-                match op {
-                    BinOp::Lt => BinOp::Gt,
-                    BinOp::Gt => BinOp::Lt,
-                    BinOp::Le => BinOp::Ge,
-                    BinOp::Ge => BinOp::Le,
-                    o => o,
-                },
-            ),
+            (None, Some(_)) => (y, x, op.swapped()),
             _ => return unsupported("a comparison of two inputs", loc),
         };
         if c.prov != 0 {
@@ -1679,25 +1661,12 @@ impl Cx<'_, '_> {
                         if x.prov != y.prov {
                             return unsupported("ordering pointers into different objects", loc);
                         }
-                        match op {
-                            BinOp::Lt => x.v < y.v,
-                            BinOp::Gt => x.v > y.v,
-                            BinOp::Le => x.v <= y.v,
-                            _ => x.v >= y.v,
-                        }
+                        op.holds(x.v, y.v)
                     }
                 };
                 return Ok(Val::int(r as i128));
             }
-            let r = match op {
-                BinOp::Eq => x.v == y.v,
-                BinOp::Ne => x.v != y.v,
-                BinOp::Lt => x.v < y.v,
-                BinOp::Gt => x.v > y.v,
-                BinOp::Le => x.v <= y.v,
-                _ => x.v >= y.v,
-            };
-            return Ok(Val::int(r as i128));
+            return Ok(Val::int(op.holds(x.v, y.v) as i128));
         }
         if pa && pb && op == BinOp::Sub {
             if x.prov != y.prov {
