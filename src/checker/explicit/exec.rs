@@ -13,6 +13,7 @@ use crate::passes::normalize::SharedInfo;
 
 use super::Unsupported;
 use super::code::{Code, Instr, flatten};
+use super::frozen::frozen_globals;
 use super::liveness::Liveness;
 use super::state::{
     FUNC_BASE, Frame, Obj, Origin, Place, State, Status, Thread, Val, is_object, sym_of, sym_tag,
@@ -91,7 +92,7 @@ impl<'p> Machine<'p> {
         let main = prog
             .main()
             .ok_or_else(|| Unsupported::at("no `main` function", Loc::SYNTH))?;
-        let mut codes = HashMap::default();
+        let mut codes: HashMap<FuncId, Code> = HashMap::default();
         let mut visible = HashMap::default();
         let mut liveness: Vec<Option<Liveness>> = (0..prog.funcs.len()).map(|_| None).collect();
         for (i, f) in prog.funcs.iter().enumerate() {
@@ -103,14 +104,26 @@ impl<'p> Machine<'p> {
                 Err(_) if id != main => continue,
                 Err(e) => return Err(e),
             };
+            liveness[i] = Some(Liveness::compute(prog, &code));
+            codes.insert(id, code);
+        }
+        // Globals frozen before the first thread starts are read without switching.
+        let frozen = frozen_globals(prog, &codes, main);
+        let shared = SharedInfo {
+            vars: shared
+                .vars
+                .iter()
+                .filter(|v| !frozen.contains(v))
+                .copied()
+                .collect(),
+        };
+        for (id, code) in &codes {
             let vis = code
                 .instrs
                 .iter()
-                .map(|ins| instr_visible(prog, shared, ins))
+                .map(|ins| instr_visible(prog, &shared, ins))
                 .collect();
-            visible.insert(id, vis);
-            liveness[i] = Some(Liveness::compute(prog, &code));
-            codes.insert(id, code);
+            visible.insert(*id, vis);
         }
         Ok(Machine {
             prog,

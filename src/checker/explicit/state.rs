@@ -603,7 +603,14 @@ impl State {
                     for b in &o.init {
                         buf.0.push(*b as u8);
                     }
-                    o.prov.keys().for_each(|k| k.hash(&mut buf));
+                    for (k, tag) in &o.prov {
+                        k.hash(&mut buf);
+                        // An input counts by the values it may still take, not by its
+                        // number, so that alike threads holding alike inputs sort as alike.
+                        if let Some((id, w)) = sym_of(*tag) {
+                            (w, self.syms.get(id as usize)).hash(&mut buf);
+                        }
+                    }
                 }
             }
         }
@@ -611,7 +618,9 @@ impl State {
         digest128(&buf.0)
     }
 
-    /// Whether thread `i`'s state holds no object or thread reference its key leaves out.
+    /// Whether thread `i`'s state holds no object or thread reference its key leaves out
+    /// (an input it holds is in the key by its values; one it shares with another thread
+    /// or a global is not, which leaves the order sound but maybe not canonical).
     fn plain(&self, i: usize) -> bool {
         let t = &self.threads[i];
         let status = match &t.status {
@@ -628,9 +637,10 @@ impl State {
         status
             && t.frames.iter().all(|f| {
                 f.ret.is_none_or(own)
-                    && f.locals
-                        .iter()
-                        .all(|(_, o)| self.obj(*o).is_none_or(|o| o.prov.is_empty()))
+                    && f.locals.iter().all(|(_, o)| {
+                        self.obj(*o)
+                            .is_none_or(|o| o.prov.values().all(|t| sym_of(*t).is_some()))
+                    })
             })
     }
 
