@@ -47,12 +47,21 @@ fn main() -> anyhow::Result<()> {
             deadlock,
             stats,
             path,
-        } => println!(
-            "violation at {} (deadlock: {deadlock}), path of {} steps: {} states, {took:.2} s",
-            prep.normalized.sources.describe(loc),
-            path.len(),
-            stats.states
-        ),
+        } => {
+            println!(
+                "violation at {} (deadlock: {deadlock}), path of {} steps: {} states, {took:.2} s",
+                prep.normalized.sources.describe(loc),
+                path.len(),
+                stats.states
+            );
+            // Which thread (by position in the canonical state) ran each step, and the
+            // choices it made.
+            if std::env::var_os("EXPLORE_PATH").is_some() {
+                for t in &path {
+                    println!("  thread {} choices {:?}", t.thread, t.choices);
+                }
+            }
+        }
         Explored::Inconclusive { reason, loc, stats } => {
             let at = loc
                 .map(|l| prep.normalized.sources.describe(l))

@@ -29,6 +29,23 @@ pub enum Instr {
     Return(Option<Expr>),
 }
 
+impl Instr {
+    /// Where control may go after this instruction at `pc` (calls return to `pc + 1`).
+    pub fn successors(&self, pc: usize) -> Vec<usize> {
+        match self {
+            Instr::Branch { to, .. } => vec![pc + 1, *to],
+            Instr::Jump(to) => vec![*to],
+            Instr::Switch { cases, default, .. } => {
+                let mut v: Vec<usize> = cases.iter().map(|c| c.2).collect();
+                v.push(*default);
+                v
+            }
+            Instr::Return(_) => vec![],
+            Instr::Decl { .. } | Instr::Exec(_) => vec![pc + 1],
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Code {
     pub instrs: Vec<Instr>,

@@ -15,6 +15,7 @@ use super::Unsupported;
 use super::code::{Code, Instr, flatten};
 use super::frozen::frozen_globals;
 use super::liveness::Liveness;
+use super::locks::{guarded_reads, unlock_args, unlock_moves_left};
 use super::state::{
     FUNC_BASE, Frame, Obj, Origin, Place, State, Status, Thread, Val, is_object, sym_of, sym_tag,
 };
@@ -117,11 +118,35 @@ impl<'p> Machine<'p> {
                 .copied()
                 .collect(),
         };
+        // Reads of globals whose writers all hold a mutex this instruction holds too.
+        let guarded = guarded_reads(prog, &codes, main);
+        // Unlocks, and the ends of threads other than `main`, are left movers (see
+        // `locks`): they run in the step before them.
+        let unlocks_move = unlock_moves_left(prog, &codes);
         for (id, code) in &codes {
             let vis = code
                 .instrs
                 .iter()
-                .map(|ins| instr_visible(prog, &shared, ins))
+                .enumerate()
+                .map(|(pc, ins)| {
+                    if let Some(args) = unlock_args(prog, ins).filter(|_| unlocks_move) {
+                        return args.iter().any(|a| expr_visible(prog, &shared, a));
+                    }
+                    match guarded.get(id).and_then(|g| g.get(pc)) {
+                        Some(g) if !g.is_empty() => {
+                            let here = SharedInfo {
+                                vars: shared
+                                    .vars
+                                    .iter()
+                                    .filter(|v| !g.contains(v))
+                                    .copied()
+                                    .collect(),
+                            };
+                            instr_visible(prog, &here, ins)
+                        }
+                        _ => instr_visible(prog, &shared, ins),
+                    }
+                })
                 .collect();
             visible.insert(*id, vis);
         }
@@ -346,8 +371,10 @@ impl<'p> Machine<'p> {
             return true;
         };
         match code.instrs.get(f.pc as usize) {
-            // The end of a thread (or of the process) is seen by joins.
-            Some(Instr::Return(_)) if t.frames.len() == 1 => true,
+            // The end of the process stops every thread. The end of another thread only
+            // enables joins of it: a left mover, like an unlock, it needs no switch point
+            // (what it returns may still read shared memory).
+            Some(Instr::Return(_)) if t.frames.len() == 1 && tid == 0 => true,
             Some(_) => self.visible[&f.func][f.pc as usize],
             None => true,
         }

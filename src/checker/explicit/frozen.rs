@@ -51,9 +51,24 @@ pub fn frozen_globals(
             frozen.retain(|v| !scan.writes.contains(v));
         }
     }
+    let after = after_threads(prog, codes, main);
+    for (pc, ins) in main_code.instrs.iter().enumerate() {
+        if after[pc] {
+            let mut scan = Scan::new(prog);
+            scan.instr(ins);
+            frozen.retain(|v| !scan.writes.contains(v));
+        }
+    }
+    frozen
+}
+
+/// Per instruction of `main`: whether it may run after a thread exists (it is reachable
+/// from an instruction that may create one, that instruction included).
+pub fn after_threads(prog: &Program, codes: &HashMap<FuncId, Code>, main: FuncId) -> Vec<bool> {
+    let Some(main_code) = codes.get(&main) else {
+        return vec![];
+    };
     let creates = may_create_threads(prog, codes);
-    // `main`'s instructions that may run after a thread exists: those reachable from an
-    // instruction that may create one, that instruction included.
     let n = main_code.instrs.len();
     let mut after = vec![false; n];
     let mut work: Vec<usize> = vec![];
@@ -70,21 +85,14 @@ pub fn frozen_globals(
         }
     }
     while let Some(pc) = work.pop() {
-        for s in successors(&main_code.instrs[pc], pc) {
+        for s in main_code.instrs[pc].successors(pc) {
             if s < n && !after[s] {
                 after[s] = true;
                 work.push(s);
             }
         }
     }
-    for (pc, ins) in main_code.instrs.iter().enumerate() {
-        if after[pc] {
-            let mut scan = Scan::new(prog);
-            scan.instr(ins);
-            frozen.retain(|v| !scan.writes.contains(v));
-        }
-    }
-    frozen
+    after
 }
 
 /// Functions that may create a thread, directly or through calls (a call through a
@@ -118,30 +126,16 @@ fn may_create_threads(prog: &Program, codes: &HashMap<FuncId, Code>) -> HashSet<
     }
 }
 
-fn successors(ins: &Instr, pc: usize) -> Vec<usize> {
-    match ins {
-        Instr::Branch { to, .. } => vec![pc + 1, *to],
-        Instr::Jump(to) => vec![*to],
-        Instr::Switch { cases, default, .. } => {
-            let mut v: Vec<usize> = cases.iter().map(|c| c.2).collect();
-            v.push(*default);
-            v
-        }
-        Instr::Return(_) => vec![],
-        Instr::Decl { .. } | Instr::Exec(_) => vec![pc + 1],
-    }
-}
-
 /// The globals an instruction writes by name and the functions it calls (`None`: through
 /// a pointer).
-struct Scan<'p> {
+pub struct Scan<'p> {
     prog: &'p Program,
-    writes: HashSet<VarId>,
-    calls: Vec<Option<FuncId>>,
+    pub writes: HashSet<VarId>,
+    pub calls: Vec<Option<FuncId>>,
 }
 
 impl<'p> Scan<'p> {
-    fn new(prog: &'p Program) -> Scan<'p> {
+    pub fn new(prog: &'p Program) -> Scan<'p> {
         Scan {
             prog,
             writes: HashSet::new(),
@@ -149,7 +143,7 @@ impl<'p> Scan<'p> {
         }
     }
 
-    fn instr(&mut self, ins: &Instr) {
+    pub fn instr(&mut self, ins: &Instr) {
         match ins {
             Instr::Decl { init, .. } => {
                 if let Some(i) = init {

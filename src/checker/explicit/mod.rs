@@ -7,7 +7,8 @@
 //! normalized IR on concrete values, switching threads only before statements that touch
 //! shared memory or pthread state (statements that touch only a thread's own data, or
 //! globals `main` froze before the first thread started, commute with everything another
-//! thread does), and stops following an execution when it reaches
+//! thread does; so do reads under a mutex that every writer holds, unlocks, and the ends
+//! of threads, see `locks`), and stops following an execution when it reaches
 //! a state it has already seen. When the search ends, every execution has been covered:
 //! a proof, not a bounded check.
 //!
@@ -26,6 +27,7 @@ mod code;
 mod exec;
 mod frozen;
 mod liveness;
+mod locks;
 mod state;
 mod symbolic;
 
@@ -552,6 +554,31 @@ mod tests {
             Explored::Safe(st) => assert!(st.states < 10_000, "{st:?}"),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_trylock_that_sees_the_mutex_held_is_not_reordered_past_the_unlock() {
+        // The failure needs `w`'s write and unlock apart: with a trylock in the program an
+        // unlock is not a left mover.
+        let src = |tail: &str| {
+            format!(
+                "int x; pthread_mutex_t m;\
+                 void *w(void *a) {{ pthread_mutex_lock(&m); x = 1; pthread_mutex_unlock(&m); return 0; }}\
+                 int main(void) {{ pthread_t t; pthread_create(&t, 0, w, 0); {tail} return 0; }}"
+            )
+        };
+        assert!(violated(&run(
+            &src("int v = x; if (v == 1 && pthread_mutex_trylock(&m) != 0) reach_error();"),
+            false
+        )));
+        // Without the trylock, the same write is only ever seen with the mutex free.
+        let r = run(
+            &src(
+                "pthread_mutex_lock(&m); int seen = x; pthread_mutex_unlock(&m); if (seen != 0 && seen != 1) reach_error();",
+            ),
+            false,
+        );
+        assert!(matches!(r, Explored::Safe(_)), "{r:?}");
     }
 
     #[test]
