@@ -111,6 +111,22 @@ fn a_correct_program_has_no_candidates() {
     let j = json(&o);
     assert_ne!(j["verdict"], "failure");
     assert!(candidate_lines(&j).is_empty());
+    // The explorer beside the bounded search covered every execution: a proof, not a
+    // bounded answer; `--no-explore` leaves only the bounded one.
+    assert_eq!(j["exhaustive"], true, "{j}");
+    let o = run(&[
+        "localize",
+        "benchmarks/correct/account_ok.c",
+        "--format",
+        "json",
+        "--max-rounds",
+        "3",
+        "--max-unwind",
+        "3",
+        "--no-explore",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json(&o)["exhaustive"], false);
 }
 
 #[test]

@@ -100,14 +100,14 @@ fn find_failure(
         ));
     }
     // Localization wants the bounded search's counterexample (fewest rounds, so fewest
-    // context switches to explain); the explorer's depth-first paths are longer. It is
-    // not run here unless asked for (it is, by default, in `check`).
-    let mut bounds = c.bounds.clone();
-    bounds.no_explore = true;
+    // context switches to explain), and `check` prefers it whenever the bounded search
+    // finds one. The explorer beside it (unless `--no-explore`) proves a correct program
+    // correct instead of running to the time limit, and its failure, replayed, is the one
+    // to localize when the bounded search's rounds cannot reach any.
     let check = CheckArgs {
         input: c.input.clone(),
         checker: c.checker.clone(),
-        bounds,
+        bounds: c.bounds.clone(),
         property: c.property,
         format: Format::Text,
         json: false,
@@ -403,6 +403,7 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
                 program: name,
                 checker: info,
                 verdict: out.verdict,
+                exhaustive: out.exhaustive(),
                 reason: out.reason.clone(),
                 cex: None,
                 candidates: vec![],
@@ -642,6 +643,7 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
         program: name,
         checker: info,
         verdict,
+        exhaustive: false,
         reason: None,
         cex: Some(&cex),
         candidates,

@@ -38,6 +38,8 @@ pub struct LocalizeReport<'a> {
     pub program: String,
     pub checker: CheckerInfo,
     pub verdict: Verdict,
+    /// No failure, and the explicit-state explorer covered every execution.
+    pub exhaustive: bool,
     pub reason: Option<String>,
     pub cex: Option<&'a Counterexample>,
     pub candidates: Vec<Candidate>,
@@ -62,6 +64,7 @@ struct Json<'a> {
     program: &'a str,
     checker: &'a CheckerInfo,
     verdict: Verdict,
+    exhaustive: bool,
     reason: &'a Option<String>,
     property: Option<&'a crate::cex::Violation>,
     schedule: Option<&'a crate::seq::schedule::Schedule>,
@@ -80,6 +83,7 @@ pub fn to_json(r: &LocalizeReport) -> String {
         program: &r.program,
         checker: &r.checker,
         verdict: r.verdict,
+        exhaustive: r.exhaustive,
         reason: &r.reason,
         property: r.cex.map(|c| &c.violation),
         schedule: r.cex.map(|c| &c.schedule),
@@ -163,7 +167,12 @@ pub fn render_text(r: &LocalizeReport, prog: &Program, st: &Style) -> String {
     let Some(cex) = r.cex else {
         match r.verdict {
             Verdict::NoFailureWithinBounds => {
-                s.push_str(&format!("{}\n", st.green("NO FAILURE within the bounds")));
+                let head = if r.exhaustive {
+                    "NO FAILURE in any execution"
+                } else {
+                    "NO FAILURE within the bounds"
+                };
+                s.push_str(&format!("{}\n", st.green(head)));
                 s.push_str("  nothing to localize: no candidates\n");
             }
             _ => {
