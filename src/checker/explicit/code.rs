@@ -378,6 +378,16 @@ pub fn flatten(body: &Stmt) -> Result<Code, Unsupported> {
     })
 }
 
+/// Every function with a body that flattens, by id (for analyses' tests).
+#[cfg(test)]
+pub fn flatten_all(prog: &Program) -> HashMap<FuncId, Code> {
+    prog.funcs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| Some((FuncId(i as u32), flatten(f.body.as_ref()?).ok()?)))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -110,14 +110,7 @@ impl<'p> Machine<'p> {
         }
         // Globals frozen before the first thread starts are read without switching.
         let frozen = frozen_globals(prog, &codes, main);
-        let shared = SharedInfo {
-            vars: shared
-                .vars
-                .iter()
-                .filter(|v| !frozen.contains(v))
-                .copied()
-                .collect(),
-        };
+        let shared = without(shared, &frozen);
         // Reads of globals whose writers all hold a mutex this instruction holds too.
         let guarded = guarded_reads(prog, &codes, main);
         // Unlocks, and the ends of threads other than `main`, are left movers (see
@@ -134,15 +127,8 @@ impl<'p> Machine<'p> {
                     }
                     match guarded.get(id).and_then(|g| g.get(pc)) {
                         Some(g) if !g.is_empty() => {
-                            let here = SharedInfo {
-                                vars: shared
-                                    .vars
-                                    .iter()
-                                    .filter(|v| !g.contains(v))
-                                    .copied()
-                                    .collect(),
-                            };
-                            instr_visible(prog, &here, ins)
+                            let g: std::collections::HashSet<VarId> = g.iter().copied().collect();
+                            instr_visible(prog, &without(&shared, &g), ins)
                         }
                         _ => instr_visible(prog, &shared, ins),
                     }
@@ -429,6 +415,13 @@ fn call_of(ins: &Instr) -> Option<(Option<&Expr>, &Expr, &[Expr])> {
             _ => None,
         },
         _ => None,
+    }
+}
+
+/// `shared` less the variables in `gone`.
+fn without(shared: &SharedInfo, gone: &std::collections::HashSet<VarId>) -> SharedInfo {
+    SharedInfo {
+        vars: shared.vars.difference(gone).copied().collect(),
     }
 }
 

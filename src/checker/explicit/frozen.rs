@@ -95,9 +95,18 @@ pub fn after_threads(prog: &Program, codes: &HashMap<FuncId, Code>, main: FuncId
     after
 }
 
-/// Functions that may create a thread, directly or through calls (a call through a
-/// pointer may reach anything).
+/// Functions that may create a thread, directly or through calls.
 fn may_create_threads(prog: &Program, codes: &HashMap<FuncId, Code>) -> HashSet<FuncId> {
+    reaching(prog, codes, |k| k == Known::ThreadCreate)
+}
+
+/// The library functions `target` picks, and the functions with a body that may call one,
+/// directly or through calls (a call through a pointer may reach anything).
+pub fn reaching(
+    prog: &Program,
+    codes: &HashMap<FuncId, Code>,
+    target: impl Fn(Known) -> bool,
+) -> HashSet<FuncId> {
     let calls: Vec<(FuncId, Vec<Option<FuncId>>)> = codes
         .iter()
         .map(|(f, code)| {
@@ -110,7 +119,7 @@ fn may_create_threads(prog: &Program, codes: &HashMap<FuncId, Code>) -> HashSet<
         .funcs
         .iter()
         .enumerate()
-        .filter(|(_, f)| classify(&f.name) == Known::ThreadCreate)
+        .filter(|(_, f)| target(classify(&f.name)))
         .map(|(i, _)| FuncId(i as u32))
         .collect();
     loop {
@@ -197,21 +206,13 @@ impl Visitor for Scan<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checker::explicit::code::flatten;
+    use crate::checker::explicit::code::flatten_all;
 
     fn frozen_names(src: &str) -> Vec<String> {
         let prog = crate::frontend::load_text("t.c", src, crate::ir::types::DataModel::Lp64)
             .expect("parses");
         let main = prog.main().expect("main");
-        let codes: HashMap<FuncId, Code> = prog
-            .funcs
-            .iter()
-            .enumerate()
-            .filter_map(|(i, f)| {
-                let body = f.body.as_ref()?;
-                Some((FuncId(i as u32), flatten(body).ok()?))
-            })
-            .collect();
+        let codes = flatten_all(&prog);
         let mut v: Vec<String> = frozen_globals(&prog, &codes, main)
             .into_iter()
             .map(|v| prog.var(v).name.clone())

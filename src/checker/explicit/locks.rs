@@ -23,7 +23,7 @@ use crate::ir::*;
 use crate::passes::normalize::address_taken_vars;
 
 use super::code::{Code, Instr};
-use super::frozen::{Scan, after_threads};
+use super::frozen::{Scan, after_threads, reaching};
 
 type Held = BTreeSet<VarId>;
 
@@ -199,36 +199,15 @@ fn transfer(prog: &Program, ins: &Instr, mut held: Held, unlocking: &HashSet<Fun
 /// Functions with a body that may unlock a mutex, directly or through calls (a call
 /// through a pointer may reach anything).
 fn may_unlock(prog: &Program, codes: &HashMap<FuncId, Code>) -> HashSet<FuncId> {
-    let calls: Vec<(FuncId, Vec<Option<FuncId>>)> = codes
-        .iter()
-        .map(|(f, code)| {
-            let mut scan = Scan::new(prog);
-            code.instrs.iter().for_each(|i| scan.instr(i));
-            (*f, scan.calls)
-        })
-        .collect();
-    let mut out: HashSet<FuncId> = HashSet::new();
-    loop {
-        let before = out.len();
-        for (f, cs) in &calls {
-            let unlocks = cs.iter().any(|c| match c {
-                None => true,
-                Some(g) => {
-                    out.contains(g)
-                        || matches!(
-                            classify(&prog.func(*g).name),
-                            Known::MutexUnlock | Known::CondWait | Known::CondTimedwait
-                        )
-                }
-            });
-            if unlocks {
-                out.insert(*f);
-            }
-        }
-        if out.len() == before {
-            return out;
-        }
-    }
+    let mut out = reaching(prog, codes, |k| {
+        matches!(
+            k,
+            Known::MutexUnlock | Known::CondWait | Known::CondTimedwait
+        )
+    });
+    // The library calls themselves are handled one by one in `transfer`.
+    out.retain(|f| codes.contains_key(f));
+    out
 }
 
 /// The calls of an instruction in evaluation order, with the global mutex each names by
@@ -259,22 +238,14 @@ impl Visitor for Calls<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checker::explicit::code::flatten;
+    use crate::checker::explicit::code::flatten_all;
 
     /// The names of the globals read without a switch point at any instruction.
     fn guarded_names(src: &str) -> Vec<String> {
         let prog = crate::frontend::load_text("t.c", src, crate::ir::types::DataModel::Lp64)
             .expect("parses");
         let main = prog.main().expect("main");
-        let codes: HashMap<FuncId, Code> = prog
-            .funcs
-            .iter()
-            .enumerate()
-            .filter_map(|(i, f)| {
-                let body = f.body.as_ref()?;
-                Some((FuncId(i as u32), flatten(body).ok()?))
-            })
-            .collect();
+        let codes = flatten_all(&prog);
         let mut v: Vec<String> = guarded_reads(&prog, &codes, main)
             .into_values()
             .flatten()
