@@ -54,9 +54,18 @@ pub struct Chooser {
     pub made: Vec<(u32, u32)>,
     /// When set, the statements the step executes, in order (for building a schedule).
     pub executed: Option<Vec<StmtId>>,
+    /// A hash of the statements the step executed: steps with equal traces ran the same
+    /// statements, so either one's schedule describes both.
+    pub trace: u64,
 }
 
 impl Chooser {
+    /// A chooser that makes the given choices first.
+    pub fn forcing(mut self, choices: &[u32]) -> Chooser {
+        self.forced = choices.to_vec();
+        self
+    }
+
     fn pick(&mut self, domain: u32) -> u32 {
         let i = self.made.len();
         let v = self.forced.get(i).copied().unwrap_or(0);
@@ -219,8 +228,10 @@ impl<'p> Machine<'p> {
     }
 
     /// Runs thread `tid` from where it stands up to just before its next visible
-    /// instruction (the whole of an atomic section counts as one step).
-    pub fn step(&self, st: &mut State, tid: usize, ch: &mut Chooser) -> R<()> {
+    /// instruction (the whole of an atomic section counts as one step), without putting
+    /// the result in canonical form: the successors of one step keep the objects and input ids they were
+    /// given, so they can be compared (see `merge`) before `canonical` renames them.
+    pub fn step_raw(&self, st: &mut State, tid: usize, ch: &mut Chooser) -> R<()> {
         if let Status::Waiting {
             mutex, signaled, ..
         } = st.threads[tid].status
@@ -234,9 +245,7 @@ impl<'p> Machine<'p> {
             if let Some(log) = &mut ch.executed {
                 log.extend(self.prev_stmt(st, tid));
             }
-            self.run_local(st, tid, ch)?;
-            self.canonical(st);
-            return Ok(());
+            return self.run_local(st, tid, ch);
         }
         let mut cx = Cx {
             m: self,
@@ -245,14 +254,12 @@ impl<'p> Machine<'p> {
             ch,
         };
         cx.exec_one()?;
-        self.run_local(st, tid, ch)?;
-        self.canonical(st);
-        Ok(())
+        self.run_local(st, tid, ch)
     }
 
     /// The representative of the states that behave alike: dead values forgotten, alike
     /// threads and objects in a canonical order.
-    fn canonical(&self, st: &mut State) {
+    pub fn canonical(&self, st: &mut State) {
         self.forget_dead(st);
         st.sort_threads(self.globals.len() as u32);
         st.canonicalize(self.globals.len() as u32);
@@ -540,6 +547,9 @@ impl Cx<'_, '_> {
         if let Some(log) = &mut self.ch.executed {
             log.push(code.ids[pc]);
         }
+        self.ch.trace = (self.ch.trace ^ u64::from(code.ids[pc].0))
+            .wrapping_mul(0x100_0000_01b3)
+            .rotate_left(5);
         self.frame().pc += 1;
         match ins {
             Instr::Decl { var, init } => {

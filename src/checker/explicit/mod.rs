@@ -28,6 +28,7 @@ mod exec;
 mod frozen;
 mod liveness;
 mod locks;
+mod merge;
 mod state;
 mod symbolic;
 
@@ -43,7 +44,9 @@ use crate::passes::normalize::SharedInfo;
 use crate::seq::schedule::{Resolved, ResolvedBlock, Stop as Stop_};
 
 use exec::{Chooser, Machine, Stop};
+use merge::{Sibling, merge_siblings};
 use state::{State, Status};
+use symbolic::Dom;
 
 /// Something the explorer does not model, and where.
 #[derive(Clone, Debug)]
@@ -133,6 +136,9 @@ impl Hasher for Fingerprint {
 pub struct Transition {
     pub thread: usize,
     pub choices: Vec<u32>,
+    /// Inputs the step's successor was widened to after merging with its siblings (see
+    /// `merge`): a replay applies them before the successor is put in canonical form.
+    pub widen: Vec<(u32, Dom)>,
 }
 
 /// How each explored state was reached, compactly: (parent entry, thread, start and
@@ -141,6 +147,8 @@ pub struct Transition {
 struct Tree {
     nodes: Vec<(u32, u16, u32, u16)>,
     choices: Vec<u32>,
+    /// The widenings of the entries that are merged siblings (few).
+    widen: HashMap<u32, Vec<(u32, Dom)>>,
 }
 
 impl Tree {
@@ -159,6 +167,7 @@ impl Tree {
             out.push(Transition {
                 thread: tid as usize,
                 choices: self.choices[start as usize..start as usize + len as usize].to_vec(),
+                widen: self.widen.get(&at).cloned().unwrap_or_default(),
             });
             at = parent;
         }
@@ -233,16 +242,14 @@ pub fn explore(
         };
         let mut progressed = false;
         for tid in candidates {
-            // Every combination of the step's choices, depth first.
+            // Every combination of the step's choices, depth first; the successors are
+            // merged where they differ only in an input's interval, then made canonical.
+            let mut outs: Vec<Sibling> = vec![];
             let mut prefixes: Vec<Vec<u32>> = vec![vec![]];
             while let Some(forced) = prefixes.pop() {
                 let mut next = st.clone();
-                let mut ch = Chooser {
-                    forced: forced.clone(),
-                    made: vec![],
-                    executed: None,
-                };
-                let r = m.step(&mut next, tid, &mut ch);
+                let mut ch = Chooser::default().forcing(&forced);
+                let r = m.step_raw(&mut next, tid, &mut ch);
                 for i in forced.len()..ch.made.len() {
                     let (_, domain) = ch.made[i];
                     let base: Vec<u32> = ch.made[..i].iter().map(|c| c.0).collect();
@@ -256,28 +263,12 @@ pub fn explore(
                 match r {
                     Ok(()) => {
                         progressed = true;
-                        let f = next.fingerprint();
-                        if seen.insert(f) {
-                            stats.states += 1;
-                            if stats.states > opts.max_states {
-                                return give_up(
-                                    format!("more than {} states", opts.max_states),
-                                    None,
-                                    stats,
-                                );
-                            }
-                            stack_bytes += next.weight();
-                            if stack_bytes > opts.max_stack_bytes {
-                                return give_up(
-                                    "the search stack outgrew its memory".into(),
-                                    None,
-                                    stats,
-                                );
-                            }
-                            let picks: Vec<u32> = ch.made.iter().map(|c| c.0).collect();
-                            let child = tree.add(node, tid, &picks);
-                            stack.push((next, child));
-                        }
+                        outs.push(Sibling {
+                            state: next,
+                            picks: ch.made.iter().map(|c| c.0).collect(),
+                            trace: ch.trace,
+                            widen: vec![],
+                        });
                     }
                     Err(Stop::Blocked) => {}
                     Err(Stop::Cut) => progressed = true,
@@ -288,6 +279,7 @@ pub fn explore(
                             path.push(Transition {
                                 thread: tid,
                                 choices: ch.made.iter().map(|c| c.0).collect(),
+                                widen: vec![],
                             });
                             return Explored::Violation {
                                 loc,
@@ -300,6 +292,35 @@ pub fn explore(
                     }
                     Err(Stop::Unsupported(u)) => return give_up(u.what, Some(u.loc), stats),
                 }
+            }
+            if outs.len() > 1 {
+                merge_siblings(&mut outs);
+            }
+            for Sibling {
+                state: mut next,
+                picks,
+                widen,
+                ..
+            } in outs
+            {
+                m.canonical(&mut next);
+                let f = next.fingerprint();
+                if !seen.insert(f) {
+                    continue;
+                }
+                stats.states += 1;
+                if stats.states > opts.max_states {
+                    return give_up(format!("more than {} states", opts.max_states), None, stats);
+                }
+                stack_bytes += next.weight();
+                if stack_bytes > opts.max_stack_bytes {
+                    return give_up("the search stack outgrew its memory".into(), None, stats);
+                }
+                let child = tree.add(node, tid, &picks);
+                if !widen.is_empty() {
+                    tree.widen.insert(child, widen);
+                }
+                stack.push((next, child));
             }
         }
         let live = st
@@ -357,10 +378,10 @@ pub fn schedule_of(
         let w = who as usize;
         let mut ch = Chooser {
             forced: t.choices.clone(),
-            made: vec![],
             executed: Some(vec![]),
+            ..Chooser::default()
         };
-        let r = m.step(&mut st, t.thread, &mut ch);
+        let r = replay_step(&m, &mut st, t, &mut ch);
         let last = i + 1 == path.len();
         if counts.len() <= w {
             counts.resize_with(w + 1, HashMap::new);
@@ -408,6 +429,19 @@ pub fn schedule_of(
         },
         most,
     ))
+}
+
+/// One step of a path, as the search took it: the step, the widening of the inputs its
+/// successor was merged on, canonical form.
+fn replay_step(m: &Machine, st: &mut State, t: &Transition, ch: &mut Chooser) -> Result<(), Stop> {
+    m.step_raw(st, t.thread, ch)?;
+    for &(k, d) in &t.widen {
+        if let Some(s) = st.syms.get_mut(k as usize) {
+            *s = d;
+        }
+    }
+    m.canonical(st);
+    Ok(())
 }
 
 fn stopped(stop: Stop, mut stats: ExploreStats, t0: Instant) -> Explored {
@@ -553,6 +587,68 @@ mod tests {
         match r {
             Explored::Safe(st) => assert!(st.states < 10_000, "{st:?}"),
             other => panic!("{other:?}"),
+        }
+    }
+
+    /// A writer stores 16 inputs one by one; a checker tests each with `!v == v`, false for
+    /// every value but split three ways (v == 0, v < 0, v > 0), and then `tail`.
+    fn checked_inputs(tail: &str) -> String {
+        format!(
+            "int vals[16]; int n;\
+             void *w(void *a) {{ for (int i = 0; i < 16; i++) {{ vals[i] = __VERIFIER_nondet_int(); n = i + 1; }} return 0; }}\
+             void *r(void *a) {{ for (int i = 0; i < 16; i++) {{ while (n <= i) {{}} int v = vals[i]; if (!v == v) reach_error(); }} return 0; }}\
+             int main(void) {{ pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b, 0, r, 0);\
+             pthread_join(a, 0); pthread_join(b, 0); {tail} return 0; }}"
+        )
+    }
+
+    #[test]
+    fn successors_apart_only_in_an_inputs_interval_are_one_state() {
+        // Without merging the three outcomes of each test back into one, 3^16 states.
+        let text = format!("{PRELUDE}{}", checked_inputs(""));
+        let prog = crate::frontend::load_text("t.c", &text, DataModel::Lp64).expect("parses");
+        let prep = Prepared::new(prog);
+        let opts = ExploreOptions {
+            deadlock: false,
+            max_states: 20_000,
+            ..ExploreOptions::default()
+        };
+        match explore(&prep.normalized, &prep.shared, &opts, None) {
+            Explored::Safe(st) => assert!(st.states < 5_000, "{st:?}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_failure_past_a_merged_state_replays_through_the_widened_input() {
+        // `vals[9] == 42` is decided after `r`'s tests merged: a replay that kept the first
+        // outcome (v == 0) would never see 42.
+        let text = format!(
+            "{PRELUDE}{}",
+            checked_inputs("if (vals[9] == 42) reach_error();")
+        );
+        let prog = crate::frontend::load_text("t.c", &text, DataModel::Lp64).expect("parses");
+        let prep = Prepared::new(prog);
+        let opts = ExploreOptions {
+            deadlock: false,
+            max_states: 20_000,
+            ..ExploreOptions::default()
+        };
+        let r = explore(&prep.normalized, &prep.shared, &opts, None);
+        let Explored::Violation { path, .. } = r else {
+            panic!("{r:?}")
+        };
+        assert!(path.iter().any(|t| !t.widen.is_empty()), "{path:?}");
+        let mut m = Machine::new(&prep.normalized, &prep.shared).expect("runs");
+        let mut st = m.initial().unwrap_or_else(|_| panic!("starts"));
+        let last = path.len() - 1;
+        for (i, t) in path.iter().enumerate() {
+            let r = replay_step(&m, &mut st, t, &mut Chooser::default().forcing(&t.choices));
+            match r {
+                Ok(()) if i < last => {}
+                Err(Stop::Violation(_)) if i == last => {}
+                other => panic!("step {i} of the path replays as {other:?}"),
+            }
         }
     }
 
