@@ -42,6 +42,7 @@ fn main() -> anyhow::Result<()> {
             "safe: {} states, {} transitions, {took:.2} s",
             s.states, s.transitions
         ),
+        Explored::Unfailing { why, .. } => println!("safe: {why}"),
         Explored::Violation {
             loc,
             deadlock,

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::cex::Counterexample;
 use crate::checker::builtin::{Answer, BmcError, Properties, Session, SolveGate, Stats};
-use crate::checker::explicit::{self, ExploreOptions, Explored};
+use crate::checker::explicit::{self, ExploreOptions, ExploreStats, Explored};
 use crate::ir::Program;
 use crate::passes::normalize::SharedInfo;
 use crate::seq::schedule::StmtIndex;
@@ -197,6 +197,21 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
         deadlock: opts.properties.deadlock,
         ..ExploreOptions::default()
     };
+    if let Some(why) = explicit::unfailing(&prep.normalized, &eopts) {
+        // Nothing reachable can fail: no search is needed, bounded or not.
+        let mut out = finished(Bounds::default(), true, vec![], vec![], Stats::default());
+        let stats = ExploreStats {
+            states: 0,
+            transitions: 0,
+            ms: start.elapsed().as_millis() as u64,
+        };
+        combine(
+            &mut out,
+            Explored::Unfailing { why, stats },
+            &prep.normalized,
+        );
+        return Ok(out);
+    }
     let ctx = z3::Context::thread_local();
     let handle = ctx.handle();
     std::thread::scope(|s| {
@@ -233,7 +248,7 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
                 }
                 _ => None,
             };
-            if matches!(r, Explored::Safe(_)) {
+            if matches!(r, Explored::Safe(_) | Explored::Unfailing { .. }) {
                 ctl.proved.store(true, Ordering::SeqCst);
                 ctl.gate.close(|| handle.interrupt());
             }
@@ -337,6 +352,7 @@ fn replay_explored(
 fn combine(out: &mut CheckOutcome, ex: Explored, prog: &Program) {
     let (result, reason, stats) = match &ex {
         Explored::Safe(st) => ("safe", None, st.clone()),
+        Explored::Unfailing { why, stats } => ("safe", Some(why.clone()), stats.clone()),
         Explored::Violation {
             deadlock, stats, ..
         } => (
@@ -367,6 +383,13 @@ fn combine(out: &mut CheckOutcome, ex: Explored, prog: &Program) {
                 "no failure in any execution: every interleaving was explored ({} states), with no bound on rounds or loops",
                 st.states
             ));
+            out.loops_complete = true;
+            out.unwinding_reached.clear();
+            out.limit_reached = false;
+        }
+        Explored::Unfailing { why, .. } if !found => {
+            out.verdict = Verdict::NoFailureWithinBounds;
+            out.reason = Some(format!("no failure in any execution: {why}"));
             out.loops_complete = true;
             out.unwinding_reached.clear();
             out.limit_reached = false;

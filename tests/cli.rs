@@ -130,6 +130,45 @@ fn a_correct_program_has_no_candidates() {
 }
 
 #[test]
+fn a_program_with_nothing_reachable_to_check_is_proved_without_a_search() {
+    let prog = "benchmarks/correct/unchecked_workers_ok.c";
+    let o = run(&["check", prog, "--property", "unreach-call", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j = json(&o);
+    assert_eq!(j["verdict"], "no-failure-within-bounds");
+    assert_eq!(j["exhaustive"], true, "{j}");
+    assert!(
+        j["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("no assertion or error call is reachable")),
+        "{j}"
+    );
+    // With the check compiled in, the 40 racing workers must be searched; the deadlock
+    // property sees the joins, which may block.
+    for (define, property) in [("CHECK_TOTAL", "unreach-call"), ("UNUSED", "all")] {
+        let o = run(&[
+            "check",
+            prog,
+            "-D",
+            define,
+            "--property",
+            property,
+            "--timeout",
+            "2",
+            "--json",
+        ]);
+        let j = json(&o);
+        assert!(
+            !j["reason"]
+                .as_str()
+                .is_some_and(|r| r.contains("reachable")),
+            "{define} {property}: {j}"
+        );
+        assert_eq!(j["exhaustive"], false, "{define} {property}: {j}");
+    }
+}
+
+#[test]
 fn a_schedule_that_does_not_fit_the_program_is_bad_input() {
     let dir = tempfile::tempdir().expect("tempdir");
     let sched = dir.path().join("bad.json");

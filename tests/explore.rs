@@ -60,6 +60,10 @@ fn run_tasks(root: PathBuf, per_task: Duration) -> (Tally, Vec<String>) {
                     tally.safe += 1;
                     format!("safe ({} states)", s.states)
                 }
+                Explored::Unfailing { why, .. } => {
+                    tally.safe += 1;
+                    format!("safe: {why}")
+                }
                 Explored::Violation { deadlock, .. } => {
                     tally.violation += 1;
                     format!("violation (deadlock: {deadlock})")
@@ -71,7 +75,7 @@ fn run_tasks(root: PathBuf, per_task: Duration) -> (Tally, Vec<String>) {
             };
             eprintln!("{} [{}] expected {expected}: {what}", t.id, p.kind.name());
             let contradicts = match r {
-                Explored::Safe(_) => !expected,
+                Explored::Safe(_) | Explored::Unfailing { .. } => !expected,
                 Explored::Violation { .. } => expected,
                 Explored::Inconclusive { .. } => false,
             };

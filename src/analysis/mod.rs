@@ -2,4 +2,5 @@
 //! creation sites, instance counts) and the concurrency facts `seqloc parse` prints.
 
 pub mod facts;
+pub mod hazards;
 pub mod loops;

@@ -39,6 +39,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::analysis::hazards::hazards;
 use crate::ir::{FuncId, Loc, Program, StmtId};
 use crate::passes::normalize::SharedInfo;
 use crate::seq::schedule::{Resolved, ResolvedBlock, Stop as Stop_};
@@ -97,6 +98,9 @@ pub struct ExploreStats {
 pub enum Explored {
     /// Every execution was explored: no failure (and no deadlock, when that is checked).
     Safe(ExploreStats),
+    /// No execution can fail, without exploring any: nothing the property checks is
+    /// reachable (see [`crate::analysis::hazards`]); `why` says what is missing.
+    Unfailing { why: String, stats: ExploreStats },
     /// Some execution fails at `loc` (a deadlock when `deadlock`); `path` is that
     /// execution, step by step (see [`schedule_of`]).
     Violation {
@@ -193,6 +197,10 @@ pub fn explore(
         stats.ms = t0.elapsed().as_millis() as u64;
         Explored::Inconclusive { reason, loc, stats }
     };
+    if let Some(why) = unfailing(prog, opts) {
+        stats.ms = t0.elapsed().as_millis() as u64;
+        return Explored::Unfailing { why, stats };
+    }
     let mut m = match Machine::new(prog, shared) {
         Ok(m) => m,
         Err(u) => return give_up(u.what, Some(u.loc), stats),
@@ -343,6 +351,28 @@ pub fn explore(
     }
     stats.ms = t0.elapsed().as_millis() as u64;
     Explored::Safe(stats)
+}
+
+/// Why no execution of `prog` can violate what `opts` checks, when the code it can reach
+/// holds nothing that could.
+pub fn unfailing(prog: &Program, opts: &ExploreOptions) -> Option<String> {
+    let h = hazards(prog);
+    let no_check = !opts.assertions || h.check.is_none();
+    let no_block = !opts.deadlock || h.block.is_none();
+    if !(no_check && no_block) {
+        return None;
+    }
+    Some(
+        match (opts.assertions, opts.deadlock) {
+            (true, true) => {
+                "no assertion or error call is reachable from main, and nothing reachable can block"
+            }
+            (true, false) => "no assertion or error call is reachable from main",
+            (false, true) => "nothing reachable from main can block",
+            (false, false) => "no property is checked",
+        }
+        .to_string(),
+    )
 }
 
 /// A failing execution as a schedule the sequentializer replays: each step of the path
