@@ -2,8 +2,9 @@
  * correct/unchecked_workers_ok.c -- a program with nothing to check (seqloc benchmark).
  *
  * Forty workers count requests in a shared total with an unsynchronised
- * read-modify-write, so updates are lost; the consistency check that would catch
- * it is compiled only with -DCHECK_TOTAL. Without it no assertion or error call is
+ * read-modify-write, so updates are lost; the consistency check (which would hold:
+ * each worker adds at most one, so a lost update only lowers the total) is compiled
+ * only with -DCHECK_TOTAL. Without it no assertion or error call is
  * reachable, so no execution can violate unreach-call, however the threads
  * interleave: a checker should say so at once instead of enumerating 40 racing
  * threads (SV-COMP's fkp2013 family without its assertion).
