@@ -5,7 +5,9 @@
 //! The code an execution can enter is every function reachable from `main` through direct
 //! calls, plus every function whose address is taken in reachable code or in a global's
 //! initializer: thread entries passed to `pthread_create` and targets of calls through
-//! pointers are among those. A program with no reachable check cannot fail, whatever its
+//! pointers are among those. Code seqloc cannot see (a function declared outside the system
+//! headers and defined nowhere in the program) counts as both a check and a block.
+//! A program with no reachable check cannot fail, whatever its
 //! threads do, and one with nothing that may block cannot deadlock. The explorer answers
 //! such a program at once, as ESBMC does when it generates no verification conditions,
 //! instead of enumerating interleavings that cannot matter (SV-COMP's fkp2013-2 creates
@@ -77,7 +79,20 @@ impl Scan<'_> {
     }
 
     fn call(&mut self, f: FuncId, loc: Loc) {
-        match classify(&self.prog.func(f).name) {
+        let fun = self.prog.func(f);
+        let known = classify(&fun.name);
+        // Code seqloc cannot see (a system helper it could not lower, a function of the
+        // user's defined in another file) may check or block; a library function declared
+        // in a system header does neither.
+        let unseen = fun.unsupported.is_some()
+            || (fun.body.is_none()
+                && known == Known::Other
+                && !self.prog.sources.is_system(fun.loc));
+        if unseen {
+            self.check(loc);
+            self.block(loc);
+        }
+        match known {
             Known::VerifierAssert | Known::ReachError | Known::AssertFail => self.check(loc),
             // Unsupported facilities (barriers, semaphores, ...) may block; seqloc cannot
             // tell.
@@ -175,6 +190,15 @@ mod tests {
              int main() {{ table[0](); return 0; }}"
         ));
         assert!(h.check.is_some());
+    }
+
+    #[test]
+    fn a_function_defined_elsewhere_may_fail() {
+        let h = of(&format!(
+            "{HEAD}void log_hit(int);\n\
+             int main() {{ log_hit(1); return 0; }}"
+        ));
+        assert!(h.check.is_some() && h.block.is_some());
     }
 
     #[test]
