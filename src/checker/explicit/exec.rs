@@ -229,8 +229,9 @@ impl<'p> Machine<'p> {
 
     /// Runs thread `tid` from where it stands up to just before its next visible
     /// instruction (the whole of an atomic section counts as one step), without putting
-    /// the result in canonical form: the successors of one step keep the objects and input ids they were
-    /// given, so they can be compared (see `merge`) before `canonical` renames them.
+    /// the result in canonical form: the successors of one step keep the objects and input
+    /// ids they were given, so they can be compared (see `merge`) before `canonical`
+    /// renames them.
     pub fn step_raw(&self, st: &mut State, tid: usize, ch: &mut Chooser) -> R<()> {
         if let Status::Waiting {
             mutex, signaled, ..

@@ -505,10 +505,14 @@ mod tests {
         extern void reach_error(void); extern int __VERIFIER_nondet_int(void);\
         extern unsigned __VERIFIER_nondet_uint(void); extern void __VERIFIER_assume(int);\n";
 
-    fn run(src: &str, deadlock: bool) -> Explored {
+    fn prepare(src: &str) -> Prepared {
         let text = format!("{PRELUDE}{src}");
         let prog = crate::frontend::load_text("t.c", &text, DataModel::Lp64).expect("parses");
-        let prep = Prepared::new(prog);
+        Prepared::new(prog)
+    }
+
+    fn run(src: &str, deadlock: bool) -> Explored {
+        let prep = prepare(src);
         let opts = ExploreOptions {
             deadlock,
             ..ExploreOptions::default()
@@ -632,18 +636,22 @@ mod tests {
         )
     }
 
-    #[test]
-    fn successors_apart_only_in_an_inputs_interval_are_one_state() {
-        // Without merging the three outcomes of each test back into one, 3^16 states.
-        let text = format!("{PRELUDE}{}", checked_inputs(""));
-        let prog = crate::frontend::load_text("t.c", &text, DataModel::Lp64).expect("parses");
-        let prep = Prepared::new(prog);
+    /// `checked_inputs(tail)` explored for failures, giving up past 20,000 states.
+    fn explore_checked_inputs(tail: &str) -> (Prepared, Explored) {
+        let prep = prepare(&checked_inputs(tail));
         let opts = ExploreOptions {
             deadlock: false,
             max_states: 20_000,
             ..ExploreOptions::default()
         };
-        match explore(&prep.normalized, &prep.shared, &opts, None) {
+        let r = explore(&prep.normalized, &prep.shared, &opts, None);
+        (prep, r)
+    }
+
+    #[test]
+    fn successors_apart_only_in_an_inputs_interval_are_one_state() {
+        // Without merging the three outcomes of each test back into one, 3^16 states.
+        match explore_checked_inputs("").1 {
             Explored::Safe(st) => assert!(st.states < 5_000, "{st:?}"),
             other => panic!("{other:?}"),
         }
@@ -653,18 +661,7 @@ mod tests {
     fn a_failure_past_a_merged_state_replays_through_the_widened_input() {
         // `vals[9] == 42` is decided after `r`'s tests merged: a replay that kept the first
         // outcome (v == 0) would never see 42.
-        let text = format!(
-            "{PRELUDE}{}",
-            checked_inputs("if (vals[9] == 42) reach_error();")
-        );
-        let prog = crate::frontend::load_text("t.c", &text, DataModel::Lp64).expect("parses");
-        let prep = Prepared::new(prog);
-        let opts = ExploreOptions {
-            deadlock: false,
-            max_states: 20_000,
-            ..ExploreOptions::default()
-        };
-        let r = explore(&prep.normalized, &prep.shared, &opts, None);
+        let (prep, r) = explore_checked_inputs("if (vals[9] == 42) reach_error();");
         let Explored::Violation { path, .. } = r else {
             panic!("{r:?}")
         };
