@@ -3,6 +3,7 @@
 //! created in loops.
 
 use crate::ir::consteval::eval_int;
+use crate::ir::types::IntKind;
 use crate::ir::visit;
 use crate::ir::*;
 
@@ -157,7 +158,17 @@ fn counted(
         }
         _ => return TripCount::Unknown,
     };
-    TripCount::Exactly(n.max(0) as u64)
+    let n = n.max(0);
+    // The counter must reach the value that ends the loop without wrapping: with
+    // `unsigned char i`, `i < 300` holds forever.
+    let Some(kind) = prog.var(var).ty.int_kind(tt) else {
+        return TripCount::Unknown;
+    };
+    let last = start + n * delta;
+    if kind == IntKind::Bool || kind.wrap(start, dm) != start || kind.wrap(last, dm) != last {
+        return TripCount::Unknown;
+    }
+    TripCount::Exactly(n as u64)
 }
 
 fn is_var(e: &Expr, v: VarId) -> bool {
@@ -199,4 +210,46 @@ fn assigns(s: &Stmt, v: VarId) -> bool {
         _ => {}
     });
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::types::DataModel;
+
+    fn bounds(src: &str) -> Vec<u64> {
+        let mut prog = crate::frontend::load_text("t.c", src, DataModel::Lp64).expect("parses");
+        crate::passes::normalize::normalize(&mut prog);
+        let mut b: Vec<u64> = prog.loop_bounds.values().copied().collect();
+        b.sort();
+        b
+    }
+
+    #[test]
+    fn counted_loops_have_their_trip_counts() {
+        assert_eq!(
+            bounds("int main() { int s = 0; for (int i = 0; i < 7; i++) s++; return s; }"),
+            vec![7]
+        );
+        assert_eq!(
+            bounds("int main() { int s = 0; for (int i = 10; i >= 0; i -= 2) s++; return s; }"),
+            vec![6]
+        );
+    }
+
+    #[test]
+    fn a_counter_that_wraps_before_the_bound_has_no_trip_count() {
+        // `i` never reaches 300: the loop does not end.
+        assert_eq!(
+            bounds(
+                "int main() { int s = 0; for (unsigned char i = 0; i < 300; i++) s++; return s; }"
+            ),
+            Vec::<u64>::new()
+        );
+        assert_eq!(
+            bounds(
+                "int main() { int s = 0; for (unsigned char i = 0; i < 255; i++) s++; return s; }"
+            ),
+            vec![255]
+        );
+    }
 }
