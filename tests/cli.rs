@@ -169,6 +169,43 @@ fn a_program_with_nothing_reachable_to_check_is_proved_without_a_search() {
 }
 
 #[test]
+fn a_counter_bound_that_holds_for_any_number_of_threads_is_proved_by_counting() {
+    let prog = "benchmarks/correct/ticket_clerks_ok.c";
+    let o = run(&["check", prog, "--property", "unreach-call", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j = json(&o);
+    assert_eq!(j["verdict"], "no-failure-within-bounds");
+    assert_eq!(j["exhaustive"], true, "{j}");
+    let reason = j["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("by counting") && reason.contains("3·clerks"),
+        "{j}"
+    );
+    // One ticket short in the bound, or an increment from a value not read from the
+    // counter: the argument must not claim either, and the search finds the failure.
+    let src = std::fs::read_to_string(prog).expect("benchmark source");
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (from, to) in [
+        ("issued <= TICKETS_EACH", "issued < TICKETS_EACH"),
+        ("int seen = issued;", "int seen = issued + 1;"),
+    ] {
+        assert!(src.contains(from), "{from}");
+        let bad = dir.path().join("ticket_clerks_bad.c");
+        std::fs::write(&bad, src.replace(from, to)).expect("write");
+        let o = run(&[
+            "check",
+            bad.to_str().expect("utf-8 path"),
+            "--property",
+            "unreach-call",
+            "--json",
+        ]);
+        let j = json(&o);
+        assert_eq!(o.status.code(), Some(1), "{to}: {j}");
+        assert_eq!(j["verdict"], "failure", "{to}: {j}");
+    }
+}
+
+#[test]
 fn a_schedule_that_does_not_fit_the_program_is_bad_input() {
     let dir = tempfile::tempdir().expect("tempdir");
     let sched = dir.path().join("bad.json");

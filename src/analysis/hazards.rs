@@ -10,8 +10,10 @@
 //! A program with no reachable check cannot fail, whatever its
 //! threads do, and one with nothing that may block cannot deadlock. The explorer answers
 //! such a program at once, as ESBMC does when it generates no verification conditions,
-//! instead of enumerating interleavings that cannot matter (SV-COMP's fkp2013-2 creates
-//! 50 racing threads and asserts nothing).
+//! instead of enumerating interleavings that cannot matter. The checks it finds may still
+//! be proved to hold without a search (`checker::counting`), which needs the reachable code
+//! and whether every check is one it can read (an assertion or an error call, not code it
+//! cannot see).
 
 use std::collections::HashSet;
 
@@ -25,6 +27,12 @@ pub struct Hazards {
     pub check: Option<Loc>,
     /// A reachable statement that may block, or loop forever (a spinning thread is stuck).
     pub block: Option<Loc>,
+    /// A reachable check that is not an assertion or error statement of the program's
+    /// own code: a call of code seqloc cannot see, or of an SV-COMP check function
+    /// through a pointer.
+    pub opaque_check: Option<Loc>,
+    /// The functions an execution can enter, `main` first.
+    pub reachable: Vec<FuncId>,
 }
 
 /// The hazards of the code reachable from `main` (none when there is no `main`: nothing
@@ -67,6 +75,7 @@ impl Scan<'_> {
     fn enter(&mut self, f: FuncId) {
         if self.entered.insert(f) {
             self.work.push(f);
+            self.found.reachable.push(f);
         }
     }
 
@@ -90,10 +99,14 @@ impl Scan<'_> {
                 && !self.prog.sources.is_system(fun.loc));
         if unseen {
             self.check(loc);
+            self.found.opaque_check.get_or_insert(loc);
             self.block(loc);
         }
         match known {
-            Known::VerifierAssert | Known::ReachError | Known::AssertFail => self.check(loc),
+            Known::VerifierAssert | Known::ReachError | Known::AssertFail => {
+                self.check(loc);
+                self.found.opaque_check.get_or_insert(loc);
+            }
             // Unsupported facilities (barriers, semaphores, ...) may block; seqloc cannot
             // tell.
             Known::MutexLock
@@ -146,10 +159,14 @@ mod tests {
     use super::*;
 
     fn of(src: &str) -> Hazards {
+        of_prog(src).0
+    }
+
+    fn of_prog(src: &str) -> (Hazards, Program) {
         let mut prog = crate::frontend::load_text("t.c", src, crate::ir::types::DataModel::Lp64)
             .expect("parses");
         crate::passes::normalize::normalize(&mut prog);
-        hazards(&prog)
+        (hazards(&prog), prog)
     }
 
     const HEAD: &str = "typedef unsigned long pthread_t;\n\
@@ -160,7 +177,7 @@ mod tests {
 
     #[test]
     fn racing_threads_that_assert_nothing_have_no_hazard() {
-        let h = of(&format!(
+        let (h, prog) = of_prog(&format!(
             "{HEAD}int x;\n\
              void check(void) {{ __VERIFIER_assert(x < 10); }}\n\
              void *w(void *a) {{ int t = x; x = t + 1; return 0; }}\n\
@@ -168,7 +185,14 @@ mod tests {
              pthread_create(&t, 0, w, 0); return 0; }}"
         ));
         // `check` is never called.
-        assert_eq!(h, Hazards::default());
+        assert_eq!((h.check, h.block, h.opaque_check), (None, None, None));
+        let names: Vec<&str> = h
+            .reachable
+            .iter()
+            .map(|f| prog.func(*f).name.as_str())
+            .collect();
+        assert!(names.contains(&"main") && names.contains(&"w"), "{names:?}");
+        assert!(!names.contains(&"check"), "{names:?}");
     }
 
     #[test]
@@ -198,7 +222,7 @@ mod tests {
             "{HEAD}void log_hit(int);\n\
              int main() {{ log_hit(1); return 0; }}"
         ));
-        assert!(h.check.is_some() && h.block.is_some());
+        assert!(h.check.is_some() && h.block.is_some() && h.opaque_check.is_some());
     }
 
     #[test]

@@ -76,6 +76,10 @@ pub fn trip_count(prog: &Program, s: &Stmt, preceding: Option<&Stmt>) -> TripCou
             let StmtKind::Expr(step) = &last.kind else {
                 return TripCount::Unknown;
             };
+            // A `continue` would skip the increment.
+            if stmts.iter().any(continues) {
+                return TripCount::Unknown;
+            }
             let rest = Stmt::block(stmts[..stmts.len() - 1].to_vec(), body.loc);
             counted(prog, var, start, cond, Some(step), &rest)
         }
@@ -171,6 +175,17 @@ fn counted(
     TripCount::Exactly(n as u64)
 }
 
+/// Whether `s` holds a `continue` of the loop around it (not of a loop inside it).
+pub fn continues(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Continue => true,
+        StmtKind::Block(ss) => ss.iter().any(continues),
+        StmtKind::If { then, els, .. } => continues(then) || els.as_deref().is_some_and(continues),
+        StmtKind::Switch { body, .. } => continues(body),
+        _ => false,
+    }
+}
+
 fn is_var(e: &Expr, v: VarId) -> bool {
     matches!(e.peel().kind, ExprKind::Var(x) if x == v)
 }
@@ -233,6 +248,42 @@ mod tests {
         assert_eq!(
             bounds("int main() { int s = 0; for (int i = 10; i >= 0; i -= 2) s++; return s; }"),
             vec![6]
+        );
+    }
+
+    /// The trip count of the first `while` in `main`, given the statement before it.
+    fn while_trips(src: &str) -> super::TripCount {
+        use crate::ir::StmtKind;
+        let prog = crate::frontend::load_text("t.c", src, DataModel::Lp64).expect("parses");
+        let body = prog
+            .func(prog.main().expect("main"))
+            .body
+            .clone()
+            .expect("body");
+        let StmtKind::Block(ss) = &body.kind else {
+            panic!("main's body is a block")
+        };
+        let i = ss
+            .iter()
+            .position(|s| matches!(s.kind, StmtKind::While { .. }))
+            .expect("a while loop");
+        super::trip_count(&prog, &ss[i], i.checked_sub(1).map(|p| &ss[p]))
+    }
+
+    #[test]
+    fn a_continue_that_skips_the_increment_leaves_the_loop_unbounded() {
+        assert_eq!(
+            while_trips(
+                "int nd(void); int main() { int s = 0; int i = 0; \
+                 while (i < 10) { if (nd()) continue; i++; } return s; }"
+            ),
+            super::TripCount::Unknown
+        );
+        assert_eq!(
+            while_trips(
+                "int main() { int s = 0; int i = 0; while (i < 10) { s++; i++; } return s; }"
+            ),
+            super::TripCount::Exactly(10)
         );
     }
 
