@@ -6,14 +6,16 @@
 //! bounds, and says whether every loop was explored to its end and every thread had a
 //! slot; a time or memory limit gives "unknown" with the bounds reached.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use crate::cex::Counterexample;
-use crate::checker::builtin::{Answer, BmcError, Properties, Session, SolveGate, Stats};
+use crate::checker::builtin::{
+    Answer, BmcError, Interruptible, Properties, Session, SolveGate, Stats,
+};
 use crate::checker::explicit::{self, ExploreOptions, ExploreStats, Explored};
 use crate::ir::Program;
 use crate::passes::normalize::SharedInfo;
@@ -58,6 +60,11 @@ pub struct CheckOptions {
     /// ([`crate::checker::explicit`]): it can prove a program correct with no bound, and
     /// keeps a failure beyond the bounds from being reported as "no failure".
     pub explore: bool,
+    /// Take the explorer's failure only once the bounded search's cheap phases (up to
+    /// `CHEAP_ROUNDS` rounds) found none: theirs has the fewest rounds, so the fewest
+    /// context switches to explain, which localization wants. Without it the first
+    /// failure found is the answer.
+    pub fewest_rounds: bool,
 }
 
 impl Default for CheckOptions {
@@ -75,6 +82,7 @@ impl Default for CheckOptions {
             timeout: None,
             recursion: 3,
             explore: true,
+            fewest_rounds: false,
         }
     }
 }
@@ -178,7 +186,31 @@ struct Control {
     /// Stops the bounded search's solver once the explorer proved the program, or once its
     /// replayed failure makes a deep phase pointless.
     gate: Arc<SolveGate>,
+    /// Stops the replay of the explorer's failure once the bounded search found its own.
+    replay_gate: Arc<SolveGate>,
+    /// The explorer thread's Z3 context, which the replay solves in.
+    replay_ctx: Mutex<Option<Interruptible>>,
 }
+
+impl Control {
+    fn stop_replay(&self) {
+        self.replay_gate.close(|| {
+            let ctx = *self.replay_ctx.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(c) = ctx {
+                c.interrupt()
+            }
+        });
+    }
+}
+
+/// How long a replay of the explorer's failure may take while the bounded search's cheap
+/// phases run beside it, when the fewest rounds are not required: long enough for a path
+/// of a hundred steps, short enough that a long replay waits its turn.
+const EARLY_REPLAY: Duration = Duration::from_secs(2);
+
+/// How long a cheap phase of the bounded search may go on once the explorer's failure is
+/// replayed, when the fewest rounds are not required.
+const CHEAP_GRACE: Duration = Duration::from_secs(2);
 
 /// The bounded search for a failing interleaving, with the explicit-state explorer beside
 /// it (on its own thread) unless `opts.explore` is off.
@@ -216,30 +248,41 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
     let handle = ctx.handle();
     std::thread::scope(|s| {
         let explorer = s.spawn(|| {
+            *ctl.replay_ctx.lock().unwrap_or_else(|e| e.into_inner()) =
+                Some(Interruptible::this_thread());
             let r = explicit::explore(&prep.normalized, &prep.shared, &eopts, Some(&ctl.cancel));
             // A failure is replayed here, on the explorer's own thread (and Z3 context),
             // while the bounded search goes on.
             let replayed = match &r {
                 Explored::Violation { path, .. } if !path.is_empty() => {
                     ctl.failing.store(true, Ordering::SeqCst);
-                    // The replay is only wanted once the bounded search's cheap phases
-                    // found nothing (their counterexample, with fewer rounds, is
-                    // preferred), and it cannot be interrupted: it waits for them.
-                    let wanted = loop {
-                        if ctl.bmc_failed.load(Ordering::SeqCst) {
-                            break false;
-                        }
-                        if ctl.cheap_done.load(Ordering::SeqCst)
-                            || ctl.bmc_done.load(Ordering::SeqCst)
-                        {
-                            break true;
-                        }
-                        std::thread::sleep(Duration::from_millis(5));
-                    };
+                    // Without the need for the fewest rounds, a replay that is quick is
+                    // tried at once. Otherwise (or when it was not quick) the replay is
+                    // only wanted once the bounded search's cheap phases found nothing:
+                    // their counterexample, with fewer rounds, is preferred, and two
+                    // solvers at once slow each other down.
+                    let mut early = None;
+                    if !opts.fewest_rounds && !ctl.bmc_failed.load(Ordering::SeqCst) {
+                        let quick = Instant::now() + EARLY_REPLAY;
+                        let d = deadline.map_or(quick, |d| d.min(quick));
+                        early = replay_explored(prep, opts, path, Some(d), &ctl.replay_gate);
+                    }
+                    let wanted = early.is_none()
+                        && loop {
+                            if ctl.bmc_failed.load(Ordering::SeqCst) {
+                                break false;
+                            }
+                            if ctl.cheap_done.load(Ordering::SeqCst)
+                                || ctl.bmc_done.load(Ordering::SeqCst)
+                            {
+                                break true;
+                            }
+                            std::thread::sleep(Duration::from_millis(5));
+                        };
                     if wanted {
-                        replay_explored(prep, opts, path, deadline)
+                        replay_explored(prep, opts, path, deadline, &ctl.replay_gate)
                     } else {
-                        None
+                        early
                     }
                 }
                 Explored::Violation { .. } => {
@@ -258,8 +301,19 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
                 ctl.replayed.store(true, Ordering::SeqCst);
                 // A phase beyond the cheap ones would only look for a failure with fewer
                 // rounds; it can take until the time limit (`deepen` stops before
-                // starting one, this stops one in progress).
-                if ctl.running_rounds.load(Ordering::SeqCst) > CHEAP_ROUNDS {
+                // starting one, this stops one in progress). Without the need for the
+                // fewest rounds, a cheap phase in progress gets a short grace: its
+                // counterexample, when it has one, is the better one to explain.
+                if !opts.fewest_rounds {
+                    let until = Instant::now() + CHEAP_GRACE;
+                    while !ctl.bmc_done.load(Ordering::SeqCst)
+                        && ctl.running_rounds.load(Ordering::SeqCst) <= CHEAP_ROUNDS
+                        && Instant::now() < until
+                    {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                }
+                if !opts.fewest_rounds || ctl.running_rounds.load(Ordering::SeqCst) > CHEAP_ROUNDS {
                     ctl.gate.close(|| handle.interrupt());
                 }
             }
@@ -269,6 +323,8 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
         if let Ok(o) = &bmc {
             if matches!(o.verdict, Verdict::Failure | Verdict::Deadlock) {
                 ctl.bmc_failed.store(true, Ordering::SeqCst);
+                // Its counterexample is the answer: a replay in progress is not needed.
+                ctl.stop_replay();
             }
         }
         ctl.bmc_done.store(true, Ordering::SeqCst);
@@ -299,7 +355,12 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
                     Verdict::Failure
                 };
                 out.reason = Some(
-                    "found by the explicit-state search, beyond the bounded search's reach; replayed through the sequentializer".into(),
+                    if opts.fewest_rounds {
+                        "found by the explicit-state search, beyond the bounded search's reach; replayed through the sequentializer"
+                    } else {
+                        "found by the explicit-state search first; replayed through the sequentializer"
+                    }
+                    .into(),
                 );
                 out.counterexample = Some(cex);
                 out.limit_reached = false;
@@ -318,6 +379,7 @@ fn replay_explored(
     opts: &CheckOptions,
     path: &[explicit::Transition],
     deadline: Option<Instant>,
+    gate: &Arc<SolveGate>,
 ) -> Option<crate::cex::Counterexample> {
     let (resolved, most) = explicit::schedule_of(&prep.normalized, &prep.shared, path)?;
     let seq_opts = SeqOptions {
@@ -338,6 +400,7 @@ fn replay_explored(
     .ok()?;
     let bound = sq.steps + most + 2;
     let mut session = Session::new(sq, bound, deadline).ok()?;
+    session.set_gate(gate.clone());
     let follows: Vec<z3::ast::Bool> = session.mismatch_lits().iter().map(|m| m.not()).collect();
     let lits = session.property_lits(&opts.properties.kinds());
     match session.query(&lits, &follows) {
@@ -447,7 +510,8 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
         }
         // Once the cheap phases (up to 4 rounds) found nothing, the explorer's replayed
         // counterexample stands: deeper phases could find one with fewer context switches,
-        // but a deep bug can keep them busy until the time limit.
+        // but a deep bug can keep them busy until the time limit. (Without the need for
+        // the fewest rounds, the explorer's thread also cuts the cheap phases short.)
         if ctl.replayed.load(Ordering::SeqCst) {
             if let Some((b, complete, reached)) =
                 last_done.clone().filter(|l| l.0.rounds >= CHEAP_ROUNDS)

@@ -192,6 +192,10 @@ pub struct CheckArgs {
     /// Write the failing schedule (seqloc.schedule/1) to this file
     #[arg(long, value_name = "FILE")]
     pub emit_schedule: Option<PathBuf>,
+    /// Prefer the bounded search's counterexample with the fewest rounds (set by the
+    /// commands that explain or replay it, not an option of `check`).
+    #[arg(skip)]
+    pub fewest_rounds: bool,
 }
 
 #[derive(Args, Debug)]

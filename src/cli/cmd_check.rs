@@ -43,6 +43,7 @@ pub fn check_options(b: &BoundArgs, props: Properties, secs: Option<f64>) -> Che
         timeout: timeout(secs),
         recursion: b.recursion.max(1),
         explore: !b.no_explore,
+        fewest_rounds: false,
     }
 }
 
@@ -77,7 +78,10 @@ pub fn run_check_keep(
     let props = properties(a.property);
     match a.checker.checker {
         CheckerKind::Builtin => {
-            let opts = check_options(&a.bounds, props, a.checker.timeout);
+            let opts = CheckOptions {
+                fewest_rounds: a.fewest_rounds,
+                ..check_options(&a.bounds, props, a.checker.timeout)
+            };
             let out = seqloc::check::check(prep, &opts)?;
             for p in &out.phases {
                 verbose(

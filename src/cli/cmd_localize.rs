@@ -112,6 +112,7 @@ fn find_failure(
         format: Format::Text,
         json: false,
         emit_schedule: None,
+        fewest_rounds: true,
     };
     let (out, info, ext) = super::cmd_check::run_check_keep(ctx, prep, &check, c.templates)?;
     let unwind = out.bounds.unwind;

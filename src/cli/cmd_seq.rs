@@ -109,6 +109,7 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
                 format: Format::Text,
                 json: false,
                 emit_schedule: None,
+                fewest_rounds: true,
             };
             let (out, _) = super::cmd_check::run_check(ctx, &prep, &check)?;
             match out.counterexample {

@@ -69,6 +69,31 @@ pub struct SolveGate {
     state: Mutex<(bool, bool)>,
 }
 
+/// A thread's Z3 context, as another thread may interrupt it. The safe API offers this
+/// only through a borrow of the context, which cannot leave its thread.
+#[derive(Clone, Copy)]
+pub struct Interruptible(z3_sys::Z3_context);
+
+// SAFETY: `Z3_interrupt` is the one Z3 call made to be called from another thread, and
+// `interrupt` documents when the context is alive.
+unsafe impl Send for Interruptible {}
+unsafe impl Sync for Interruptible {}
+
+impl Interruptible {
+    /// The calling thread's context.
+    pub fn this_thread() -> Interruptible {
+        Interruptible(z3::Context::thread_local().get_z3_context())
+    }
+
+    /// Interrupts the solve in progress on that context. Call it only from
+    /// [`SolveGate::close`] of a gate its thread solves behind: the closure runs only while
+    /// that thread is inside a solve, so the context is alive.
+    pub fn interrupt(self) {
+        // SAFETY: see above.
+        unsafe { z3_sys::Z3_interrupt(self.0) }
+    }
+}
+
 impl SolveGate {
     /// Closes the gate, interrupting the solve in progress (`interrupt` is Z3's).
     pub fn close(&self, interrupt: impl FnOnce()) {

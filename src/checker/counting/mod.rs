@@ -45,7 +45,14 @@ const SOLVER_MS: u32 = 5_000;
 
 /// Proves every reachable check of `prog`, or says why it cannot: `Ok` is the argument,
 /// for the report.
+///
+/// The proof uses a Z3 context of its own: terms built in the thread's context change the
+/// models its later queries return, and so which counterexample the search reports.
 pub fn prove(prog: &Program, h: &Hazards) -> Result<String, String> {
+    z3::with_z3_config(&z3::Config::new(), || prove_in_context(prog, h))
+}
+
+fn prove_in_context(prog: &Program, h: &Hazards) -> Result<String, String> {
     if let Some(loc) = h.opaque_check {
         return Err(format!(
             "a check at {} is in code seqloc cannot read",

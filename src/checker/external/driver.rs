@@ -717,6 +717,7 @@ impl External {
             recursion: bounds.recursion.max(1),
             // Only a deadlock with a counterexample ends the check here.
             explore: false,
+            fewest_rounds: true,
         };
         log(1, "built-in deadlock check");
         match check::check(prep, &opts) {
