@@ -244,6 +244,11 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
         );
         return Ok(out);
     }
+    // The counting argument was just tried; the explorer need not try it again.
+    let eopts = ExploreOptions {
+        counting: false,
+        ..eopts
+    };
     let ctx = z3::Context::thread_local();
     let handle = ctx.handle();
     std::thread::scope(|s| {

@@ -647,7 +647,7 @@ impl<'p> Symex<'p> {
             self.size_of(&elem, loc)?
         };
         let i = self.eval(idx)?;
-        let i = self.resize(i, self.lay.ptr_bits, self.signed(&idx.ty));
+        let i = resize(i, self.lay.ptr_bits, self.signed(&idx.ty));
         let scaled = if esize == 1 {
             i
         } else {
@@ -655,19 +655,6 @@ impl<'p> Symex<'p> {
         };
         let delta = if negate { scaled.bvneg() } else { scaled };
         Ok(self.mem.offset(base, &delta))
-    }
-
-    fn resize(&self, v: BV, to: u32, signed: bool) -> BV {
-        let from = v.get_size();
-        if from == to {
-            v
-        } else if from > to {
-            v.extract(to - 1, 0)
-        } else if signed {
-            v.sign_ext(to - from)
-        } else {
-            v.zero_ext(to - from)
-        }
     }
 
     // ---- values ---------------------------------------------------------------------
@@ -749,10 +736,10 @@ impl<'p> Symex<'p> {
         if wx == wy {
             (x, y)
         } else if wx > wy {
-            let y = self.resize(y, wx, signed);
+            let y = resize(y, wx, signed);
             (x, y)
         } else {
-            let x = self.resize(x, wy, signed);
+            let x = resize(x, wy, signed);
             (x, y)
         }
     }
@@ -945,7 +932,7 @@ impl<'p> Symex<'p> {
             } else {
                 d
             };
-            return Ok(self.resize(d, w, true));
+            return Ok(resize(d, w, true));
         }
         if ap && matches!(op, BinOp::Add | BinOp::Sub) {
             let base = self.eval(a)?;
@@ -958,11 +945,11 @@ impl<'p> Symex<'p> {
         let x = self.eval(a)?;
         let y = self.eval(b)?;
         let signed = self.signed(&e.ty);
-        let x = self.resize(x, w, self.signed(&a.ty));
+        let x = resize(x, w, self.signed(&a.ty));
         let y = if matches!(op, BinOp::Shl | BinOp::Shr) {
-            self.resize(y, w, false)
+            resize(y, w, false)
         } else {
-            self.resize(y, w, self.signed(&b.ty))
+            resize(y, w, self.signed(&b.ty))
         };
         Ok(match op {
             BinOp::Add => x.bvadd(&y),
@@ -1008,7 +995,7 @@ impl<'p> Symex<'p> {
         }
         let w = self.bits(to, loc)?;
         let from_signed = self.signed(from) && !from.is_pointer(tt);
-        Ok(self.resize(v, w, from_signed))
+        Ok(resize(v, w, from_signed))
     }
 
     // ---- statements -----------------------------------------------------------------
@@ -1783,7 +1770,7 @@ impl<'p> Symex<'p> {
                         &mut self.nm,
                     )
                     .ok_or(SymexError::TooManyObjects(self.lay.max_objects()))?;
-                Ok(self.resize(self.lay.pointer(o, 0), w, false))
+                Ok(resize(self.lay.pointer(o, 0), w, false))
             }
             Known::Free => {
                 for a in args {
@@ -1933,5 +1920,20 @@ fn redirect_continue(s: &mut Stmt, label: &str) {
         }
         StmtKind::Switch { body, .. } => redirect_continue(body, label),
         _ => {}
+    }
+}
+
+/// `v` converted to `to` bits as C converts an integer of `v`'s width and signedness:
+/// truncated, or sign- or zero-extended.
+pub fn resize(v: BV, to: u32, signed: bool) -> BV {
+    let from = v.get_size();
+    if from == to {
+        v
+    } else if from > to {
+        v.extract(to - 1, 0)
+    } else if signed {
+        v.sign_ext(to - from)
+    } else {
+        v.zero_ext(to - from)
     }
 }

@@ -5,6 +5,7 @@
 
 use z3::ast::{BV, Bool};
 
+use crate::checker::builtin::symex::resize;
 use crate::ir::types::IntKind;
 use crate::ir::*;
 
@@ -74,19 +75,6 @@ pub fn int(v: i128) -> BV {
 
 pub fn sum(terms: &[BV]) -> BV {
     terms.iter().fold(int(0), |a, b| a.bvadd(b))
-}
-
-fn resize(v: BV, to: u32, signed: bool) -> BV {
-    let from = v.get_size();
-    if from == to {
-        v
-    } else if from > to {
-        v.extract(to - 1, 0)
-    } else if signed {
-        v.sign_ext(to - from)
-    } else {
-        v.zero_ext(to - from)
-    }
 }
 
 fn of_bool(b: &Bool, bits: u32) -> BV {

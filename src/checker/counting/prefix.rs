@@ -16,6 +16,7 @@ use crate::ir::consteval::eval_int;
 use crate::ir::known::{Known, classify};
 use crate::ir::visit;
 use crate::ir::*;
+use crate::passes::normalize::has_effects;
 
 use super::encode::{self, Leaves, kind};
 
@@ -126,22 +127,6 @@ pub fn writes(s: &Stmt, out: &mut HashSet<VarId>) {
     });
 }
 
-/// Whether evaluating `e` changes nothing.
-fn pure(e: &Expr) -> bool {
-    let mut ok = true;
-    visit::each_subexpr(e, &mut |x| {
-        ok &= !matches!(
-            x.kind,
-            ExprKind::Assign(..)
-                | ExprKind::OpAssign { .. }
-                | ExprKind::IncDec { .. }
-                | ExprKind::Call(..)
-                | ExprKind::StmtExpr(_)
-        )
-    });
-    ok
-}
-
 struct Run<'t> {
     tracked: &'t HashSet<VarId>,
     env: HashMap<VarId, BV>,
@@ -180,7 +165,7 @@ impl Run<'_> {
             // without calls: nothing tracked is reachable through a pointer.
             StmtKind::Decl { var, init } if !self.tracked.contains(var) => match init {
                 None => {}
-                Some(Init::Expr(e)) if pure(e) => {}
+                Some(Init::Expr(e)) if !has_effects(e) => {}
                 Some(_) => return None,
             },
             StmtKind::Decl { var, init } => match init {
@@ -196,7 +181,7 @@ impl Run<'_> {
             StmtKind::Expr(e) => match &e.kind {
                 ExprKind::Assign(l, r) => match l.kind {
                     ExprKind::Var(v) if self.tracked.contains(&v) => self.set(prog, v, r)?,
-                    _ if pure(l) && pure(r) => {}
+                    _ if !has_effects(l) && !has_effects(r) => {}
                     _ => return None,
                 },
                 ExprKind::Intrinsic(Intrinsic::Assume, args) => {
@@ -211,7 +196,7 @@ impl Run<'_> {
                     let ExprKind::Func(f) = callee.peel().kind else {
                         return None;
                     };
-                    let pure = args.iter().all(pure);
+                    let pure = args.iter().all(|a| !has_effects(a));
                     let inert = matches!(
                         classify(&prog.func(f).name),
                         Known::MutexInit | Known::CondInit | Known::Attr
