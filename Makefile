@@ -2,7 +2,7 @@
 CARGO ?= cargo
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: demo setup build test lint bench bench-svcomp
+.PHONY: demo setup build checkers test lint bench bench-svcomp bench-checkers
 
 # Install the system packages, build, and localize the fault of an example program.
 # Exit status 1 is seqloc's "failure found and localized": the expected outcome here.
@@ -15,12 +15,18 @@ setup:
 build:
 	$(CARGO) build --release --locked
 
+# The real ESBMC 8.4 and CBMC 6.6 / 5.12, into .checkers/ (nothing system-wide; see the
+# script's header). Idempotent.
+checkers:
+	./scripts/checkers.sh
+
 # Everything CI runs: formatting, lints, unit and integration tests (release build: the
-# integration tests run the model checker on real programs).
-test: setup build
+# integration tests run the model checker on real programs), with the real checkers
+# installed and required: tests/real_checkers.rs fails instead of skipping without them.
+test: setup build checkers
 	$(CARGO) fmt --check
 	$(CARGO) clippy --release --locked --all-targets -- -D warnings
-	$(CARGO) test --release --locked
+	PATH="$(CURDIR)/.checkers/bin:$$PATH" SEQLOC_REQUIRE_CHECKERS=1 $(CARGO) test --release --locked
 
 # The benchmark table of BENCHMARKS.md.
 bench: build
@@ -32,3 +38,8 @@ bench: build
 bench-svcomp: build
 	./target/release/seqloc sweep ../shared/svcomp/c --timeout 60 -j 1 \
 	  --json target/svcomp.json --csv target/svcomp.csv
+
+# The per-checker table of BENCHMARKS.md: every benchmark localized through ESBMC 8.4 and
+# CBMC 6.6, and ESBMC alone on the raw file (does it find the bug without seqloc?).
+bench-checkers: build checkers
+	PATH="$(CURDIR)/.checkers/bin:$$PATH" ./scripts/checker_table.py

@@ -11,8 +11,6 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::Parser;
-
 use args::{Cli, Command, DataModelArg, InputArgs};
 use seqloc::diagnostics::SourceSpot;
 use seqloc::frontend::{FrontendError, FrontendOptions, PreprocessOptions};
@@ -125,7 +123,7 @@ pub struct Ctx {
 }
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse_command_line();
     let err_style = Style::for_stderr(cli.color);
     let ctx = Ctx {
         verbose: cli.verbose,
@@ -146,6 +144,41 @@ pub fn main() -> ExitCode {
             ExitCode::from(f.code)
         }
     }
+}
+
+/// Parses the arguments; `--version` also names the solver and the external checkers found
+/// (asked only then, as each answers by running).
+fn parse_command_line() -> Cli {
+    use clap::{CommandFactory, FromArgMatches};
+    let mut cmd = Cli::command();
+    if std::env::args_os().any(|a| a == "--version") {
+        // The process ends after printing it: leaking the text once is what clap's
+        // `&'static str` needs without its `string` feature.
+        cmd = cmd.long_version(&*Box::leak(versions().into_boxed_str()));
+    }
+    let matches = cmd.get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+fn versions() -> String {
+    use seqloc::checker::external::{External, ExternalError, Kind};
+    let mut out = format!(
+        "{}\nbuilt-in checker: Z3 {}",
+        env!("CARGO_PKG_VERSION"),
+        z3::full_version()
+    );
+    for kind in [Kind::Esbmc, Kind::Cbmc] {
+        let line = match External::probe(kind) {
+            Ok((path, version)) => format!("{version} ({})", path.display()),
+            Err(ExternalError::NotFound { .. }) => format!(
+                "not found on PATH or ${} (`make checkers` installs it)",
+                kind.env_var()
+            ),
+            Err(e) => format!("unusable: {e}"),
+        };
+        out.push_str(&format!("\n{}: {line}", kind.name()));
+    }
+    out
 }
 
 fn report(f: &Fail, st: &Style) {

@@ -135,6 +135,24 @@ pub enum ScheduleError {
 }
 
 impl Schedule {
+    /// One line: `T0 until before f.c:12:3 (#1), T1 until end`.
+    pub fn compact(&self) -> String {
+        let parts: Vec<String> = self
+            .blocks
+            .iter()
+            .map(|b| {
+                let until = match &b.until {
+                    Until::Keyword(k) => k.clone(),
+                    Until::Before { before, occurrence } => {
+                        format!("before {before} (#{occurrence})")
+                    }
+                };
+                format!("T{} until {until}", b.thread)
+            })
+            .collect();
+        parts.join(", ")
+    }
+
     pub fn from_json(text: &str, path: &str) -> Result<Schedule, ScheduleError> {
         serde_json::from_str(text).map_err(|e| ScheduleError::Json {
             path: path.to_string(),

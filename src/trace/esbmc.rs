@@ -201,9 +201,11 @@ fn parse_loc(text: &str) -> Result<Option<SrcLoc>, TraceParseError> {
 
 /// ESBMC's own model sources: its C library (pthread, stdlib) named by the path of the
 /// source tree it was built from (`<esbmc-src>` in the fixtures), its intrinsics header and
-/// the headers it unpacks into a temporary directory.
+/// the headers it unpacks into a temporary directory; ESBMC 8 serves its library from a
+/// virtual file system (`/esbmc-vfs/libc/library/pthread_lib.c`).
 fn is_model_file(file: &str) -> bool {
     file.starts_with("<esbmc-src>")
+        || file.starts_with("/esbmc-vfs/")
         || file.contains("c2goto/library")
         || file.ends_with("esbmc_intrinsics.h")
         || file.starts_with("<built-in")

@@ -22,6 +22,7 @@ use crate::diag::localize::{Diagnosis, Finding, Localization, LocalizeError, Loc
 use crate::dialect::Dialect;
 use crate::ir::print::{PrintOptions, print_program};
 use crate::ir::{Program, Stmt, StmtId, StmtKind};
+use crate::seq::schedule::Schedule;
 use crate::trace::{self, Outcome, RawTrace};
 
 /// What the user asked of the external checker.
@@ -129,6 +130,26 @@ impl External {
 
     pub fn name(&self) -> &'static str {
         self.cfg.kind.name()
+    }
+
+    /// Finds `kind` where a run would (`PATH`, `$SEQLOC_ESBMC`/`$SEQLOC_CBMC`) and asks its
+    /// version, for `seqloc --version`: the executable and its version line, or why not.
+    pub fn probe(kind: Kind) -> Result<(PathBuf, String), ExternalError> {
+        let cfg = Config {
+            kind,
+            path: None,
+            extra_args: Vec::new(),
+            timeout: None,
+            memory_mb: None,
+            raw: false,
+            keep_temps: false,
+            templates: None,
+            include: Vec::new(),
+            defines: Vec::new(),
+        };
+        let ext = External::start(cfg, &|_, _| {})?;
+        let text = ext.version_text();
+        Ok((ext.program.clone(), text))
     }
 
     pub fn version_text(&self) -> String {
@@ -370,7 +391,9 @@ struct Subject {
 
 /// How a check ended at one bound.
 enum Step {
-    Found(Box<Counterexample>),
+    /// A counterexample, and another reading of the same trace's schedule where the trace
+    /// leaves it open (see [`mapping::Boundary`]).
+    Found(Box<Counterexample>, Vec<Schedule>),
     /// No failure at this bound; every loop finished within `unwind`.
     Clean,
     /// The loop bound was reached; deepen `unwind`.
@@ -498,7 +521,7 @@ impl External {
             let _ = out;
             let step = self.read_step(&trace, prep, &subject.map)?;
             match step {
-                Step::Found(cex) => {
+                Step::Found(cex, other) => {
                     let what = if cex.violation.kind == ViolationKind::Deadlock {
                         "deadlock"
                     } else {
@@ -509,7 +532,7 @@ impl External {
                         0,
                         &format!("{} found a {what} ({bound_text})", self.cfg.kind.label()),
                     );
-                    return Ok(self.found(*cex, prep, bounds, k, unwind, phases, notes, log));
+                    return Ok(self.found(*cex, other, prep, bounds, k, unwind, phases, notes, log));
                 }
                 Step::Undecided(why) => {
                     phases.push(phase(k, unwind, &format!("unknown: {why}"), ms));
@@ -622,7 +645,31 @@ impl External {
                     map,
                     self.name(),
                 ) {
-                    Ok(cex) => Ok(Step::Found(Box::new(cex))),
+                    Ok(cex) => {
+                        // Other readings of the same trace, tried in turn when the first
+                        // does not replay (see `mapping::Boundary`).
+                        let mut other: Vec<Schedule> = Vec::new();
+                        for policy in [
+                            mapping::Boundary::BeforeWait,
+                            mapping::Boundary::SharedSteps,
+                        ] {
+                            let s = mapping::to_counterexample_with(
+                                trace,
+                                &prep.normalized,
+                                &prep.index,
+                                map,
+                                self.name(),
+                                policy,
+                            )
+                            .map(|c| c.schedule);
+                            if let Ok(s) = s {
+                                if s != cex.schedule && !other.contains(&s) {
+                                    other.push(s);
+                                }
+                            }
+                        }
+                        Ok(Step::Found(Box::new(cex), other))
+                    }
                     Err(MapError::Unsupported(what)) => Ok(Step::Undecided(format!(
                         "it reported a property seqloc does not localize ({what})"
                     ))),
@@ -641,7 +688,8 @@ impl External {
     #[allow(clippy::too_many_arguments)]
     fn found(
         &self,
-        cex: Counterexample,
+        mut cex: Counterexample,
+        other: Vec<Schedule>,
         prep: &Prepared,
         bounds: &Bounds,
         k: Option<u32>,
@@ -656,9 +704,27 @@ impl External {
         } else {
             Target::Failure
         };
-        let replay = replay(prep, &cex, target, unwind, bounds, self.remaining());
+        log(2, &format!("schedule: {}", cex.schedule.compact()));
+        let mut replayed = replay(prep, &cex, target, unwind, bounds, self.remaining());
+        for schedule in other {
+            let Err(why) = &replayed else { break };
+            log(
+                1,
+                &format!(
+                    "this reading of the interleaving does not replay ({why}); trying another: {}",
+                    schedule.compact()
+                ),
+            );
+            let mut second = cex.clone();
+            second.schedule = schedule;
+            let again = replay(prep, &second, target, unwind, bounds, self.remaining());
+            if again.is_ok() {
+                cex = second;
+                replayed = again;
+            }
+        }
         let label = self.cfg.kind.label();
-        match (&replay, deadlock) {
+        match (&replayed, deadlock) {
             (Ok(()), true) => notes.insert(
                 0,
                 format!("{label}'s deadlock confirmed: seqloc's replay of its interleaving deadlocks too"),

@@ -33,6 +33,7 @@
 //! A schedule built this way is a claim, not a fact: callers replay it with the built-in
 //! sequentializer before trusting it (`diag::localize::prepare`).
 
+use crate::ir::known::Known;
 use std::collections::{HashMap, HashSet};
 
 use crate::cex::{Counterexample, InputStep, TraceStep, Violation, ViolationKind, Write};
@@ -107,16 +108,31 @@ struct Exec {
     sid: StmtId,
     loc: Loc,
     writes: Vec<(String, String, Option<i128>)>,
+    /// A `function-call` step of this execution was seen.
+    called: bool,
 }
 
 /// Reads a failing trace as a counterexample of `prog` (the normalized program `index`
-/// names). `checker` is the name shown in reports.
+/// names). `checker` is the name shown in reports. A run the trace leaves open ends before
+/// the thread's next shown step ([`Boundary::BeforeShown`]).
 pub fn to_counterexample(
     trace: &RawTrace,
     prog: &Program,
     index: &StmtIndex,
     map: &LineMap,
     checker: &str,
+) -> Result<Counterexample, MapError> {
+    to_counterexample_with(trace, prog, index, map, checker, Boundary::BeforeShown)
+}
+
+/// [`to_counterexample`] with the given choice of where open runs end.
+pub fn to_counterexample_with(
+    trace: &RawTrace,
+    prog: &Program,
+    index: &StmtIndex,
+    map: &LineMap,
+    checker: &str,
+    policy: Boundary,
 ) -> Result<Counterexample, MapError> {
     let raw_violation = trace.violation.as_ref().ok_or(MapError::NoTrace)?;
     let execs = executions(trace, prog, index, map);
@@ -125,8 +141,24 @@ pub fn to_counterexample(
     }
     let violation = violation(trace, raw_violation, index, map, prog)?;
     let threads = thread_specs(trace, &execs, prog);
-    let visible = visible_statements(prog);
-    let blocks = blocks(&execs, index, &visible);
+    let visible = visibility(prog);
+    let finished = finished_threads(trace);
+    let blocks = match policy {
+        Boundary::BeforeShown | Boundary::BeforeWait => {
+            blocks(&execs, index, &visible, policy, &finished)
+        }
+        // CBMC's traces order a thread's steps that touch nothing shared arbitrarily (its
+        // partial-order encoding gives them no place); the runs are those of the steps
+        // that do.
+        Boundary::SharedSteps => {
+            let placed: Vec<Exec> = execs
+                .iter()
+                .filter(|e| visible.switches.contains(&e.sid))
+                .cloned()
+                .collect();
+            blocks(&placed, index, &visible, policy, &finished)
+        }
+    };
     let (inputs, input_steps) = inputs(&execs, index);
     let steps = execs
         .iter()
@@ -226,6 +258,15 @@ fn step_stmt(
 }
 
 /// The trace's user steps as statement executions, in order.
+///
+/// One execution of a statement can leave several steps that other threads' steps separate:
+/// CBMC's partial-order traces show a call's `function-call` step, then other threads, then
+/// the call's parameter bindings (a `pthread_join` binds its arguments only once the joined
+/// thread has returned). The statement ran when its last step did, so a step that continues
+/// its thread's previous execution (same statement, a left-hand side not yet written by it,
+/// nothing else of that thread in between) joins it and moves it to its own position. A
+/// repeated write of the same left-hand side (but for CBMC's echo of an array element), or a
+/// second call step, is a new execution.
 fn executions(trace: &RawTrace, prog: &Program, index: &StmtIndex, map: &LineMap) -> Vec<Exec> {
     let mut out: Vec<Exec> = Vec::new();
     for step in trace.user_steps() {
@@ -240,20 +281,33 @@ fn executions(trace: &RawTrace, prog: &Program, index: &StmtIndex, map: &LineMap
             } => Some((lhs.clone(), value.clone(), *value_int)),
             _ => None,
         };
-        let same = out.last_mut().filter(|e| {
-            e.thread == step.thread
-                && e.sid == sid
-                && write
-                    .as_ref()
-                    .is_none_or(|(l, _, _)| !e.writes.iter().any(|(x, _, _)| x == l))
+        let is_call = matches!(step.kind, StepKind::FunctionCall { .. });
+        let previous = out.iter().rposition(|e| e.thread == step.thread);
+        let continues = previous.filter(|&i| {
+            let e = &out[i];
+            e.sid == sid
+                && !(is_call && e.called)
+                && write.as_ref().is_none_or(|(l, v, _)| {
+                    // CBMC follows an array element's write with the whole array, element
+                    // by element: the same element with the same value is that echo.
+                    !e.writes
+                        .iter()
+                        .any(|(x, w, _)| x == l && !(l.contains('[') && w == v))
+                })
         });
-        match same {
-            Some(e) => e.writes.extend(write),
+        match continues {
+            Some(i) => {
+                let mut e = out.remove(i);
+                e.writes.extend(write);
+                e.called |= is_call;
+                out.push(e);
+            }
             None => out.push(Exec {
                 thread: step.thread,
                 sid,
                 loc,
                 writes: write.into_iter().collect(),
+                called: is_call,
             }),
         }
     }
@@ -262,7 +316,13 @@ fn executions(trace: &RawTrace, prog: &Program, index: &StmtIndex, map: &LineMap
 
 /// Block boundaries: each maximal run of one thread ends where that thread's next run
 /// starts, counted as the how-many-th execution of that statement by the thread.
-fn blocks(execs: &[Exec], index: &StmtIndex, visible: &HashSet<StmtId>) -> Vec<Block> {
+fn blocks(
+    execs: &[Exec],
+    index: &StmtIndex,
+    visible: &Visibility,
+    policy: Boundary,
+    finished: &HashSet<u32>,
+) -> Vec<Block> {
     let mut runs: Vec<(u32, Vec<usize>)> = Vec::new();
     for (i, e) in execs.iter().enumerate() {
         match runs.last_mut() {
@@ -284,26 +344,51 @@ fn blocks(execs: &[Exec], index: &StmtIndex, visible: &HashSet<StmtId>) -> Vec<B
                     .iter()
                     .filter(|e| e.thread == *thread && e.sid == sid)
                     .count() as u32;
-                Until::Before {
+                let waits = (policy != Boundary::BeforeShown)
+                    .then(|| first_wait(execs, members, index, visible, Some(sid)))
+                    .flatten();
+                waits.unwrap_or(Until::Before {
                     before: index.name(sid),
                     occurrence: before + 1,
-                }
+                })
             }
             None if r + 1 == runs.len() => Until::Keyword("end".into()),
+            // The trace shows the thread returning after its last step: it ran to its end,
+            // whatever statements the trace did not show on the way (a loop's exit).
+            None if policy != Boundary::BeforeShown && finished.contains(thread) => {
+                Until::Keyword("end".into())
+            }
             None => {
                 let last = members.last().map(|&i| execs[i].sid);
-                match last.and_then(|sid| next_visible(index, visible, sid)) {
-                    Some(next) => {
-                        let before = execs
-                            .iter()
-                            .filter(|e| e.thread == *thread && e.sid == next)
-                            .count() as u32;
-                        Until::Before {
-                            before: index.name(next),
-                            occurrence: before + 1,
+                // With only the shared steps placed, the others' occurrences are unknown:
+                // the run ends before the next shared step.
+                let (shown, surely_shown) = match policy {
+                    Boundary::SharedSteps => (&visible.switches, &visible.switches),
+                    _ => (&visible.shows, &visible.shows_surely),
+                };
+                let next = last.and_then(|sid| next_visible(index, shown, sid));
+                let waits = (policy != Boundary::BeforeShown)
+                    .then(|| {
+                        let surely = last.and_then(|sid| next_visible(index, surely_shown, sid));
+                        first_wait(execs, members, index, visible, surely)
+                    })
+                    .flatten();
+                if let Some(w) = waits {
+                    w
+                } else {
+                    match next {
+                        Some(next) => {
+                            let before = execs
+                                .iter()
+                                .filter(|e| e.thread == *thread && e.sid == next)
+                                .count() as u32;
+                            Until::Before {
+                                before: index.name(next),
+                                occurrence: before + 1,
+                            }
                         }
+                        None => Until::Keyword("end".into()),
                     }
-                    None => Until::Keyword("end".into()),
                 }
             }
         };
@@ -325,15 +410,82 @@ fn blocks(execs: &[Exec], index: &StmtIndex, visible: &HashSet<StmtId>) -> Vec<B
     blocks
 }
 
-/// Statements that leave a step in a checker's trace: declarations, assignments, calls with
-/// arguments (their bindings), returns of a value. Branch conditions, intrinsics (atomic
-/// sections, assumptions) and calls without arguments do not.
-fn visible_statements(prog: &Program) -> HashSet<StmtId> {
-    let mut out = HashSet::new();
+/// What a trace can and cannot show of each statement.
+struct Visibility {
+    /// Statements that leave a step in a checker's trace: declarations, assignments, calls
+    /// with arguments (their bindings), returns of a value. Branch conditions, intrinsics
+    /// (atomic sections, assumptions) and calls without arguments do not.
+    shows: HashSet<StmtId>,
+    /// Statements that may make their thread wait, or keep the others out: mutex and
+    /// trylock acquisitions, joins, condition waits, assumptions, atomic sections. ESBMC 8
+    /// shows no step for a pthread call, so the trace does not say whether a thread that
+    /// stopped just before one had run it.
+    waits: HashSet<StmtId>,
+    /// `shows` without calls of library functions (no body), which ESBMC 8 does not show.
+    shows_surely: HashSet<StmtId>,
+    /// Statements another thread can tell apart from their neighbours: a shared access, a
+    /// library call, an atomic section's bounds, an assumption. Only these need a place in
+    /// the interleaving; a thread's other steps commute with everything the others do.
+    switches: HashSet<StmtId>,
+}
+
+fn visibility(prog: &Program) -> Visibility {
+    let shared = crate::passes::normalize::SharedInfo::compute(prog);
+    let mut switches = HashSet::new();
+    let mut shows = HashSet::new();
+    let mut waits = HashSet::new();
+    let mut library_calls = HashSet::new();
     for f in &prog.funcs {
         let Some(body) = &f.body else { continue };
         crate::ir::visit::each_stmt(body, &mut |s| {
-            let shows = match &s.kind {
+            if s.id.is_none() {
+                return;
+            }
+            if crate::passes::normalize::shared_accesses(&shared, s) > 0 {
+                switches.insert(s.id);
+            }
+            let call = match &s.kind {
+                StmtKind::Expr(e) => match &e.peel().kind {
+                    ExprKind::Assign(_, r) => Some(r.peel()),
+                    _ => Some(e.peel()),
+                },
+                StmtKind::Decl {
+                    init: Some(crate::ir::Init::Expr(e)),
+                    ..
+                } => Some(e.peel()),
+                _ => None,
+            };
+            if let Some(ExprKind::Intrinsic(
+                crate::ir::Intrinsic::AtomicBegin
+                | crate::ir::Intrinsic::Assume
+                | crate::ir::Intrinsic::Await,
+                _,
+            )) = call.map(|c| &c.kind)
+            {
+                waits.insert(s.id);
+            }
+            if let Some(ExprKind::Call(callee, _)) = call.map(|c| &c.kind) {
+                if let ExprKind::Func(g) = callee.peel().kind {
+                    if prog.func(g).body.is_none() {
+                        library_calls.insert(s.id);
+                    }
+                    let name = &prog.func(g).name;
+                    let waiting = matches!(
+                        crate::ir::known::classify(name),
+                        Known::MutexLock
+                            | Known::MutexTrylock
+                            | Known::ThreadJoin
+                            | Known::CondWait
+                            | Known::CondTimedwait
+                            | Known::AtomicBegin
+                            | Known::VerifierAssume
+                    ) || crate::ir::known::is_atomic_function(name);
+                    if waiting {
+                        waits.insert(s.id);
+                    }
+                }
+            }
+            let shown = match &s.kind {
                 StmtKind::Decl { .. } | StmtKind::Return(Some(_)) => true,
                 StmtKind::Expr(e) => match &e.kind {
                     ExprKind::Assign(..) | ExprKind::OpAssign { .. } | ExprKind::IncDec { .. } => {
@@ -344,12 +496,65 @@ fn visible_statements(prog: &Program) -> HashSet<StmtId> {
                 },
                 _ => false,
             };
-            if shows && !s.id.is_none() {
-                out.insert(s.id);
+            if shown {
+                shows.insert(s.id);
             }
         });
     }
-    out
+    let shows_surely = shows.difference(&library_calls).copied().collect();
+    switches.extend(waits.iter().copied());
+    switches.extend(library_calls.iter().copied());
+    Visibility {
+        shows,
+        waits,
+        shows_surely,
+        switches,
+    }
+}
+
+/// Where a thread's run ends when the checker's trace leaves it open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Boundary {
+    /// Just before the thread's next step the trace shows: whatever the trace does not show
+    /// ran in this run.
+    BeforeShown,
+    /// As [`Boundary::BeforeShown`], but before the first statement on the way that may wait
+    /// (a lock, a join): it ran later, when the trace does not say. An unlock the trace does
+    /// not show has run, so another thread can take the mutex; ESBMC 8 shows no pthread call.
+    /// A thread's last run ends with the thread when the trace shows it returning.
+    BeforeWait,
+    /// As [`Boundary::BeforeWait`], with only the steps another thread can observe placing
+    /// the runs: CBMC's traces put a thread's other steps anywhere.
+    SharedSteps,
+}
+
+/// The first statement that may wait between a run's last step and `until` (exclusive;
+/// `None`: the end of the function), in program order within the function, as the end of
+/// the run: the waiting statement runs once more than the run's last statement did.
+fn first_wait(
+    execs: &[Exec],
+    members: &[usize],
+    index: &StmtIndex,
+    visible: &Visibility,
+    until: Option<StmtId>,
+) -> Option<Until> {
+    let last = *members.last()?;
+    let e = execs.get(last)?;
+    let func = index.get(e.sid)?.func;
+    let pos = index.entries.iter().position(|x| x.id == e.sid)?;
+    let wait = index.entries[pos + 1..]
+        .iter()
+        .filter(|x| x.func == func)
+        .take_while(|x| Some(x.id) != until)
+        .find(|x| visible.waits.contains(&x.id))?;
+    let ran = execs[..=last]
+        .iter()
+        .filter(|x| x.thread == e.thread && x.sid == e.sid)
+        .count() as u32;
+    Some(Until::Before {
+        before: index.name(wait.id),
+        occurrence: ran,
+    })
 }
 
 /// The first statement after `sid` in its function, in program order, that would show in a
@@ -400,6 +605,50 @@ fn thread_specs(trace: &RawTrace, execs: &[Exec], prog: &Program) -> Vec<ThreadS
             ThreadSpec { id, function }
         })
         .collect()
+}
+
+/// Threads the trace shows returning from their start routine after their last user step:
+/// ESBMC's pthread model stores the result (`exit_val`) in its trampoline, CBMC shows the
+/// start routine's `function-return`.
+fn finished_threads(trace: &RawTrace) -> HashSet<u32> {
+    let mut last_user: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+    for (i, s) in trace.steps.iter().enumerate() {
+        if !s.internal {
+            last_user.insert(s.thread, i);
+        }
+    }
+    let mut out = HashSet::new();
+    for (&thread, &last) in &last_user {
+        if thread == 0 {
+            continue;
+        }
+        // CBMC calls the start routine from its library: the function of the thread's first
+        // user step names it then.
+        let routine = start_routine(trace, thread).or_else(|| {
+            trace
+                .user_steps()
+                .find(|s| s.thread == thread)
+                .and_then(|s| s.loc.as_ref()?.function.clone())
+        });
+        let returned = trace
+            .steps
+            .iter()
+            .skip(last)
+            .filter(|s| s.thread == thread)
+            .any(|s| match &s.kind {
+                StepKind::Assignment { lhs, .. } => {
+                    s.internal && (lhs == "exit_val" || lhs.ends_with("::exit_val"))
+                }
+                StepKind::FunctionReturn { function } => {
+                    routine.as_deref() == Some(function.as_str())
+                }
+                _ => false,
+            });
+        if returned {
+            out.insert(thread);
+        }
+    }
+    out
 }
 
 /// `adder` from a step of thread `id` whose value is ESBMC's start record

@@ -15,6 +15,8 @@ pub mod driver;
 pub mod flags;
 pub mod mapping;
 pub mod process;
+#[cfg(test)]
+mod real_recordings;
 
 use std::fmt;
 

@@ -211,13 +211,17 @@ fn kill_group(pgid: libc::pid_t, signal: libc::c_int) {
 pub fn locate(name: &str, given: Option<&Path>, env_var: &str) -> Result<PathBuf, ExternalError> {
     let mut looked = Vec::new();
     if let Some(p) = given {
+        // Checkers run in seqloc's temp dir: a relative `--checker-path ./x` must name the
+        // file the user meant, from where the user typed it.
+        let p = &std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
         if is_executable(p) {
             return Ok(p.to_path_buf());
         }
         looked.push(format!("--checker-path {}", p.display()));
     }
     if let Some(p) = std::env::var_os(env_var).filter(|p| !p.is_empty()) {
-        let p = PathBuf::from(p);
+        let p = PathBuf::from(&p);
+        let p = std::path::absolute(&p).unwrap_or(p);
         if is_executable(&p) {
             return Ok(p);
         }

@@ -1,0 +1,327 @@
+//! `seqloc localize prog.c --checker esbmc|cbmc` against the real tools, as a user types it:
+//! ESBMC 8.4 and CBMC 6.6 (and 5.12), installed by `make checkers` into `.checkers/bin`,
+//! which `make test` puts first on PATH. The programs are the project's own benchmarks,
+//! with their ground truth from `benchmarks/MANIFEST.json`.
+//!
+//! Where a checker is not installed the tests print a notice and skip, unless
+//! `SEQLOC_REQUIRE_CHECKERS=1` (set by `make test`, and so by CI): then a missing checker
+//! fails the test, so CI can never pass without running them.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The executable of `tool` (`esbmc`, `cbmc`, `cbmc-5.12`) as seqloc would find it: the
+/// environment variable, then PATH, then the project's `.checkers/bin`.
+fn checker(tool: &str) -> Option<PathBuf> {
+    let var = format!("SEQLOC_{}", tool.to_uppercase().replace(['-', '.'], "_"));
+    if let Some(p) = std::env::var_os(&var).map(PathBuf::from) {
+        if p.is_file() {
+            return Some(p);
+        }
+    }
+    let on_path = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .map(|d| d.join(tool))
+        .find(|p| p.is_file());
+    let found = on_path.or_else(|| {
+        let p = root().join(".checkers/bin").join(tool);
+        p.is_file().then_some(p)
+    });
+    if found.is_none() {
+        let required = std::env::var("SEQLOC_REQUIRE_CHECKERS").is_ok_and(|v| v == "1");
+        assert!(
+            !required,
+            "{tool} is not installed but SEQLOC_REQUIRE_CHECKERS=1: run `make checkers`"
+        );
+        eprintln!("NOTICE: skipped: {tool} not installed (`make checkers` installs it)");
+    }
+    found
+}
+
+struct Run {
+    code: i32,
+    json: serde_json::Value,
+    stdout: String,
+    stderr: String,
+}
+
+fn seqloc(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_seqloc"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("runs seqloc");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        json: serde_json::from_str(&stdout).unwrap_or(serde_json::Value::Null),
+        stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// `seqloc localize TASK.c --checker TOOL --checker-path EXE --format json`.
+fn localize(task: &str, tool: &str, exe: &Path, extra: &[&str]) -> Run {
+    let file = root().join("benchmarks").join(format!("{task}.c"));
+    let checker = if tool.starts_with("cbmc") {
+        "cbmc"
+    } else {
+        "esbmc"
+    };
+    let mut args = vec![
+        "localize",
+        file.to_str().unwrap_or_default(),
+        "--checker",
+        checker,
+        "--checker-path",
+        exe.to_str().unwrap_or_default(),
+        "--format",
+        "json",
+        "--timeout",
+        "600",
+    ];
+    args.extend_from_slice(extra);
+    seqloc(&args)
+}
+
+/// The manifest's faulty lines and property of a task.
+fn truth(task: &str) -> (Vec<u64>, String) {
+    let text = std::fs::read_to_string(root().join("benchmarks/MANIFEST.json")).expect("manifest");
+    let m: serde_json::Value = serde_json::from_str(&text).expect("manifest json");
+    let t = &m["tasks"][format!("{task}.yml")];
+    let lines = t["faulty_lines"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(serde_json::Value::as_u64)
+        .collect();
+    (lines, t["property"].as_str().unwrap_or("").to_string())
+}
+
+fn candidate_lines(j: &serde_json::Value) -> Vec<u64> {
+    j["candidates"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|c| {
+            let mut v: Vec<u64> = c["line"].as_u64().into_iter().collect();
+            v.extend(
+                c["lines"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(serde_json::Value::as_u64),
+            );
+            v
+        })
+        .collect()
+}
+
+/// A buggy benchmark localized through the real checker: a failure (exit 1) with a
+/// ground-truth line among the candidates, and the checker really ran.
+fn hits(task: &str, tool: &str) {
+    let Some(exe) = checker(tool) else { return };
+    let (faulty, property) = truth(task);
+    assert!(
+        !faulty.is_empty(),
+        "{task}: no ground truth in the manifest"
+    );
+    let r = localize(task, tool, &exe, &["--property", &property]);
+    assert_eq!(r.code, 1, "{task} with {tool}:\n{}\n{}", r.stdout, r.stderr);
+    let got = candidate_lines(&r.json);
+    assert!(
+        got.iter().any(|l| faulty.contains(l)),
+        "{task} with {tool}: candidates {got:?}, faulty lines {faulty:?}\n{}",
+        r.stderr
+    );
+    let runs = r.json["checker_runs"].as_u64().unwrap_or(0);
+    assert!(
+        runs >= 2,
+        "{task} with {tool}: {runs} checker runs\n{}",
+        r.stdout
+    );
+}
+
+/// A correct benchmark: no failure, no candidates.
+fn clean(task: &str, tool: &str) {
+    let Some(exe) = checker(tool) else { return };
+    let r = localize(task, tool, &exe, &["--property", "unreach-call"]);
+    assert_eq!(r.code, 0, "{task} with {tool}:\n{}\n{}", r.stdout, r.stderr);
+    assert!(
+        candidate_lines(&r.json).is_empty(),
+        "{task} with {tool}: {}",
+        r.stdout
+    );
+}
+
+// One program per bug class, through each checker. `make bench-checkers` runs every
+// benchmark and writes the table of BENCHMARKS.md.
+
+#[test]
+fn esbmc_lost_update() {
+    hits("concbugs/histogram_lost_update", "esbmc");
+}
+
+#[test]
+fn cbmc_lost_update() {
+    hits("concbugs/histogram_lost_update", "cbmc");
+}
+
+#[test]
+fn esbmc_lock_released_between_two_updates() {
+    hits("concbugs/transfer_two_locks", "esbmc");
+}
+
+#[test]
+fn cbmc_lock_released_between_two_updates() {
+    hits("concbugs/transfer_two_locks", "cbmc");
+}
+
+#[test]
+fn esbmc_order_violation() {
+    hits("concbugs/message_flag_before_data", "esbmc");
+}
+
+#[test]
+fn cbmc_order_violation() {
+    hits("concbugs/message_flag_before_data", "cbmc");
+}
+
+#[test]
+fn esbmc_lock_order_deadlock() {
+    hits("deadlock/lock_order_two", "esbmc");
+}
+
+#[test]
+fn cbmc_lock_order_deadlock() {
+    hits("deadlock/lock_order_two", "cbmc");
+}
+
+#[test]
+fn esbmc_paper_atomicity() {
+    hits("paper/lazy01_bad", "esbmc");
+}
+
+#[test]
+fn cbmc_paper_atomicity() {
+    hits("paper/lazy01_bad", "cbmc");
+}
+
+#[test]
+fn esbmc_correct_program_has_no_candidates() {
+    clean("correct/account_ok", "esbmc");
+}
+
+#[test]
+fn cbmc_correct_program_has_no_candidates() {
+    clean("correct/account_ok", "cbmc");
+}
+
+/// CBMC 5.12 (Debian 11's): the flags chosen for a version before 6 (no
+/// `--no-standard-checks`) are accepted, and it finds and localizes the lost update.
+#[test]
+fn cbmc_5_12_lost_update() {
+    hits("concbugs/histogram_lost_update", "cbmc-5.12");
+}
+
+/// `seqloc --version` names the checkers it finds, with their versions.
+#[test]
+fn version_lists_the_checkers_found() {
+    let (Some(esbmc), Some(cbmc)) = (checker("esbmc"), checker("cbmc")) else {
+        return;
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_seqloc"))
+        .arg("--version")
+        .env("SEQLOC_ESBMC", &esbmc)
+        .env("SEQLOC_CBMC", &cbmc)
+        .output()
+        .expect("runs seqloc");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("built-in checker: Z3 "), "{text}");
+    assert!(text.contains("esbmc: ESBMC 8."), "{text}");
+    assert!(text.contains("cbmc: CBMC 6."), "{text}");
+}
+
+/// A program CBMC 6 refuses to analyse soundly (threads sharing heap pointers): seqloc says
+/// unknown with CBMC's reason, never a verdict.
+#[test]
+fn cbmc_unsound_pointer_abort_is_unknown() {
+    let Some(exe) = checker("cbmc") else { return };
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let prog = tmp.path().join("heap_share.c");
+    std::fs::write(
+        &prog,
+        "#include <pthread.h>\n#include <stdlib.h>\n#include <assert.h>\n\
+         int *cell;\n\
+         void *worker(void *arg) { int *p = arg; *p = *p + 1; return 0; }\n\
+         int main(void) {\n  pthread_t t;\n  cell = malloc(sizeof *cell);\n  if (!cell) return 0;\n  *cell = 0;\n\
+         \x20 pthread_create(&t, 0, worker, cell);\n  *cell = *cell + 1;\n  pthread_join(t, 0);\n\
+         \x20 assert(*cell == 2);\n  return 0;\n}\n",
+    )
+    .expect("write");
+    let r = seqloc(&[
+        "check",
+        prog.to_str().unwrap_or_default(),
+        "--checker",
+        "cbmc",
+        "--checker-path",
+        exe.to_str().unwrap_or_default(),
+        "--property",
+        "unreach-call",
+        "--json",
+        "--timeout",
+        "300",
+    ]);
+    let verdict = r.json["verdict"].as_str().unwrap_or_default();
+    assert_ne!(verdict, "no-failure-within-bounds", "{}", r.stdout);
+    if verdict == "unknown" {
+        assert!(
+            r.stdout.contains("unsound"),
+            "unknown without CBMC's reason: {}",
+            r.stdout
+        );
+    } else {
+        // CBMC may also find the race before it gives up on the pointers: then seqloc must
+        // have replayed it.
+        assert_eq!(verdict, "failure", "{}\n{}", r.stdout, r.stderr);
+    }
+}
+
+/// A relative `--checker-path` names the file from where the user typed it, although the
+/// checker runs in seqloc's temp dir.
+#[test]
+fn relative_checker_path_is_taken_from_the_working_directory() {
+    let Some(exe) = checker("esbmc") else { return };
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::os::unix::fs::symlink(&exe, tmp.path().join("my-esbmc")).expect("symlink");
+    let prog = root().join("examples/lost_update.c");
+    let out = Command::new(env!("CARGO_BIN_EXE_seqloc"))
+        .current_dir(tmp.path())
+        .args([
+            "check",
+            prog.to_str().unwrap_or_default(),
+            "--checker",
+            "esbmc",
+            "--checker-path",
+            "./my-esbmc",
+            "--property",
+            "unreach-call",
+            "--json",
+            "--timeout",
+            "300",
+        ])
+        .output()
+        .expect("runs seqloc");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
