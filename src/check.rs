@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::cex::Counterexample;
 use crate::checker::builtin::{
-    Answer, BmcError, Interruptible, Properties, Session, SolveGate, Stats,
+    Answer, BmcError, Interruptible, Limit, Properties, Session, SolveGate, Stats, Undecided,
 };
 use crate::checker::explicit::{self, ExploreOptions, ExploreStats, Explored};
 use crate::ir::Program;
@@ -130,6 +130,17 @@ pub struct CheckOutcome {
 }
 
 impl CheckOutcome {
+    /// The limit that left the verdict unknown, if one did.
+    pub fn limit(&self) -> Option<Limit> {
+        if self.verdict != Verdict::Unknown {
+            return None;
+        }
+        // An external checker's only limit is its time limit.
+        self.stats
+            .limit
+            .or(self.limit_reached.then_some(Limit::Time))
+    }
+
     /// No failure, and every execution was explored with no bound.
     pub fn exhaustive(&self) -> bool {
         self.verdict == Verdict::NoFailureWithinBounds
@@ -336,8 +347,12 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
         // A bounded "no failure" can still become a proof, or be shown short of a failure
         // beyond its bounds: the explorer gets as long again as the bounded search took
         // (at least 2 s), within the time limit.
+        // After Ctrl-C the user wants the answer so far, not another wait.
         let wait = match &bmc {
-            Ok(o) => !matches!(o.verdict, Verdict::Failure | Verdict::Deadlock),
+            Ok(o) => {
+                !matches!(o.verdict, Verdict::Failure | Verdict::Deadlock)
+                    && o.stats.limit != Some(Limit::Interrupted)
+            }
             Err(_) => false,
         };
         let mut until = Instant::now() + start.elapsed().max(Duration::from_secs(2));
@@ -369,6 +384,7 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
                 );
                 out.counterexample = Some(cex);
                 out.limit_reached = false;
+                out.stats.limit = None;
             }
         }
         Ok(out)
@@ -454,6 +470,7 @@ fn combine(out: &mut CheckOutcome, ex: Explored, prog: &Program) {
             out.loops_complete = true;
             out.unwinding_reached.clear();
             out.limit_reached = false;
+            out.stats.limit = None;
         }
         Explored::Unfailing { why, .. } if !found => {
             out.verdict = Verdict::NoFailureWithinBounds;
@@ -461,12 +478,14 @@ fn combine(out: &mut CheckOutcome, ex: Explored, prog: &Program) {
             out.loops_complete = true;
             out.unwinding_reached.clear();
             out.limit_reached = false;
+            out.stats.limit = None;
         }
         Explored::Violation { loc, deadlock, .. }
             if out.verdict == Verdict::NoFailureWithinBounds =>
         {
             out.verdict = Verdict::Unknown;
-            out.limit_reached = true;
+            // Not a limit: the failure lies beyond the bounds the search was given.
+            out.limit_reached = false;
             out.reason = Some(format!(
                 "no failure with up to {} rounds, but the explicit-state search reached a {} at {}: a failing execution lies beyond the bounds (raise --max-rounds or --max-unwind for a counterexample)",
                 out.bounds.rounds,
@@ -511,7 +530,7 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
         ctl.running_rounds.store(rounds, Ordering::SeqCst);
         if ctl.gate.is_closed() {
             let trying = last_done.as_ref().map(|l| l.0.clone()).unwrap_or_default();
-            return Ok(timed_out(last_done, trying, phases, stats));
+            return Ok(timed_out(last_done, trying, phases, stats, opts.timeout));
         }
         // Once the cheap phases (up to 4 rounds) found nothing, the explorer's replayed
         // counterexample stands: deeper phases could find one with fewer context switches,
@@ -548,7 +567,7 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
                 s
             }
             Err(BmcError::Symex(crate::checker::builtin::symex::SymexError::Timeout)) => {
-                return Ok(timed_out(last_done, bounds, phases, stats));
+                return Ok(timed_out(last_done, bounds, phases, stats, opts.timeout));
             }
             Err(e) => return Err(e.into()),
         };
@@ -590,22 +609,29 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
                 phase.solve_ms = session.stats.solve_ms;
                 add_stats(&mut stats, &session.stats);
                 phases.push(phase);
-                if why.contains("time limit")
+                let limit = why.limit();
+                if limit == Some(Limit::Time)
+                    || why == Undecided::Stopped
                     || deadline.is_some_and(|d| Instant::now() >= d)
                     || ctl.gate.is_closed()
                 {
-                    return Ok(timed_out(last_done, bounds, phases, stats));
+                    return Ok(timed_out(last_done, bounds, phases, stats, opts.timeout));
                 }
-                let memory = why.contains("memory");
+                stats.limit = limit;
+                let trying = format!(
+                    "{} rounds with loops unwound {} times",
+                    bounds.rounds, bounds.unwind
+                );
                 return Ok(CheckOutcome {
                     verdict: Verdict::Unknown,
-                    reason: Some(if memory {
-                        format!(
-                            "memory limit reached while checking {} rounds",
-                            bounds.rounds
-                        )
-                    } else {
-                        format!("the solver could not decide: {why}")
+                    reason: Some(match limit {
+                        Some(Limit::Memory) => {
+                            format!("memory limit reached while checking {trying}")
+                        }
+                        Some(Limit::Interrupted) => {
+                            format!("interrupted (Ctrl-C) while checking {trying}")
+                        }
+                        _ => format!("the solver could not decide: {why}"),
                     }),
                     bounds,
                     loops_complete: false,
@@ -613,7 +639,7 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
                     counterexample: None,
                     phases,
                     stats,
-                    limit_reached: memory,
+                    limit_reached: limit.is_some(),
                     exploration: None,
                 });
             }
@@ -652,7 +678,7 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
             } else {
                 Some((bounds.clone(), complete, reached))
             };
-            return Ok(timed_out(done, bounds, phases, stats));
+            return Ok(timed_out(done, bounds, phases, stats, opts.timeout));
         }
         if wide_unwind.is_some() {
             // A wide phase only looks for failures; its loops running to their end with
@@ -744,15 +770,21 @@ fn timed_out(
     last: Option<(Bounds, bool, Vec<String>)>,
     trying: Bounds,
     phases: Vec<Phase>,
-    stats: Stats,
+    mut stats: Stats,
+    timeout: Option<Duration>,
 ) -> CheckOutcome {
+    stats.limit = Some(Limit::Time);
+    let limit = match timeout {
+        Some(t) => format!("time limit of {} reached", seconds(t)),
+        None => "time limit reached".into(),
+    };
     let reason = match &last {
         Some((b, _, _)) => format!(
-            "time limit reached while checking {} rounds with loops unwound {} times (no failure with {} rounds, loops unwound {} times)",
+            "{limit} while checking {} rounds with loops unwound {} times (no failure with {} rounds, loops unwound {} times)",
             trying.rounds, trying.unwind, b.rounds, b.unwind
         ),
         None => format!(
-            "time limit reached while checking {} rounds with loops unwound {} times",
+            "{limit} while checking {} rounds with loops unwound {} times",
             trying.rounds, trying.unwind
         ),
     };
@@ -768,5 +800,15 @@ fn timed_out(
         stats,
         limit_reached: true,
         exploration: None,
+    }
+}
+
+/// `10 s`, `2.5 s`: a limit as the user gave it.
+pub fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{s} s")
     }
 }

@@ -429,3 +429,128 @@ fn a_failure_needing_many_threads_but_few_switches_is_found_by_a_wide_phase() {
     assert_eq!(j["bounds"]["rounds"], 2, "{}", j["phases"]);
     assert!(j["bounds"]["unwind"].as_u64().unwrap_or(0) >= 12);
 }
+
+/// README's exit-code table, row by row, as `seqloc::exit::CODES` gives it, and `--help`
+/// prints every code.
+#[test]
+fn the_readme_exit_code_table_is_the_code() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let rows: Vec<(u8, String)> = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("### Exit codes"))
+        .skip_while(|l| !l.starts_with("| code |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').splitn(2, '|').collect();
+            Some((
+                cells[0].trim().parse().ok()?,
+                cells.get(1)?.trim().to_string(),
+            ))
+        })
+        .collect();
+    let code: Vec<(u8, String)> = seqloc::exit::CODES
+        .iter()
+        .map(|(c, m)| (*c, m.to_string()))
+        .collect();
+    assert_eq!(rows, code, "README.md's table under `### Exit codes`");
+    let help = stdout(&run(&["--help"]));
+    for (c, m) in seqloc::exit::CODES {
+        let start: String = m.replace('`', "").chars().take(40).collect();
+        assert!(
+            help.contains(&format!("{c}  {start}")),
+            "--help: {c}:\n{help}"
+        );
+    }
+}
+
+/// No answer is never exit 0: a loop bound reached, too few thread slots.
+#[test]
+fn unknown_is_never_exit_zero() {
+    let o = run(&[
+        "check",
+        "tests/programs/edges/unbounded_loop.c",
+        "--max-unwind",
+        "4",
+        "--max-rounds",
+        "3",
+        "--json",
+    ]);
+    let j = json(&o);
+    assert_eq!(j["verdict"], "unknown", "{j}");
+    assert_eq!(o.status.code(), Some(3), "{j}");
+    assert!(j["limit"].is_null(), "a loop bound is not a limit: {j}");
+    let o = run(&[
+        "check",
+        "tests/programs/edges/unbounded_loop.c",
+        "--max-unwind",
+        "4",
+        "--max-rounds",
+        "3",
+    ]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stdout(&o).contains("UNKNOWN"), "{}", stdout(&o));
+
+    let o = run(&[
+        "check",
+        "--no-explore",
+        "--threads",
+        "2",
+        "examples/lost_update.c",
+        "--json",
+    ]);
+    let j = json(&o);
+    assert_eq!(j["verdict"], "unknown", "{j}");
+    assert_eq!(o.status.code(), Some(3), "{j}");
+}
+
+/// A time limit: exit 3, `limit: "time"`, and the message names the limit's value. The
+/// localization may be cut short before or after its first candidates; either way the
+/// exit code says no complete answer.
+#[test]
+fn a_time_limit_exits_3_and_names_its_value() {
+    let o = run(&[
+        "check",
+        "tests/programs/edges/unbounded_loop.c",
+        "--no-explore",
+        "--max-unwind",
+        "100000",
+        "--timeout",
+        "1.5",
+        "--json",
+    ]);
+    let j = json(&o);
+    assert_eq!(o.status.code(), Some(3), "{j}");
+    assert_eq!(j["limit"], "time", "{j}");
+    assert!(
+        j["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("time limit of 1.5 s")),
+        "{j}"
+    );
+    for t in ["0.3", "1", "3"] {
+        let o = run(&[
+            "localize",
+            "benchmarks/concbugs/stats_multivar_race.c",
+            "--timeout",
+            t,
+            "--format",
+            "json",
+        ]);
+        match o.status.code() {
+            Some(1) => {
+                let j = json(&o);
+                assert!(j["limit"].is_null(), "{j}");
+                assert_eq!(j["complete"], true, "{j}");
+            }
+            Some(3) => {
+                let out = stdout(&o);
+                if !out.trim().is_empty() {
+                    let j = json(&o);
+                    assert!(!j["limit"].is_null(), "{j}");
+                }
+            }
+            c => panic!("--timeout {t}: exit {c:?}: {}", stderr(&o)),
+        }
+    }
+}

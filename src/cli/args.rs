@@ -14,18 +14,23 @@ seqloc asks a bounded model checker for a failing interleaving of a pthread C pr
 rewrites the threads into one sequential program that replays it, instruments every \
 statement with a nondeterministic `diag` switch and asks again which single-line changes \
 make the failure go away (Alves, Cordeiro, de Lima Filho: Fault Localization in \
-Multi-Threaded C Programs using Bounded Model Checking).
+Multi-Threaded C Programs using Bounded Model Checking).";
 
-Exit codes: 0 no failure (within the bounds) / success, 1 a failure or deadlock was found, \
-2 bad input (syntax error, unsupported construct, bad schedule), 3 the checker failed or a \
-time or memory limit was reached.";
+/// The long help: the description and the exit codes, from the one table of them.
+fn long_about() -> String {
+    let mut s = format!("{LONG_ABOUT}\n\nExit codes:");
+    for (code, meaning) in seqloc::exit::CODES {
+        s.push_str(&format!("\n  {code}  {}", meaning.replace('`', "")));
+    }
+    s
+}
 
 #[derive(Parser, Debug)]
 #[command(
     name = "seqloc",
     version,
     about = ABOUT,
-    long_about = LONG_ABOUT,
+    long_about = long_about(),
     propagate_version = true
 )]
 pub struct Cli {

@@ -198,8 +198,9 @@ pub fn exit_code(out: &CheckOutcome) -> u8 {
     match out.verdict {
         Verdict::Failure | Verdict::Deadlock => EXIT_FAILURE_FOUND,
         Verdict::NoFailureWithinBounds => EXIT_NO_FAILURE,
-        Verdict::Unknown if out.limit_reached => EXIT_CHECKER,
-        Verdict::Unknown => EXIT_NO_FAILURE,
+        // Whatever stopped the search (a bound, a limit, Ctrl-C), there is no answer, and a
+        // script must not read one.
+        Verdict::Unknown => EXIT_CHECKER,
     }
 }
 

@@ -200,9 +200,7 @@ fn diagnosis(
             f,
             format!("the sequential program does not reproduce the failure: {why}"),
         )),
-        Err(LocalizeError::Timeout(what)) => {
-            Err(Fail::checker(format!("time limit reached while {what}")))
-        }
+        Err(e @ LocalizeError::Limit(..)) => Err(Fail::checker(e.to_string())),
         Err(e) => Err(Fail::checker(e.to_string())),
     }
 }
@@ -355,9 +353,9 @@ pub fn instrument(ctx: &Ctx, a: InstrumentArgs) -> Result<u8, Fail> {
         Search::NoFailure(out) => {
             eprintln!(
                 "seqloc: no failing interleaving found ({}); nothing to instrument",
-                out.reason.unwrap_or_else(|| "within the bounds".into())
+                out.reason.as_deref().unwrap_or("within the bounds")
             );
-            return Ok(EXIT_NO_FAILURE);
+            return Ok(super::cmd_check::exit_code(&out));
         }
     };
     let opts = LocalizeOptions {
@@ -410,6 +408,7 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
                 candidates: vec![],
                 complete: true,
                 stopped: None,
+                limit: out.limit(),
                 checker_runs: out.stats.solver_calls,
                 time: Times {
                     total: t0.elapsed().as_millis() as u64,
@@ -494,9 +493,7 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
                     format!("the sequential program does not reproduce the failure: {why}"),
                 ));
             }
-            Err(LocalizeError::Timeout(what)) => {
-                return Err(Fail::checker(format!("time limit reached while {what}")));
-            }
+            Err(e @ LocalizeError::Limit(..)) => return Err(Fail::checker(e.to_string())),
             Err(e) => return Err(Fail::checker(e.to_string())),
         },
         CheckerKind::Esbmc | CheckerKind::Cbmc => {
@@ -650,6 +647,7 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
         candidates,
         complete: loc.complete,
         stopped: loc.stopped.clone(),
+        limit: loc.limit,
         checker_runs: loc.checker_runs,
         time: Times {
             total: t0.elapsed().as_millis() as u64,
@@ -660,12 +658,9 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
         },
     };
     emit_report(ctx, &a, &report, &prep)?;
-    if loc
-        .stopped
-        .as_deref()
-        .is_some_and(|s| s.contains("time limit"))
-        && report.candidates.is_empty()
-    {
+    // Cut short by a limit, the list may miss the faulty line: not the answer asked for,
+    // even with candidates to show.
+    if loc.limit.is_some() {
         return Ok(EXIT_CHECKER);
     }
     Ok(EXIT_FAILURE_FOUND)

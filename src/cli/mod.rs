@@ -19,11 +19,10 @@ use seqloc::frontend::{FrontendError, FrontendOptions, PreprocessOptions};
 use seqloc::ir::{DataModel, Program};
 use seqloc::report::style::Style;
 
-/// Exit codes (documented in `seqloc --help`).
-pub const EXIT_NO_FAILURE: u8 = 0;
-pub const EXIT_FAILURE_FOUND: u8 = 1;
-pub const EXIT_BAD_INPUT: u8 = 2;
-pub const EXIT_CHECKER: u8 = 3;
+pub use seqloc::exit::{
+    BAD_INPUT as EXIT_BAD_INPUT, FAILURE_FOUND as EXIT_FAILURE_FOUND, NO_ANSWER as EXIT_CHECKER,
+    NO_FAILURE as EXIT_NO_FAILURE,
+};
 
 /// An error on its way to the user: the exit code, the message, located diagnostics.
 #[derive(Debug)]

@@ -18,6 +18,7 @@
 //! | `inputs` | nondeterministic values: `thread`, `at`, `value` |
 //! | `time_ms` | `{ "total", "encode", "solve" }` |
 //! | `phases` | each bound tried and its result |
+//! | `limit` | what left the verdict `unknown` when it was a limit: `time`, `memory` or `interrupted` (Ctrl-C); otherwise `null` |
 //! | `exhaustive` | `true` when every execution was explored with no bound (the explicit-state search finished): the verdict is then a proof, not a bounded check |
 //! | `exploration` | the explicit-state search: `result` (`safe`, `failure`, `deadlock`, `inconclusive`), `reason` (why it gave up, and where), `states`, `transitions`, `ms`; `null` when it did not run |
 
@@ -60,6 +61,7 @@ pub struct CheckJson<'a> {
     pub inputs: &'a [crate::cex::InputStep],
     pub time_ms: TimeMs,
     pub phases: &'a [Phase],
+    pub limit: Option<crate::checker::builtin::Limit>,
     pub exhaustive: bool,
     pub exploration: Option<&'a crate::check::Exploration>,
 }
@@ -85,6 +87,7 @@ pub fn to_json(out: &CheckOutcome, program: &str, checker: CheckerInfo, total_ms
             solve: out.stats.solve_ms,
         },
         phases: &out.phases,
+        limit: out.limit(),
         exhaustive: out.exhaustive(),
         exploration: out.exploration.as_ref(),
     };

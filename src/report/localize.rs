@@ -17,6 +17,7 @@
 //! | `candidates` | ranked; each: `rank`, `kind` (`value`: changing what the line computes avoids the failure along the interleaving; `atomicity`: the failure needs a context switch next to the line; `locking`: a lock acquisition that does not exclude a conflicting critical section, or a lock held into a deadlock; `blocking`: where a thread waits for ever in a deadlock; `ordering`: a statement that ran too early, or the creation of a thread that started too early, when the failure needs it to run before another thread's conflicting block), `file`, `line`, `column`, `columns`, `diag`, `threads` (`id`, `function`), `reads`, `writes`, `set` (number of the multi-line set it belongs to, or `null`), `hint`, `changes` (`thread`, `column`, `what`, `chosen`, `original`) |
 //! | `complete` | the checker had no further answer (every candidate of the interleaving is listed) |
 //! | `stopped` | why the loop stopped early, or `null` |
+//! | `limit` | the limit that left the answer incomplete (`time`, `memory`, `interrupted`): the search's, or the one that cut the candidate loop short; otherwise `null` |
 //! | `checker_runs` | checker questions asked (validation included) |
 //! | `time_ms` | `{ "total", "first_counterexample", "localization", "encode", "solve" }` |
 
@@ -45,6 +46,7 @@ pub struct LocalizeReport<'a> {
     pub candidates: Vec<Candidate>,
     pub complete: bool,
     pub stopped: Option<String>,
+    pub limit: Option<crate::checker::builtin::Limit>,
     pub checker_runs: u32,
     pub time: Times,
 }
@@ -73,6 +75,7 @@ struct Json<'a> {
     candidates: &'a [Candidate],
     complete: bool,
     stopped: &'a Option<String>,
+    limit: Option<crate::checker::builtin::Limit>,
     checker_runs: u32,
     time_ms: Times,
 }
@@ -92,6 +95,7 @@ pub fn to_json(r: &LocalizeReport) -> String {
         candidates: &r.candidates,
         complete: r.complete,
         stopped: &r.stopped,
+        limit: r.limit,
         checker_runs: r.checker_runs,
         time_ms: r.time,
     };

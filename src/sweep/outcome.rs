@@ -10,8 +10,10 @@
 //!                  "property":{...}|null, "bounds":{...}, "time_ms":{...}}
 //!                 (localize: "schema":"seqloc.localize/1" and
 //!                  "candidates":[{"file":"x.c","line":14,"column":3,...}, ...])
+//! exit 1: the same JSON, a failure was found
 //! exit 2: input error (syntax error, unsupported construct)
-//! exit 3: checker failure or limit reached
+//! exit 3: no answer: the JSON with `"verdict":"unknown"` (or a localization cut short) and
+//!         `"limit":"time"|"memory"|"interrupted"|null`, or a checker failure (no JSON)
 //! ```
 //!
 //! On exit 2 or 3 the JSON may still be printed with `"verdict":"unknown"` and a `reason`;
@@ -39,6 +41,9 @@ pub(crate) struct ChildOutput {
     pub verdict: Verdict,
     #[serde(default)]
     pub reason: Option<String>,
+    /// The limit that stopped the run, typed (`time`, `memory`, `interrupted`).
+    #[serde(default)]
+    pub limit: Option<String>,
     #[serde(default)]
     pub candidates: Option<Vec<Candidate>>,
 }
@@ -228,19 +233,32 @@ pub(crate) fn interpret(raw: &RawRun, ctx: &Context<'_>) -> Outcome {
         }
         // 0: no failure within the bounds; 1: a failure or deadlock was found.
         0 | 1 => {}
-        3 if json_reason
-            .as_deref()
-            .or(last_stderr.as_deref())
-            .is_some_and(|r| timeout_re().is_match(r)) =>
-        {
-            return Outcome::bare(Status::Timeout, format!("time limit (exit 3): {}", why()));
-        }
-        3 => {
-            return Outcome::bare(
-                Status::Error,
-                format!("checker failure (exit 3): {}", why()),
-            );
-        }
+        3 => match parsed.as_ref().ok().and_then(|o| o.limit.as_deref()) {
+            Some("time") => {
+                return Outcome::bare(Status::Timeout, format!("time limit (exit 3): {}", why()));
+            }
+            Some("memory") => return memout(format!("memory limit (exit 3): {}", why())),
+            Some(other) => {
+                return Outcome::bare(Status::Error, format!("{other} (exit 3): {}", why()));
+            }
+            None if json_reason
+                .as_deref()
+                .or(last_stderr.as_deref())
+                .is_some_and(|r| timeout_re().is_match(r)) =>
+            {
+                // An older seqloc, or an external checker's words: no typed limit.
+                return Outcome::bare(Status::Timeout, format!("time limit (exit 3): {}", why()));
+            }
+            // An answer without a limit (a bound reached, the solver undecided) is scored
+            // like any other: `unknown` is its verdict.
+            None if parsed.is_ok() => {}
+            None => {
+                return Outcome::bare(
+                    Status::Error,
+                    format!("checker failure (exit 3): {}", why()),
+                );
+            }
+        },
         _ => {
             return Outcome::bare(Status::Error, format!("exited with code {code}: {}", why()));
         }
@@ -528,9 +546,26 @@ mod tests {
         assert!(o.reason.unwrap().contains("input error (exit 2): a.i:3:1"));
 
         let unk = r#"{"schema":"seqloc.check/1","verdict":"unknown","reason":"esbmc crashed"}"#;
+        // An answer of `unknown` exits 3 (no answer) and is scored as unknown; a failure
+        // without an answer on stdout is an error.
         let o = interpret(&raw(Exit::Code(3), unk, ""), &c);
+        assert_eq!(o.status, Status::Unknown);
+        assert!(o.reason.unwrap().contains("esbmc crashed"));
+        let o = interpret(&raw(Exit::Code(3), "", "error: esbmc crashed\n"), &c);
         assert_eq!(o.status, Status::Error);
         assert!(o.reason.unwrap().contains("esbmc crashed"));
+        // The typed limit decides, whatever the words.
+        let typed =
+            r#"{"schema":"seqloc.check/1","verdict":"unknown","reason":"gave up","limit":"time"}"#;
+        assert_eq!(
+            interpret(&raw(Exit::Code(3), typed, ""), &c).status,
+            Status::Timeout
+        );
+        let typed = r#"{"schema":"seqloc.check/1","verdict":"unknown","reason":"gave up","limit":"memory"}"#;
+        assert_eq!(
+            interpret(&raw(Exit::Code(3), typed, ""), &c).status,
+            Status::Memout
+        );
 
         let tmo = r#"{"schema":"seqloc.check/1","verdict":"unknown","reason":"checker timed out after 900 s"}"#;
         assert_eq!(
