@@ -554,3 +554,75 @@ fn a_time_limit_exits_3_and_names_its_value() {
         }
     }
 }
+
+/// Every `--format` of `check` and `localize`, on a failure, on no answer and on bad input:
+/// stdout is always a document of that format, and the exit code the table's.
+#[test]
+fn every_format_of_every_command_on_every_outcome() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bad = dir.path().join("bad.c");
+    std::fs::write(&bad, "int main( { return 0; }\n").expect("write");
+    let bad = bad.to_string_lossy().into_owned();
+    let unknown = [
+        "tests/programs/edges/unbounded_loop.c",
+        "--max-unwind",
+        "2",
+        "--max-rounds",
+        "2",
+    ];
+    for cmd in ["check", "localize"] {
+        for format in ["json", "sarif"] {
+            let sarif = format == "sarif";
+            let o = run(&[cmd, "examples/lost_update.c", "--format", format]);
+            assert_eq!(o.status.code(), Some(1), "{cmd} {format}: {}", stderr(&o));
+            let j = json(&o);
+            if sarif {
+                assert_eq!(j["version"], "2.1.0", "{j}");
+                let results = j["runs"][0]["results"].as_array().expect("results");
+                assert!(!results.is_empty(), "{cmd}: {j}");
+                assert!(!results[0]["codeFlows"].is_null(), "{cmd}: {j}");
+            } else {
+                assert_eq!(j["verdict"], "failure");
+            }
+
+            let mut args = vec![cmd];
+            args.extend_from_slice(&unknown);
+            args.extend_from_slice(&["--format", format]);
+            let o = run(&args);
+            assert_eq!(o.status.code(), Some(3), "{cmd} {format}: {}", stderr(&o));
+            let j = json(&o);
+            if sarif {
+                let inv = &j["runs"][0]["invocations"][0];
+                assert_eq!(inv["properties"]["verdict"], "unknown", "{j}");
+                assert_eq!(j["runs"][0]["results"].as_array().map(Vec::len), Some(0));
+            } else {
+                assert_eq!(j["verdict"], "unknown", "{j}");
+            }
+
+            for input in [bad.as_str(), "no/such/file.c"] {
+                let o = run(&[cmd, input, "--format", format]);
+                assert_eq!(o.status.code(), Some(2), "{cmd} {format} {input}");
+                assert!(stderr(&o).contains("error"), "{}", stderr(&o));
+                let j = json(&o);
+                if sarif {
+                    let inv = &j["runs"][0]["invocations"][0];
+                    assert_eq!(inv["executionSuccessful"], false, "{j}");
+                    assert_eq!(inv["exitCode"], 2, "{j}");
+                    assert!(inv["toolExecutionNotifications"][0]["message"]["text"].is_string());
+                } else {
+                    assert_eq!(j["schema"], "seqloc.error/1", "{j}");
+                    assert_eq!(j["exit_code"], 2, "{j}");
+                    assert!(j["error"].as_str().is_some_and(|e| !e.is_empty()), "{j}");
+                }
+            }
+        }
+        // Two formats asked at once is refused, not decided silently.
+        let o = run(&[cmd, "examples/lost_update.c", "--json", "--format", "sarif"]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
+    }
+    // A syntax error's location is in the document, not only on stderr.
+    let o = run(&["check", &bad, "--json"]);
+    let j = json(&o);
+    assert_eq!(j["locations"][0]["line"], 1, "{j}");
+}

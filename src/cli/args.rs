@@ -90,6 +90,11 @@ pub enum Format {
     Sarif,
 }
 
+/// `--format`, or JSON for `--json` (the two conflict, so at most one was given).
+pub fn output_format(format: Format, json: bool) -> Format {
+    if json { Format::Json } else { format }
+}
+
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CheckerKind {
     /// seqloc's own bounded model checker (Z3); needs nothing installed
@@ -188,11 +193,12 @@ pub struct CheckArgs {
     /// Which properties to check
     #[arg(long, value_enum, default_value_t = PropertyArg::All)]
     pub property: PropertyArg,
-    /// Output format
+    /// Output format (a failure then prints a `seqloc.error/1` document, or SARIF with
+    /// the error as a notification, on stdout too)
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Same as --format json
-    #[arg(long)]
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
     /// Write the failing schedule (seqloc.schedule/1) to this file
     #[arg(long, value_name = "FILE")]
@@ -310,11 +316,12 @@ pub struct LocalizeArgs {
     /// Stop after this many candidates
     #[arg(long, value_name = "N")]
     pub max_candidates: Option<u32>,
-    /// Output format
+    /// Output format (a failure then prints a `seqloc.error/1` document, or SARIF with
+    /// the error as a notification, on stdout too)
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Same as --format json
-    #[arg(long)]
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
     /// Write the sequential program (for manual inspection)
     #[arg(long, value_name = "FILE")]

@@ -218,22 +218,23 @@ pub fn run(ctx: &Ctx, a: CheckArgs) -> Result<u8, Fail> {
             &format!("{}\n", cex.schedule.to_json()),
         )?;
     }
-    let json = a.json || a.format == Format::Json;
-    let text = if json {
-        format!(
+    let text = match super::args::output_format(a.format, a.json) {
+        Format::Json => format!(
             "{}\n",
             seqloc::report::check::to_json(&out, &name, info, total)
-        )
-    } else {
-        let label = format!("{} checker, {}", info.name, info.version);
-        seqloc::report::check::render_text(
-            &out,
-            &prep.normalized,
-            &name,
-            &label,
-            &Style::for_stdout(ctx.color),
-            total,
-        )
+        ),
+        Format::Sarif => format!("{}\n", seqloc::report::check::to_sarif(&out, &info)),
+        Format::Text => {
+            let label = format!("{} checker, {}", info.name, info.version);
+            seqloc::report::check::render_text(
+                &out,
+                &prep.normalized,
+                &name,
+                &label,
+                &Style::for_stdout(ctx.color),
+                total,
+            )
+        }
     };
     write_output(None, &a.input.file, &text)?;
     Ok(exit_code(&out))

@@ -200,7 +200,7 @@ fn diagnosis(
             f,
             format!("the sequential program does not reproduce the failure: {why}"),
         )),
-        Err(e @ LocalizeError::Limit(..)) => Err(Fail::checker(e.to_string())),
+        Err(e @ LocalizeError::Limit(..)) => Err(e.into()),
         Err(e) => Err(Fail::checker(e.to_string())),
     }
 }
@@ -394,7 +394,6 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
     let (search, mut info, ext) = find_failure(ctx, &prep, &common)?;
     let first_ms = t0.elapsed().as_millis() as u64;
     let name = a.input.file.display().to_string();
-    let json = a.json || a.format == Format::Json;
     let failing = match search {
         Search::Failing(f) => f,
         Search::NoFailure(out) => {
@@ -420,7 +419,6 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
             return Ok(super::cmd_check::exit_code(&out));
         }
     };
-    let _ = json;
     let deadline = timeout(a.checker.timeout).map(|t| t0 + t);
     let opts = LocalizeOptions {
         faults: a.faults.max(1),
@@ -493,7 +491,7 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
                     format!("the sequential program does not reproduce the failure: {why}"),
                 ));
             }
-            Err(e @ LocalizeError::Limit(..)) => return Err(Fail::checker(e.to_string())),
+            Err(e @ LocalizeError::Limit(..)) => return Err(e.into()),
             Err(e) => return Err(Fail::checker(e.to_string())),
         },
         CheckerKind::Esbmc | CheckerKind::Cbmc => {
@@ -672,7 +670,7 @@ fn emit_report(
     r: &LocalizeReport,
     prep: &Prepared,
 ) -> Result<(), Fail> {
-    let format = if a.json { Format::Json } else { a.format };
+    let format = super::args::output_format(a.format, a.json);
     let text = match format {
         Format::Json => format!("{}\n", seqloc::report::localize::to_json(r)),
         Format::Sarif => format!("{}\n", seqloc::report::localize::to_sarif(r)),

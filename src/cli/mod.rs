@@ -31,6 +31,8 @@ pub struct Fail {
     pub message: String,
     pub spots: Vec<SourceSpot>,
     pub notes: Vec<String>,
+    /// The limit that stopped the run, for the machine-readable error.
+    pub limit: Option<seqloc::checker::builtin::Limit>,
 }
 
 impl Fail {
@@ -40,6 +42,7 @@ impl Fail {
             message: message.into(),
             spots: vec![],
             notes: vec![],
+            limit: None,
         }
     }
     pub fn checker(message: impl Into<String>) -> Fail {
@@ -48,6 +51,7 @@ impl Fail {
             message: message.into(),
             spots: vec![],
             notes: vec![],
+            limit: None,
         }
     }
 }
@@ -92,10 +96,25 @@ impl From<seqloc::check::CheckError> for Fail {
             CheckError::Bmc(BmcError::Symex(SymexError::Unsupported { .. })) => {
                 Fail::input(e.to_string())
             }
-            CheckError::Bmc(BmcError::Symex(SymexError::Timeout)) => {
-                Fail::checker("time limit reached while encoding the program")
-            }
+            CheckError::Bmc(BmcError::Symex(SymexError::Timeout)) => Fail {
+                limit: Some(seqloc::checker::builtin::Limit::Time),
+                ..Fail::checker("time limit reached while encoding the program")
+            },
             _ => Fail::checker(e.to_string()),
+        }
+    }
+}
+
+impl From<seqloc::diag::localize::LocalizeError> for Fail {
+    fn from(e: seqloc::diag::localize::LocalizeError) -> Fail {
+        use seqloc::diag::localize::LocalizeError;
+        let limit = match &e {
+            LocalizeError::Limit(l, _) => Some(*l),
+            _ => None,
+        };
+        Fail {
+            limit,
+            ..Fail::checker(e.to_string())
         }
     }
 }
@@ -124,12 +143,16 @@ pub struct Ctx {
 }
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => return usage_error(e),
+    };
     let err_style = Style::for_stderr(cli.color);
     let ctx = Ctx {
         verbose: cli.verbose,
         color: cli.color,
     };
+    let machine = machine_output(&cli.cmd);
     let r = match cli.cmd {
         Command::Parse(a) => cmd_parse::run(&ctx, a),
         Command::Check(a) => cmd_check::run(&ctx, a),
@@ -142,9 +165,82 @@ pub fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(f) => {
             report(&f, &err_style);
+            if let Some((format, program)) = machine {
+                let e = seqloc::report::error::ErrorReport {
+                    program: &program,
+                    exit_code: f.code,
+                    message: &f.message,
+                    notes: &f.notes,
+                    spots: &f.spots,
+                    limit: f.limit,
+                };
+                let doc = match format {
+                    args::Format::Sarif => seqloc::report::error::to_sarif(&e),
+                    _ => seqloc::report::error::to_json(&e),
+                };
+                use std::io::Write;
+                let _ = writeln!(std::io::stdout().lock(), "{doc}");
+            }
             ExitCode::from(f.code)
         }
     }
+}
+
+/// A command line clap refuses: its message on stderr as usual (exit 2), and, when the
+/// words `--format json|sarif` or `--json` are on it, the error document on stdout.
+fn usage_error(e: clap::Error) -> ExitCode {
+    let _ = e.print();
+    // `--help` and `--version` come this way too, with clap's own exit code (0).
+    let code = u8::try_from(e.exit_code()).unwrap_or(EXIT_BAD_INPUT);
+    if code != EXIT_BAD_INPUT {
+        return ExitCode::from(code);
+    }
+    let args: Vec<String> = std::env::args().collect();
+    let asked = |v: &str| {
+        args.windows(2).any(|w| w[0] == "--format" && w[1] == v)
+            || args.iter().any(|a| a == &format!("--format={v}"))
+    };
+    let format = if asked("sarif") {
+        args::Format::Sarif
+    } else if asked("json") || args.iter().any(|a| a == "--json") {
+        args::Format::Json
+    } else {
+        return ExitCode::from(EXIT_BAD_INPUT);
+    };
+    let rendered = e.render().to_string();
+    let message = rendered
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches("error: ")
+        .to_string();
+    let r = seqloc::report::error::ErrorReport {
+        program: "",
+        exit_code: EXIT_BAD_INPUT,
+        message: &message,
+        notes: &[],
+        spots: &[],
+        limit: None,
+    };
+    let doc = match format {
+        args::Format::Sarif => seqloc::report::error::to_sarif(&r),
+        _ => seqloc::report::error::to_json(&r),
+    };
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{doc}");
+    ExitCode::from(EXIT_BAD_INPUT)
+}
+
+/// The machine-readable format a command's stdout was asked for (and its input file): a
+/// failure then prints an error document there too, not nothing.
+fn machine_output(cmd: &Command) -> Option<(args::Format, String)> {
+    let (format, file) = match cmd {
+        Command::Check(a) => (args::output_format(a.format, a.json), &a.input.file),
+        Command::Localize(a) => (args::output_format(a.format, a.json), &a.input.file),
+        Command::Parse(a) if a.json => (args::Format::Json, &a.input.file),
+        _ => return None,
+    };
+    (format != args::Format::Text).then(|| (format, file.display().to_string()))
 }
 
 fn report(f: &Fail, st: &Style) {

@@ -1,4 +1,5 @@
-//! The result of `seqloc check`: readable text and the `seqloc.check/1` JSON.
+//! The result of `seqloc check`: readable text, the `seqloc.check/1` JSON and SARIF 2.1.0
+//! (one result for the failure found, with the interleaving as a code flow; none otherwise).
 //!
 //! # JSON (`seqloc.check/1`)
 //!
@@ -273,4 +274,91 @@ pub fn render_text(
         }
     }
     s
+}
+
+/// SARIF 2.1.0: one result for the failure or deadlock found, with the failing
+/// interleaving as its code flow; no result otherwise. The verdict, `exhaustive`, `limit`
+/// and the reason are the invocation's properties, so that "no result" is never read
+/// without knowing whether it is a proof, a bounded check or no answer.
+pub fn to_sarif(out: &CheckOutcome, checker: &CheckerInfo) -> String {
+    use super::localize::{code_flow, sarif_uri};
+    use serde_json::{Value, json};
+    let rules = json!([
+        { "id": "seqloc/assertion", "name": "AssertionFailure",
+          "shortDescription": { "text": "An assertion fails in some interleaving" },
+          "defaultConfiguration": { "level": "error" } },
+        { "id": "seqloc/error-call", "name": "ErrorLocationReached",
+          "shortDescription": { "text": "An error call (reach_error, __VERIFIER_error) is reached in some interleaving" },
+          "defaultConfiguration": { "level": "error" } },
+        { "id": "seqloc/deadlock", "name": "Deadlock",
+          "shortDescription": { "text": "Every live thread is blocked in some interleaving" },
+          "defaultConfiguration": { "level": "error" } }
+    ]);
+    let results: Vec<Value> = out
+        .counterexample
+        .as_ref()
+        .filter(|_| matches!(out.verdict, Verdict::Failure | Verdict::Deadlock))
+        .map(|cex| {
+            let v = &cex.violation;
+            let (rule, index) = match v.kind {
+                ViolationKind::Assertion => ("seqloc/assertion", 0),
+                ViolationKind::Error => ("seqloc/error-call", 1),
+                ViolationKind::Deadlock => ("seqloc/deadlock", 2),
+            };
+            let mut r = json!({
+                "ruleId": rule,
+                "ruleIndex": index,
+                "level": "error",
+                "message": { "text": v.describe() },
+                "codeFlows": [code_flow(cex)]
+            });
+            if v.line > 0 {
+                if let Some(o) = r.as_object_mut() {
+                    o.insert(
+                        "locations".into(),
+                        json!([{
+                            "physicalLocation": {
+                                "artifactLocation": { "uri": sarif_uri(&v.file) },
+                                "region": { "startLine": v.line, "startColumn": v.column.max(1) }
+                            }
+                        }]),
+                    );
+                }
+            }
+            r
+        })
+        .into_iter()
+        .collect();
+    let mut notifications: Vec<Value> = Vec::new();
+    if out.verdict == Verdict::Unknown {
+        notifications.push(json!({
+            "level": "warning",
+            "message": { "text": format!("no answer: {}", out.reason.as_deref().unwrap_or("unknown")) }
+        }));
+    }
+    let doc = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "seqloc",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules
+            } },
+            "invocations": [{
+                "executionSuccessful": true,
+                "toolExecutionNotifications": notifications,
+                "properties": {
+                    "checker": checker.name,
+                    "checkerVersion": checker.version,
+                    "verdict": out.verdict,
+                    "exhaustive": out.exhaustive(),
+                    "limit": out.limit(),
+                    "reason": out.reason
+                }
+            }],
+            "results": results
+        }]
+    });
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
 }

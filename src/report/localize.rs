@@ -318,48 +318,8 @@ pub fn render_text(r: &LocalizeReport, prog: &Program, st: &Style) -> String {
 /// thread flow per thread (steps ordered across threads by `executionOrder`).
 pub fn to_sarif(r: &LocalizeReport) -> String {
     use serde_json::{Value, json};
-    let uri = |f: &str| -> String {
-        if f.starts_with('/') {
-            format!("file://{f}")
-        } else {
-            f.to_string()
-        }
-    };
-    let code_flow: Option<Value> = r.cex.map(|cex| {
-        let mut flows: Vec<Value> = Vec::new();
-        for t in &cex.schedule.threads {
-            let locs: Vec<Value> = cex
-                .steps
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| s.thread == t.id)
-                .map(|(i, s)| {
-                    json!({
-                        "executionOrder": i + 1,
-                        "location": {
-                            "physicalLocation": {
-                                "artifactLocation": { "uri": uri(&s.file) },
-                                "region": { "startLine": s.line }
-                            },
-                            "message": { "text": s.statement }
-                        }
-                    })
-                })
-                .collect();
-            if locs.is_empty() {
-                continue;
-            }
-            flows.push(json!({
-                "id": format!("T{}", t.id),
-                "message": { "text": format!("thread T{} ({})", t.id, t.function) },
-                "locations": locs
-            }));
-        }
-        json!({
-            "message": { "text": format!("failing interleaving: {}", interleaving(cex)) },
-            "threadFlows": flows
-        })
-    });
+    let uri = |f: &str| sarif_uri(f);
+    let code_flow: Option<Value> = r.cex.map(code_flow);
     let results: Vec<Value> = r
         .candidates
         .iter()
@@ -421,4 +381,54 @@ pub fn to_sarif(r: &LocalizeReport) -> String {
         }]
     });
     serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+/// A path as a SARIF artifact URI: absolute paths as `file://` URIs, relative ones as
+/// they are (relative to the working directory, SARIF's default base).
+pub(crate) fn sarif_uri(f: &str) -> String {
+    if f.starts_with('/') {
+        format!("file://{f}")
+    } else {
+        f.to_string()
+    }
+}
+
+/// The failing interleaving as a SARIF code flow: one thread flow per thread, its steps in
+/// execution order.
+pub(crate) fn code_flow(cex: &Counterexample) -> serde_json::Value {
+    use serde_json::{Value, json};
+    let uri = |f: &str| sarif_uri(f);
+    let mut flows: Vec<Value> = Vec::new();
+    for t in &cex.schedule.threads {
+        let locs: Vec<Value> = cex
+            .steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.thread == t.id)
+            .map(|(i, s)| {
+                json!({
+                    "executionOrder": i + 1,
+                    "location": {
+                        "physicalLocation": {
+                            "artifactLocation": { "uri": uri(&s.file) },
+                            "region": { "startLine": s.line }
+                        },
+                        "message": { "text": s.statement }
+                    }
+                })
+            })
+            .collect();
+        if locs.is_empty() {
+            continue;
+        }
+        flows.push(json!({
+            "id": format!("T{}", t.id),
+            "message": { "text": format!("thread T{} ({})", t.id, t.function) },
+            "locations": locs
+        }));
+    }
+    json!({
+        "message": { "text": format!("failing interleaving: {}", interleaving(cex)) },
+        "threadFlows": flows
+    })
 }
