@@ -67,6 +67,27 @@ pub struct CheckOptions {
     pub fewest_rounds: bool,
 }
 
+/// Bounds the user gave (rounds, `--context-switches` as rounds, `--max-rounds`;
+/// `--threads`). A failure that needs more is outside what they asked to search: it is
+/// reported as lying beyond the bounds, never taken as the counterexample (localizing
+/// along it would explain an interleaving they excluded), and the bounded search does not
+/// go past them to look for one.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UserBounds {
+    pub rounds: Option<u32>,
+    pub threads: Option<u32>,
+}
+
+impl UserBounds {
+    /// Does `cex` fit them?
+    fn fits(&self, cex: &Counterexample) -> bool {
+        let rounds = cex.context_switches() as u64 + 1;
+        let threads = cex.schedule.threads.len() as u64;
+        self.rounds.is_none_or(|r| rounds <= u64::from(r))
+            && self.threads.is_none_or(|t| threads <= u64::from(t))
+    }
+}
+
 impl Default for CheckOptions {
     fn default() -> Self {
         CheckOptions {
@@ -226,8 +247,17 @@ const CHEAP_GRACE: Duration = Duration::from_secs(2);
 /// The bounded search for a failing interleaving, with the explicit-state explorer beside
 /// it (on its own thread) unless `opts.explore` is off.
 pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, CheckError> {
+    check_within(prep, opts, UserBounds::default())
+}
+
+/// [`check`], holding the explorer's failures to the bounds the user gave.
+pub fn check_within(
+    prep: &Prepared,
+    opts: &CheckOptions,
+    user: UserBounds,
+) -> Result<CheckOutcome, CheckError> {
     if !opts.explore {
-        return deepen(prep, opts, &Control::default());
+        return deepen(prep, opts, &Control::default(), user);
     }
     let start = Instant::now();
     let deadline = opts.timeout.map(|t| start + t);
@@ -307,6 +337,12 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
                 }
                 _ => None,
             };
+            // A failure beyond the user's bounds must not stop the bounded search: one
+            // within them may still be found there.
+            let (replayed, beyond) = match replayed {
+                Some(c) if !user.fits(&c) => (None, Some(c)),
+                r => (r, None),
+            };
             if matches!(r, Explored::Safe(_) | Explored::Unfailing { .. }) {
                 ctl.proved.store(true, Ordering::SeqCst);
                 ctl.gate.close(|| handle.interrupt());
@@ -333,9 +369,9 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
                     ctl.gate.close(|| handle.interrupt());
                 }
             }
-            (r, replayed)
+            (r, replayed, beyond)
         });
-        let bmc = deepen(prep, opts, &ctl);
+        let bmc = deepen(prep, opts, &ctl, user);
         if let Ok(o) = &bmc {
             if matches!(o.verdict, Verdict::Failure | Verdict::Deadlock) {
                 ctl.bmc_failed.store(true, Ordering::SeqCst);
@@ -365,9 +401,29 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
         ctl.cancel.store(true, Ordering::SeqCst);
         let explored = explorer.join();
         let mut out = bmc?;
-        if let Ok((ex, replayed)) = explored {
+        if let Ok((ex, replayed, beyond)) = explored {
             let found = matches!(out.verdict, Verdict::Failure | Verdict::Deadlock);
             combine(&mut out, ex, &prep.normalized);
+            if let Some(cex) = beyond.filter(|_| !found && replayed.is_none()) {
+                let why = format!(
+                    "the explicit-state search found a {} with {} context switches and {} threads, beyond the bounds given ({}); raise or drop them for a counterexample",
+                    if cex.violation.kind == crate::cex::ViolationKind::Deadlock {
+                        "deadlock"
+                    } else {
+                        "failure"
+                    },
+                    cex.context_switches(),
+                    cex.schedule.threads.len(),
+                    bounds_given(user)
+                );
+                out.verdict = Verdict::Unknown;
+                out.reason = Some(format!(
+                    "the bounded search found no failure with up to {} rounds and loops unwound {} times; {why}",
+                    out.bounds.rounds, out.bounds.unwind
+                ));
+                out.limit_reached = false;
+                out.stats.limit = None;
+            }
             if let Some(cex) = replayed.filter(|_| !found) {
                 out.verdict = if cex.violation.kind == crate::cex::ViolationKind::Deadlock {
                     Verdict::Deadlock
@@ -497,7 +553,12 @@ fn combine(out: &mut CheckOutcome, ex: Explored, prog: &Program) {
     }
 }
 
-fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOutcome, CheckError> {
+fn deepen(
+    prep: &Prepared,
+    opts: &CheckOptions,
+    ctl: &Control,
+    user: UserBounds,
+) -> Result<CheckOutcome, CheckError> {
     let deadline = opts.timeout.map(|t| Instant::now() + t);
     let mut rounds_i = 0usize;
     let mut diag_unwind = opts.unwind.unwrap_or(2);
@@ -512,12 +573,14 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
         // A failure the explorer found is worth looking for beyond `max_rounds`.
         // Once it is replayed, the bounded search only looks for a shorter one within its
         // usual bounds.
-        let max_rounds =
-            if ctl.failing.load(Ordering::SeqCst) && !ctl.replayed.load(Ordering::SeqCst) {
-                opts.max_rounds.max(64)
-            } else {
-                opts.max_rounds.max(1)
-            };
+        let max_rounds = if ctl.failing.load(Ordering::SeqCst)
+            && !ctl.replayed.load(Ordering::SeqCst)
+            && user.rounds.is_none()
+        {
+            opts.max_rounds.max(64)
+        } else {
+            opts.max_rounds.max(1)
+        };
         let diagonal = opts
             .rounds
             .unwrap_or(ROUNDS.get(rounds_i).copied().unwrap_or(max_rounds))
@@ -811,4 +874,19 @@ pub fn seconds(d: Duration) -> String {
     } else {
         format!("{s} s")
     }
+}
+
+/// `--rounds 2, --threads 2`: the bounds a user gave, as they gave them.
+fn bounds_given(user: UserBounds) -> String {
+    let mut parts = vec![];
+    if let Some(r) = user.rounds {
+        parts.push(match r {
+            1 => "1 round, so no context switch".to_string(),
+            _ => format!("{r} rounds, so {} context switches", r - 1),
+        });
+    }
+    if let Some(t) = user.threads {
+        parts.push(format!("{t} threads"));
+    }
+    parts.join(", ")
 }

@@ -626,3 +626,83 @@ fn every_format_of_every_command_on_every_outcome() {
     let j = json(&o);
     assert_eq!(j["locations"][0]["line"], 1, "{j}");
 }
+
+/// Nonsense bounds are refused with a message, before any work.
+#[test]
+fn nonsense_bounds_are_refused() {
+    for (cmd, opt, v) in [
+        ("check", "--rounds", "0"),
+        ("check", "--max-rounds", "0"),
+        ("check", "--unwind", "0"),
+        ("check", "--max-unwind", "0"),
+        ("check", "--threads", "0"),
+        ("check", "--timeout", "0"),
+        ("check", "--timeout", "nan"),
+        ("check", "--memory-limit", "0"),
+        ("localize", "--faults", "0"),
+        ("localize", "--max-candidates", "0"),
+        ("instrument", "--faults", "0"),
+    ] {
+        let o = run(&[cmd, "examples/lost_update.c", opt, v]);
+        assert_eq!(o.status.code(), Some(2), "{cmd} {opt} {v}");
+        assert!(stderr(&o).contains(opt), "{cmd} {opt} {v}: {}", stderr(&o));
+    }
+}
+
+/// `--max-candidates N` lists at most N, the best ranked, and says it stopped.
+#[test]
+fn max_candidates_means_at_most() {
+    let o = run(&[
+        "localize",
+        "examples/lost_update.c",
+        "--max-candidates",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    assert_eq!(candidate_lines(&j).len(), 1, "{j}");
+    assert!(
+        j["stopped"]
+            .as_str()
+            .is_some_and(|s| s.contains("--max-candidates")),
+        "{j}"
+    );
+}
+
+/// The explorer's failure needs more context switches or threads than the user allowed:
+/// it is reported as lying beyond the bounds, never localized along (which could only end
+/// in "no line's change removes the failure").
+#[test]
+fn a_failure_beyond_the_given_bounds_is_reported_not_localized() {
+    for bound in [
+        &["--context-switches", "0"][..],
+        &["--rounds", "1"],
+        &["--max-rounds", "1"],
+        &["--threads", "2"],
+    ] {
+        let mut args = vec!["localize", "examples/lost_update.c", "--format", "json"];
+        args.extend_from_slice(bound);
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(3), "{bound:?}: {}", stderr(&o));
+        let j = json(&o);
+        assert_eq!(j["verdict"], "unknown", "{bound:?}: {j}");
+        assert!(candidate_lines(&j).is_empty(), "{bound:?}: {j}");
+        assert!(
+            j["reason"]
+                .as_str()
+                .is_some_and(|r| r.contains("beyond the bounds given")),
+            "{bound:?}: {j}"
+        );
+    }
+    // Within the bounds it is the answer.
+    let o = run(&[
+        "check",
+        "examples/lost_update.c",
+        "--context-switches",
+        "6",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+}

@@ -35,10 +35,10 @@ pub fn properties(p: PropertyArg) -> Properties {
 pub fn check_options(b: &BoundArgs, props: Properties, secs: Option<f64>) -> CheckOptions {
     CheckOptions {
         rounds: b.rounds.or(b.context_switches.map(|k| k + 1)),
-        max_rounds: b.max_rounds.max(1),
+        max_rounds: b.max_rounds(),
         unwind: b.unwind,
         max_unwind: b.max_unwind.max(1),
-        max_threads: b.threads.max(1),
+        max_threads: b.threads(),
         properties: props,
         timeout: timeout(secs),
         recursion: b.recursion.max(1),
@@ -82,7 +82,11 @@ pub fn run_check_keep(
                 fewest_rounds: a.fewest_rounds,
                 ..check_options(&a.bounds, props, a.checker.timeout)
             };
-            let out = seqloc::check::check(prep, &opts)?;
+            let user = seqloc::check::UserBounds {
+                rounds: a.bounds.user_rounds(),
+                threads: a.bounds.threads,
+            };
+            let out = seqloc::check::check_within(prep, &opts, user)?;
             for p in &out.phases {
                 verbose(
                     ctx,
@@ -147,10 +151,10 @@ pub fn external_bounds(b: &BoundArgs) -> ExternalBounds {
         context_bound: b
             .context_switches
             .or(b.rounds.map(|r| r.saturating_sub(1).max(1))),
-        max_context_bound: b.max_rounds.max(1),
+        max_context_bound: b.max_rounds(),
         unwind: b.unwind,
         max_unwind: b.max_unwind.max(1),
-        threads: b.threads.max(1),
+        threads: b.threads(),
         recursion: b.recursion.max(1),
     }
 }

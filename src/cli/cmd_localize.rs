@@ -161,7 +161,7 @@ fn diagnosis(
     let seq_opts = SeqOptions {
         unwind: f.unwind.max(1),
         rounds: 1,
-        max_threads: c.bounds.threads.max(1),
+        max_threads: c.bounds.threads(),
         recursion: c.bounds.recursion.max(1),
         deadlock,
         rules: if deadlock {
@@ -631,6 +631,13 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
             loc.stats.solve_ms
         ),
     );
+    // The analyses of the interleaving add candidates beside the localization loop's,
+    // which alone `--max-candidates` stops: the list is cut to the best ranked.
+    let mut stopped = loc.stopped.clone();
+    if let Some(m) = opts.max_candidates.filter(|m| candidates.len() > *m) {
+        candidates.truncate(m);
+        stopped = Some(format!("stopped after {m} candidates (--max-candidates)"));
+    }
     let verdict = match cex.violation.kind {
         ViolationKind::Deadlock => Verdict::Deadlock,
         _ => Verdict::Failure,
@@ -644,7 +651,7 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
         cex: Some(&cex),
         candidates,
         complete: loc.complete,
-        stopped: loc.stopped.clone(),
+        stopped,
         limit: loc.limit,
         checker_runs: loc.checker_runs,
         time: Times {

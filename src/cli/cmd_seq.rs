@@ -68,7 +68,7 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
             .rounds
             .or(a.bounds.context_switches.map(|k| k + 1))
             .unwrap_or(2),
-        max_threads: a.bounds.threads,
+        max_threads: a.bounds.threads(),
         recursion: a.bounds.recursion,
         deadlock: true,
         rules: deadlock_rules.clone(),
