@@ -256,6 +256,65 @@ pub fn check_within(
     opts: &CheckOptions,
     user: UserBounds,
 ) -> Result<CheckOutcome, CheckError> {
+    let mut out = search(prep, opts, user)?;
+    if let Some(cex) = &mut out.counterexample {
+        name_assertion(cex, prep);
+    }
+    Ok(out)
+}
+
+/// `assert(e)` of `<assert.h>` fails by calling `__assert_fail`, which normalization makes
+/// an error location like `reach_error()`; the user wrote an assertion and reads that
+/// word: the violation is named after the call the lowered program has at its place, with
+/// the assertion's source line as its message.
+pub fn name_assertion(cex: &mut Counterexample, prep: &Prepared) {
+    use crate::ir::known::{Known, classify};
+    use crate::ir::visit::{Visitor, walk_expr};
+    use crate::ir::{Expr, ExprKind, Loc};
+    struct Find<'p> {
+        prog: &'p Program,
+        at: Loc,
+        found: bool,
+    }
+    impl Visitor for Find<'_> {
+        fn visit_expr(&mut self, e: &Expr) {
+            if e.loc == self.at {
+                if let ExprKind::Call(c, _) = &e.kind {
+                    if let ExprKind::Func(f) = &c.peel().kind {
+                        self.found |= classify(&self.prog.func(*f).name) == Known::AssertFail;
+                    }
+                }
+            }
+            walk_expr(self, e)
+        }
+    }
+    let v = &mut cex.violation;
+    if v.kind != crate::cex::ViolationKind::Error || v.loc.is_synth() {
+        return;
+    }
+    let mut find = Find {
+        prog: &prep.lowered,
+        at: v.loc,
+        found: false,
+    };
+    for f in &prep.lowered.funcs {
+        if let Some(body) = &f.body {
+            find.visit_stmt(body);
+        }
+    }
+    if find.found {
+        v.kind = crate::cex::ViolationKind::Assertion;
+        if let Some(line) = prep.lowered.sources.source_line(v.loc) {
+            v.message = line.trim().to_string();
+        }
+    }
+}
+
+fn search(
+    prep: &Prepared,
+    opts: &CheckOptions,
+    user: UserBounds,
+) -> Result<CheckOutcome, CheckError> {
     if !opts.explore {
         return deepen(prep, opts, &Control::default(), user);
     }

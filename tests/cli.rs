@@ -706,3 +706,110 @@ fn a_failure_beyond_the_given_bounds_is_reported_not_localized() {
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
 }
+
+/// A plain `assert` of `<assert.h>` is an assertion in the words of the report, the JSON's
+/// `kind` and its `message`, not an error location.
+#[test]
+fn an_assert_failure_is_called_an_assertion() {
+    let o = run(&["check", "examples/lost_update.c"]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("FAILURE: assertion failed at lost_update.c:28"),
+        "{text}"
+    );
+    assert!(!text.contains("error location"), "{text}");
+    let o = run(&["check", "examples/lost_update.c", "--json"]);
+    let j = json(&o);
+    assert_eq!(j["property"]["kind"], "assertion", "{j}");
+    assert!(
+        j["property"]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("assert(")),
+        "{j}"
+    );
+    let o = run(&["localize", "examples/lost_update.c"]);
+    assert!(
+        stdout(&o).contains("FAILURE: assertion failed"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// What is not a C program to run is refused with a clear message: no `main`, C++, a file
+/// that does not exist.
+#[test]
+fn what_is_not_a_c_program_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let nomain = dir.path().join("lib.c");
+    std::fs::write(&nomain, "int x;\nint get(void) { return x; }\n").expect("write");
+    let cpp = dir.path().join("prog.cpp");
+    std::fs::write(&cpp, "#include <thread>\nint main() { return 0; }\n").expect("write");
+    let (nomain, cpp) = (
+        nomain.to_string_lossy().into_owned(),
+        cpp.to_string_lossy().into_owned(),
+    );
+    for cmd in ["check", "localize", "sequentialize"] {
+        for (file, words) in [
+            (nomain.as_str(), "has no `main`"),
+            (cpp.as_str(), "is C++"),
+            ("no/such/file.c", "cannot read"),
+        ] {
+            let o = run(&[cmd, file]);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {file}: {}", stdout(&o));
+            assert!(stderr(&o).contains(words), "{cmd} {file}: {}", stderr(&o));
+        }
+    }
+    // `parse` shows the facts of any C file.
+    assert_eq!(run(&["parse", &nomain]).status.code(), Some(0));
+}
+
+#[test]
+fn the_version_names_z3() {
+    let o = run(&["--version"]);
+    let v = stdout(&o);
+    assert!(v.starts_with("seqloc ") && v.contains("(Z3 4."), "{v}");
+    let j = json(&run(&["check", "examples/lost_update.c", "--json"]));
+    assert!(
+        j["checker"]["version"]
+            .as_str()
+            .is_some_and(|v| v.contains("with Z3 4.")),
+        "{j}"
+    );
+}
+
+/// Every message that sends the reader to a README section names one that exists.
+#[test]
+fn every_readme_section_a_message_names_exists() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let headings: Vec<&str> = readme
+        .lines()
+        .filter_map(|l| l.strip_prefix('#'))
+        .map(|l| l.trim_start_matches('#').trim())
+        .collect();
+    let mut pending = vec![root().join("src")];
+    let mut named = 0;
+    while let Some(dir) = pending.pop() {
+        for e in std::fs::read_dir(&dir).expect("src").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                pending.push(p);
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).unwrap_or_default();
+            for (i, _) in text.match_indices("README \\\"") {
+                let rest = &text[i + "README \\\"".len()..];
+                let Some(end) = rest.find("\\\"") else {
+                    continue;
+                };
+                let section = &rest[..end];
+                named += 1;
+                assert!(
+                    headings.contains(&section),
+                    "{}: README section \"{section}\" does not exist",
+                    p.display()
+                );
+            }
+        }
+    }
+    assert!(named > 0, "the messages name README sections");
+}

@@ -16,6 +16,15 @@ statement with a nondeterministic `diag` switch and asks again which single-line
 make the failure go away (Alves, Cordeiro, de Lima Filho: Fault Localization in \
 Multi-Threaded C Programs using Bounded Model Checking).";
 
+/// `seqloc 0.1.0 (Z3 4.8.12)`: the built-in checker's solver is part of what answers.
+static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "{} ({})",
+        env!("CARGO_PKG_VERSION"),
+        super::cmd_check::z3_version()
+    )
+});
+
 /// The long help: the description and the exit codes, from the one table of them.
 fn long_about() -> String {
     let mut s = format!("{LONG_ABOUT}\n\nExit codes:");
@@ -28,7 +37,7 @@ fn long_about() -> String {
 #[derive(Parser, Debug)]
 #[command(
     name = "seqloc",
-    version,
+    version = VERSION.as_str(),
     about = ABOUT,
     long_about = long_about(),
     propagate_version = true

@@ -465,6 +465,7 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
         ),
     );
     let mut cex = failing.cex.clone().unwrap_or_else(|| d.replay.clone());
+    seqloc::check::name_assertion(&mut cex, &prep);
     // Threads the replay added to the checker's schedule (they blocked at their first
     // statement), so that the report's schedule replays the same deadlock.
     for (id, f) in &d.resolved.threads {

@@ -275,7 +275,37 @@ pub fn data_model(d: DataModelArg) -> DataModel {
     }
 }
 
+/// [`load_any`], refusing what is not a C program to run: a C++ file (by its extension;
+/// `gcc -E` would fail on its headers with a message about them instead) and a program
+/// without `main` (nothing runs, so "no failure" would be an empty claim).
 pub fn load(ctx: &Ctx, input: &InputArgs) -> Result<Program, Fail> {
+    let p = load_any(ctx, input)?;
+    if p.main().is_none() {
+        return Err(Fail::input(format!(
+            "{} has no `main`: there is no execution to check (seqloc analyses whole programs; see README \"Supported C\")",
+            input.file.display()
+        )));
+    }
+    Ok(p)
+}
+
+fn refuse_cplusplus(file: &Path) -> Result<(), Fail> {
+    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if matches!(
+        ext,
+        "cc" | "cpp" | "cxx" | "c++" | "C" | "hpp" | "hh" | "hxx" | "ii"
+    ) {
+        return Err(Fail::input(format!(
+            "{} is C++ (by its extension `.{ext}`): seqloc analyses C programs (see README \"Supported C\")",
+            file.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The program as lowered, whatever it holds (`parse` shows the facts of any C file).
+pub fn load_any(ctx: &Ctx, input: &InputArgs) -> Result<Program, Fail> {
+    refuse_cplusplus(&input.file)?;
     let opts = FrontendOptions {
         preprocess: PreprocessOptions {
             include_dirs: input.include.clone(),

@@ -198,7 +198,7 @@ pub fn render_text(
             let head = match v.kind {
                 ViolationKind::Deadlock => "DEADLOCK: every live thread is blocked".to_string(),
                 ViolationKind::Assertion => format!(
-                    "FAILURE: assertion violated at {}:{}",
+                    "FAILURE: assertion failed at {}:{}",
                     crate::seq::schedule::short_file(&v.file),
                     v.line
                 ),

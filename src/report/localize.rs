@@ -148,7 +148,7 @@ fn violation_head(cex: &Counterexample) -> String {
     match v.kind {
         ViolationKind::Deadlock => "DEADLOCK: every live thread is blocked".to_string(),
         ViolationKind::Assertion => format!(
-            "FAILURE: assertion violated at {}:{}",
+            "FAILURE: assertion failed at {}:{}",
             short_file(&v.file),
             v.line
         ),
