@@ -19,7 +19,7 @@ pub const CODES: &[(u8, &str)] = &[
     ),
     (
         FAILURE_FOUND,
-        "a failure or deadlock was found (`check`), and localized (`localize`, also when it stopped at `--max-candidates`)",
+        "a failure or deadlock was found (`check`), and localized (`localize`, also when it stopped at `--max-candidates`); `sweep`: a task's verdict was wrong or a task errored (`--exit-zero` makes that 0)",
     ),
     (
         BAD_INPUT,

@@ -813,3 +813,80 @@ fn every_readme_section_a_message_names_exists() {
     }
     assert!(named > 0, "the messages name README sections");
 }
+
+/// A sweep's exit code says whether every task went right; its JSON gives an error's
+/// message (not a line of the caret display) and whether a `true` verdict is a proof.
+#[test]
+fn a_sweep_exits_non_zero_on_a_wrong_or_failed_task() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    std::fs::create_dir(d.join("properties")).expect("mkdir");
+    std::fs::copy(
+        root().join("benchmarks/properties/unreach-call.prp"),
+        d.join("properties/unreach-call.prp"),
+    )
+    .expect("copy");
+    let tasks = d.join("tasks");
+    std::fs::create_dir(&tasks).expect("mkdir");
+    let task = |name: &str, program: &str, expected: bool| {
+        std::fs::write(
+            tasks.join(format!("{name}.yml")),
+            format!(
+                "format_version: '2.0'\ninput_files: '{name}.c'\nproperties:\n  - property_file: ../properties/unreach-call.prp\n    expected_verdict: {expected}\noptions:\n  language: C\n  data_model: LP64\n"
+            ),
+        )
+        .expect("write task");
+        std::fs::write(tasks.join(format!("{name}.c")), program).expect("write program");
+    };
+    let ok = std::fs::read_to_string(root().join("benchmarks/correct/account_ok.c"))
+        .expect("account_ok.c");
+    task("proved", &ok, true);
+    let sweep = |extra: &[&str]| {
+        let json = d.join("out.json");
+        let mut args = vec![
+            "sweep".to_string(),
+            tasks.to_string_lossy().into_owned(),
+            "--no-progress".into(),
+            "--timeout".into(),
+            "60".into(),
+            "--json".into(),
+            json.to_string_lossy().into_owned(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = run(&args);
+        let j: serde_json::Value = std::fs::read(&json)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default();
+        (o, j)
+    };
+    let (o, j) = sweep(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(j["tasks"][0]["status"], "correct", "{j}");
+    assert_eq!(j["tasks"][0]["exhaustive"], true, "{j}");
+
+    task("broken", "int main( { return 0; }\n", false);
+    let (o, j) = sweep(&[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let broken = j["tasks"]
+        .as_array()
+        .and_then(|t| {
+            t.iter()
+                .find(|t| t["id"].as_str().is_some_and(|i| i.contains("broken")))
+        })
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(broken["status"], "error", "{j}");
+    let reason = broken["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("syntax error"), "{reason}");
+    assert!(!reason.contains('^'), "{reason}");
+    let (o, _) = sweep(&["--exit-zero"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+
+    let empty = d.join("empty");
+    std::fs::create_dir(&empty).expect("mkdir");
+    let o = run(&["sweep", &empty.to_string_lossy(), "--no-progress"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("no tasks"), "{}", stderr(&o));
+}

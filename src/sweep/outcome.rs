@@ -44,6 +44,9 @@ pub(crate) struct ChildOutput {
     /// The limit that stopped the run, typed (`time`, `memory`, `interrupted`).
     #[serde(default)]
     pub limit: Option<String>,
+    /// A `no-failure-within-bounds` verdict is a proof for every execution.
+    #[serde(default)]
+    pub exhaustive: Option<bool>,
     #[serde(default)]
     pub candidates: Option<Vec<Candidate>>,
 }
@@ -116,6 +119,7 @@ pub(crate) struct Outcome {
     pub reason: Option<String>,
     pub candidates: Option<usize>,
     pub hit: Option<bool>,
+    pub exhaustive: Option<bool>,
 }
 
 impl Outcome {
@@ -126,8 +130,33 @@ impl Outcome {
             reason: Some(reason),
             candidates: None,
             hit: None,
+            exhaustive: None,
         }
     }
+}
+
+/// The error document (`seqloc.error/1`) a child prints on stdout when it fails with
+/// `--format json`: its message is the reason, not a line of the caret display on stderr.
+#[derive(Debug, Deserialize)]
+struct ChildError {
+    schema: String,
+    error: String,
+}
+
+fn child_error(stdout: &[u8]) -> Option<String> {
+    let e: ChildError = serde_json::from_slice(stdout).ok()?;
+    e.schema.starts_with("seqloc.error/").then_some(e.error)
+}
+
+/// The message of a child's stderr: its first `error:` line (a caret display follows it),
+/// else its last line.
+fn stderr_message(stderr: &str) -> Option<String> {
+    let lines = || stderr.lines().map(str::trim).filter(|l| !l.is_empty());
+    lines()
+        .find(|l| l.starts_with("error:"))
+        .map(|l| l.trim_start_matches("error:").trim())
+        .or_else(|| lines().next_back())
+        .map(str::to_string)
 }
 
 fn out_of_memory_re() -> &'static Regex {
@@ -213,17 +242,11 @@ pub(crate) fn interpret(raw: &RawRun, ctx: &Context<'_>) -> Outcome {
 
     let code = raw.exit.code();
     let json_reason = parsed.as_ref().ok().and_then(|o| o.reason.clone());
-    let last_stderr = raw
-        .stderr_tail
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .map(str::trim)
-        .map(str::to_string);
+    let child_message = child_error(&raw.stdout).or_else(|| stderr_message(&raw.stderr_tail));
     let why = || {
         json_reason
             .clone()
-            .or_else(|| last_stderr.clone())
+            .or_else(|| child_message.clone())
             .unwrap_or_else(|| "no message".to_string())
     };
     match code {
@@ -243,7 +266,7 @@ pub(crate) fn interpret(raw: &RawRun, ctx: &Context<'_>) -> Outcome {
             }
             None if json_reason
                 .as_deref()
-                .or(last_stderr.as_deref())
+                .or(child_message.as_deref())
                 .is_some_and(|r| timeout_re().is_match(r)) =>
             {
                 // An older seqloc, or an external checker's words: no typed limit.
@@ -300,6 +323,8 @@ pub(crate) fn interpret(raw: &RawRun, ctx: &Context<'_>) -> Outcome {
         reason,
         candidates,
         hit,
+        exhaustive: (out.verdict == Verdict::NoFailureWithinBounds)
+            .then_some(out.exhaustive.unwrap_or(false)),
     }
 }
 
