@@ -890,3 +890,24 @@ fn a_sweep_exits_non_zero_on_a_wrong_or_failed_task() {
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
     assert!(stderr(&o).contains("no tasks"), "{}", stderr(&o));
 }
+
+/// The compiled-in framework is used unless `--templates` names a directory: a
+/// `templates/framework.c` in the working directory is not read.
+#[test]
+fn templates_are_read_only_from_the_templates_option() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("templates")).expect("mkdir");
+    std::fs::write(
+        dir.path().join("templates/framework.c"),
+        "this is not C and must not be read\n",
+    )
+    .expect("write");
+    let prog = root().join("examples/lost_update.c");
+    let o = seqloc()
+        .current_dir(dir.path())
+        .args(["localize", &prog.to_string_lossy(), "--format", "json"])
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(candidate_lines(&json(&o)).contains(&16));
+}
