@@ -76,6 +76,8 @@ pub struct CheckOptions {
 pub struct UserBounds {
     pub rounds: Option<u32>,
     pub threads: Option<u32>,
+    /// The time limit is the user's, not the default one: the explorer may use all of it.
+    pub timeout_given: bool,
 }
 
 impl UserBounds {
@@ -235,6 +237,9 @@ impl Control {
     }
 }
 
+/// The explorer's time without a time limit of the user's.
+const EXPLORE_BUDGET: Duration = Duration::from_secs(120);
+
 /// How long a replay of the explorer's failure may take while the bounded search's cheap
 /// phases run beside it, when the fewest rounds are not required: long enough for a path
 /// of a hundred steps, short enough that a long replay waits its turn.
@@ -322,9 +327,14 @@ fn search(
     let deadline = opts.timeout.map(|t| start + t);
     let ctl = Control::default();
     let eopts = ExploreOptions {
-        // Without a time limit the explorer still stops: a program with too many states
-        // is the bounded search's to answer.
-        deadline: Some(deadline.unwrap_or(start + Duration::from_secs(120))),
+        // Without a time limit of the user's the explorer stops after 2 minutes: a program
+        // with too many states is the bounded search's to answer, and the explorer's core
+        // is better given back to it.
+        deadline: Some(match deadline {
+            Some(d) if user.timeout_given => d,
+            Some(d) => d.min(start + EXPLORE_BUDGET),
+            None => start + EXPLORE_BUDGET,
+        }),
         assertions: opts.properties.assertions,
         deadlock: opts.properties.deadlock,
         ..ExploreOptions::default()

@@ -911,3 +911,26 @@ fn templates_are_read_only_from_the_templates_option() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(candidate_lines(&json(&o)).contains(&16));
 }
+
+/// There is always a time limit, and the help says which; a memory limit the built-in
+/// checker cannot hold is said to be ignored, not silently dropped.
+#[test]
+fn the_default_time_limit_and_the_memory_limit_are_said() {
+    for cmd in ["check", "localize"] {
+        let h = stdout(&run(&[cmd, "--help"]));
+        assert!(h.contains("[default: 900]"), "{cmd} --help:\n{h}");
+    }
+    let o = run(&[
+        "check",
+        "examples/lost_update.c",
+        "--memory-limit",
+        "100",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("--memory-limit 100 is not enforced"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -135,10 +135,14 @@ pub struct CheckerArgs {
     /// An extra argument for the external checker (repeatable)
     #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
     pub checker_arg: Vec<String>,
-    /// Time limit in seconds for the whole analysis
+    /// Time limit in seconds for the whole analysis (a run that reaches it answers
+    /// UNKNOWN, exit 3, naming the limit)
+    /// [default: 900]
     #[arg(long, value_name = "SECS", value_parser = seconds)]
     pub timeout: Option<f64>,
-    /// Memory limit in MB for the solver or the external checker
+    /// Memory limit in MB for the external checker (`--checker esbmc|cbmc`); the built-in
+    /// checker does not enforce one yet and says so (`seqloc sweep --memory-limit` limits
+    /// any run)
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
     pub memory_limit: Option<u64>,
     /// Run the external checker on the file as written, not on seqloc's version with
@@ -149,6 +153,10 @@ pub struct CheckerArgs {
     #[arg(long)]
     pub keep_temps: bool,
 }
+
+/// Default of `--timeout`: SV-COMP's 15 minutes. Without one a search that cannot
+/// finish would never answer; with it the answer is UNKNOWN, saying which limit.
+pub const DEFAULT_TIMEOUT: f64 = 900.0;
 
 /// Default of `--max-rounds`.
 pub const MAX_ROUNDS: u32 = 16;
@@ -273,6 +281,13 @@ pub enum DialectArg {
     Esbmc,
     Cbmc,
     Gcc,
+}
+
+impl CheckerArgs {
+    /// `--timeout`, or the default: there is always a time limit.
+    pub fn time_limit(&self) -> Option<f64> {
+        Some(self.timeout.unwrap_or(DEFAULT_TIMEOUT))
+    }
 }
 
 impl BoundArgs {

@@ -81,13 +81,19 @@ pub fn run_check_keep(
     let props = properties(a.property);
     match a.checker.checker {
         CheckerKind::Builtin => {
+            if let Some(mb) = a.checker.memory_limit {
+                eprintln!(
+                    "seqloc: warning: --memory-limit {mb} is not enforced by the built-in checker (run it under `seqloc sweep --memory-limit` or ulimit -v)"
+                );
+            }
             let opts = CheckOptions {
                 fewest_rounds: a.fewest_rounds,
-                ..check_options(&a.bounds, props, a.checker.timeout)
+                ..check_options(&a.bounds, props, a.checker.time_limit())
             };
             let user = seqloc::check::UserBounds {
                 rounds: a.bounds.user_rounds(),
                 threads: a.bounds.threads,
+                timeout_given: a.checker.timeout.is_some(),
             };
             let out = seqloc::check::check_within(prep, &opts, user)?;
             for p in &out.phases {
@@ -137,7 +143,7 @@ pub fn external_config(c: &CheckerArgs, input: &InputArgs, templates: Option<&Pa
         },
         path: c.checker_path.clone(),
         extra_args: c.checker_arg.clone(),
-        timeout: timeout(c.timeout),
+        timeout: timeout(c.time_limit()),
         memory_mb: c.memory_limit.filter(|m| *m > 0),
         raw: c.raw,
         keep_temps: c.keep_temps,

@@ -361,7 +361,7 @@ pub fn instrument(ctx: &Ctx, a: InstrumentArgs) -> Result<u8, Fail> {
     let opts = LocalizeOptions {
         faults: a.faults.max(1),
         max_candidates: None,
-        deadline: timeout(a.checker.timeout).map(|t| Instant::now() + t),
+        deadline: timeout(a.checker.time_limit()).map(|t| Instant::now() + t),
         fresh_solver: false,
     };
     let d = diagnosis(&prep, &failing, &common, a.faults.max(1), &opts)?;
@@ -419,7 +419,7 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
             return Ok(super::cmd_check::exit_code(&out));
         }
     };
-    let deadline = timeout(a.checker.timeout).map(|t| t0 + t);
+    let deadline = timeout(a.checker.time_limit()).map(|t| t0 + t);
     let opts = LocalizeOptions {
         faults: a.faults.max(1),
         max_candidates: a.max_candidates.map(|m| m as usize),
