@@ -78,6 +78,8 @@ pub struct UserBounds {
     pub threads: Option<u32>,
     /// The time limit is the user's, not the default one: the explorer may use all of it.
     pub timeout_given: bool,
+    /// A limit on resident memory in MB: a watchdog stops the search when it is passed.
+    pub memory_mb: Option<u64>,
 }
 
 impl UserBounds {
@@ -321,7 +323,24 @@ fn search(
     user: UserBounds,
 ) -> Result<CheckOutcome, CheckError> {
     if !opts.explore {
-        return deepen(prep, opts, &Control::default(), user);
+        let ctl = Control::default();
+        let ctx = z3::Context::thread_local();
+        let handle = ctx.handle();
+        let over = AtomicBool::new(false);
+        let watching = AtomicBool::new(true);
+        return std::thread::scope(|s| {
+            if let Some(mb) = user.memory_mb {
+                let (watching, over, ctl, handle) = (&watching, &over, &ctl, &handle);
+                s.spawn(move || watch_memory(mb, watching, over, ctl, || handle.interrupt()));
+            }
+            let out = deepen(prep, opts, &ctl, user);
+            watching.store(false, Ordering::SeqCst);
+            let mut out = out?;
+            if over.load(Ordering::SeqCst) {
+                memory_out(&mut out, user);
+            }
+            Ok(out)
+        });
     }
     let start = Instant::now();
     let deadline = opts.timeout.map(|t| start + t);
@@ -361,7 +380,13 @@ fn search(
     };
     let ctx = z3::Context::thread_local();
     let handle = ctx.handle();
+    let over = AtomicBool::new(false);
+    let watching = AtomicBool::new(true);
     std::thread::scope(|s| {
+        if let Some(mb) = user.memory_mb {
+            let (watching, over, ctl, handle) = (&watching, &over, &ctl, &handle);
+            s.spawn(move || watch_memory(mb, watching, over, ctl, || handle.interrupt()));
+        }
         let explorer = s.spawn(|| {
             *ctl.replay_ctx.lock().unwrap_or_else(|e| e.into_inner()) =
                 Some(Interruptible::this_thread());
@@ -469,6 +494,7 @@ fn search(
         }
         ctl.cancel.store(true, Ordering::SeqCst);
         let explored = explorer.join();
+        watching.store(false, Ordering::SeqCst);
         let mut out = bmc?;
         if let Ok((ex, replayed, beyond)) = explored {
             let found = matches!(out.verdict, Verdict::Failure | Verdict::Deadlock);
@@ -512,8 +538,64 @@ fn search(
                 out.stats.limit = None;
             }
         }
+        if over.load(Ordering::SeqCst) {
+            memory_out(&mut out, user);
+        }
         Ok(out)
     })
+}
+
+/// Polls the process's resident memory while `watching`; past `mb` it stops the search
+/// as a time limit would (the explorer cancelled, the solvers interrupted) and says so in
+/// `over`. A watchdog rather than `RLIMIT_AS`: an allocation refused by the kernel aborts
+/// the process (Rust) or throws inside Z3, and the user would get no answer at all.
+fn watch_memory(
+    mb: u64,
+    watching: &AtomicBool,
+    over: &AtomicBool,
+    ctl: &Control,
+    interrupt: impl FnOnce(),
+) {
+    while watching.load(Ordering::SeqCst) {
+        if resident_mb().is_some_and(|r| r > mb) {
+            over.store(true, Ordering::SeqCst);
+            ctl.cancel.store(true, Ordering::SeqCst);
+            ctl.stop_replay();
+            ctl.gate.close(interrupt);
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Resident memory of this process in MB (`/proc/self/statm`, Linux).
+fn resident_mb() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    // SAFETY: sysconf only reads a configuration value.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    let page = u64::try_from(page).ok().filter(|p| *p > 0)?;
+    Some(pages.saturating_mul(page) >> 20)
+}
+
+/// The outcome of a search the memory watchdog stopped: a failure found or a proof
+/// stands, anything else is UNKNOWN at the memory limit.
+fn memory_out(out: &mut CheckOutcome, user: UserBounds) {
+    if matches!(out.verdict, Verdict::Failure | Verdict::Deadlock) || out.exhaustive() {
+        return;
+    }
+    out.verdict = Verdict::Unknown;
+    let mb = user.memory_mb.unwrap_or_default();
+    out.reason = Some(if out.bounds.rounds == 0 {
+        format!("memory limit of {mb} MB reached before the first bounded phase finished")
+    } else {
+        format!(
+            "memory limit of {mb} MB reached while checking {} rounds with loops unwound {} times",
+            out.bounds.rounds, out.bounds.unwind
+        )
+    });
+    out.stats.limit = Some(Limit::Memory);
+    out.limit_reached = true;
 }
 
 /// A failing execution the explorer found, as a counterexample: its schedule replayed by

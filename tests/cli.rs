@@ -912,25 +912,32 @@ fn templates_are_read_only_from_the_templates_option() {
     assert!(candidate_lines(&json(&o)).contains(&16));
 }
 
-/// There is always a time limit, and the help says which; a memory limit the built-in
-/// checker cannot hold is said to be ignored, not silently dropped.
+/// There is always a time limit, and the help says which; the memory limit holds for the
+/// built-in checker's search, as a typed UNKNOWN naming its value.
 #[test]
-fn the_default_time_limit_and_the_memory_limit_are_said() {
+fn the_default_time_limit_and_the_memory_limit_hold() {
     for cmd in ["check", "localize"] {
         let h = stdout(&run(&[cmd, "--help"]));
         assert!(h.contains("[default: 900]"), "{cmd} --help:\n{h}");
     }
-    let o = run(&[
-        "check",
-        "examples/lost_update.c",
-        "--memory-limit",
-        "100",
-        "--json",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("--memory-limit 100 is not enforced"),
-        "{}",
-        stderr(&o)
-    );
+    for explore in [&[][..], &["--no-explore"]] {
+        let mut args = vec![
+            "check",
+            "tests/programs/edges/unbounded_loop.c",
+            "--memory-limit",
+            "1",
+            "--json",
+        ];
+        args.extend_from_slice(explore);
+        let o = run(&args);
+        let j = json(&o);
+        assert_eq!(o.status.code(), Some(3), "{j}");
+        assert_eq!(j["limit"], "memory", "{j}");
+        assert!(
+            j["reason"]
+                .as_str()
+                .is_some_and(|r| r.contains("memory limit of 1 MB")),
+            "{j}"
+        );
+    }
 }

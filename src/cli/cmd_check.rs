@@ -81,11 +81,6 @@ pub fn run_check_keep(
     let props = properties(a.property);
     match a.checker.checker {
         CheckerKind::Builtin => {
-            if let Some(mb) = a.checker.memory_limit {
-                eprintln!(
-                    "seqloc: warning: --memory-limit {mb} is not enforced by the built-in checker (run it under `seqloc sweep --memory-limit` or ulimit -v)"
-                );
-            }
             let opts = CheckOptions {
                 fewest_rounds: a.fewest_rounds,
                 ..check_options(&a.bounds, props, a.checker.time_limit())
@@ -94,6 +89,7 @@ pub fn run_check_keep(
                 rounds: a.bounds.user_rounds(),
                 threads: a.bounds.threads,
                 timeout_given: a.checker.timeout.is_some(),
+                memory_mb: a.checker.memory_limit,
             };
             let out = seqloc::check::check_within(prep, &opts, user)?;
             for p in &out.phases {
