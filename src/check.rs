@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::cex::Counterexample;
 use crate::checker::builtin::{
-    Answer, BmcError, Interruptible, Properties, Session, SolveGate, Stats,
+    Answer, BmcError, Interruptible, Limit, Properties, Session, SolveGate, Stats, Undecided,
 };
 use crate::checker::explicit::{self, ExploreOptions, ExploreStats, Explored};
 use crate::ir::Program;
@@ -65,6 +65,31 @@ pub struct CheckOptions {
     /// context switches to explain, which localization wants. Without it the first
     /// failure found is the answer.
     pub fewest_rounds: bool,
+}
+
+/// Bounds the user gave (rounds, `--context-switches` as rounds, `--max-rounds`;
+/// `--threads`). A failure that needs more is outside what they asked to search: it is
+/// reported as lying beyond the bounds, never taken as the counterexample (localizing
+/// along it would explain an interleaving they excluded), and the bounded search does not
+/// go past them to look for one.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UserBounds {
+    pub rounds: Option<u32>,
+    pub threads: Option<u32>,
+    /// The time limit is the user's, not the default one: the explorer may use all of it.
+    pub timeout_given: bool,
+    /// A limit on resident memory in MB: a watchdog stops the search when it is passed.
+    pub memory_mb: Option<u64>,
+}
+
+impl UserBounds {
+    /// Does `cex` fit them?
+    fn fits(&self, cex: &Counterexample) -> bool {
+        let rounds = cex.context_switches() as u64 + 1;
+        let threads = cex.schedule.threads.len() as u64;
+        self.rounds.is_none_or(|r| rounds <= u64::from(r))
+            && self.threads.is_none_or(|t| threads <= u64::from(t))
+    }
 }
 
 impl Default for CheckOptions {
@@ -130,6 +155,17 @@ pub struct CheckOutcome {
 }
 
 impl CheckOutcome {
+    /// The limit that left the verdict unknown, if one did.
+    pub fn limit(&self) -> Option<Limit> {
+        if self.verdict != Verdict::Unknown {
+            return None;
+        }
+        // An external checker's only limit is its time limit.
+        self.stats
+            .limit
+            .or(self.limit_reached.then_some(Limit::Time))
+    }
+
     /// No failure, and every execution was explored with no bound.
     pub fn exhaustive(&self) -> bool {
         self.verdict == Verdict::NoFailureWithinBounds
@@ -203,6 +239,9 @@ impl Control {
     }
 }
 
+/// The explorer's time without a time limit of the user's.
+const EXPLORE_BUDGET: Duration = Duration::from_secs(120);
+
 /// How long a replay of the explorer's failure may take while the bounded search's cheap
 /// phases run beside it, when the fewest rounds are not required: long enough for a path
 /// of a hundred steps, short enough that a long replay waits its turn.
@@ -215,16 +254,106 @@ const CHEAP_GRACE: Duration = Duration::from_secs(2);
 /// The bounded search for a failing interleaving, with the explicit-state explorer beside
 /// it (on its own thread) unless `opts.explore` is off.
 pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, CheckError> {
+    check_within(prep, opts, UserBounds::default())
+}
+
+/// [`check`], holding the explorer's failures to the bounds the user gave.
+pub fn check_within(
+    prep: &Prepared,
+    opts: &CheckOptions,
+    user: UserBounds,
+) -> Result<CheckOutcome, CheckError> {
+    let mut out = search(prep, opts, user)?;
+    if let Some(cex) = &mut out.counterexample {
+        name_assertion(cex, prep);
+    }
+    Ok(out)
+}
+
+/// `assert(e)` of `<assert.h>` fails by calling `__assert_fail`, which normalization makes
+/// an error location like `reach_error()`; the user wrote an assertion and reads that
+/// word: the violation is named after the call the lowered program has at its place, with
+/// the assertion's source line as its message.
+pub fn name_assertion(cex: &mut Counterexample, prep: &Prepared) {
+    use crate::ir::known::{Known, classify};
+    use crate::ir::visit::{Visitor, walk_expr};
+    use crate::ir::{Expr, ExprKind, Loc};
+    struct Find<'p> {
+        prog: &'p Program,
+        at: Loc,
+        found: bool,
+    }
+    impl Visitor for Find<'_> {
+        fn visit_expr(&mut self, e: &Expr) {
+            if e.loc == self.at {
+                if let ExprKind::Call(c, _) = &e.kind {
+                    if let ExprKind::Func(f) = &c.peel().kind {
+                        self.found |= classify(&self.prog.func(*f).name) == Known::AssertFail;
+                    }
+                }
+            }
+            walk_expr(self, e)
+        }
+    }
+    let v = &mut cex.violation;
+    if v.kind != crate::cex::ViolationKind::Error || v.loc.is_synth() {
+        return;
+    }
+    let mut find = Find {
+        prog: &prep.lowered,
+        at: v.loc,
+        found: false,
+    };
+    for f in &prep.lowered.funcs {
+        if let Some(body) = &f.body {
+            find.visit_stmt(body);
+        }
+    }
+    if find.found {
+        v.kind = crate::cex::ViolationKind::Assertion;
+        if let Some(line) = prep.lowered.sources.source_line(v.loc) {
+            v.message = line.trim().to_string();
+        }
+    }
+}
+
+fn search(
+    prep: &Prepared,
+    opts: &CheckOptions,
+    user: UserBounds,
+) -> Result<CheckOutcome, CheckError> {
     if !opts.explore {
-        return deepen(prep, opts, &Control::default());
+        let ctl = Control::default();
+        let ctx = z3::Context::thread_local();
+        let handle = ctx.handle();
+        let over = AtomicBool::new(false);
+        let watching = AtomicBool::new(true);
+        return std::thread::scope(|s| {
+            if let Some(mb) = user.memory_mb {
+                let (watching, over, ctl, handle) = (&watching, &over, &ctl, &handle);
+                s.spawn(move || watch_memory(mb, watching, over, ctl, || handle.interrupt()));
+            }
+            let out = deepen(prep, opts, &ctl, user);
+            watching.store(false, Ordering::SeqCst);
+            let mut out = out?;
+            if over.load(Ordering::SeqCst) {
+                memory_out(&mut out, user);
+            }
+            Ok(out)
+        });
     }
     let start = Instant::now();
     let deadline = opts.timeout.map(|t| start + t);
     let ctl = Control::default();
     let eopts = ExploreOptions {
-        // Without a time limit the explorer still stops: a program with too many states
-        // is the bounded search's to answer.
-        deadline: Some(deadline.unwrap_or(start + Duration::from_secs(120))),
+        // Without a time limit of the user's the explorer stops after 2 minutes: a program
+        // with too many states is the bounded search's to answer, and the explorer's core
+        // is better given back to it.
+        deadline: Some(match deadline {
+            Some(d) if user.timeout_given => d,
+            Some(d) => d.min(start + EXPLORE_BUDGET),
+            None => start + EXPLORE_BUDGET,
+        }),
         assertions: opts.properties.assertions,
         deadlock: opts.properties.deadlock,
         ..ExploreOptions::default()
@@ -251,7 +380,13 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
     };
     let ctx = z3::Context::thread_local();
     let handle = ctx.handle();
+    let over = AtomicBool::new(false);
+    let watching = AtomicBool::new(true);
     std::thread::scope(|s| {
+        if let Some(mb) = user.memory_mb {
+            let (watching, over, ctl, handle) = (&watching, &over, &ctl, &handle);
+            s.spawn(move || watch_memory(mb, watching, over, ctl, || handle.interrupt()));
+        }
         let explorer = s.spawn(|| {
             *ctl.replay_ctx.lock().unwrap_or_else(|e| e.into_inner()) =
                 Some(Interruptible::this_thread());
@@ -296,6 +431,12 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
                 }
                 _ => None,
             };
+            // A failure beyond the user's bounds must not stop the bounded search: one
+            // within them may still be found there.
+            let (replayed, beyond) = match replayed {
+                Some(c) if !user.fits(&c) => (None, Some(c)),
+                r => (r, None),
+            };
             if matches!(r, Explored::Safe(_) | Explored::Unfailing { .. }) {
                 ctl.proved.store(true, Ordering::SeqCst);
                 ctl.gate.close(|| handle.interrupt());
@@ -322,9 +463,9 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
                     ctl.gate.close(|| handle.interrupt());
                 }
             }
-            (r, replayed)
+            (r, replayed, beyond)
         });
-        let bmc = deepen(prep, opts, &ctl);
+        let bmc = deepen(prep, opts, &ctl, user);
         if let Ok(o) = &bmc {
             if matches!(o.verdict, Verdict::Failure | Verdict::Deadlock) {
                 ctl.bmc_failed.store(true, Ordering::SeqCst);
@@ -336,8 +477,12 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
         // A bounded "no failure" can still become a proof, or be shown short of a failure
         // beyond its bounds: the explorer gets as long again as the bounded search took
         // (at least 2 s), within the time limit.
+        // After Ctrl-C the user wants the answer so far, not another wait.
         let wait = match &bmc {
-            Ok(o) => !matches!(o.verdict, Verdict::Failure | Verdict::Deadlock),
+            Ok(o) => {
+                !matches!(o.verdict, Verdict::Failure | Verdict::Deadlock)
+                    && o.stats.limit != Some(Limit::Interrupted)
+            }
             Err(_) => false,
         };
         let mut until = Instant::now() + start.elapsed().max(Duration::from_secs(2));
@@ -349,10 +494,31 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
         }
         ctl.cancel.store(true, Ordering::SeqCst);
         let explored = explorer.join();
+        watching.store(false, Ordering::SeqCst);
         let mut out = bmc?;
-        if let Ok((ex, replayed)) = explored {
+        if let Ok((ex, replayed, beyond)) = explored {
             let found = matches!(out.verdict, Verdict::Failure | Verdict::Deadlock);
             combine(&mut out, ex, &prep.normalized);
+            if let Some(cex) = beyond.filter(|_| !found && replayed.is_none()) {
+                let why = format!(
+                    "the explicit-state search found a {} with {} context switches and {} threads, beyond the bounds given ({}); raise or drop them for a counterexample",
+                    if cex.violation.kind == crate::cex::ViolationKind::Deadlock {
+                        "deadlock"
+                    } else {
+                        "failure"
+                    },
+                    cex.context_switches(),
+                    cex.schedule.threads.len(),
+                    bounds_given(user)
+                );
+                out.verdict = Verdict::Unknown;
+                out.reason = Some(format!(
+                    "the bounded search found no failure with up to {} rounds and loops unwound {} times; {why}",
+                    out.bounds.rounds, out.bounds.unwind
+                ));
+                out.limit_reached = false;
+                out.stats.limit = None;
+            }
             if let Some(cex) = replayed.filter(|_| !found) {
                 out.verdict = if cex.violation.kind == crate::cex::ViolationKind::Deadlock {
                     Verdict::Deadlock
@@ -369,10 +535,67 @@ pub fn check(prep: &Prepared, opts: &CheckOptions) -> Result<CheckOutcome, Check
                 );
                 out.counterexample = Some(cex);
                 out.limit_reached = false;
+                out.stats.limit = None;
             }
+        }
+        if over.load(Ordering::SeqCst) {
+            memory_out(&mut out, user);
         }
         Ok(out)
     })
+}
+
+/// Polls the process's resident memory while `watching`; past `mb` it stops the search
+/// as a time limit would (the explorer cancelled, the solvers interrupted) and says so in
+/// `over`. A watchdog rather than `RLIMIT_AS`: an allocation refused by the kernel aborts
+/// the process (Rust) or throws inside Z3, and the user would get no answer at all.
+fn watch_memory(
+    mb: u64,
+    watching: &AtomicBool,
+    over: &AtomicBool,
+    ctl: &Control,
+    interrupt: impl FnOnce(),
+) {
+    while watching.load(Ordering::SeqCst) {
+        if resident_mb().is_some_and(|r| r > mb) {
+            over.store(true, Ordering::SeqCst);
+            ctl.cancel.store(true, Ordering::SeqCst);
+            ctl.stop_replay();
+            ctl.gate.close(interrupt);
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Resident memory of this process in MB (`/proc/self/statm`, Linux).
+fn resident_mb() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    // SAFETY: sysconf only reads a configuration value.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    let page = u64::try_from(page).ok().filter(|p| *p > 0)?;
+    Some(pages.saturating_mul(page) >> 20)
+}
+
+/// The outcome of a search the memory watchdog stopped: a failure found or a proof
+/// stands, anything else is UNKNOWN at the memory limit.
+fn memory_out(out: &mut CheckOutcome, user: UserBounds) {
+    if matches!(out.verdict, Verdict::Failure | Verdict::Deadlock) || out.exhaustive() {
+        return;
+    }
+    out.verdict = Verdict::Unknown;
+    let mb = user.memory_mb.unwrap_or_default();
+    out.reason = Some(if out.bounds.rounds == 0 {
+        format!("memory limit of {mb} MB reached before the first bounded phase finished")
+    } else {
+        format!(
+            "memory limit of {mb} MB reached while checking {} rounds with loops unwound {} times",
+            out.bounds.rounds, out.bounds.unwind
+        )
+    });
+    out.stats.limit = Some(Limit::Memory);
+    out.limit_reached = true;
 }
 
 /// A failing execution the explorer found, as a counterexample: its schedule replayed by
@@ -454,6 +677,7 @@ fn combine(out: &mut CheckOutcome, ex: Explored, prog: &Program) {
             out.loops_complete = true;
             out.unwinding_reached.clear();
             out.limit_reached = false;
+            out.stats.limit = None;
         }
         Explored::Unfailing { why, .. } if !found => {
             out.verdict = Verdict::NoFailureWithinBounds;
@@ -461,12 +685,14 @@ fn combine(out: &mut CheckOutcome, ex: Explored, prog: &Program) {
             out.loops_complete = true;
             out.unwinding_reached.clear();
             out.limit_reached = false;
+            out.stats.limit = None;
         }
         Explored::Violation { loc, deadlock, .. }
             if out.verdict == Verdict::NoFailureWithinBounds =>
         {
             out.verdict = Verdict::Unknown;
-            out.limit_reached = true;
+            // Not a limit: the failure lies beyond the bounds the search was given.
+            out.limit_reached = false;
             out.reason = Some(format!(
                 "no failure with up to {} rounds, but the explicit-state search reached a {} at {}: a failing execution lies beyond the bounds (raise --max-rounds or --max-unwind for a counterexample)",
                 out.bounds.rounds,
@@ -478,7 +704,12 @@ fn combine(out: &mut CheckOutcome, ex: Explored, prog: &Program) {
     }
 }
 
-fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOutcome, CheckError> {
+fn deepen(
+    prep: &Prepared,
+    opts: &CheckOptions,
+    ctl: &Control,
+    user: UserBounds,
+) -> Result<CheckOutcome, CheckError> {
     let deadline = opts.timeout.map(|t| Instant::now() + t);
     let mut rounds_i = 0usize;
     let mut diag_unwind = opts.unwind.unwrap_or(2);
@@ -493,12 +724,14 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
         // A failure the explorer found is worth looking for beyond `max_rounds`.
         // Once it is replayed, the bounded search only looks for a shorter one within its
         // usual bounds.
-        let max_rounds =
-            if ctl.failing.load(Ordering::SeqCst) && !ctl.replayed.load(Ordering::SeqCst) {
-                opts.max_rounds.max(64)
-            } else {
-                opts.max_rounds.max(1)
-            };
+        let max_rounds = if ctl.failing.load(Ordering::SeqCst)
+            && !ctl.replayed.load(Ordering::SeqCst)
+            && user.rounds.is_none()
+        {
+            opts.max_rounds.max(64)
+        } else {
+            opts.max_rounds.max(1)
+        };
         let diagonal = opts
             .rounds
             .unwrap_or(ROUNDS.get(rounds_i).copied().unwrap_or(max_rounds))
@@ -511,7 +744,7 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
         ctl.running_rounds.store(rounds, Ordering::SeqCst);
         if ctl.gate.is_closed() {
             let trying = last_done.as_ref().map(|l| l.0.clone()).unwrap_or_default();
-            return Ok(timed_out(last_done, trying, phases, stats));
+            return Ok(timed_out(last_done, trying, phases, stats, opts.timeout));
         }
         // Once the cheap phases (up to 4 rounds) found nothing, the explorer's replayed
         // counterexample stands: deeper phases could find one with fewer context switches,
@@ -548,7 +781,7 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
                 s
             }
             Err(BmcError::Symex(crate::checker::builtin::symex::SymexError::Timeout)) => {
-                return Ok(timed_out(last_done, bounds, phases, stats));
+                return Ok(timed_out(last_done, bounds, phases, stats, opts.timeout));
             }
             Err(e) => return Err(e.into()),
         };
@@ -590,22 +823,29 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
                 phase.solve_ms = session.stats.solve_ms;
                 add_stats(&mut stats, &session.stats);
                 phases.push(phase);
-                if why.contains("time limit")
+                let limit = why.limit();
+                if limit == Some(Limit::Time)
+                    || why == Undecided::Stopped
                     || deadline.is_some_and(|d| Instant::now() >= d)
                     || ctl.gate.is_closed()
                 {
-                    return Ok(timed_out(last_done, bounds, phases, stats));
+                    return Ok(timed_out(last_done, bounds, phases, stats, opts.timeout));
                 }
-                let memory = why.contains("memory");
+                stats.limit = limit;
+                let trying = format!(
+                    "{} rounds with loops unwound {} times",
+                    bounds.rounds, bounds.unwind
+                );
                 return Ok(CheckOutcome {
                     verdict: Verdict::Unknown,
-                    reason: Some(if memory {
-                        format!(
-                            "memory limit reached while checking {} rounds",
-                            bounds.rounds
-                        )
-                    } else {
-                        format!("the solver could not decide: {why}")
+                    reason: Some(match limit {
+                        Some(Limit::Memory) => {
+                            format!("memory limit reached while checking {trying}")
+                        }
+                        Some(Limit::Interrupted) => {
+                            format!("interrupted (Ctrl-C) while checking {trying}")
+                        }
+                        _ => format!("the solver could not decide: {why}"),
                     }),
                     bounds,
                     loops_complete: false,
@@ -613,7 +853,7 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
                     counterexample: None,
                     phases,
                     stats,
-                    limit_reached: memory,
+                    limit_reached: limit.is_some(),
                     exploration: None,
                 });
             }
@@ -652,7 +892,7 @@ fn deepen(prep: &Prepared, opts: &CheckOptions, ctl: &Control) -> Result<CheckOu
             } else {
                 Some((bounds.clone(), complete, reached))
             };
-            return Ok(timed_out(done, bounds, phases, stats));
+            return Ok(timed_out(done, bounds, phases, stats, opts.timeout));
         }
         if wide_unwind.is_some() {
             // A wide phase only looks for failures; its loops running to their end with
@@ -744,15 +984,21 @@ fn timed_out(
     last: Option<(Bounds, bool, Vec<String>)>,
     trying: Bounds,
     phases: Vec<Phase>,
-    stats: Stats,
+    mut stats: Stats,
+    timeout: Option<Duration>,
 ) -> CheckOutcome {
+    stats.limit = Some(Limit::Time);
+    let limit = match timeout {
+        Some(t) => format!("time limit of {} reached", seconds(t)),
+        None => "time limit reached".into(),
+    };
     let reason = match &last {
         Some((b, _, _)) => format!(
-            "time limit reached while checking {} rounds with loops unwound {} times (no failure with {} rounds, loops unwound {} times)",
+            "{limit} while checking {} rounds with loops unwound {} times (no failure with {} rounds, loops unwound {} times)",
             trying.rounds, trying.unwind, b.rounds, b.unwind
         ),
         None => format!(
-            "time limit reached while checking {} rounds with loops unwound {} times",
+            "{limit} while checking {} rounds with loops unwound {} times",
             trying.rounds, trying.unwind
         ),
     };
@@ -769,4 +1015,29 @@ fn timed_out(
         limit_reached: true,
         exploration: None,
     }
+}
+
+/// `10 s`, `2.5 s`: a limit as the user gave it.
+pub fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{s} s")
+    }
+}
+
+/// `--rounds 2, --threads 2`: the bounds a user gave, as they gave them.
+fn bounds_given(user: UserBounds) -> String {
+    let mut parts = vec![];
+    if let Some(r) = user.rounds {
+        parts.push(match r {
+            1 => "1 round, so no context switch".to_string(),
+            _ => format!("{r} rounds, so {} context switches", r - 1),
+        });
+    }
+    if let Some(t) = user.threads {
+        parts.push(format!("{t} threads"));
+    }
+    parts.join(", ")
 }

@@ -8,6 +8,7 @@ pub mod checker;
 pub mod diag;
 pub mod diagnostics;
 pub mod dialect;
+pub mod exit;
 pub mod frontend;
 pub mod ir;
 pub mod passes;

@@ -429,3 +429,515 @@ fn a_failure_needing_many_threads_but_few_switches_is_found_by_a_wide_phase() {
     assert_eq!(j["bounds"]["rounds"], 2, "{}", j["phases"]);
     assert!(j["bounds"]["unwind"].as_u64().unwrap_or(0) >= 12);
 }
+
+/// README's exit-code table, row by row, as `seqloc::exit::CODES` gives it, and `--help`
+/// prints every code.
+#[test]
+fn the_readme_exit_code_table_is_the_code() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let rows: Vec<(u8, String)> = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("### Exit codes"))
+        .skip_while(|l| !l.starts_with("| code |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').splitn(2, '|').collect();
+            Some((
+                cells[0].trim().parse().ok()?,
+                cells.get(1)?.trim().to_string(),
+            ))
+        })
+        .collect();
+    let code: Vec<(u8, String)> = seqloc::exit::CODES
+        .iter()
+        .map(|(c, m)| (*c, m.to_string()))
+        .collect();
+    assert_eq!(rows, code, "README.md's table under `### Exit codes`");
+    let help = stdout(&run(&["--help"]));
+    for (c, m) in seqloc::exit::CODES {
+        let start: String = m.replace('`', "").chars().take(40).collect();
+        assert!(
+            help.contains(&format!("{c}  {start}")),
+            "--help: {c}:\n{help}"
+        );
+    }
+}
+
+/// No answer is never exit 0: a loop bound reached, too few thread slots.
+#[test]
+fn unknown_is_never_exit_zero() {
+    let o = run(&[
+        "check",
+        "tests/programs/edges/unbounded_loop.c",
+        "--max-unwind",
+        "4",
+        "--max-rounds",
+        "3",
+        "--json",
+    ]);
+    let j = json(&o);
+    assert_eq!(j["verdict"], "unknown", "{j}");
+    assert_eq!(o.status.code(), Some(3), "{j}");
+    assert!(j["limit"].is_null(), "a loop bound is not a limit: {j}");
+    let o = run(&[
+        "check",
+        "tests/programs/edges/unbounded_loop.c",
+        "--max-unwind",
+        "4",
+        "--max-rounds",
+        "3",
+    ]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stdout(&o).contains("UNKNOWN"), "{}", stdout(&o));
+
+    let o = run(&[
+        "check",
+        "--no-explore",
+        "--threads",
+        "2",
+        "examples/lost_update.c",
+        "--json",
+    ]);
+    let j = json(&o);
+    assert_eq!(j["verdict"], "unknown", "{j}");
+    assert_eq!(o.status.code(), Some(3), "{j}");
+}
+
+/// A time limit: exit 3, `limit: "time"`, and the message names the limit's value. The
+/// localization may be cut short before or after its first candidates; either way the
+/// exit code says no complete answer.
+#[test]
+fn a_time_limit_exits_3_and_names_its_value() {
+    let o = run(&[
+        "check",
+        "tests/programs/edges/unbounded_loop.c",
+        "--no-explore",
+        "--max-unwind",
+        "100000",
+        "--timeout",
+        "1.5",
+        "--json",
+    ]);
+    let j = json(&o);
+    assert_eq!(o.status.code(), Some(3), "{j}");
+    assert_eq!(j["limit"], "time", "{j}");
+    assert!(
+        j["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("time limit of 1.5 s")),
+        "{j}"
+    );
+    for t in ["0.3", "1", "3"] {
+        let o = run(&[
+            "localize",
+            "benchmarks/concbugs/stats_multivar_race.c",
+            "--timeout",
+            t,
+            "--format",
+            "json",
+        ]);
+        match o.status.code() {
+            Some(1) => {
+                let j = json(&o);
+                assert!(j["limit"].is_null(), "{j}");
+                assert_eq!(j["complete"], true, "{j}");
+            }
+            Some(3) => {
+                let out = stdout(&o);
+                if !out.trim().is_empty() {
+                    let j = json(&o);
+                    assert!(!j["limit"].is_null(), "{j}");
+                }
+            }
+            c => panic!("--timeout {t}: exit {c:?}: {}", stderr(&o)),
+        }
+    }
+}
+
+/// Every `--format` of `check` and `localize`, on a failure, on no answer and on bad input:
+/// stdout is always a document of that format, and the exit code the table's.
+#[test]
+fn every_format_of_every_command_on_every_outcome() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bad = dir.path().join("bad.c");
+    std::fs::write(&bad, "int main( { return 0; }\n").expect("write");
+    let bad = bad.to_string_lossy().into_owned();
+    let unknown = [
+        "tests/programs/edges/unbounded_loop.c",
+        "--max-unwind",
+        "2",
+        "--max-rounds",
+        "2",
+    ];
+    for cmd in ["check", "localize"] {
+        for format in ["json", "sarif"] {
+            let sarif = format == "sarif";
+            let o = run(&[cmd, "examples/lost_update.c", "--format", format]);
+            assert_eq!(o.status.code(), Some(1), "{cmd} {format}: {}", stderr(&o));
+            let j = json(&o);
+            if sarif {
+                assert_eq!(j["version"], "2.1.0", "{j}");
+                let results = j["runs"][0]["results"].as_array().expect("results");
+                assert!(!results.is_empty(), "{cmd}: {j}");
+                assert!(!results[0]["codeFlows"].is_null(), "{cmd}: {j}");
+            } else {
+                assert_eq!(j["verdict"], "failure");
+            }
+
+            let mut args = vec![cmd];
+            args.extend_from_slice(&unknown);
+            args.extend_from_slice(&["--format", format]);
+            let o = run(&args);
+            assert_eq!(o.status.code(), Some(3), "{cmd} {format}: {}", stderr(&o));
+            let j = json(&o);
+            if sarif {
+                let inv = &j["runs"][0]["invocations"][0];
+                assert_eq!(inv["properties"]["verdict"], "unknown", "{j}");
+                assert_eq!(j["runs"][0]["results"].as_array().map(Vec::len), Some(0));
+            } else {
+                assert_eq!(j["verdict"], "unknown", "{j}");
+            }
+
+            for input in [bad.as_str(), "no/such/file.c"] {
+                let o = run(&[cmd, input, "--format", format]);
+                assert_eq!(o.status.code(), Some(2), "{cmd} {format} {input}");
+                assert!(stderr(&o).contains("error"), "{}", stderr(&o));
+                let j = json(&o);
+                if sarif {
+                    let inv = &j["runs"][0]["invocations"][0];
+                    assert_eq!(inv["executionSuccessful"], false, "{j}");
+                    assert_eq!(inv["exitCode"], 2, "{j}");
+                    assert!(inv["toolExecutionNotifications"][0]["message"]["text"].is_string());
+                } else {
+                    assert_eq!(j["schema"], "seqloc.error/1", "{j}");
+                    assert_eq!(j["exit_code"], 2, "{j}");
+                    assert!(j["error"].as_str().is_some_and(|e| !e.is_empty()), "{j}");
+                }
+            }
+        }
+        // Two formats asked at once is refused, not decided silently.
+        let o = run(&[cmd, "examples/lost_update.c", "--json", "--format", "sarif"]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
+    }
+    // A syntax error's location is in the document, not only on stderr.
+    let o = run(&["check", &bad, "--json"]);
+    let j = json(&o);
+    assert_eq!(j["locations"][0]["line"], 1, "{j}");
+}
+
+/// Nonsense bounds are refused with a message, before any work.
+#[test]
+fn nonsense_bounds_are_refused() {
+    for (cmd, opt, v) in [
+        ("check", "--rounds", "0"),
+        ("check", "--max-rounds", "0"),
+        ("check", "--unwind", "0"),
+        ("check", "--max-unwind", "0"),
+        ("check", "--threads", "0"),
+        ("check", "--timeout", "0"),
+        ("check", "--timeout", "nan"),
+        ("check", "--memory-limit", "0"),
+        ("localize", "--faults", "0"),
+        ("localize", "--max-candidates", "0"),
+        ("instrument", "--faults", "0"),
+    ] {
+        let o = run(&[cmd, "examples/lost_update.c", opt, v]);
+        assert_eq!(o.status.code(), Some(2), "{cmd} {opt} {v}");
+        assert!(stderr(&o).contains(opt), "{cmd} {opt} {v}: {}", stderr(&o));
+    }
+}
+
+/// `--max-candidates N` lists at most N, the best ranked, and says it stopped.
+#[test]
+fn max_candidates_means_at_most() {
+    let o = run(&[
+        "localize",
+        "examples/lost_update.c",
+        "--max-candidates",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    assert_eq!(candidate_lines(&j).len(), 1, "{j}");
+    assert!(
+        j["stopped"]
+            .as_str()
+            .is_some_and(|s| s.contains("--max-candidates")),
+        "{j}"
+    );
+}
+
+/// The explorer's failure needs more context switches or threads than the user allowed:
+/// it is reported as lying beyond the bounds, never localized along (which could only end
+/// in "no line's change removes the failure").
+#[test]
+fn a_failure_beyond_the_given_bounds_is_reported_not_localized() {
+    for bound in [
+        &["--context-switches", "0"][..],
+        &["--rounds", "1"],
+        &["--max-rounds", "1"],
+        &["--threads", "2"],
+    ] {
+        let mut args = vec!["localize", "examples/lost_update.c", "--format", "json"];
+        args.extend_from_slice(bound);
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(3), "{bound:?}: {}", stderr(&o));
+        let j = json(&o);
+        assert_eq!(j["verdict"], "unknown", "{bound:?}: {j}");
+        assert!(candidate_lines(&j).is_empty(), "{bound:?}: {j}");
+        assert!(
+            j["reason"]
+                .as_str()
+                .is_some_and(|r| r.contains("beyond the bounds given")),
+            "{bound:?}: {j}"
+        );
+    }
+    // Within the bounds it is the answer.
+    let o = run(&[
+        "check",
+        "examples/lost_update.c",
+        "--context-switches",
+        "6",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+}
+
+/// A plain `assert` of `<assert.h>` is an assertion in the words of the report, the JSON's
+/// `kind` and its `message`, not an error location.
+#[test]
+fn an_assert_failure_is_called_an_assertion() {
+    let o = run(&["check", "examples/lost_update.c"]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("FAILURE: assertion failed at lost_update.c:28"),
+        "{text}"
+    );
+    assert!(!text.contains("error location"), "{text}");
+    let o = run(&["check", "examples/lost_update.c", "--json"]);
+    let j = json(&o);
+    assert_eq!(j["property"]["kind"], "assertion", "{j}");
+    assert!(
+        j["property"]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("assert(")),
+        "{j}"
+    );
+    let o = run(&["localize", "examples/lost_update.c"]);
+    assert!(
+        stdout(&o).contains("FAILURE: assertion failed"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// What is not a C program to run is refused with a clear message: no `main`, C++, a file
+/// that does not exist.
+#[test]
+fn what_is_not_a_c_program_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let nomain = dir.path().join("lib.c");
+    std::fs::write(&nomain, "int x;\nint get(void) { return x; }\n").expect("write");
+    let cpp = dir.path().join("prog.cpp");
+    std::fs::write(&cpp, "#include <thread>\nint main() { return 0; }\n").expect("write");
+    let (nomain, cpp) = (
+        nomain.to_string_lossy().into_owned(),
+        cpp.to_string_lossy().into_owned(),
+    );
+    for cmd in ["check", "localize", "sequentialize"] {
+        for (file, words) in [
+            (nomain.as_str(), "has no `main`"),
+            (cpp.as_str(), "is C++"),
+            ("no/such/file.c", "cannot read"),
+        ] {
+            let o = run(&[cmd, file]);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {file}: {}", stdout(&o));
+            assert!(stderr(&o).contains(words), "{cmd} {file}: {}", stderr(&o));
+        }
+    }
+    // `parse` shows the facts of any C file.
+    assert_eq!(run(&["parse", &nomain]).status.code(), Some(0));
+}
+
+#[test]
+fn the_version_names_z3() {
+    let o = run(&["--version"]);
+    let v = stdout(&o);
+    assert!(v.starts_with("seqloc ") && v.contains("(Z3 4."), "{v}");
+    let j = json(&run(&["check", "examples/lost_update.c", "--json"]));
+    assert!(
+        j["checker"]["version"]
+            .as_str()
+            .is_some_and(|v| v.contains("with Z3 4.")),
+        "{j}"
+    );
+}
+
+/// Every message that sends the reader to a README section names one that exists.
+#[test]
+fn every_readme_section_a_message_names_exists() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let headings: Vec<&str> = readme
+        .lines()
+        .filter_map(|l| l.strip_prefix('#'))
+        .map(|l| l.trim_start_matches('#').trim())
+        .collect();
+    let mut pending = vec![root().join("src")];
+    let mut named = 0;
+    while let Some(dir) = pending.pop() {
+        for e in std::fs::read_dir(&dir).expect("src").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                pending.push(p);
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).unwrap_or_default();
+            for (i, _) in text.match_indices("README \\\"") {
+                let rest = &text[i + "README \\\"".len()..];
+                let Some(end) = rest.find("\\\"") else {
+                    continue;
+                };
+                let section = &rest[..end];
+                named += 1;
+                assert!(
+                    headings.contains(&section),
+                    "{}: README section \"{section}\" does not exist",
+                    p.display()
+                );
+            }
+        }
+    }
+    assert!(named > 0, "the messages name README sections");
+}
+
+/// A sweep's exit code says whether every task went right; its JSON gives an error's
+/// message (not a line of the caret display) and whether a `true` verdict is a proof.
+#[test]
+fn a_sweep_exits_non_zero_on_a_wrong_or_failed_task() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    std::fs::create_dir(d.join("properties")).expect("mkdir");
+    std::fs::copy(
+        root().join("benchmarks/properties/unreach-call.prp"),
+        d.join("properties/unreach-call.prp"),
+    )
+    .expect("copy");
+    let tasks = d.join("tasks");
+    std::fs::create_dir(&tasks).expect("mkdir");
+    let task = |name: &str, program: &str, expected: bool| {
+        std::fs::write(
+            tasks.join(format!("{name}.yml")),
+            format!(
+                "format_version: '2.0'\ninput_files: '{name}.c'\nproperties:\n  - property_file: ../properties/unreach-call.prp\n    expected_verdict: {expected}\noptions:\n  language: C\n  data_model: LP64\n"
+            ),
+        )
+        .expect("write task");
+        std::fs::write(tasks.join(format!("{name}.c")), program).expect("write program");
+    };
+    let ok = std::fs::read_to_string(root().join("benchmarks/correct/account_ok.c"))
+        .expect("account_ok.c");
+    task("proved", &ok, true);
+    let sweep = |extra: &[&str]| {
+        let json = d.join("out.json");
+        let mut args = vec![
+            "sweep".to_string(),
+            tasks.to_string_lossy().into_owned(),
+            "--no-progress".into(),
+            "--timeout".into(),
+            "60".into(),
+            "--json".into(),
+            json.to_string_lossy().into_owned(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = run(&args);
+        let j: serde_json::Value = std::fs::read(&json)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default();
+        (o, j)
+    };
+    let (o, j) = sweep(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(j["tasks"][0]["status"], "correct", "{j}");
+    assert_eq!(j["tasks"][0]["exhaustive"], true, "{j}");
+
+    task("broken", "int main( { return 0; }\n", false);
+    let (o, j) = sweep(&[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let broken = j["tasks"]
+        .as_array()
+        .and_then(|t| {
+            t.iter()
+                .find(|t| t["id"].as_str().is_some_and(|i| i.contains("broken")))
+        })
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(broken["status"], "error", "{j}");
+    let reason = broken["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("syntax error"), "{reason}");
+    assert!(!reason.contains('^'), "{reason}");
+    let (o, _) = sweep(&["--exit-zero"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+
+    let empty = d.join("empty");
+    std::fs::create_dir(&empty).expect("mkdir");
+    let o = run(&["sweep", &empty.to_string_lossy(), "--no-progress"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("no tasks"), "{}", stderr(&o));
+}
+
+/// The compiled-in framework is used unless `--templates` names a directory: a
+/// `templates/framework.c` in the working directory is not read.
+#[test]
+fn templates_are_read_only_from_the_templates_option() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("templates")).expect("mkdir");
+    std::fs::write(
+        dir.path().join("templates/framework.c"),
+        "this is not C and must not be read\n",
+    )
+    .expect("write");
+    let prog = root().join("examples/lost_update.c");
+    let o = seqloc()
+        .current_dir(dir.path())
+        .args(["localize", &prog.to_string_lossy(), "--format", "json"])
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(candidate_lines(&json(&o)).contains(&16));
+}
+
+/// There is always a time limit, and the help says which; the memory limit holds for the
+/// built-in checker's search, as a typed UNKNOWN naming its value.
+#[test]
+fn the_default_time_limit_and_the_memory_limit_hold() {
+    for cmd in ["check", "localize"] {
+        let h = stdout(&run(&[cmd, "--help"]));
+        assert!(h.contains("[default: 900]"), "{cmd} --help:\n{h}");
+    }
+    for explore in [&[][..], &["--no-explore"]] {
+        let mut args = vec![
+            "check",
+            "tests/programs/edges/unbounded_loop.c",
+            "--memory-limit",
+            "1",
+            "--json",
+        ];
+        args.extend_from_slice(explore);
+        let o = run(&args);
+        let j = json(&o);
+        assert_eq!(o.status.code(), Some(3), "{j}");
+        assert_eq!(j["limit"], "memory", "{j}");
+        assert!(
+            j["reason"]
+                .as_str()
+                .is_some_and(|r| r.contains("memory limit of 1 MB")),
+            "{j}"
+        );
+    }
+}

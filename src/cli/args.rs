@@ -14,18 +14,32 @@ seqloc asks a bounded model checker for a failing interleaving of a pthread C pr
 rewrites the threads into one sequential program that replays it, instruments every \
 statement with a nondeterministic `diag` switch and asks again which single-line changes \
 make the failure go away (Alves, Cordeiro, de Lima Filho: Fault Localization in \
-Multi-Threaded C Programs using Bounded Model Checking).
+Multi-Threaded C Programs using Bounded Model Checking).";
 
-Exit codes: 0 no failure (within the bounds) / success, 1 a failure or deadlock was found, \
-2 bad input (syntax error, unsupported construct, bad schedule), 3 the checker failed or a \
-time or memory limit was reached.";
+/// `seqloc 0.1.0 (Z3 4.8.12)`: the built-in checker's solver is part of what answers.
+static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "{} ({})",
+        env!("CARGO_PKG_VERSION"),
+        super::cmd_check::z3_version()
+    )
+});
+
+/// The long help: the description and the exit codes, from the one table of them.
+fn long_about() -> String {
+    let mut s = format!("{LONG_ABOUT}\n\nExit codes:");
+    for (code, meaning) in seqloc::exit::CODES {
+        s.push_str(&format!("\n  {code}  {}", meaning.replace('`', "")));
+    }
+    s
+}
 
 #[derive(Parser, Debug)]
 #[command(
     name = "seqloc",
-    version,
+    version = VERSION.as_str(),
     about = ABOUT,
-    long_about = LONG_ABOUT,
+    long_about = long_about(),
     propagate_version = true
 )]
 pub struct Cli {
@@ -85,6 +99,11 @@ pub enum Format {
     Sarif,
 }
 
+/// `--format`, or JSON for `--json` (the two conflict, so at most one was given).
+pub fn output_format(format: Format, json: bool) -> Format {
+    if json { Format::Json } else { format }
+}
+
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CheckerKind {
     /// seqloc's own bounded model checker (Z3); needs nothing installed
@@ -116,11 +135,15 @@ pub struct CheckerArgs {
     /// An extra argument for the external checker (repeatable)
     #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
     pub checker_arg: Vec<String>,
-    /// Time limit in seconds for the whole analysis
-    #[arg(long, value_name = "SECS")]
+    /// Time limit in seconds for the whole analysis (a run that reaches it answers
+    /// UNKNOWN, exit 3, naming the limit)
+    /// [default: 900]
+    #[arg(long, value_name = "SECS", value_parser = seconds)]
     pub timeout: Option<f64>,
-    /// Memory limit in MB for the solver or the external checker
-    #[arg(long, value_name = "MB")]
+    /// Memory limit in MB: the external checker's, or the built-in checker's resident
+    /// memory during the search (a watchdog stops it: UNKNOWN, exit 3); not applied to
+    /// the localization that follows
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
     pub memory_limit: Option<u64>,
     /// Run the external checker on the file as written, not on seqloc's version with
     /// every shared read and write as its own statement (for comparison)
@@ -131,28 +154,38 @@ pub struct CheckerArgs {
     pub keep_temps: bool,
 }
 
+/// Default of `--timeout`: SV-COMP's 15 minutes. Without one a search that cannot
+/// finish would never answer; with it the answer is UNKNOWN, saying which limit.
+pub const DEFAULT_TIMEOUT: f64 = 900.0;
+
+/// Default of `--max-rounds`.
+pub const MAX_ROUNDS: u32 = 16;
+/// Default of `--threads`.
+pub const THREADS: u32 = 64;
+
 #[derive(Args, Debug, Clone)]
 pub struct BoundArgs {
-    /// Rounds of round-robin scheduling (default: deepen 2, 3, 4, 6, ... up to --max-rounds)
-    #[arg(long, value_name = "N")]
+    /// Rounds of round-robin scheduling (default: deepen 2, 3, 4, 6, ... up to --max-rounds).
+    /// A failure the explicit-state explorer finds beyond it is reported, not localized
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub rounds: Option<u32>,
     /// Bound the number of context switches (as rounds: a schedule with K switches fits K+1 rounds)
     #[arg(long, value_name = "K", conflicts_with = "rounds")]
     pub context_switches: Option<u32>,
-    /// Largest number of rounds when deepening
-    #[arg(long, value_name = "N", default_value_t = 16)]
-    pub max_rounds: u32,
+    /// Largest number of rounds when deepening [default: 16]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_rounds: Option<u32>,
     /// Loop unwinding bound (default: deepen from 2 while a bound is reached; counted loops run exactly)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub unwind: Option<u32>,
     /// Largest loop bound when deepening
-    #[arg(long, value_name = "N", default_value_t = 64)]
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_unwind: u32,
-    /// Most threads (main included) the search provides slots for
-    #[arg(long, value_name = "N", default_value_t = 64)]
-    pub threads: u32,
+    /// Most threads (main included) the search provides slots for [default: 64]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
     /// Recursion depth for inlining
-    #[arg(long, value_name = "N", default_value_t = 3)]
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     pub recursion: u32,
     /// Do not run the explicit-state explorer beside the bounded search (it proves
     /// programs with few states correct with no bound, and spots failures beyond the bounds)
@@ -183,11 +216,12 @@ pub struct CheckArgs {
     /// Which properties to check
     #[arg(long, value_enum, default_value_t = PropertyArg::All)]
     pub property: PropertyArg,
-    /// Output format
+    /// Output format (a failure then prints a `seqloc.error/1` document, or SARIF with
+    /// the error as a notification, on stdout too)
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Same as --format json
-    #[arg(long)]
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
     /// Write the failing schedule (seqloc.schedule/1) to this file
     #[arg(long, value_name = "FILE")]
@@ -249,6 +283,38 @@ pub enum DialectArg {
     Gcc,
 }
 
+impl CheckerArgs {
+    /// `--timeout`, or the default: there is always a time limit.
+    pub fn time_limit(&self) -> Option<f64> {
+        Some(self.timeout.unwrap_or(DEFAULT_TIMEOUT))
+    }
+}
+
+impl BoundArgs {
+    pub fn max_rounds(&self) -> u32 {
+        self.max_rounds.unwrap_or(MAX_ROUNDS)
+    }
+    pub fn threads(&self) -> u32 {
+        self.threads.unwrap_or(THREADS)
+    }
+    /// The most rounds the user allowed, when they said: a failure needing more is beyond
+    /// what they asked to search.
+    pub fn user_rounds(&self) -> Option<u32> {
+        self.rounds
+            .or(self.context_switches.map(|k| k.saturating_add(1)))
+            .or(self.max_rounds)
+    }
+}
+
+/// A time limit in seconds: positive and finite.
+fn seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        Ok(_) => Err("must be a positive number of seconds".into()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 impl DialectArg {
     pub fn name(self) -> &'static str {
         match self {
@@ -271,7 +337,7 @@ pub struct InstrumentArgs {
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Number of diag variables (lines that may change together)
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub faults: u32,
     /// Table II rules directory (deadlock.toml, nondeadlock.toml)
     #[arg(long, value_name = "DIR")]
@@ -300,16 +366,17 @@ pub struct LocalizeArgs {
     #[arg(long, value_name = "FILE")]
     pub schedule: Option<PathBuf>,
     /// Number of diag variables: report minimal sets of up to N lines that must change together
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub faults: u32,
-    /// Stop after this many candidates
-    #[arg(long, value_name = "N")]
+    /// List at most this many candidates (the best ranked)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_candidates: Option<u32>,
-    /// Output format
+    /// Output format (a failure then prints a `seqloc.error/1` document, or SARIF with
+    /// the error as a notification, on stdout too)
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Same as --format json
-    #[arg(long)]
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
     /// Write the sequential program (for manual inspection)
     #[arg(long, value_name = "FILE")]
@@ -334,10 +401,10 @@ pub struct SweepArgs {
     #[arg(long, value_enum, default_value_t = SweepMode::Check)]
     pub mode: SweepMode,
     /// Parallel tasks (default: all cores)
-    #[arg(short, long, value_name = "N")]
+    #[arg(short, long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub jobs: Option<usize>,
     /// Per-task time limit in seconds
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = seconds)]
     pub timeout: f64,
     /// Per-task memory limit in MB (0: none)
     #[arg(long, value_name = "MB", default_value_t = 4096)]
@@ -360,6 +427,10 @@ pub struct SweepArgs {
     /// No progress bar
     #[arg(long)]
     pub no_progress: bool,
+    /// Exit 0 even when a task's verdict is wrong or a task errored (by default the sweep
+    /// then exits 1)
+    #[arg(long)]
+    pub exit_zero: bool,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]

@@ -35,10 +35,10 @@ pub fn properties(p: PropertyArg) -> Properties {
 pub fn check_options(b: &BoundArgs, props: Properties, secs: Option<f64>) -> CheckOptions {
     CheckOptions {
         rounds: b.rounds.or(b.context_switches.map(|k| k + 1)),
-        max_rounds: b.max_rounds.max(1),
+        max_rounds: b.max_rounds(),
         unwind: b.unwind,
         max_unwind: b.max_unwind.max(1),
-        max_threads: b.threads.max(1),
+        max_threads: b.threads(),
         properties: props,
         timeout: timeout(secs),
         recursion: b.recursion.max(1),
@@ -47,14 +47,17 @@ pub fn check_options(b: &BoundArgs, props: Properties, secs: Option<f64>) -> Che
     }
 }
 
+/// `Z3 4.8.12`: the solver named, its revision number left out when it is 0.
+pub fn z3_version() -> String {
+    let v = z3::full_version();
+    let v = v.strip_suffix(".0").unwrap_or(v);
+    format!("Z3 {v}")
+}
+
 pub fn builtin_info() -> CheckerInfo {
     CheckerInfo {
         name: "builtin".into(),
-        version: format!(
-            "seqloc {} with {}",
-            env!("CARGO_PKG_VERSION"),
-            z3::full_version()
-        ),
+        version: format!("seqloc {} with {}", env!("CARGO_PKG_VERSION"), z3_version()),
     }
 }
 
@@ -80,9 +83,15 @@ pub fn run_check_keep(
         CheckerKind::Builtin => {
             let opts = CheckOptions {
                 fewest_rounds: a.fewest_rounds,
-                ..check_options(&a.bounds, props, a.checker.timeout)
+                ..check_options(&a.bounds, props, a.checker.time_limit())
             };
-            let out = seqloc::check::check(prep, &opts)?;
+            let user = seqloc::check::UserBounds {
+                rounds: a.bounds.user_rounds(),
+                threads: a.bounds.threads,
+                timeout_given: a.checker.timeout.is_some(),
+                memory_mb: a.checker.memory_limit,
+            };
+            let out = seqloc::check::check_within(prep, &opts, user)?;
             for p in &out.phases {
                 verbose(
                     ctx,
@@ -130,7 +139,7 @@ pub fn external_config(c: &CheckerArgs, input: &InputArgs, templates: Option<&Pa
         },
         path: c.checker_path.clone(),
         extra_args: c.checker_arg.clone(),
-        timeout: timeout(c.timeout),
+        timeout: timeout(c.time_limit()),
         memory_mb: c.memory_limit.filter(|m| *m > 0),
         raw: c.raw,
         keep_temps: c.keep_temps,
@@ -147,10 +156,10 @@ pub fn external_bounds(b: &BoundArgs) -> ExternalBounds {
         context_bound: b
             .context_switches
             .or(b.rounds.map(|r| r.saturating_sub(1).max(1))),
-        max_context_bound: b.max_rounds.max(1),
+        max_context_bound: b.max_rounds(),
         unwind: b.unwind,
         max_unwind: b.max_unwind.max(1),
-        threads: b.threads.max(1),
+        threads: b.threads(),
         recursion: b.recursion.max(1),
     }
 }
@@ -198,8 +207,9 @@ pub fn exit_code(out: &CheckOutcome) -> u8 {
     match out.verdict {
         Verdict::Failure | Verdict::Deadlock => EXIT_FAILURE_FOUND,
         Verdict::NoFailureWithinBounds => EXIT_NO_FAILURE,
-        Verdict::Unknown if out.limit_reached => EXIT_CHECKER,
-        Verdict::Unknown => EXIT_NO_FAILURE,
+        // Whatever stopped the search (a bound, a limit, Ctrl-C), there is no answer, and a
+        // script must not read one.
+        Verdict::Unknown => EXIT_CHECKER,
     }
 }
 
@@ -217,22 +227,23 @@ pub fn run(ctx: &Ctx, a: CheckArgs) -> Result<u8, Fail> {
             &format!("{}\n", cex.schedule.to_json()),
         )?;
     }
-    let json = a.json || a.format == Format::Json;
-    let text = if json {
-        format!(
+    let text = match super::args::output_format(a.format, a.json) {
+        Format::Json => format!(
             "{}\n",
             seqloc::report::check::to_json(&out, &name, info, total)
-        )
-    } else {
-        let label = format!("{} checker, {}", info.name, info.version);
-        seqloc::report::check::render_text(
-            &out,
-            &prep.normalized,
-            &name,
-            &label,
-            &Style::for_stdout(ctx.color),
-            total,
-        )
+        ),
+        Format::Sarif => format!("{}\n", seqloc::report::check::to_sarif(&out, &info)),
+        Format::Text => {
+            let label = format!("{} checker, {}", info.name, info.version);
+            seqloc::report::check::render_text(
+                &out,
+                &prep.normalized,
+                &name,
+                &label,
+                &Style::for_stdout(ctx.color),
+                total,
+            )
+        }
     };
     write_output(None, &a.input.file, &text)?;
     Ok(exit_code(&out))

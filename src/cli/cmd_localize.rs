@@ -161,7 +161,7 @@ fn diagnosis(
     let seq_opts = SeqOptions {
         unwind: f.unwind.max(1),
         rounds: 1,
-        max_threads: c.bounds.threads.max(1),
+        max_threads: c.bounds.threads(),
         recursion: c.bounds.recursion.max(1),
         deadlock,
         rules: if deadlock {
@@ -200,9 +200,7 @@ fn diagnosis(
             f,
             format!("the sequential program does not reproduce the failure: {why}"),
         )),
-        Err(LocalizeError::Timeout(what)) => {
-            Err(Fail::checker(format!("time limit reached while {what}")))
-        }
+        Err(e @ LocalizeError::Limit(..)) => Err(e.into()),
         Err(e) => Err(Fail::checker(e.to_string())),
     }
 }
@@ -355,15 +353,15 @@ pub fn instrument(ctx: &Ctx, a: InstrumentArgs) -> Result<u8, Fail> {
         Search::NoFailure(out) => {
             eprintln!(
                 "seqloc: no failing interleaving found ({}); nothing to instrument",
-                out.reason.unwrap_or_else(|| "within the bounds".into())
+                out.reason.as_deref().unwrap_or("within the bounds")
             );
-            return Ok(EXIT_NO_FAILURE);
+            return Ok(super::cmd_check::exit_code(&out));
         }
     };
     let opts = LocalizeOptions {
         faults: a.faults.max(1),
         max_candidates: None,
-        deadline: timeout(a.checker.timeout).map(|t| Instant::now() + t),
+        deadline: timeout(a.checker.time_limit()).map(|t| Instant::now() + t),
         fresh_solver: false,
     };
     let d = diagnosis(&prep, &failing, &common, a.faults.max(1), &opts)?;
@@ -396,7 +394,6 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
     let (search, mut info, ext) = find_failure(ctx, &prep, &common)?;
     let first_ms = t0.elapsed().as_millis() as u64;
     let name = a.input.file.display().to_string();
-    let json = a.json || a.format == Format::Json;
     let failing = match search {
         Search::Failing(f) => f,
         Search::NoFailure(out) => {
@@ -410,6 +407,7 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
                 candidates: vec![],
                 complete: true,
                 stopped: None,
+                limit: out.limit(),
                 checker_runs: out.stats.solver_calls,
                 time: Times {
                     total: t0.elapsed().as_millis() as u64,
@@ -421,8 +419,7 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
             return Ok(super::cmd_check::exit_code(&out));
         }
     };
-    let _ = json;
-    let deadline = timeout(a.checker.timeout).map(|t| t0 + t);
+    let deadline = timeout(a.checker.time_limit()).map(|t| t0 + t);
     let opts = LocalizeOptions {
         faults: a.faults.max(1),
         max_candidates: a.max_candidates.map(|m| m as usize),
@@ -468,6 +465,7 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
         ),
     );
     let mut cex = failing.cex.clone().unwrap_or_else(|| d.replay.clone());
+    seqloc::check::name_assertion(&mut cex, &prep);
     // Threads the replay added to the checker's schedule (they blocked at their first
     // statement), so that the report's schedule replays the same deadlock.
     for (id, f) in &d.resolved.threads {
@@ -494,9 +492,7 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
                     format!("the sequential program does not reproduce the failure: {why}"),
                 ));
             }
-            Err(LocalizeError::Timeout(what)) => {
-                return Err(Fail::checker(format!("time limit reached while {what}")));
-            }
+            Err(e @ LocalizeError::Limit(..)) => return Err(e.into()),
             Err(e) => return Err(Fail::checker(e.to_string())),
         },
         CheckerKind::Esbmc | CheckerKind::Cbmc => {
@@ -636,6 +632,13 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
             loc.stats.solve_ms
         ),
     );
+    // The analyses of the interleaving add candidates beside the localization loop's,
+    // which alone `--max-candidates` stops: the list is cut to the best ranked.
+    let mut stopped = loc.stopped.clone();
+    if let Some(m) = opts.max_candidates.filter(|m| candidates.len() > *m) {
+        candidates.truncate(m);
+        stopped = Some(format!("stopped after {m} candidates (--max-candidates)"));
+    }
     let verdict = match cex.violation.kind {
         ViolationKind::Deadlock => Verdict::Deadlock,
         _ => Verdict::Failure,
@@ -649,7 +652,8 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
         cex: Some(&cex),
         candidates,
         complete: loc.complete,
-        stopped: loc.stopped.clone(),
+        stopped,
+        limit: loc.limit,
         checker_runs: loc.checker_runs,
         time: Times {
             total: t0.elapsed().as_millis() as u64,
@@ -660,12 +664,9 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
         },
     };
     emit_report(ctx, &a, &report, &prep)?;
-    if loc
-        .stopped
-        .as_deref()
-        .is_some_and(|s| s.contains("time limit"))
-        && report.candidates.is_empty()
-    {
+    // Cut short by a limit, the list may miss the faulty line: not the answer asked for,
+    // even with candidates to show.
+    if loc.limit.is_some() {
         return Ok(EXIT_CHECKER);
     }
     Ok(EXIT_FAILURE_FOUND)
@@ -677,7 +678,7 @@ fn emit_report(
     r: &LocalizeReport,
     prep: &Prepared,
 ) -> Result<(), Fail> {
-    let format = if a.json { Format::Json } else { a.format };
+    let format = super::args::output_format(a.format, a.json);
     let text = match format {
         Format::Json => format!("{}\n", seqloc::report::localize::to_json(r)),
         Format::Sarif => format!("{}\n", seqloc::report::localize::to_sarif(r)),

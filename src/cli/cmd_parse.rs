@@ -1,11 +1,11 @@
 //! `seqloc parse`: the concurrency facts of one program.
 
 use super::args::ParseArgs;
-use super::{Ctx, Fail, load, write_output};
+use super::{Ctx, Fail, write_output};
 use seqloc::report::style::Style;
 
 pub fn run(ctx: &Ctx, a: ParseArgs) -> Result<u8, Fail> {
-    let prog = load(ctx, &a.input)?;
+    let prog = super::load_any(ctx, &a.input)?;
     let name = a.input.file.display().to_string();
     let text = if a.print {
         seqloc::ir::print::print_program(&prog, &seqloc::ir::print::SvComp, &Default::default())

@@ -68,7 +68,7 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
             .rounds
             .or(a.bounds.context_switches.map(|k| k + 1))
             .unwrap_or(2),
-        max_threads: a.bounds.threads,
+        max_threads: a.bounds.threads(),
         recursion: a.bounds.recursion,
         deadlock: true,
         rules: deadlock_rules.clone(),
@@ -120,9 +120,9 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
                 None => {
                     eprintln!(
                         "seqloc: no failing interleaving found ({}); nothing to sequentialize",
-                        out.reason.unwrap_or_else(|| "within the bounds".into())
+                        out.reason.as_deref().unwrap_or("within the bounds")
                     );
-                    return Ok(EXIT_NO_FAILURE);
+                    return Ok(super::cmd_check::exit_code(&out));
                 }
             }
         }
@@ -195,7 +195,7 @@ fn validate_replay(ctx: &Ctx, sq: &Sequentialized, unwind: u32) -> Result<(), Fa
             super::verbose(ctx, 1, "the schedule can be replayed");
             return Ok(());
         }
-        Answer::Unknown(why) => return not_validated(why),
+        Answer::Unknown(why) => return not_validated(why.to_string()),
         Answer::Holds => {}
     }
     let cut = matches!(s.query(&s.unwind_lits(), &[]), Answer::Violated(_));

@@ -3,7 +3,8 @@
 use std::time::Duration;
 
 use super::args::{SweepArgs, SweepMode};
-use super::{Ctx, EXIT_NO_FAILURE, Fail};
+use super::{Ctx, EXIT_FAILURE_FOUND, EXIT_NO_FAILURE, Fail};
+use seqloc::sweep::results::Status;
 use seqloc::sweep::{self, Mode, SweepOptions};
 
 pub fn run(_ctx: &Ctx, a: SweepArgs) -> Result<u8, Fail> {
@@ -28,6 +29,17 @@ pub fn run(_ctx: &Ctx, a: SweepArgs) -> Result<u8, Fail> {
         opts.progress = !a.no_progress;
         sweep::sweep(&opts).map_err(|e| Fail::input(e.to_string()))?
     };
+    if report.tasks.is_empty() {
+        // Nothing ran, so nothing was shown right: a typo in a path, or the wrong folder.
+        return Err(Fail::input(format!(
+            "no tasks found in {} (expected .yml task definitions, or .c/.i files)",
+            a.paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
     if let Some(p) = &a.json {
         let f = std::fs::File::create(p)
             .map_err(|e| Fail::input(format!("cannot write {}: {e}", p.display())))?;
@@ -39,5 +51,16 @@ pub fn run(_ctx: &Ctx, a: SweepArgs) -> Result<u8, Fail> {
         sweep::results::write_csv(&report, f).map_err(|e| Fail::input(e.to_string()))?;
     }
     print!("{}", sweep::render_table(&report));
+    let bad = report
+        .tasks
+        .iter()
+        .filter(|t| matches!(t.status, Status::Wrong | Status::Error))
+        .count();
+    if bad > 0 && !a.exit_zero {
+        eprintln!(
+            "seqloc: {bad} task(s) wrong or errored (exit {EXIT_FAILURE_FOUND}; --exit-zero for exit 0)"
+        );
+        return Ok(EXIT_FAILURE_FOUND);
+    }
     Ok(EXIT_NO_FAILURE)
 }

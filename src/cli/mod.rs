@@ -17,11 +17,10 @@ use seqloc::frontend::{FrontendError, FrontendOptions, PreprocessOptions};
 use seqloc::ir::{DataModel, Program};
 use seqloc::report::style::Style;
 
-/// Exit codes (documented in `seqloc --help`).
-pub const EXIT_NO_FAILURE: u8 = 0;
-pub const EXIT_FAILURE_FOUND: u8 = 1;
-pub const EXIT_BAD_INPUT: u8 = 2;
-pub const EXIT_CHECKER: u8 = 3;
+pub use seqloc::exit::{
+    BAD_INPUT as EXIT_BAD_INPUT, FAILURE_FOUND as EXIT_FAILURE_FOUND, NO_ANSWER as EXIT_CHECKER,
+    NO_FAILURE as EXIT_NO_FAILURE,
+};
 
 /// An error on its way to the user: the exit code, the message, located diagnostics.
 #[derive(Debug)]
@@ -30,6 +29,8 @@ pub struct Fail {
     pub message: String,
     pub spots: Vec<SourceSpot>,
     pub notes: Vec<String>,
+    /// The limit that stopped the run, for the machine-readable error.
+    pub limit: Option<seqloc::checker::builtin::Limit>,
 }
 
 impl Fail {
@@ -39,6 +40,7 @@ impl Fail {
             message: message.into(),
             spots: vec![],
             notes: vec![],
+            limit: None,
         }
     }
     pub fn checker(message: impl Into<String>) -> Fail {
@@ -47,6 +49,7 @@ impl Fail {
             message: message.into(),
             spots: vec![],
             notes: vec![],
+            limit: None,
         }
     }
 }
@@ -91,10 +94,25 @@ impl From<seqloc::check::CheckError> for Fail {
             CheckError::Bmc(BmcError::Symex(SymexError::Unsupported { .. })) => {
                 Fail::input(e.to_string())
             }
-            CheckError::Bmc(BmcError::Symex(SymexError::Timeout)) => {
-                Fail::checker("time limit reached while encoding the program")
-            }
+            CheckError::Bmc(BmcError::Symex(SymexError::Timeout)) => Fail {
+                limit: Some(seqloc::checker::builtin::Limit::Time),
+                ..Fail::checker("time limit reached while encoding the program")
+            },
             _ => Fail::checker(e.to_string()),
+        }
+    }
+}
+
+impl From<seqloc::diag::localize::LocalizeError> for Fail {
+    fn from(e: seqloc::diag::localize::LocalizeError) -> Fail {
+        use seqloc::diag::localize::LocalizeError;
+        let limit = match &e {
+            LocalizeError::Limit(l, _) => Some(*l),
+            _ => None,
+        };
+        Fail {
+            limit,
+            ..Fail::checker(e.to_string())
         }
     }
 }
@@ -123,12 +141,16 @@ pub struct Ctx {
 }
 
 pub fn main() -> ExitCode {
-    let cli = parse_command_line();
+    let cli = match parse_command_line() {
+        Ok(c) => c,
+        Err(e) => return usage_error(e),
+    };
     let err_style = Style::for_stderr(cli.color);
     let ctx = Ctx {
         verbose: cli.verbose,
         color: cli.color,
     };
+    let machine = machine_output(&cli.cmd);
     let r = match cli.cmd {
         Command::Parse(a) => cmd_parse::run(&ctx, a),
         Command::Check(a) => cmd_check::run(&ctx, a),
@@ -141,6 +163,22 @@ pub fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(f) => {
             report(&f, &err_style);
+            if let Some((format, program)) = machine {
+                let e = seqloc::report::error::ErrorReport {
+                    program: &program,
+                    exit_code: f.code,
+                    message: &f.message,
+                    notes: &f.notes,
+                    spots: &f.spots,
+                    limit: f.limit,
+                };
+                let doc = match format {
+                    args::Format::Sarif => seqloc::report::error::to_sarif(&e),
+                    _ => seqloc::report::error::to_json(&e),
+                };
+                use std::io::Write;
+                let _ = writeln!(std::io::stdout().lock(), "{doc}");
+            }
             ExitCode::from(f.code)
         }
     }
@@ -148,7 +186,7 @@ pub fn main() -> ExitCode {
 
 /// Parses the arguments; `--version` also names the solver and the external checkers found
 /// (asked only then, as each answers by running).
-fn parse_command_line() -> Cli {
+fn parse_command_line() -> Result<Cli, clap::Error> {
     use clap::{CommandFactory, FromArgMatches};
     let mut cmd = Cli::command();
     if std::env::args_os().any(|a| a == "--version") {
@@ -156,8 +194,8 @@ fn parse_command_line() -> Cli {
         // `&'static str` needs without its `string` feature.
         cmd = cmd.long_version(&*Box::leak(versions().into_boxed_str()));
     }
-    let matches = cmd.get_matches();
-    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    let matches = cmd.try_get_matches()?;
+    Cli::from_arg_matches(&matches)
 }
 
 fn versions() -> String {
@@ -179,6 +217,63 @@ fn versions() -> String {
         out.push_str(&format!("\n{}: {line}", kind.name()));
     }
     out
+}
+
+/// A command line clap refuses: its message on stderr as usual (exit 2), and, when the
+/// words `--format json|sarif` or `--json` are on it, the error document on stdout.
+fn usage_error(e: clap::Error) -> ExitCode {
+    let _ = e.print();
+    // `--help` and `--version` come this way too, with clap's own exit code (0).
+    let code = u8::try_from(e.exit_code()).unwrap_or(EXIT_BAD_INPUT);
+    if code != EXIT_BAD_INPUT {
+        return ExitCode::from(code);
+    }
+    let args: Vec<String> = std::env::args().collect();
+    let asked = |v: &str| {
+        args.windows(2).any(|w| w[0] == "--format" && w[1] == v)
+            || args.iter().any(|a| a == &format!("--format={v}"))
+    };
+    let format = if asked("sarif") {
+        args::Format::Sarif
+    } else if asked("json") || args.iter().any(|a| a == "--json") {
+        args::Format::Json
+    } else {
+        return ExitCode::from(EXIT_BAD_INPUT);
+    };
+    let rendered = e.render().to_string();
+    let message = rendered
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches("error: ")
+        .to_string();
+    let r = seqloc::report::error::ErrorReport {
+        program: "",
+        exit_code: EXIT_BAD_INPUT,
+        message: &message,
+        notes: &[],
+        spots: &[],
+        limit: None,
+    };
+    let doc = match format {
+        args::Format::Sarif => seqloc::report::error::to_sarif(&r),
+        _ => seqloc::report::error::to_json(&r),
+    };
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{doc}");
+    ExitCode::from(EXIT_BAD_INPUT)
+}
+
+/// The machine-readable format a command's stdout was asked for (and its input file): a
+/// failure then prints an error document there too, not nothing.
+fn machine_output(cmd: &Command) -> Option<(args::Format, String)> {
+    let (format, file) = match cmd {
+        Command::Check(a) => (args::output_format(a.format, a.json), &a.input.file),
+        Command::Localize(a) => (args::output_format(a.format, a.json), &a.input.file),
+        Command::Parse(a) if a.json => (args::Format::Json, &a.input.file),
+        _ => return None,
+    };
+    (format != args::Format::Text).then(|| (format, file.display().to_string()))
 }
 
 fn report(f: &Fail, st: &Style) {
@@ -213,7 +308,37 @@ pub fn data_model(d: DataModelArg) -> DataModel {
     }
 }
 
+/// [`load_any`], refusing what is not a C program to run: a C++ file (by its extension;
+/// `gcc -E` would fail on its headers with a message about them instead) and a program
+/// without `main` (nothing runs, so "no failure" would be an empty claim).
 pub fn load(ctx: &Ctx, input: &InputArgs) -> Result<Program, Fail> {
+    let p = load_any(ctx, input)?;
+    if p.main().is_none() {
+        return Err(Fail::input(format!(
+            "{} has no `main`: there is no execution to check (seqloc analyses whole programs; see README \"Supported C\")",
+            input.file.display()
+        )));
+    }
+    Ok(p)
+}
+
+fn refuse_cplusplus(file: &Path) -> Result<(), Fail> {
+    let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if matches!(
+        ext,
+        "cc" | "cpp" | "cxx" | "c++" | "C" | "hpp" | "hh" | "hxx" | "ii"
+    ) {
+        return Err(Fail::input(format!(
+            "{} is C++ (by its extension `.{ext}`): seqloc analyses C programs (see README \"Supported C\")",
+            file.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The program as lowered, whatever it holds (`parse` shows the facts of any C file).
+pub fn load_any(ctx: &Ctx, input: &InputArgs) -> Result<Program, Fail> {
+    refuse_cplusplus(&input.file)?;
     let opts = FrontendOptions {
         preprocess: PreprocessOptions {
             include_dirs: input.include.clone(),

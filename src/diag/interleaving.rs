@@ -560,7 +560,10 @@ pub(crate) fn fails(
     let mut s = match Session::new(sq, bound, opts.deadline) {
         Ok(s) => s,
         Err(BmcError::Symex(SymexError::Timeout)) => {
-            return Err(LocalizeError::Timeout("testing context switches"));
+            return Err(LocalizeError::Limit(
+                crate::checker::builtin::Limit::Time,
+                "testing context switches",
+            ));
         }
         Err(e) => return Err(e.into()),
     };

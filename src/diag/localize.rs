@@ -20,7 +20,9 @@ use super::Target;
 use super::instrument::Instrumented;
 use crate::cex::Counterexample;
 use crate::checker::builtin::symex::{EventKind, PropKind, SymexError};
-use crate::checker::builtin::{Answer, BmcError, Session, Stats, signed_value, truth, value};
+use crate::checker::builtin::{
+    Answer, BmcError, Limit, Session, Stats, Undecided, signed_value, truth, value,
+};
 use crate::ir::{Program, StmtId};
 use crate::passes::normalize::SharedInfo;
 use crate::seq::schedule::{Resolved, StmtIndex};
@@ -67,6 +69,9 @@ pub struct Localization {
     pub complete: bool,
     /// Why it stopped early (candidate limit, time limit, solver).
     pub stopped: Option<String>,
+    /// The limit that stopped it, when one did: the candidates are then only those found
+    /// so far.
+    pub limit: Option<Limit>,
     /// Questions asked of the solver (validation included).
     pub checker_runs: u32,
     pub stats: Stats,
@@ -77,8 +82,9 @@ pub enum LocalizeError {
     /// The sequential program does not reproduce the counterexample.
     #[error("the sequential program does not reproduce the failure: {0}")]
     NotReproduced(String),
-    #[error("time limit reached while {0}")]
-    Timeout(&'static str),
+    /// A limit stopped a solve that had to be answered.
+    #[error("{limit} while {what}", limit = Undecided::Limit(*.0), what = .1)]
+    Limit(Limit, &'static str),
     #[error(transparent)]
     Bmc(#[from] BmcError),
 }
@@ -93,7 +99,7 @@ fn encode(
     let bound = seq.steps + 2;
     match Session::new_valid_loads(seq, bound, opts.deadline) {
         Ok(s) => Ok(s),
-        Err(BmcError::Symex(SymexError::Timeout)) => Err(LocalizeError::Timeout(what)),
+        Err(BmcError::Symex(SymexError::Timeout)) => Err(LocalizeError::Limit(Limit::Time, what)),
         Err(e) => Err(e.into()),
     }
 }
@@ -173,7 +179,7 @@ pub fn prepare(
     let (sequential, fixed_switches) = match fixed {
         Some(sq) => match validate_replay(&sq, target, opts, &mut loc, src, false) {
             Ok(_) => (sq, true),
-            Err(LocalizeError::Timeout(w)) => return Err(LocalizeError::Timeout(w)),
+            Err(e @ LocalizeError::Limit(..)) => return Err(e),
             Err(_) => (concrete, false),
         },
         None => (concrete, false),
@@ -226,8 +232,8 @@ fn validate_replay(
                 waiting,
             ))
         }
-        Answer::Unknown(why) if why.contains("time limit") => {
-            Err(LocalizeError::Timeout("validating the sequential program"))
+        Answer::Unknown(Undecided::Limit(l)) => {
+            Err(LocalizeError::Limit(l, "validating the sequential program"))
         }
         Answer::Unknown(why) => Err(LocalizeError::NotReproduced(format!(
             "the solver could not decide whether it fails ({why})"
@@ -381,8 +387,8 @@ fn run_loop(
             ));
         }
         Answer::Unknown(why) => {
-            return Err(if why.contains("time limit") {
-                LocalizeError::Timeout("validating the instrumented program")
+            return Err(if let Some(l) = why.limit() {
+                LocalizeError::Limit(l, "validating the instrumented program")
             } else {
                 LocalizeError::NotReproduced(format!("the solver could not decide: {why}"))
             });
@@ -416,8 +422,9 @@ fn run_loop(
             match ask(s, &end, &shape, opts) {
                 Answer::Holds => continue 'sizes,
                 Answer::Unknown(why) => {
-                    loc.stopped = Some(if why.contains("time limit") {
-                        "time limit reached; the candidates so far are listed".to_string()
+                    loc.limit = why.limit();
+                    loc.stopped = Some(if let Some(l) = loc.limit {
+                        format!("{}; the candidates so far are listed", Undecided::Limit(l))
                     } else {
                         format!("the solver could not decide ({why})")
                     });

@@ -1,4 +1,5 @@
-//! The result of `seqloc check`: readable text and the `seqloc.check/1` JSON.
+//! The result of `seqloc check`: readable text, the `seqloc.check/1` JSON and SARIF 2.1.0
+//! (one result for the failure found, with the interleaving as a code flow; none otherwise).
 //!
 //! # JSON (`seqloc.check/1`)
 //!
@@ -18,6 +19,7 @@
 //! | `inputs` | nondeterministic values: `thread`, `at`, `value` |
 //! | `time_ms` | `{ "total", "encode", "solve" }` |
 //! | `phases` | each bound tried and its result |
+//! | `limit` | what left the verdict `unknown` when it was a limit: `time`, `memory` or `interrupted` (Ctrl-C); otherwise `null` |
 //! | `exhaustive` | `true` when every execution was explored with no bound (the explicit-state search finished): the verdict is then a proof, not a bounded check |
 //! | `exploration` | the explicit-state search: `result` (`safe`, `failure`, `deadlock`, `inconclusive`), `reason` (why it gave up, and where), `states`, `transitions`, `ms`; `null` when it did not run |
 
@@ -60,6 +62,7 @@ pub struct CheckJson<'a> {
     pub inputs: &'a [crate::cex::InputStep],
     pub time_ms: TimeMs,
     pub phases: &'a [Phase],
+    pub limit: Option<crate::checker::builtin::Limit>,
     pub exhaustive: bool,
     pub exploration: Option<&'a crate::check::Exploration>,
 }
@@ -85,6 +88,7 @@ pub fn to_json(out: &CheckOutcome, program: &str, checker: CheckerInfo, total_ms
             solve: out.stats.solve_ms,
         },
         phases: &out.phases,
+        limit: out.limit(),
         exhaustive: out.exhaustive(),
         exploration: out.exploration.as_ref(),
     };
@@ -194,7 +198,7 @@ pub fn render_text(
             let head = match v.kind {
                 ViolationKind::Deadlock => "DEADLOCK: every live thread is blocked".to_string(),
                 ViolationKind::Assertion => format!(
-                    "FAILURE: assertion violated at {}:{}",
+                    "FAILURE: assertion failed at {}:{}",
                     crate::seq::schedule::short_file(&v.file),
                     v.line
                 ),
@@ -270,4 +274,91 @@ pub fn render_text(
         }
     }
     s
+}
+
+/// SARIF 2.1.0: one result for the failure or deadlock found, with the failing
+/// interleaving as its code flow; no result otherwise. The verdict, `exhaustive`, `limit`
+/// and the reason are the invocation's properties, so that "no result" is never read
+/// without knowing whether it is a proof, a bounded check or no answer.
+pub fn to_sarif(out: &CheckOutcome, checker: &CheckerInfo) -> String {
+    use super::localize::{code_flow, sarif_uri};
+    use serde_json::{Value, json};
+    let rules = json!([
+        { "id": "seqloc/assertion", "name": "AssertionFailure",
+          "shortDescription": { "text": "An assertion fails in some interleaving" },
+          "defaultConfiguration": { "level": "error" } },
+        { "id": "seqloc/error-call", "name": "ErrorLocationReached",
+          "shortDescription": { "text": "An error call (reach_error, __VERIFIER_error) is reached in some interleaving" },
+          "defaultConfiguration": { "level": "error" } },
+        { "id": "seqloc/deadlock", "name": "Deadlock",
+          "shortDescription": { "text": "Every live thread is blocked in some interleaving" },
+          "defaultConfiguration": { "level": "error" } }
+    ]);
+    let results: Vec<Value> = out
+        .counterexample
+        .as_ref()
+        .filter(|_| matches!(out.verdict, Verdict::Failure | Verdict::Deadlock))
+        .map(|cex| {
+            let v = &cex.violation;
+            let (rule, index) = match v.kind {
+                ViolationKind::Assertion => ("seqloc/assertion", 0),
+                ViolationKind::Error => ("seqloc/error-call", 1),
+                ViolationKind::Deadlock => ("seqloc/deadlock", 2),
+            };
+            let mut r = json!({
+                "ruleId": rule,
+                "ruleIndex": index,
+                "level": "error",
+                "message": { "text": v.describe() },
+                "codeFlows": [code_flow(cex)]
+            });
+            if v.line > 0 {
+                if let Some(o) = r.as_object_mut() {
+                    o.insert(
+                        "locations".into(),
+                        json!([{
+                            "physicalLocation": {
+                                "artifactLocation": { "uri": sarif_uri(&v.file) },
+                                "region": { "startLine": v.line, "startColumn": v.column.max(1) }
+                            }
+                        }]),
+                    );
+                }
+            }
+            r
+        })
+        .into_iter()
+        .collect();
+    let mut notifications: Vec<Value> = Vec::new();
+    if out.verdict == Verdict::Unknown {
+        notifications.push(json!({
+            "level": "warning",
+            "message": { "text": format!("no answer: {}", out.reason.as_deref().unwrap_or("unknown")) }
+        }));
+    }
+    let doc = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "seqloc",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules
+            } },
+            "invocations": [{
+                "executionSuccessful": true,
+                "toolExecutionNotifications": notifications,
+                "properties": {
+                    "checker": checker.name,
+                    "checkerVersion": checker.version,
+                    "verdict": out.verdict,
+                    "exhaustive": out.exhaustive(),
+                    "limit": out.limit(),
+                    "reason": out.reason
+                }
+            }],
+            "results": results
+        }]
+    });
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
 }

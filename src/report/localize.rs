@@ -17,6 +17,7 @@
 //! | `candidates` | ranked; each: `rank`, `kind` (`value`: changing what the line computes avoids the failure along the interleaving; `atomicity`: the failure needs a context switch next to the line; `locking`: a lock acquisition that does not exclude a conflicting critical section, or a lock held into a deadlock; `blocking`: where a thread waits for ever in a deadlock; `ordering`: a statement that ran too early, or the creation of a thread that started too early, when the failure needs it to run before another thread's conflicting block), `file`, `line`, `column`, `columns`, `diag`, `threads` (`id`, `function`), `reads`, `writes`, `set` (number of the multi-line set it belongs to, or `null`), `hint`, `changes` (`thread`, `column`, `what`, `chosen`, `original`) |
 //! | `complete` | the checker had no further answer (every candidate of the interleaving is listed) |
 //! | `stopped` | why the loop stopped early, or `null` |
+//! | `limit` | the limit that left the answer incomplete (`time`, `memory`, `interrupted`): the search's, or the one that cut the candidate loop short; otherwise `null` |
 //! | `checker_runs` | checker questions asked (validation included) |
 //! | `time_ms` | `{ "total", "first_counterexample", "localization", "encode", "solve" }` |
 
@@ -45,6 +46,7 @@ pub struct LocalizeReport<'a> {
     pub candidates: Vec<Candidate>,
     pub complete: bool,
     pub stopped: Option<String>,
+    pub limit: Option<crate::checker::builtin::Limit>,
     pub checker_runs: u32,
     pub time: Times,
 }
@@ -73,6 +75,7 @@ struct Json<'a> {
     candidates: &'a [Candidate],
     complete: bool,
     stopped: &'a Option<String>,
+    limit: Option<crate::checker::builtin::Limit>,
     checker_runs: u32,
     time_ms: Times,
 }
@@ -92,6 +95,7 @@ pub fn to_json(r: &LocalizeReport) -> String {
         candidates: &r.candidates,
         complete: r.complete,
         stopped: &r.stopped,
+        limit: r.limit,
         checker_runs: r.checker_runs,
         time_ms: r.time,
     };
@@ -144,7 +148,7 @@ fn violation_head(cex: &Counterexample) -> String {
     match v.kind {
         ViolationKind::Deadlock => "DEADLOCK: every live thread is blocked".to_string(),
         ViolationKind::Assertion => format!(
-            "FAILURE: assertion violated at {}:{}",
+            "FAILURE: assertion failed at {}:{}",
             short_file(&v.file),
             v.line
         ),
@@ -314,48 +318,8 @@ pub fn render_text(r: &LocalizeReport, prog: &Program, st: &Style) -> String {
 /// thread flow per thread (steps ordered across threads by `executionOrder`).
 pub fn to_sarif(r: &LocalizeReport) -> String {
     use serde_json::{Value, json};
-    let uri = |f: &str| -> String {
-        if f.starts_with('/') {
-            format!("file://{f}")
-        } else {
-            f.to_string()
-        }
-    };
-    let code_flow: Option<Value> = r.cex.map(|cex| {
-        let mut flows: Vec<Value> = Vec::new();
-        for t in &cex.schedule.threads {
-            let locs: Vec<Value> = cex
-                .steps
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| s.thread == t.id)
-                .map(|(i, s)| {
-                    json!({
-                        "executionOrder": i + 1,
-                        "location": {
-                            "physicalLocation": {
-                                "artifactLocation": { "uri": uri(&s.file) },
-                                "region": { "startLine": s.line }
-                            },
-                            "message": { "text": s.statement }
-                        }
-                    })
-                })
-                .collect();
-            if locs.is_empty() {
-                continue;
-            }
-            flows.push(json!({
-                "id": format!("T{}", t.id),
-                "message": { "text": format!("thread T{} ({})", t.id, t.function) },
-                "locations": locs
-            }));
-        }
-        json!({
-            "message": { "text": format!("failing interleaving: {}", interleaving(cex)) },
-            "threadFlows": flows
-        })
-    });
+    let uri = |f: &str| sarif_uri(f);
+    let code_flow: Option<Value> = r.cex.map(code_flow);
     let results: Vec<Value> = r
         .candidates
         .iter()
@@ -417,4 +381,54 @@ pub fn to_sarif(r: &LocalizeReport) -> String {
         }]
     });
     serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+/// A path as a SARIF artifact URI: absolute paths as `file://` URIs, relative ones as
+/// they are (relative to the working directory, SARIF's default base).
+pub(crate) fn sarif_uri(f: &str) -> String {
+    if f.starts_with('/') {
+        format!("file://{f}")
+    } else {
+        f.to_string()
+    }
+}
+
+/// The failing interleaving as a SARIF code flow: one thread flow per thread, its steps in
+/// execution order.
+pub(crate) fn code_flow(cex: &Counterexample) -> serde_json::Value {
+    use serde_json::{Value, json};
+    let uri = |f: &str| sarif_uri(f);
+    let mut flows: Vec<Value> = Vec::new();
+    for t in &cex.schedule.threads {
+        let locs: Vec<Value> = cex
+            .steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.thread == t.id)
+            .map(|(i, s)| {
+                json!({
+                    "executionOrder": i + 1,
+                    "location": {
+                        "physicalLocation": {
+                            "artifactLocation": { "uri": uri(&s.file) },
+                            "region": { "startLine": s.line }
+                        },
+                        "message": { "text": s.statement }
+                    }
+                })
+            })
+            .collect();
+        if locs.is_empty() {
+            continue;
+        }
+        flows.push(json!({
+            "id": format!("T{}", t.id),
+            "message": { "text": format!("thread T{} ({})", t.id, t.function) },
+            "locations": locs
+        }));
+    }
+    json!({
+        "message": { "text": format!("failing interleaving: {}", interleaving(cex)) },
+        "threadFlows": flows
+    })
 }

@@ -2,6 +2,7 @@
 //! versioned JSON formats, SARIF. Only this module serializes results.
 
 pub mod check;
+pub mod error;
 pub mod facts;
 pub mod localize;
 pub mod style;

@@ -15,7 +15,10 @@ use crate::ir::visit::{self, VisitorMut};
 use crate::ir::*;
 
 const BUILTIN: &str = include_str!("../../templates/framework.c");
-const BUILTIN_ORIGIN: &str = "templates/framework.c";
+/// In angle brackets, like gcc's `<built-in>`: the front end reads a named source file
+/// from disk for its columns, and this one must never be `./templates/framework.c` of
+/// whatever directory seqloc runs in. Only `--templates` names a file to read.
+const BUILTIN_ORIGIN: &str = "<built-in templates/framework.c>";
 
 #[derive(Debug, thiserror::Error)]
 pub enum SkeletonError {

@@ -10,8 +10,10 @@
 //!                  "property":{...}|null, "bounds":{...}, "time_ms":{...}}
 //!                 (localize: "schema":"seqloc.localize/1" and
 //!                  "candidates":[{"file":"x.c","line":14,"column":3,...}, ...])
+//! exit 1: the same JSON, a failure was found
 //! exit 2: input error (syntax error, unsupported construct)
-//! exit 3: checker failure or limit reached
+//! exit 3: no answer: the JSON with `"verdict":"unknown"` (or a localization cut short) and
+//!         `"limit":"time"|"memory"|"interrupted"|null`, or a checker failure (no JSON)
 //! ```
 //!
 //! On exit 2 or 3 the JSON may still be printed with `"verdict":"unknown"` and a `reason`;
@@ -39,6 +41,12 @@ pub(crate) struct ChildOutput {
     pub verdict: Verdict,
     #[serde(default)]
     pub reason: Option<String>,
+    /// The limit that stopped the run, typed (`time`, `memory`, `interrupted`).
+    #[serde(default)]
+    pub limit: Option<String>,
+    /// A `no-failure-within-bounds` verdict is a proof for every execution.
+    #[serde(default)]
+    pub exhaustive: Option<bool>,
     #[serde(default)]
     pub candidates: Option<Vec<Candidate>>,
 }
@@ -111,6 +119,7 @@ pub(crate) struct Outcome {
     pub reason: Option<String>,
     pub candidates: Option<usize>,
     pub hit: Option<bool>,
+    pub exhaustive: Option<bool>,
 }
 
 impl Outcome {
@@ -121,8 +130,33 @@ impl Outcome {
             reason: Some(reason),
             candidates: None,
             hit: None,
+            exhaustive: None,
         }
     }
+}
+
+/// The error document (`seqloc.error/1`) a child prints on stdout when it fails with
+/// `--format json`: its message is the reason, not a line of the caret display on stderr.
+#[derive(Debug, Deserialize)]
+struct ChildError {
+    schema: String,
+    error: String,
+}
+
+fn child_error(stdout: &[u8]) -> Option<String> {
+    let e: ChildError = serde_json::from_slice(stdout).ok()?;
+    e.schema.starts_with("seqloc.error/").then_some(e.error)
+}
+
+/// The message of a child's stderr: its first `error:` line (a caret display follows it),
+/// else its last line.
+fn stderr_message(stderr: &str) -> Option<String> {
+    let lines = || stderr.lines().map(str::trim).filter(|l| !l.is_empty());
+    lines()
+        .find(|l| l.starts_with("error:"))
+        .map(|l| l.trim_start_matches("error:").trim())
+        .or_else(|| lines().next_back())
+        .map(str::to_string)
 }
 
 fn out_of_memory_re() -> &'static Regex {
@@ -208,17 +242,11 @@ pub(crate) fn interpret(raw: &RawRun, ctx: &Context<'_>) -> Outcome {
 
     let code = raw.exit.code();
     let json_reason = parsed.as_ref().ok().and_then(|o| o.reason.clone());
-    let last_stderr = raw
-        .stderr_tail
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .map(str::trim)
-        .map(str::to_string);
+    let child_message = child_error(&raw.stdout).or_else(|| stderr_message(&raw.stderr_tail));
     let why = || {
         json_reason
             .clone()
-            .or_else(|| last_stderr.clone())
+            .or_else(|| child_message.clone())
             .unwrap_or_else(|| "no message".to_string())
     };
     match code {
@@ -228,19 +256,32 @@ pub(crate) fn interpret(raw: &RawRun, ctx: &Context<'_>) -> Outcome {
         }
         // 0: no failure within the bounds; 1: a failure or deadlock was found.
         0 | 1 => {}
-        3 if json_reason
-            .as_deref()
-            .or(last_stderr.as_deref())
-            .is_some_and(|r| timeout_re().is_match(r)) =>
-        {
-            return Outcome::bare(Status::Timeout, format!("time limit (exit 3): {}", why()));
-        }
-        3 => {
-            return Outcome::bare(
-                Status::Error,
-                format!("checker failure (exit 3): {}", why()),
-            );
-        }
+        3 => match parsed.as_ref().ok().and_then(|o| o.limit.as_deref()) {
+            Some("time") => {
+                return Outcome::bare(Status::Timeout, format!("time limit (exit 3): {}", why()));
+            }
+            Some("memory") => return memout(format!("memory limit (exit 3): {}", why())),
+            Some(other) => {
+                return Outcome::bare(Status::Error, format!("{other} (exit 3): {}", why()));
+            }
+            None if json_reason
+                .as_deref()
+                .or(child_message.as_deref())
+                .is_some_and(|r| timeout_re().is_match(r)) =>
+            {
+                // An older seqloc, or an external checker's words: no typed limit.
+                return Outcome::bare(Status::Timeout, format!("time limit (exit 3): {}", why()));
+            }
+            // An answer without a limit (a bound reached, the solver undecided) is scored
+            // like any other: `unknown` is its verdict.
+            None if parsed.is_ok() => {}
+            None => {
+                return Outcome::bare(
+                    Status::Error,
+                    format!("checker failure (exit 3): {}", why()),
+                );
+            }
+        },
         _ => {
             return Outcome::bare(Status::Error, format!("exited with code {code}: {}", why()));
         }
@@ -282,6 +323,8 @@ pub(crate) fn interpret(raw: &RawRun, ctx: &Context<'_>) -> Outcome {
         reason,
         candidates,
         hit,
+        exhaustive: (out.verdict == Verdict::NoFailureWithinBounds)
+            .then_some(out.exhaustive.unwrap_or(false)),
     }
 }
 
@@ -528,9 +571,26 @@ mod tests {
         assert!(o.reason.unwrap().contains("input error (exit 2): a.i:3:1"));
 
         let unk = r#"{"schema":"seqloc.check/1","verdict":"unknown","reason":"esbmc crashed"}"#;
+        // An answer of `unknown` exits 3 (no answer) and is scored as unknown; a failure
+        // without an answer on stdout is an error.
         let o = interpret(&raw(Exit::Code(3), unk, ""), &c);
+        assert_eq!(o.status, Status::Unknown);
+        assert!(o.reason.unwrap().contains("esbmc crashed"));
+        let o = interpret(&raw(Exit::Code(3), "", "error: esbmc crashed\n"), &c);
         assert_eq!(o.status, Status::Error);
         assert!(o.reason.unwrap().contains("esbmc crashed"));
+        // The typed limit decides, whatever the words.
+        let typed =
+            r#"{"schema":"seqloc.check/1","verdict":"unknown","reason":"gave up","limit":"time"}"#;
+        assert_eq!(
+            interpret(&raw(Exit::Code(3), typed, ""), &c).status,
+            Status::Timeout
+        );
+        let typed = r#"{"schema":"seqloc.check/1","verdict":"unknown","reason":"gave up","limit":"memory"}"#;
+        assert_eq!(
+            interpret(&raw(Exit::Code(3), typed, ""), &c).status,
+            Status::Memout
+        );
 
         let tmo = r#"{"schema":"seqloc.check/1","verdict":"unknown","reason":"checker timed out after 900 s"}"#;
         assert_eq!(

@@ -207,6 +207,11 @@ pub struct TaskResult {
     pub data_model: Option<DataModel>,
     /// seqloc's verdict, when it gave one.
     pub verdict: Option<Verdict>,
+    /// For a `no-failure-within-bounds` verdict: `true` when it is a proof for every
+    /// execution (the explicit-state search covered them all, or nothing reachable can
+    /// fail), `false` when it holds within the bounds only; `null` for other verdicts.
+    #[serde(default)]
+    pub exhaustive: Option<bool>,
     pub status: Status,
     /// Why the status is what it is, in words (null for a plain correct answer).
     pub reason: Option<String>,
@@ -372,6 +377,7 @@ pub(crate) mod tests {
             expected: Some(false),
             data_model: Some(DataModel::Ilp32),
             verdict: None,
+            exhaustive: None,
             status,
             reason: None,
             time_ms: 1500,

@@ -211,6 +211,7 @@ fn base_result(task: &Task, property: &str, expected: Option<bool>) -> TaskResul
         expected,
         data_model: task.data_model,
         verdict: None,
+        exhaustive: None,
         status: Status::Skipped,
         reason: None,
         time_ms: 0,
@@ -345,6 +346,7 @@ fn run_one(opts: &SweepOptions, task: &Task, property: &TaskProperty) -> TaskRes
     }
     result.status = o.status;
     result.verdict = o.verdict;
+    result.exhaustive = o.exhaustive;
     result.reason = o.reason;
     result.candidates = o.candidates;
     result.hit = o.hit;

@@ -37,12 +37,83 @@ pub struct Stats {
     pub encode_ms: u64,
     pub solve_ms: u64,
     pub solver_calls: u32,
+    /// The limit that ended the search without an answer. It lives with the statistics
+    /// because every checker fills them (an external one leaves it `None` and says
+    /// `limit_reached` for its time limit).
+    #[serde(skip)]
+    pub limit: Option<Limit>,
+}
+
+/// A limit that stops a search before it has an answer: the exit code and the sweep's
+/// classification follow it, never the wording of a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Limit {
+    Time,
+    Memory,
+    /// Ctrl-C: Z3 catches SIGINT while it solves and gives up.
+    Interrupted,
+}
+
+impl Limit {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Limit::Time => "time",
+            Limit::Memory => "memory",
+            Limit::Interrupted => "interrupted",
+        }
+    }
 }
 
 pub enum Answer {
     Violated(Model),
     Holds,
-    Unknown(String),
+    Unknown(Undecided),
+}
+
+/// Why the solver gave no answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Undecided {
+    /// A limit: the session's deadline, Z3's memory, or Ctrl-C.
+    Limit(Limit),
+    /// Another thread closed the session's [`SolveGate`].
+    Stopped,
+    /// Anything else Z3 says (an incomplete theory, no model).
+    Solver(String),
+}
+
+impl Undecided {
+    pub fn limit(&self) -> Option<Limit> {
+        match self {
+            Undecided::Limit(l) => Some(*l),
+            _ => None,
+        }
+    }
+
+    /// Z3's reason for `unknown`, typed at the one place its words are read: Z3 offers
+    /// nothing but the text.
+    fn from_z3(reason: &str) -> Undecided {
+        match reason {
+            "canceled" | "timeout" => Undecided::Limit(Limit::Time),
+            "interrupted from keyboard" => Undecided::Limit(Limit::Interrupted),
+            r if r.contains("memory") => Undecided::Limit(Limit::Memory),
+            r => Undecided::Solver(r.to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for Undecided {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Undecided::Limit(Limit::Time) => f.write_str("time limit reached"),
+            Undecided::Limit(Limit::Memory) => f.write_str("memory limit reached"),
+            Undecided::Limit(Limit::Interrupted) => f.write_str("interrupted"),
+            Undecided::Stopped => {
+                f.write_str("stopped: the explicit-state search decided the program")
+            }
+            Undecided::Solver(w) => f.write_str(w),
+        }
+    }
 }
 
 /// One sequential program, encoded once, with a live solver.
@@ -219,7 +290,7 @@ impl Session {
         }
         let solver = Solver::new();
         if !self.set_timeout_on(&solver) {
-            return Answer::Unknown("time limit reached".into());
+            return Answer::Unknown(Undecided::Limit(Limit::Time));
         }
         for a in &self.out.asserts {
             solver.assert(a);
@@ -241,7 +312,7 @@ impl Session {
             return Answer::Holds;
         }
         if !self.set_timeout_on(&self.solver) {
-            return Answer::Unknown("time limit reached".into());
+            return Answer::Unknown(Undecided::Limit(Limit::Time));
         }
         self.queries += 1;
         let sel = Bool::new_const(format!("query#{}", self.queries));
@@ -325,16 +396,15 @@ impl Session {
 
 /// [`solve`], unless `gate` is closed before or during the solve.
 fn gated(gate: Option<&SolveGate>, solver: &Solver, assumptions: &[Bool]) -> (Answer, u64) {
-    const STOPPED: &str = "stopped: the explicit-state search decided the program";
     let Some(g) = gate else {
         return solve(solver, assumptions);
     };
     if !g.enter() {
-        return (Answer::Unknown(STOPPED.into()), 0);
+        return (Answer::Unknown(Undecided::Stopped), 0);
     }
     let (answer, ms) = solve(solver, assumptions);
     if !g.leave() {
-        return (Answer::Unknown(STOPPED.into()), ms);
+        return (Answer::Unknown(Undecided::Stopped), ms);
     }
     (answer, ms)
 }
@@ -350,15 +420,14 @@ fn solve(solver: &Solver, assumptions: &[Bool]) -> (Answer, u64) {
     let answer = match r {
         SatResult::Sat => match solver.get_model() {
             Some(m) => Answer::Violated(m),
-            None => Answer::Unknown("the solver gave no model".into()),
+            None => Answer::Unknown(Undecided::Solver("the solver gave no model".into())),
         },
         SatResult::Unsat => Answer::Holds,
-        SatResult::Unknown => Answer::Unknown(
-            solver
+        SatResult::Unknown => Answer::Unknown(Undecided::from_z3(
+            &solver
                 .get_reason_unknown()
-                .unwrap_or_else(|| "unknown".into())
-                .replace("canceled", "time limit reached"),
-        ),
+                .unwrap_or_else(|| "unknown".into()),
+        )),
     };
     (answer, ms)
 }
