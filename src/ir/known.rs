@@ -135,6 +135,8 @@ pub fn classify(name: &str) -> Known {
         }
         n if n.starts_with("pthread_")
             || n.starts_with("sem_")
+            || n.starts_with("__atomic_")
+            || n.starts_with("__sync_")
             || n == "realloc"
             || n == "signal"
             || n == "raise"
