@@ -155,3 +155,44 @@ fn issue26_programs_come_in_pairs() {
         );
     }
 }
+
+/// A 3,000-term sum and a 3,000-branch `else if` chain: the recursive parser, passes and
+/// explorer once overflowed the stack (exit 134); now they run on a thread with a large
+/// stack.
+#[test]
+fn deep_expressions_do_not_overflow_the_stack() {
+    let dir = std::env::temp_dir().join(format!("seqloc-deep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let terms: Vec<String> = (0..3000).map(|i| format!("x{}", i % 7)).collect();
+    let sum = format!(
+        "#include <pthread.h>\n#include <assert.h>\nint x0, x1, x2, x3, x4, x5, x6;\n\
+         void *t(void *a) {{ x1 = 1; return 0; }}\n\
+         int main() {{ pthread_t a; pthread_create(&a, 0, t, 0);\n\
+         int s = {};\npthread_join(a, 0);\nassert(s < 400);\nreturn 0; }}\n",
+        terms.join(" + ")
+    );
+    let branches: Vec<String> = (1..3000)
+        .map(|i| format!("  else if (x == {i}) y = {};", i + 1))
+        .collect();
+    let chain = format!(
+        "#include <assert.h>\nextern int __VERIFIER_nondet_int(void);\nint y;\n\
+         int main() {{ int x = __VERIFIER_nondet_int();\n  if (x == 0) y = 1;\n{}\n\
+         assert(y != 2999);\nreturn 0; }}\n",
+        branches.join("\n")
+    );
+    for (name, text) in [("sum.c", sum), ("chain.c", chain)] {
+        let p = dir.join(name);
+        std::fs::write(&p, text).expect("write program");
+        // The point is the stack: a failure found, or the time limit (exit 3) on this
+        // shared machine, but no abort.
+        let o = run(&["check", p.to_str().expect("utf-8 path"), "--timeout", "30"]);
+        assert!(
+            matches!(o.status.code(), Some(1 | 3)) && !stderr(&o).contains("overflow"),
+            "{name}: {:?}\n{}\n{}",
+            o.status.code(),
+            stdout(&o),
+            stderr(&o)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
