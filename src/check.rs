@@ -387,84 +387,91 @@ fn search(
             let (watching, over, ctl, handle) = (&watching, &over, &ctl, &handle);
             s.spawn(move || watch_memory(mb, watching, over, ctl, || handle.interrupt()));
         }
-        let explorer = s.spawn(|| {
-            *ctl.replay_ctx.lock().unwrap_or_else(|e| e.into_inner()) =
-                Some(Interruptible::this_thread());
-            let r = explicit::explore(&prep.normalized, &prep.shared, &eopts, Some(&ctl.cancel));
-            // A failure is replayed here, on the explorer's own thread (and Z3 context),
-            // while the bounded search goes on.
-            let replayed = match &r {
-                Explored::Violation { path, .. } if !path.is_empty() => {
-                    ctl.failing.store(true, Ordering::SeqCst);
-                    // Without the need for the fewest rounds, a replay that is quick is
-                    // tried at once. Otherwise (or when it was not quick) the replay is
-                    // only wanted once the bounded search's cheap phases found nothing:
-                    // their counterexample, with fewer rounds, is preferred, and two
-                    // solvers at once slow each other down.
-                    let mut early = None;
-                    if !opts.fewest_rounds && !ctl.bmc_failed.load(Ordering::SeqCst) {
-                        let quick = Instant::now() + EARLY_REPLAY;
-                        let d = deadline.map_or(quick, |d| d.min(quick));
-                        early = replay_explored(prep, opts, path, Some(d), &ctl.replay_gate);
+        // The explorer recurses over expressions as the front end does (see STACK_BYTES);
+        // without a thread for it, the bounded search answers alone.
+        let explorer = std::thread::Builder::new()
+            .stack_size(crate::STACK_BYTES)
+            .spawn_scoped(s, || {
+                *ctl.replay_ctx.lock().unwrap_or_else(|e| e.into_inner()) =
+                    Some(Interruptible::this_thread());
+                let r =
+                    explicit::explore(&prep.normalized, &prep.shared, &eopts, Some(&ctl.cancel));
+                // A failure is replayed here, on the explorer's own thread (and Z3 context),
+                // while the bounded search goes on.
+                let replayed = match &r {
+                    Explored::Violation { path, .. } if !path.is_empty() => {
+                        ctl.failing.store(true, Ordering::SeqCst);
+                        // Without the need for the fewest rounds, a replay that is quick is
+                        // tried at once. Otherwise (or when it was not quick) the replay is
+                        // only wanted once the bounded search's cheap phases found nothing:
+                        // their counterexample, with fewer rounds, is preferred, and two
+                        // solvers at once slow each other down.
+                        let mut early = None;
+                        if !opts.fewest_rounds && !ctl.bmc_failed.load(Ordering::SeqCst) {
+                            let quick = Instant::now() + EARLY_REPLAY;
+                            let d = deadline.map_or(quick, |d| d.min(quick));
+                            early = replay_explored(prep, opts, path, Some(d), &ctl.replay_gate);
+                        }
+                        let wanted = early.is_none()
+                            && loop {
+                                if ctl.bmc_failed.load(Ordering::SeqCst) {
+                                    break false;
+                                }
+                                if ctl.cheap_done.load(Ordering::SeqCst)
+                                    || ctl.bmc_done.load(Ordering::SeqCst)
+                                {
+                                    break true;
+                                }
+                                std::thread::sleep(Duration::from_millis(5));
+                            };
+                        if wanted {
+                            replay_explored(prep, opts, path, deadline, &ctl.replay_gate)
+                        } else {
+                            early
+                        }
                     }
-                    let wanted = early.is_none()
-                        && loop {
-                            if ctl.bmc_failed.load(Ordering::SeqCst) {
-                                break false;
-                            }
-                            if ctl.cheap_done.load(Ordering::SeqCst)
-                                || ctl.bmc_done.load(Ordering::SeqCst)
-                            {
-                                break true;
-                            }
-                            std::thread::sleep(Duration::from_millis(5));
-                        };
-                    if wanted {
-                        replay_explored(prep, opts, path, deadline, &ctl.replay_gate)
-                    } else {
-                        early
+                    Explored::Violation { .. } => {
+                        ctl.failing.store(true, Ordering::SeqCst);
+                        None
                     }
-                }
-                Explored::Violation { .. } => {
-                    ctl.failing.store(true, Ordering::SeqCst);
-                    None
-                }
-                _ => None,
-            };
-            // A failure beyond the user's bounds must not stop the bounded search: one
-            // within them may still be found there.
-            let (replayed, beyond) = match replayed {
-                Some(c) if !user.fits(&c) => (None, Some(c)),
-                r => (r, None),
-            };
-            if matches!(r, Explored::Safe(_) | Explored::Unfailing { .. }) {
-                ctl.proved.store(true, Ordering::SeqCst);
-                ctl.gate.close(|| handle.interrupt());
-            }
-            // The bounded search's own counterexample, if it finds one within its bounds,
-            // has the fewest rounds and is preferred.
-            if replayed.is_some() {
-                ctl.replayed.store(true, Ordering::SeqCst);
-                // A phase beyond the cheap ones would only look for a failure with fewer
-                // rounds; it can take until the time limit (`deepen` stops before
-                // starting one, this stops one in progress). Without the need for the
-                // fewest rounds, a cheap phase in progress gets a short grace: its
-                // counterexample, when it has one, is the better one to explain.
-                if !opts.fewest_rounds {
-                    let until = Instant::now() + CHEAP_GRACE;
-                    while !ctl.bmc_done.load(Ordering::SeqCst)
-                        && ctl.running_rounds.load(Ordering::SeqCst) <= CHEAP_ROUNDS
-                        && Instant::now() < until
-                    {
-                        std::thread::sleep(Duration::from_millis(5));
-                    }
-                }
-                if !opts.fewest_rounds || ctl.running_rounds.load(Ordering::SeqCst) > CHEAP_ROUNDS {
+                    _ => None,
+                };
+                // A failure beyond the user's bounds must not stop the bounded search: one
+                // within them may still be found there.
+                let (replayed, beyond) = match replayed {
+                    Some(c) if !user.fits(&c) => (None, Some(c)),
+                    r => (r, None),
+                };
+                if matches!(r, Explored::Safe(_) | Explored::Unfailing { .. }) {
+                    ctl.proved.store(true, Ordering::SeqCst);
                     ctl.gate.close(|| handle.interrupt());
                 }
-            }
-            (r, replayed, beyond)
-        });
+                // The bounded search's own counterexample, if it finds one within its bounds,
+                // has the fewest rounds and is preferred.
+                if replayed.is_some() {
+                    ctl.replayed.store(true, Ordering::SeqCst);
+                    // A phase beyond the cheap ones would only look for a failure with fewer
+                    // rounds; it can take until the time limit (`deepen` stops before
+                    // starting one, this stops one in progress). Without the need for the
+                    // fewest rounds, a cheap phase in progress gets a short grace: its
+                    // counterexample, when it has one, is the better one to explain.
+                    if !opts.fewest_rounds {
+                        let until = Instant::now() + CHEAP_GRACE;
+                        while !ctl.bmc_done.load(Ordering::SeqCst)
+                            && ctl.running_rounds.load(Ordering::SeqCst) <= CHEAP_ROUNDS
+                            && Instant::now() < until
+                        {
+                            std::thread::sleep(Duration::from_millis(5));
+                        }
+                    }
+                    if !opts.fewest_rounds
+                        || ctl.running_rounds.load(Ordering::SeqCst) > CHEAP_ROUNDS
+                    {
+                        ctl.gate.close(|| handle.interrupt());
+                    }
+                }
+                (r, replayed, beyond)
+            });
         let bmc = deepen(prep, opts, &ctl, user);
         if let Ok(o) = &bmc {
             if matches!(o.verdict, Verdict::Failure | Verdict::Deadlock) {
@@ -489,14 +496,16 @@ fn search(
         if let Some(d) = deadline {
             until = until.min(d);
         }
-        while wait && !explorer.is_finished() && Instant::now() < until {
+        let explorer = explorer.ok();
+        while wait && explorer.as_ref().is_some_and(|e| !e.is_finished()) && Instant::now() < until
+        {
             std::thread::sleep(Duration::from_millis(5));
         }
         ctl.cancel.store(true, Ordering::SeqCst);
-        let explored = explorer.join();
+        let explored = explorer.map(|e| e.join());
         watching.store(false, Ordering::SeqCst);
         let mut out = bmc?;
-        if let Ok((ex, replayed, beyond)) = explored {
+        if let Some(Ok((ex, replayed, beyond))) = explored {
             let found = matches!(out.verdict, Verdict::Failure | Verdict::Deadlock);
             combine(&mut out, ex, &prep.normalized);
             if let Some(cex) = beyond.filter(|_| !found && replayed.is_none()) {

@@ -131,5 +131,12 @@ fn lower_preprocessed(
         }
     };
     lower::lower(&unit, &mut prog, &mut locator, &pp)?;
+    for f in &mut prog.funcs {
+        if f.body.is_none() {
+            if let Some(alias) = crate::ir::known::dialect_alias(&f.name) {
+                f.name = alias;
+            }
+        }
+    }
     Ok(prog)
 }

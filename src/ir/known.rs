@@ -107,11 +107,17 @@ pub fn classify(name: &str) -> Known {
         "pthread_key_delete" => Known::KeyDelete,
         "pthread_getspecific" => Known::GetSpecific,
         "pthread_setspecific" => Known::SetSpecific,
-        "__VERIFIER_assert" => Known::VerifierAssert,
-        "__VERIFIER_assume" | "assume_abort_if_not" => Known::VerifierAssume,
+        // ESBMC's and CBMC's spellings: `__X_assert(cond, "message")` checks `cond`, the
+        // message is only for their reports.
+        "__VERIFIER_assert" | "__ESBMC_assert" | "__CPROVER_assert" => Known::VerifierAssert,
+        "__VERIFIER_assume" | "assume_abort_if_not" | "__ESBMC_assume" | "__CPROVER_assume" => {
+            Known::VerifierAssume
+        }
         "reach_error" | "__VERIFIER_error" => Known::ReachError,
-        "__VERIFIER_atomic_begin" => Known::AtomicBegin,
-        "__VERIFIER_atomic_end" => Known::AtomicEnd,
+        "__VERIFIER_atomic_begin" | "__ESBMC_atomic_begin" | "__CPROVER_atomic_begin" => {
+            Known::AtomicBegin
+        }
+        "__VERIFIER_atomic_end" | "__ESBMC_atomic_end" | "__CPROVER_atomic_end" => Known::AtomicEnd,
         "abort" | "exit" | "_exit" | "_Exit" => Known::Abort,
         "__assert_fail" | "__assert_perror_fail" | "__assert" | "__assert_rtn" => Known::AssertFail,
         "malloc" | "alloca" | "__builtin_alloca" => Known::Malloc,
@@ -129,6 +135,8 @@ pub fn classify(name: &str) -> Known {
         }
         n if n.starts_with("pthread_")
             || n.starts_with("sem_")
+            || n.starts_with("__atomic_")
+            || n.starts_with("__sync_")
             || n == "realloc"
             || n == "signal"
             || n == "raise"
@@ -138,6 +146,22 @@ pub fn classify(name: &str) -> Known {
             Known::Unsupported
         }
         _ => Known::Other,
+    }
+}
+
+/// The SV-COMP name of a function that is only declared, when the checkers' conventions
+/// give it a meaning under another name: `nondet_int()`, `nondet_bool()`... (ESBMC and
+/// CBMC: any `nondet_*` without a definition returns a nondeterministic value of its
+/// return type) and `assert` called without `<assert.h>` (an implicit declaration).
+/// Only bodiless functions are renamed: a program that defines its own `nondet_int`
+/// keeps it.
+pub fn dialect_alias(name: &str) -> Option<String> {
+    match name {
+        "assert" => Some("__VERIFIER_assert".into()),
+        n if n.len() > "nondet_".len() && n.starts_with("nondet_") => {
+            Some(format!("__VERIFIER_{n}"))
+        }
+        _ => None,
     }
 }
 
@@ -163,4 +187,36 @@ pub fn sync_typedef(name: &str) -> Option<SyncKind> {
 pub enum SyncKind {
     Mutex,
     Cond,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checker_dialects_mean_the_sv_comp_primitives() {
+        for (name, k) in [
+            ("__ESBMC_assert", Known::VerifierAssert),
+            ("__CPROVER_assert", Known::VerifierAssert),
+            ("__ESBMC_assume", Known::VerifierAssume),
+            ("__CPROVER_assume", Known::VerifierAssume),
+            ("__ESBMC_atomic_begin", Known::AtomicBegin),
+            ("__CPROVER_atomic_begin", Known::AtomicBegin),
+            ("__ESBMC_atomic_end", Known::AtomicEnd),
+            ("__CPROVER_atomic_end", Known::AtomicEnd),
+            ("__VERIFIER_nondet_ulong", Known::Nondet),
+        ] {
+            assert_eq!(classify(name), k, "{name}");
+        }
+        assert_eq!(
+            dialect_alias("nondet_uint").as_deref(),
+            Some("__VERIFIER_nondet_uint")
+        );
+        assert_eq!(
+            dialect_alias("assert").as_deref(),
+            Some("__VERIFIER_assert")
+        );
+        assert_eq!(dialect_alias("nondet_"), None);
+        assert_eq!(dialect_alias("nondeterminism"), None);
+    }
 }

@@ -176,17 +176,21 @@ pub struct Quals {
     pub konst: bool,
     pub volatile: bool,
     pub restrict: bool,
+    /// C11 `_Atomic`: not printed (the printed programs never need it: seqloc refuses
+    /// the read-modify-writes whose meaning it changes), kept so they can be refused.
+    pub atomic: bool,
 }
 
 impl Quals {
     pub fn is_empty(self) -> bool {
-        !self.konst && !self.volatile && !self.restrict
+        !self.konst && !self.volatile && !self.restrict && !self.atomic
     }
     pub fn union(self, o: Quals) -> Quals {
         Quals {
             konst: self.konst || o.konst,
             volatile: self.volatile || o.volatile,
             restrict: self.restrict || o.restrict,
+            atomic: self.atomic || o.atomic,
         }
     }
 }

@@ -1238,7 +1238,11 @@ impl Normalizer<'_> {
             return;
         }
         let mut vars = Vec::new();
-        for x in taken {
+        for mut x in taken {
+            // A read nested in a later one (`s.b[s.a]`: `s.a`, then `s.b[..]`) was
+            // taken first, so the later one holds its placeholder: bind it to the
+            // temporary already declared, or the placeholder id escapes into the IR.
+            patch_placeholders(&mut x, &vars, self.prog);
             let loc = x.loc;
             let t = self.temp(&x.ty, loc);
             self.push(
@@ -1445,6 +1449,16 @@ mod tests {
     fn all_simple(p: &Program, s: &SharedInfo) {
         for f in &p.funcs {
             if let Some(b) = &f.body {
+                // No hoisting placeholder may survive: its id names no variable.
+                visit::each_expr(b, &mut |x| {
+                    if let ExprKind::Var(v) = x.kind {
+                        assert!(
+                            (v.0 as usize) < p.vars.len(),
+                            "placeholder {v:?} left in {}",
+                            f.name
+                        );
+                    }
+                });
                 visit::each_stmt(b, &mut |st| {
                     assert!(
                         shared_accesses(s, st) <= 1,
@@ -1486,6 +1500,24 @@ mod tests {
         assert!(s.vars.iter().any(|v| p.var(*v).name == "x"));
         all_simple(&p, &s);
         let _ = RACE;
+    }
+
+    /// A shared read nested in another one that is hoisted too (`s.b[s.a]` in a
+    /// condition, `q->v[q->i[q->h]]`) binds the inner temporary in the outer one's
+    /// declaration: its placeholder once escaped and panicked `Program::var`.
+    #[test]
+    fn nested_hoisted_reads_leave_no_placeholder() {
+        let (p, s) = norm(
+            "int pthread_create(int *, void *, void *(*)(void *), void *);\n\
+             struct S { int a; int b[4]; int i[4]; } s; struct S *g = &s; int r;\n\
+             void *t(void *arg) { struct S *q = arg; s.a = 1; \
+             if (s.b[s.a] == 5) r = 1; r = s.b[s.b[s.a]] + s.b[s.a]; \
+             q->b[q->i[q->a]] = q->b[q->a]; while (g->b[g->i[g->a]] > 9) r++; \
+             switch (s.b[s.a]) { case 1: r = 2; } return 0; }\n\
+             int main() { int p; pthread_create(&p, 0, t, &s); pthread_create(&p, 0, t, &s); \
+             return s.b[s.i[s.a]]; }\n",
+        );
+        all_simple(&p, &s);
     }
 
     #[test]

@@ -150,6 +150,41 @@ impl Lowerer<'_, '_> {
     }
 
     /// Lowers a declaration; at block scope returns the `Decl` statements it produces.
+    /// `PTHREAD_MUTEX_INITIALIZER` is all zeros; any other constant initializer of a
+    /// mutex (glibc's `PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP`, `..._ERRORCHECK_...`)
+    /// chooses a mutex kind the sequentialization's rules do not model (a recursive
+    /// mutex locked twice would be reported as a deadlock).
+    fn refuse_mutex_kind(&mut self, ty: &Type, init: &Init, span: Span) -> R<()> {
+        fn nonzero(i: &Init) -> bool {
+            match i {
+                Init::Expr(e) => e.as_int().is_some_and(|v| v != 0),
+                Init::List(items) => items.iter().any(|it| nonzero(&it.init)),
+            }
+        }
+        let mut t = ty;
+        let is_mutex = loop {
+            match t {
+                Type::Typedef(id) => {
+                    let def = self.tt().typedef(*id);
+                    if def.name == "pthread_mutex_t" {
+                        break true;
+                    }
+                    t = &def.ty;
+                }
+                Type::Qualified(inner, _) | Type::Array(inner, _) => t = inner,
+                _ => break false,
+            }
+        };
+        if is_mutex && nonzero(init) {
+            return Err(self.unsupported(
+                span,
+                "a mutex initializer other than PTHREAD_MUTEX_INITIALIZER (a recursive or \
+                 error-checking mutex): only the default mutex type is modelled",
+            ));
+        }
+        Ok(())
+    }
+
     fn declaration(&mut self, d: &Node<ast::Declaration>) -> R<Vec<Stmt>> {
         let specs = self.specifiers(&d.node.specifiers, d.span)?;
         let mut out = Vec::new();
@@ -181,6 +216,7 @@ impl Lowerer<'_, '_> {
                 if let Some(init) = &id.node.initializer {
                     let ty = self.prog.var(vid).ty.clone();
                     let (ty, init) = self.initializer(&ty, init)?;
+                    self.refuse_mutex_kind(&ty, &init, id.span)?;
                     let v = self.prog.var_mut(vid);
                     v.ty = ty;
                     v.init = Some(init);
@@ -214,6 +250,7 @@ impl Lowerer<'_, '_> {
                 Some(init) => {
                     let ty = decl.ty.clone();
                     let (ty, init) = self.initializer(&ty, init)?;
+                    self.refuse_mutex_kind(&ty, &init, id.span)?;
                     self.prog.var_mut(vid).ty = ty;
                     Some(init)
                 }

@@ -114,7 +114,13 @@ impl Lowerer<'_, '_> {
             ast::TypeSpecifier::Unsigned => c.unsigned = true,
             ast::TypeSpecifier::Bool => c.bool_ = true,
             ast::TypeSpecifier::Complex => c.complex = true,
-            ast::TypeSpecifier::Atomic(tn) => c.named = Some(self.type_name(tn)?),
+            ast::TypeSpecifier::Atomic(tn) => {
+                let atomic = Quals {
+                    atomic: true,
+                    ..Quals::default()
+                };
+                c.named = Some(self.type_name(tn)?.qualified(atomic))
+            }
             ast::TypeSpecifier::Struct(st) => c.named = Some(self.struct_type(st)?),
             ast::TypeSpecifier::Enum(et) => c.named = Some(self.enum_type(et)?),
             ast::TypeSpecifier::TypedefName(id) => {
@@ -500,6 +506,7 @@ fn qual(q: &ast::TypeQualifier, quals: &mut Quals) {
         ast::TypeQualifier::Const => quals.konst = true,
         ast::TypeQualifier::Volatile => quals.volatile = true,
         ast::TypeQualifier::Restrict => quals.restrict = true,
+        ast::TypeQualifier::Atomic => quals.atomic = true,
         _ => {}
     }
 }

@@ -1,0 +1,198 @@
+//! The programs people write (issue 26): checker dialects, atomics, pthread corners and the
+//! shapes that once crashed the pipeline. Each program under `tests/programs/issue26/`
+//! states its expected outcome on its first line, and `seqloc localize` must agree:
+//!
+//! * `// seqloc-expect: failure N` (or `deadlock N`): exit 1 with that verdict and a fault
+//!   candidate on line `N`, the line a programmer would change;
+//! * `// seqloc-expect: no-failure`: exit 0, no candidates;
+//! * `// seqloc-expect: refused NAME`: exit 2 naming `NAME` (a construct seqloc does not
+//!   model is refused, never analysed wrongly).
+//!
+//! A `// seqloc-notice: TEXT` line requires `TEXT` on stderr (the memory-order notice).
+
+mod common;
+
+use common::*;
+use std::path::PathBuf;
+
+const DIR: &str = "tests/programs/issue26";
+
+#[derive(Debug)]
+enum Expect {
+    Failure(&'static str, u64),
+    NoFailure,
+    Refused(String),
+}
+
+fn expectation(path: &PathBuf) -> (Expect, Option<String>) {
+    let text = std::fs::read_to_string(path).expect("test program is readable");
+    let first = text.lines().next().unwrap_or_default();
+    let spec = first.strip_prefix("// seqloc-expect: ").unwrap_or_else(|| {
+        panic!(
+            "{}: first line must be `// seqloc-expect: ...`",
+            path.display()
+        )
+    });
+    let mut words = spec.split_whitespace();
+    let e = match (words.next(), words.next()) {
+        (Some(v @ ("failure" | "deadlock")), Some(n)) => Expect::Failure(
+            if v == "failure" {
+                "failure"
+            } else {
+                "deadlock"
+            },
+            n.parse().expect("line number"),
+        ),
+        (Some("no-failure"), None) => Expect::NoFailure,
+        (Some("refused"), Some(name)) => Expect::Refused(name.to_string()),
+        _ => panic!("{}: bad expectation `{spec}`", path.display()),
+    };
+    let notice = text
+        .lines()
+        .find_map(|l| l.strip_prefix("// seqloc-notice: "))
+        .map(str::to_string);
+    (e, notice)
+}
+
+fn programs() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join(DIR))
+        .expect("tests/programs/issue26 exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// One program: `Err` with what went wrong.
+fn verify(path: &PathBuf) -> Result<(), String> {
+    let (expect, notice) = expectation(path);
+    let rel = path
+        .strip_prefix(root())
+        .unwrap_or(path)
+        .display()
+        .to_string();
+    let o = run(&["localize", &rel, "--format", "json", "--timeout", "120"]);
+    let err = stderr(&o);
+    if err.contains("panicked") {
+        return Err(format!("{rel}: panic\n{err}"));
+    }
+    if let Some(n) = notice {
+        if !err.contains(&n) {
+            return Err(format!("{rel}: no notice `{n}` on stderr:\n{err}"));
+        }
+    }
+    match expect {
+        Expect::Refused(name) => {
+            if o.status.code() != Some(2) || !err.contains(&name) {
+                return Err(format!(
+                    "{rel}: expected exit 2 naming `{name}`, got {:?}\n{err}\n{}",
+                    o.status.code(),
+                    stdout(&o)
+                ));
+            }
+        }
+        Expect::NoFailure => {
+            let j = json(&o);
+            if o.status.code() != Some(0) || !candidate_lines(&j).is_empty() {
+                return Err(format!(
+                    "{rel}: expected no failure, got {:?}: {}\n{err}",
+                    o.status.code(),
+                    j["verdict"]
+                ));
+            }
+        }
+        Expect::Failure(verdict, line) => {
+            if o.status.code() != Some(1) {
+                return Err(format!(
+                    "{rel}: expected {verdict}, got exit {:?}\n{err}\n{}",
+                    o.status.code(),
+                    stdout(&o)
+                ));
+            }
+            let j = json(&o);
+            let lines = candidate_lines(&j);
+            if j["verdict"] != verdict || !lines.contains(&line) {
+                return Err(format!(
+                    "{rel}: expected {verdict} with a candidate on line {line}, got {} with {lines:?}",
+                    j["verdict"]
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn issue26_programs_get_their_expected_verdicts() {
+    let progs = programs();
+    assert!(!progs.is_empty());
+    let errors: Vec<String> = parallel(&progs, verify)
+        .into_iter()
+        .filter_map(Result::err)
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n\n"));
+}
+
+/// Every correct program of the directory has a failing twin and the other way round, so
+/// each feature is tested both ways.
+#[test]
+fn issue26_programs_come_in_pairs() {
+    for p in programs() {
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let twin = if let Some(stem) = name.strip_suffix("_fail.c") {
+            format!("{stem}_ok.c")
+        } else if let Some(stem) = name.strip_suffix("_ok.c") {
+            format!("{stem}_fail.c")
+        } else if name.ends_with("_refused.c") {
+            continue;
+        } else {
+            panic!("{name}: name it *_fail.c, *_ok.c or *_refused.c");
+        };
+        assert!(
+            p.with_file_name(&twin).exists(),
+            "{name} has no twin {twin}"
+        );
+    }
+}
+
+/// A 3,000-term sum and a 3,000-branch `else if` chain: the recursive parser, passes and
+/// explorer once overflowed the stack (exit 134); now they run on a thread with a large
+/// stack.
+#[test]
+fn deep_expressions_do_not_overflow_the_stack() {
+    let dir = std::env::temp_dir().join(format!("seqloc-deep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let terms: Vec<String> = (0..3000).map(|i| format!("x{}", i % 7)).collect();
+    let sum = format!(
+        "#include <pthread.h>\n#include <assert.h>\nint x0, x1, x2, x3, x4, x5, x6;\n\
+         void *t(void *a) {{ x1 = 1; return 0; }}\n\
+         int main() {{ pthread_t a; pthread_create(&a, 0, t, 0);\n\
+         int s = {};\npthread_join(a, 0);\nassert(s < 400);\nreturn 0; }}\n",
+        terms.join(" + ")
+    );
+    let branches: Vec<String> = (1..3000)
+        .map(|i| format!("  else if (x == {i}) y = {};", i + 1))
+        .collect();
+    let chain = format!(
+        "#include <assert.h>\nextern int __VERIFIER_nondet_int(void);\nint y;\n\
+         int main() {{ int x = __VERIFIER_nondet_int();\n  if (x == 0) y = 1;\n{}\n\
+         assert(y != 2999);\nreturn 0; }}\n",
+        branches.join("\n")
+    );
+    for (name, text) in [("sum.c", sum), ("chain.c", chain)] {
+        let p = dir.join(name);
+        std::fs::write(&p, text).expect("write program");
+        // The point is the stack: a failure found, or the time limit (exit 3) on this
+        // shared machine, but no abort.
+        let o = run(&["check", p.to_str().expect("utf-8 path"), "--timeout", "30"]);
+        assert!(
+            matches!(o.status.code(), Some(1 | 3)) && !stderr(&o).contains("overflow"),
+            "{name}: {:?}\n{}\n{}",
+            o.status.code(),
+            stdout(&o),
+            stderr(&o)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,26 @@
+// seqloc-expect: no-failure
+// PTHREAD_MUTEX_NORMAL set explicitly is the modelled default: locking it twice in the
+// same thread would block forever, but the second lock is never reached.
+#include <pthread.h>
+#include <assert.h>
+pthread_mutex_t m;
+int depth;
+void *worker(void *arg) {
+  pthread_mutex_lock(&m);
+  depth++;
+  if (depth > 1)
+    pthread_mutex_lock(&m);
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_mutexattr_t attr;
+  pthread_mutexattr_init(&attr);
+  pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_NORMAL);
+  pthread_mutex_init(&m, &attr);
+  pthread_t t;
+  pthread_create(&t, 0, worker, 0);
+  pthread_join(t, 0);
+  assert(depth == 1);
+  return 0;
+}
