@@ -388,3 +388,88 @@ fn real_checkers_find_the_builtin_checkers_diag_values() {
         }
     }
 }
+
+/// SIGTERM, SIGINT and SIGKILL of seqloc while a checker runs leave no checker process; the
+/// first two also remove seqloc's temp dir and exit 3 ("interrupted"). The fake checker
+/// writes its pid and sleeps; TMPDIR is private, so leftovers can be counted.
+#[test]
+fn stop_signals_leave_no_checker_and_no_temp_dir() {
+    use std::os::unix::fs::PermissionsExt;
+    for (signal, name) in [
+        (libc::SIGTERM, "SIGTERM"),
+        (libc::SIGINT, "SIGINT"),
+        (libc::SIGKILL, "SIGKILL"),
+    ] {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let scratch = tmp.path().join("tmp");
+        std::fs::create_dir(&scratch).expect("scratch");
+        let pidfile = tmp.path().join("checker.pid");
+        let script = tmp.path().join("esbmc");
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'ESBMC version 8.4.0 64-bit x86_64 linux'; exit 0; fi\necho $$ > '{}'\nexec sleep 60\n",
+                pidfile.display()
+            ),
+        )
+        .expect("write");
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        let prog = tmp.path().join("p.c");
+        std::fs::write(
+            &prog,
+            "#include <pthread.h>\n#include <assert.h>\nint x;\nvoid *t(void *a) { x = x + 1; return 0; }\nint main(void) { pthread_t a; pthread_create(&a, 0, t, 0); x = x + 1; pthread_join(a, 0); assert(x == 2); return 0; }\n",
+        )
+        .expect("write");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_seqloc"))
+            .args([
+                "check",
+                prog.to_str().unwrap_or_default(),
+                "--checker",
+                "esbmc",
+                "--checker-path",
+                script.to_str().unwrap_or_default(),
+                "--property",
+                "unreach-call",
+            ])
+            .env("TMPDIR", &scratch)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let started = std::time::Instant::now();
+        while !pidfile.exists() && started.elapsed() < std::time::Duration::from_secs(30) {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let checker: i32 = std::fs::read_to_string(&pidfile)
+            .ok()
+            .and_then(|p| p.trim().parse().ok())
+            .expect("the fake checker started");
+        // SAFETY: plain syscall on the child we started.
+        unsafe {
+            libc::kill(child.id() as i32, signal);
+        }
+        let out = child.wait_with_output().expect("wait");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        // The checker dies with seqloc: its pid no longer names a live process (a zombie
+        // reaped by init counts as gone once `kill(pid, 0)` fails).
+        let gone = (0..100).any(|_| {
+            // SAFETY: signal 0 only checks whether the process exists.
+            let alive = unsafe { libc::kill(checker, 0) } == 0
+                && std::fs::read_to_string(format!("/proc/{checker}/stat"))
+                    .is_ok_and(|s| !s.contains(") Z "));
+            if alive {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            !alive
+        });
+        assert!(gone, "{name}: checker {checker} still runs\n{stderr}");
+        if signal != libc::SIGKILL {
+            assert_eq!(out.status.code(), Some(3), "{name}: {stderr}");
+            assert!(stderr.contains("interrupted"), "{name}: {stderr}");
+            let left: Vec<_> = std::fs::read_dir(&scratch)
+                .map(|d| d.flatten().map(|e| e.file_name()).collect())
+                .unwrap_or_default();
+            assert!(left.is_empty(), "{name}: left {left:?}");
+        }
+    }
+}

@@ -168,6 +168,12 @@ pub fn external_bounds(b: &BoundArgs) -> ExternalBounds {
 /// output.
 pub fn external_fail(e: ExternalError) -> Fail {
     let mut f = Fail::checker(e.to_string());
+    f.limit = match &e {
+        ExternalError::Interrupted { .. } => Some(seqloc::checker::builtin::Limit::Interrupted),
+        ExternalError::Timeout { .. } => Some(seqloc::checker::builtin::Limit::Time),
+        ExternalError::OutOfMemory { .. } => Some(seqloc::checker::builtin::Limit::Memory),
+        _ => f.limit,
+    };
     if let Some(c) = e.command().filter(|c| !c.is_empty()) {
         f.notes.push(format!("command: {c}"));
     }

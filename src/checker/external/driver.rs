@@ -91,6 +91,7 @@ impl External {
     /// Finds the checker, asks its version, makes the temp dir.
     pub fn start(cfg: Config, log: Log) -> Result<External, ExternalError> {
         let deadline = cfg.timeout.map(|t| Instant::now() + t);
+        process::catch_stop_signals();
         let program = process::locate(cfg.kind.name(), cfg.path.as_deref(), cfg.kind.env_var())?;
         let tmp = tempfile::Builder::new()
             .prefix("seqloc-")

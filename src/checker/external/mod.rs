@@ -79,6 +79,10 @@ pub enum ExternalError {
     },
     #[error("{what}")]
     Io { what: String, command: String },
+    #[error(
+        "interrupted by signal {signal} while the checker ran; the checker's process group was stopped"
+    )]
+    Interrupted { signal: i32, command: String },
     #[error("{checker} reached the time limit ({secs:.1} s) {during}")]
     Timeout {
         checker: String,
@@ -119,6 +123,7 @@ impl ExternalError {
             ExternalError::Spawn { command, .. }
             | ExternalError::Io { command, .. }
             | ExternalError::Timeout { command, .. }
+            | ExternalError::Interrupted { command, .. }
             | ExternalError::OutOfMemory { command, .. }
             | ExternalError::Crashed { command, .. }
             | ExternalError::Unreadable { command, .. } => Some(command),

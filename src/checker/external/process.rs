@@ -13,6 +13,7 @@ use std::fs::File;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
 use super::ExternalError;
@@ -103,9 +104,52 @@ const POLL: Duration = Duration::from_millis(10);
 /// After SIGTERM, how long the group gets to exit before SIGKILL.
 const GRACE: Duration = Duration::from_millis(500);
 
-/// Runs the checker and waits for it, killing its process group at the time limit.
+/// The signal (SIGINT or SIGTERM) that asked seqloc to stop while a checker may run; 0 for
+/// none. Set by [`on_signal`], read by [`run`]'s polling loop.
+static STOP_SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+extern "C" fn on_signal(sig: libc::c_int) {
+    // Only an atomic store: async-signal-safe.
+    STOP_SIGNAL.store(sig, AtomicOrdering::SeqCst);
+}
+
+/// From the first external checker run on, SIGINT and SIGTERM no longer end seqloc at
+/// once: [`run`] kills the checker's process group and returns
+/// [`ExternalError::Interrupted`], so the temp dir is removed on the way out and no
+/// checker is left running. (SIGKILL cannot be caught: the checker then gets SIGKILL from
+/// `PR_SET_PDEATHSIG`, and the temp dir stays.)
+pub fn catch_stop_signals() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        for sig in [libc::SIGINT, libc::SIGTERM] {
+            // SAFETY: installs a handler that only stores to an atomic; `sa_mask` is
+            // emptied by `sigemptyset` before use.
+            unsafe {
+                let mut sa: libc::sigaction = std::mem::zeroed();
+                sa.sa_sigaction = on_signal as *const () as libc::sighandler_t;
+                libc::sigemptyset(&mut sa.sa_mask);
+                sa.sa_flags = libc::SA_RESTART;
+                libc::sigaction(sig, &sa, std::ptr::null_mut());
+            }
+        }
+    });
+}
+
+/// The stop signal received, if any.
+pub fn stop_signal() -> Option<i32> {
+    match STOP_SIGNAL.load(AtomicOrdering::SeqCst) {
+        0 => None,
+        s => Some(s),
+    }
+}
+
+/// Runs the checker and waits for it, killing its process group at the time limit or when
+/// seqloc is asked to stop (SIGINT, SIGTERM).
 pub fn run(spec: &RunSpec) -> Result<RunOutput, ExternalError> {
     let command = command_line(&spec.program, &spec.args);
+    if let Some(signal) = stop_signal() {
+        return Err(ExternalError::Interrupted { signal, command });
+    }
     let out_path = spec.cwd.join(format!("{}.stdout", spec.tag));
     let err_path = spec.cwd.join(format!("{}.stderr", spec.tag));
     let io_err = |what: &str, e: std::io::Error| ExternalError::Io {
@@ -121,6 +165,16 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, ExternalError> {
         .stdout(Stdio::from(stdout))
         .stderr(Stdio::from(stderr))
         .process_group(0);
+    // SAFETY: `prctl` is async-signal-safe and touches no memory of the parent.
+    unsafe {
+        cmd.pre_exec(|| {
+            // A seqloc killed outright (SIGKILL) takes its checker with it.
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
     if let Some(mb) = spec.memory_mb.filter(|mb| *mb > 0) {
         let bytes = mb.saturating_mul(1024 * 1024) as libc::rlim_t;
         // SAFETY: `setrlimit` is async-signal-safe and touches no memory of the parent; the
@@ -153,8 +207,9 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, ExternalError> {
             Ok(None) => {}
             Err(e) => return Err(io_err("cannot wait for the checker", e)),
         }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            timed_out = true;
+        let stop = stop_signal();
+        if stop.is_some() || deadline.is_some_and(|d| Instant::now() >= d) {
+            timed_out = stop.is_none();
             kill_group(pgid, libc::SIGTERM);
             let grace_end = Instant::now() + GRACE;
             let status = loop {
@@ -180,6 +235,9 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, ExternalError> {
     };
     // A child that exited may have left grandchildren (a solver) in its group.
     kill_group(pgid, libc::SIGKILL);
+    if let Some(signal) = stop_signal() {
+        return Err(ExternalError::Interrupted { signal, command });
+    }
     let elapsed = t0.elapsed();
     let read = |p: &Path| {
         std::fs::read(p)
