@@ -420,7 +420,7 @@ fn stop_signals_leave_no_checker_and_no_temp_dir() {
             "#include <pthread.h>\n#include <assert.h>\nint x;\nvoid *t(void *a) { x = x + 1; return 0; }\nint main(void) { pthread_t a; pthread_create(&a, 0, t, 0); x = x + 1; pthread_join(a, 0); assert(x == 2); return 0; }\n",
         )
         .expect("write");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_seqloc"))
+        let child = Command::new(env!("CARGO_BIN_EXE_seqloc"))
             .args([
                 "check",
                 prog.to_str().unwrap_or_default(),
