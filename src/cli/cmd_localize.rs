@@ -219,25 +219,8 @@ fn replay_fail(f: &Failing, msg: String) -> Fail {
         EXIT_CHECKER
     };
     fail.notes
-        .push(format!("schedule: {}", compact_schedule(&f.schedule)));
+        .push(format!("schedule: {}", f.schedule.compact()));
     fail
-}
-
-fn compact_schedule(s: &Schedule) -> String {
-    let parts: Vec<String> = s
-        .blocks
-        .iter()
-        .map(|b| {
-            let until = match &b.until {
-                seqloc::seq::schedule::Until::Keyword(k) => k.clone(),
-                seqloc::seq::schedule::Until::Before { before, occurrence } => {
-                    format!("before {before} (#{occurrence})")
-                }
-            };
-            format!("T{} until {until}", b.thread)
-        })
-        .collect();
-    parts.join(", ")
 }
 
 fn dialect_for(checker: CheckerKind) -> &'static str {
