@@ -11,7 +11,9 @@ out="$root/tests/recordings"
 record() { # TOOL BENCHMARK
   tool="$1"
   name="$(basename "$2")"
-  keep="$("$exe" check "$root/benchmarks/$2.c" --checker "$tool" --property unreach-call \
+  # From the repository, with a relative path: the printed program's location comments
+  # then name the file as the tests do, wherever the clone is.
+  keep="$(cd "$root" && "$exe" check "benchmarks/$2.c" --checker "$tool" --property unreach-call \
     --keep-temps 2>&1 >/dev/null | sed -n 's/.*keeping temporary files in //p')"
   run="$(ls "$keep"/cex-*.stderr | sort -V | tail -n 1)"
   run="${run%.stderr}"

@@ -53,7 +53,7 @@ union __anon20 { /* /usr/include/x86_64-linux-gnu/bits/pthreadtypes.h:67 */
   long __align;
 };
 typedef union __anon20 pthread_mutex_t; /* /usr/include/x86_64-linux-gnu/bits/pthreadtypes.h:72 */
-struct account { /* /work/main/benchmarks/concbugs/transfer_two_locks.c:21 */
+struct account { /* benchmarks/concbugs/transfer_two_locks.c:21 */
   pthread_mutex_t lock;
   int balance;
 };
@@ -63,66 +63,66 @@ int pthread_join(pthread_t, void **); /* /usr/include/pthread.h:219 */
 int pthread_mutex_init(pthread_mutex_t *, const pthread_mutexattr_t *); /* /usr/include/pthread.h:781 */
 int pthread_mutex_lock(pthread_mutex_t *); /* /usr/include/pthread.h:794 */
 int pthread_mutex_unlock(pthread_mutex_t *); /* /usr/include/pthread.h:835 */
-void move(struct account *from, struct account *to, int amount); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:28 */
-void *mover(void *arg); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:38 */
-void *auditor(void *arg); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:45 */
-int main(void); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:58 */
+void move(struct account *from, struct account *to, int amount); /* benchmarks/concbugs/transfer_two_locks.c:28 */
+void *mover(void *arg); /* benchmarks/concbugs/transfer_two_locks.c:38 */
+void *auditor(void *arg); /* benchmarks/concbugs/transfer_two_locks.c:45 */
+int main(void); /* benchmarks/concbugs/transfer_two_locks.c:58 */
 
-struct account checking; /* /work/main/benchmarks/concbugs/transfer_two_locks.c:26 */
-struct account savings; /* /work/main/benchmarks/concbugs/transfer_two_locks.c:26 */
+struct account checking; /* benchmarks/concbugs/transfer_two_locks.c:26 */
+struct account savings; /* benchmarks/concbugs/transfer_two_locks.c:26 */
 
-void move(struct account *from, struct account *to, int amount) /* /work/main/benchmarks/concbugs/transfer_two_locks.c:28 */
+void move(struct account *from, struct account *to, int amount) /* benchmarks/concbugs/transfer_two_locks.c:28 */
 {
-  pthread_mutex_lock(&from->lock); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:30 */
-  int __t = from->balance; /* /work/main/benchmarks/concbugs/transfer_two_locks.c:31 */
-  from->balance = __t - amount; /* /work/main/benchmarks/concbugs/transfer_two_locks.c:31 */
-  pthread_mutex_unlock(&from->lock); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:32 */
-  pthread_mutex_lock(&to->lock); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:33 */
-  int __t_1 = to->balance; /* /work/main/benchmarks/concbugs/transfer_two_locks.c:34 */
-  to->balance = __t_1 + amount; /* /work/main/benchmarks/concbugs/transfer_two_locks.c:34 */
-  pthread_mutex_unlock(&to->lock); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:35 */
+  pthread_mutex_lock(&from->lock); /* benchmarks/concbugs/transfer_two_locks.c:30 */
+  int __t = from->balance; /* benchmarks/concbugs/transfer_two_locks.c:31 */
+  from->balance = __t - amount; /* benchmarks/concbugs/transfer_two_locks.c:31 */
+  pthread_mutex_unlock(&from->lock); /* benchmarks/concbugs/transfer_two_locks.c:32 */
+  pthread_mutex_lock(&to->lock); /* benchmarks/concbugs/transfer_two_locks.c:33 */
+  int __t_1 = to->balance; /* benchmarks/concbugs/transfer_two_locks.c:34 */
+  to->balance = __t_1 + amount; /* benchmarks/concbugs/transfer_two_locks.c:34 */
+  pthread_mutex_unlock(&to->lock); /* benchmarks/concbugs/transfer_two_locks.c:35 */
 }
 
-void *mover(void *arg) /* /work/main/benchmarks/concbugs/transfer_two_locks.c:38 */
+void *mover(void *arg) /* benchmarks/concbugs/transfer_two_locks.c:38 */
 {
-  move(&checking, &savings, 30); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:41 */
-  return 0; /* /work/main/benchmarks/concbugs/transfer_two_locks.c:42 */
+  move(&checking, &savings, 30); /* benchmarks/concbugs/transfer_two_locks.c:41 */
+  return 0; /* benchmarks/concbugs/transfer_two_locks.c:42 */
 }
 
-void *auditor(void *arg) /* /work/main/benchmarks/concbugs/transfer_two_locks.c:45 */
+void *auditor(void *arg) /* benchmarks/concbugs/transfer_two_locks.c:45 */
 {
-  int total; /* /work/main/benchmarks/concbugs/transfer_two_locks.c:47 */
-  pthread_mutex_lock(&checking.lock); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:49 */
-  pthread_mutex_lock(&savings.lock); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:50 */
-  int __t = checking.balance; /* /work/main/benchmarks/concbugs/transfer_two_locks.c:51 */
-  total = __t + savings.balance; /* /work/main/benchmarks/concbugs/transfer_two_locks.c:51 */
-  pthread_mutex_unlock(&savings.lock); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:52 */
-  pthread_mutex_unlock(&checking.lock); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:53 */
+  int total; /* benchmarks/concbugs/transfer_two_locks.c:47 */
+  pthread_mutex_lock(&checking.lock); /* benchmarks/concbugs/transfer_two_locks.c:49 */
+  pthread_mutex_lock(&savings.lock); /* benchmarks/concbugs/transfer_two_locks.c:50 */
+  int __t = checking.balance; /* benchmarks/concbugs/transfer_two_locks.c:51 */
+  total = __t + savings.balance; /* benchmarks/concbugs/transfer_two_locks.c:51 */
+  pthread_mutex_unlock(&savings.lock); /* benchmarks/concbugs/transfer_two_locks.c:52 */
+  pthread_mutex_unlock(&checking.lock); /* benchmarks/concbugs/transfer_two_locks.c:53 */
   {
-    int __t_1 = total == 100; /* /work/main/benchmarks/concbugs/transfer_two_locks.c:54 */
-    if (__t_1) /* /work/main/benchmarks/concbugs/transfer_two_locks.c:54 */
+    int __t_1 = total == 100; /* benchmarks/concbugs/transfer_two_locks.c:54 */
+    if (__t_1) /* benchmarks/concbugs/transfer_two_locks.c:54 */
     {
-      ; /* /work/main/benchmarks/concbugs/transfer_two_locks.c:54 */
+      ; /* benchmarks/concbugs/transfer_two_locks.c:54 */
     }
     else
     {
-      __ESBMC_assert(0, "assertion at transfer_two_locks.c:54"); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:54 */
+      __ESBMC_assert(0, "assertion at transfer_two_locks.c:54"); /* benchmarks/concbugs/transfer_two_locks.c:54 */
     }
   }
-  return 0; /* /work/main/benchmarks/concbugs/transfer_two_locks.c:55 */
+  return 0; /* benchmarks/concbugs/transfer_two_locks.c:55 */
 }
 
-int main(void) /* /work/main/benchmarks/concbugs/transfer_two_locks.c:58 */
+int main(void) /* benchmarks/concbugs/transfer_two_locks.c:58 */
 {
-  pthread_t m; /* /work/main/benchmarks/concbugs/transfer_two_locks.c:60 */
-  pthread_t a; /* /work/main/benchmarks/concbugs/transfer_two_locks.c:60 */
-  pthread_mutex_init(&checking.lock, 0); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:61 */
-  pthread_mutex_init(&savings.lock, 0); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:62 */
-  checking.balance = 100; /* /work/main/benchmarks/concbugs/transfer_two_locks.c:63 */
-  savings.balance = 0; /* /work/main/benchmarks/concbugs/transfer_two_locks.c:64 */
-  pthread_create(&m, 0, mover, 0); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:65 */
-  pthread_create(&a, 0, auditor, 0); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:66 */
-  pthread_join(m, 0); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:67 */
-  pthread_join(a, 0); /* /work/main/benchmarks/concbugs/transfer_two_locks.c:68 */
-  return 0; /* /work/main/benchmarks/concbugs/transfer_two_locks.c:69 */
+  pthread_t m; /* benchmarks/concbugs/transfer_two_locks.c:60 */
+  pthread_t a; /* benchmarks/concbugs/transfer_two_locks.c:60 */
+  pthread_mutex_init(&checking.lock, 0); /* benchmarks/concbugs/transfer_two_locks.c:61 */
+  pthread_mutex_init(&savings.lock, 0); /* benchmarks/concbugs/transfer_two_locks.c:62 */
+  checking.balance = 100; /* benchmarks/concbugs/transfer_two_locks.c:63 */
+  savings.balance = 0; /* benchmarks/concbugs/transfer_two_locks.c:64 */
+  pthread_create(&m, 0, mover, 0); /* benchmarks/concbugs/transfer_two_locks.c:65 */
+  pthread_create(&a, 0, auditor, 0); /* benchmarks/concbugs/transfer_two_locks.c:66 */
+  pthread_join(m, 0); /* benchmarks/concbugs/transfer_two_locks.c:67 */
+  pthread_join(a, 0); /* benchmarks/concbugs/transfer_two_locks.c:68 */
+  return 0; /* benchmarks/concbugs/transfer_two_locks.c:69 */
 }
