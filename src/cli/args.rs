@@ -17,7 +17,7 @@ make the failure go away (Alves, Cordeiro, de Lima Filho: Fault Localization in 
 Multi-Threaded C Programs using Bounded Model Checking).";
 
 /// `seqloc 0.1.0 (Z3 4.8.12)`: the built-in checker's solver is part of what answers.
-static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+pub static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "{} ({})",
         env!("CARGO_PKG_VERSION"),

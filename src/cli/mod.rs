@@ -200,9 +200,10 @@ fn parse_command_line() -> Result<Cli, clap::Error> {
 
 fn versions() -> String {
     use seqloc::checker::external::{External, ExternalError, Kind};
+    // The first line is `-V`'s (`0.1.0 (Z3 4.8.12)`); the checkers follow.
     let mut out = format!(
         "{}\nbuilt-in checker: Z3 {}",
-        env!("CARGO_PKG_VERSION"),
+        args::VERSION.as_str(),
         z3::full_version()
     );
     for kind in [Kind::Esbmc, Kind::Cbmc] {
