@@ -100,7 +100,12 @@ fn truth(task: &str) -> (Vec<u64>, String) {
         .flatten()
         .filter_map(serde_json::Value::as_u64)
         .collect();
-    (lines, t["property"].as_str().unwrap_or("").to_string())
+    // The manifest names SV-COMP's property files; seqloc's option says `deadlock`.
+    let property = match t["property"].as_str().unwrap_or("") {
+        "no-deadlock" => "deadlock",
+        p => p,
+    };
+    (lines, property.to_string())
 }
 
 fn candidate_lines(j: &serde_json::Value) -> Vec<u64> {
