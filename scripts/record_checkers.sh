@@ -28,3 +28,4 @@ record() { # TOOL BENCHMARK
 record esbmc concbugs/transfer_two_locks
 record esbmc concbugs/histogram_lost_update
 record cbmc concbugs/histogram_lost_update
+record cbmc concbugs/transfer_two_locks

@@ -653,7 +653,22 @@ fn finished_threads(trace: &RawTrace) -> HashSet<u32> {
 
 /// `adder` from a step of thread `id` whose value is ESBMC's start record
 /// `{ .func=&adder, .start_arg=0 }`, or from CBMC's call of the thread function.
+///
+/// CBMC makes that call from its spawn model (`__spawned_thread`, `__actual_thread_spawn`);
+/// that step names the routine even when the thread's other calls are printed before it (a
+/// thread's local steps have no fixed place in CBMC's traces, and the CBMC reader moves a
+/// lock's call to where the lock was taken).
 fn start_routine(trace: &RawTrace, id: u32) -> Option<String> {
+    let spawned = trace.steps.iter().filter(|s| s.thread == id).find_map(|s| {
+        let StepKind::FunctionCall { function } = &s.kind else {
+            return None;
+        };
+        let from = s.loc.as_ref()?.function.as_deref()?;
+        (from.contains("spawn") && !function.starts_with("__")).then(|| function.clone())
+    });
+    if spawned.is_some() {
+        return spawned;
+    }
     trace
         .steps
         .iter()

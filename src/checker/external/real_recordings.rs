@@ -100,3 +100,13 @@ fn cbmc_6_runs_are_placed_by_shared_steps() {
         [false, false, true]
     );
 }
+
+/// CBMC 6 prints a thread's `pthread_mutex_lock` call where the solver put it (often while
+/// another thread holds the mutex) and the lock's write inside its library model where the
+/// lock was taken; main's `pthread_join` before the joined thread's steps. Moved to their
+/// library writes and after the joined thread (`trace::cbmc`), the calls replay.
+#[test]
+fn cbmc_6_lock_calls_are_placed_at_their_library_writes() {
+    let r = readings("cbmc", "transfer_two_locks");
+    assert!(r.iter().any(|&x| x), "no reading replays: {r:?}");
+}

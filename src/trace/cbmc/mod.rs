@@ -20,6 +20,8 @@
 //!
 //! Unknown keys and step types are ignored on purpose: CBMC adds them between versions.
 
+mod library_calls;
+
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -659,6 +661,7 @@ pub fn parse_json_ui(stdout: &str) -> Result<RawTrace, TraceParseError> {
         property,
         internal,
     });
+    library_calls::place_at_library_writes(&mut trace.steps);
     Ok(trace)
 }
 
