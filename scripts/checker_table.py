@@ -6,7 +6,7 @@ the bug without seqloc's split program?). The checkers come from PATH (`make ben
 puts .checkers/bin first).
 
 Usage: scripts/checker_table.py [--timeout SECS] [--jobs N] [--only SUBSTRING] [--correct N]
-                               [--json FILE]
+                               [--json FILE] [--checkers esbmc,cbmc,raw]
 """
 import argparse, concurrent.futures, json, os, statistics, subprocess, time
 
@@ -19,7 +19,10 @@ ap.add_argument("--correct", type=int, default=-1,
                 help="only the first N correct benchmarks (default: all)")
 ap.add_argument("--json", default=os.path.join(root, "target/checker_table.json"))
 ap.add_argument("--exe", default=os.path.join(root, "target/release/seqloc"))
+ap.add_argument("--checkers", default="esbmc,cbmc,raw",
+                help="comma-separated: esbmc, cbmc, raw (ESBMC alone on the raw file)")
 args = ap.parse_args()
+wanted = set(args.checkers.split(","))
 tasks = json.load(open(os.path.join(root, "benchmarks/MANIFEST.json")))["tasks"]
 
 
@@ -70,8 +73,9 @@ with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
                 continue
             correct_left -= 1
         for checker in ("esbmc", "cbmc"):
-            jobs.append(pool.submit(one, name, t, checker))
-        if t["expected_verdict"] is False:
+            if checker in wanted:
+                jobs.append(pool.submit(one, name, t, checker))
+        if t["expected_verdict"] is False and "raw" in wanted:
             jobs.append(pool.submit(raw, name, t))
     results = [f.result() for f in jobs]
 json.dump(results, open(args.json, "w"), indent=1)

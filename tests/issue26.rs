@@ -5,6 +5,8 @@
 //! * `// seqloc-expect: failure N` (or `deadlock N`): exit 1 with that verdict and a fault
 //!   candidate on line `N`, the line a programmer would change;
 //! * `// seqloc-expect: no-failure`: exit 0, no candidates;
+//! * `// seqloc-expect: unknown WORD`: exit 3 (UNKNOWN) with `WORD` in the reason (what
+//!   seqloc does not model and the program depends on);
 //! * `// seqloc-expect: refused NAME`: exit 2 naming `NAME` (a construct seqloc does not
 //!   model is refused, never analysed wrongly).
 //!
@@ -21,6 +23,7 @@ const DIR: &str = "tests/programs/issue26";
 enum Expect {
     Failure(&'static str, u64),
     NoFailure,
+    Unknown(String),
     Refused(String),
 }
 
@@ -44,6 +47,7 @@ fn expectation(path: &PathBuf) -> (Expect, Option<String>) {
             n.parse().expect("line number"),
         ),
         (Some("no-failure"), None) => Expect::NoFailure,
+        (Some("unknown"), Some(word)) => Expect::Unknown(word.to_string()),
         (Some("refused"), Some(name)) => Expect::Refused(name.to_string()),
         _ => panic!("{}: bad expectation `{spec}`", path.display()),
     };
@@ -89,6 +93,16 @@ fn verify(path: &PathBuf) -> Result<(), String> {
                     "{rel}: expected exit 2 naming `{name}`, got {:?}\n{err}\n{}",
                     o.status.code(),
                     stdout(&o)
+                ));
+            }
+        }
+        Expect::Unknown(word) => {
+            let j = json(&o);
+            if o.status.code() != Some(3) || !j.to_string().contains(&word) {
+                return Err(format!(
+                    "{rel}: expected UNKNOWN naming `{word}`, got {:?}: {}\n{err}",
+                    o.status.code(),
+                    j
                 ));
             }
         }

@@ -4,3 +4,4 @@
 pub mod facts;
 pub mod hazards;
 pub mod loops;
+pub mod waits;

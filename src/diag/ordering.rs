@@ -287,7 +287,7 @@ pub fn missing_joins(
                 }
                 let (sid, n, at) = *short[0];
                 let mut joins = vec![steps[at].clone()];
-                if let Some(l) = super::waits::enclosing_loop(src.normalized, sid) {
+                if let Some(l) = crate::analysis::waits::enclosing_loop(src.normalized, sid) {
                     if let Some(pos) = src.normalized.sources.position(l.loc) {
                         joins.push(TraceStep {
                             thread: x,

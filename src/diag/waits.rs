@@ -10,23 +10,30 @@
 
 use std::collections::BTreeMap;
 
+use crate::analysis::waits::guarding_if;
 use crate::cex::TraceStep;
 use crate::ir::*;
 
 /// For every thread of the trace that woke from an `if`-guarded wait: the `if`, as a
 /// step of that thread (its location, line and statement id).
 pub fn unlooped_waits(normalized: &Program, steps: &[TraceStep]) -> Vec<TraceStep> {
-    // A wait shows as two steps of its statement: when the thread starts waiting and when
-    // it wakes.
+    // A wait shows as two steps of its statement when other threads ran while it waited
+    // (it starts waiting, it wakes), and as one when it woke before any other thread ran (a
+    // spurious wake-up): it woke if its thread has any later step.
     let mut seen: BTreeMap<(u32, StmtId), usize> = BTreeMap::new();
     let mut out: Vec<TraceStep> = Vec::new();
-    for s in steps {
+    for (i, s) in steps.iter().enumerate() {
         if !is_wait(&s.statement) || s.sid == StmtId::NONE {
             continue;
         }
         let n = seen.entry((s.thread, s.sid)).or_default();
         *n += 1;
-        if *n != 2 {
+        let woke = *n == 2
+            || steps
+                .iter()
+                .skip(i + 1)
+                .any(|t| t.thread == s.thread && t.sid != s.sid);
+        if !woke {
             continue;
         }
         let Some(guard) = guarding_if(normalized, s.sid) else {
@@ -60,77 +67,6 @@ pub fn unlooped_waits(normalized: &Program, steps: &[TraceStep]) -> Vec<TraceSte
 
 fn is_wait(statement: &str) -> bool {
     statement.contains("pthread_cond_wait(") || statement.contains("pthread_cond_timedwait(")
-}
-
-/// The `if` around statement `sid` when no loop encloses it in its function (and the
-/// function has no `goto`, which could make a loop the syntax does not show).
-fn guarding_if(prog: &Program, sid: StmtId) -> Option<&Stmt> {
-    for f in &prog.funcs {
-        let Some(body) = &f.body else { continue };
-        let mut path: Vec<&Stmt> = Vec::new();
-        if find(body, sid, &mut path) {
-            let mut has_goto = false;
-            visit::each_stmt(body, &mut |s| {
-                has_goto |= matches!(s.kind, StmtKind::Goto(_));
-            });
-            if has_goto {
-                return None;
-            }
-            for s in path.iter().rev() {
-                match s.kind {
-                    StmtKind::While { .. } | StmtKind::DoWhile { .. } | StmtKind::For { .. } => {
-                        return None;
-                    }
-                    StmtKind::If { .. } => return Some(s),
-                    _ => {}
-                }
-            }
-            return None;
-        }
-    }
-    None
-}
-
-/// The innermost loop around statement `sid` in its function.
-pub(crate) fn enclosing_loop(prog: &Program, sid: StmtId) -> Option<&Stmt> {
-    for f in &prog.funcs {
-        let Some(body) = &f.body else { continue };
-        let mut path: Vec<&Stmt> = Vec::new();
-        if find(body, sid, &mut path) {
-            return path.into_iter().rev().find(|s| {
-                matches!(
-                    s.kind,
-                    StmtKind::While { .. } | StmtKind::DoWhile { .. } | StmtKind::For { .. }
-                )
-            });
-        }
-    }
-    None
-}
-
-/// Whether `sid` is inside `s`; `path` gets the statements enclosing it, outermost first.
-fn find<'a>(s: &'a Stmt, sid: StmtId, path: &mut Vec<&'a Stmt>) -> bool {
-    if s.id == sid && !matches!(s.kind, StmtKind::Block(_)) {
-        return true;
-    }
-    path.push(s);
-    let found = match &s.kind {
-        StmtKind::Block(ss) => ss.iter().any(|x| find(x, sid, path)),
-        StmtKind::If { then, els, .. } => {
-            find(then, sid, path) || els.as_deref().is_some_and(|e| find(e, sid, path))
-        }
-        StmtKind::While { body, .. }
-        | StmtKind::DoWhile { body, .. }
-        | StmtKind::Switch { body, .. } => find(body, sid, path),
-        StmtKind::For { init, body, .. } => {
-            init.iter().any(|x| find(x, sid, path)) || find(body, sid, path)
-        }
-        _ => false,
-    };
-    if !found {
-        path.pop();
-    }
-    found
 }
 
 #[cfg(test)]
@@ -202,6 +138,23 @@ void *consumer(void *arg)
         assert_eq!(found[0].thread, 1);
         // Waiting without waking is not enough.
         assert!(unlooped_waits(&p, &wait).is_empty());
+    }
+
+    /// A spurious wake-up before any other thread ran shows the wait once, then the
+    /// thread's next statement.
+    #[test]
+    fn a_wait_followed_by_its_thread_woke() {
+        let p = program();
+        let mut trace = steps_at(&p, 10, 1);
+        assert!(!trace.is_empty());
+        trace.extend(steps_at(&p, 11, 1));
+        let found = unlooped_waits(&p, &trace);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].line, 9);
+        // Another thread's later step is not a wake-up.
+        let mut other = steps_at(&p, 10, 1);
+        other.extend(steps_at(&p, 11, 2));
+        assert!(unlooped_waits(&p, &other).is_empty());
     }
 
     #[test]

@@ -228,10 +228,11 @@ pub fn render_text(
                 s.push_str(&format!("\n{}\n", st.bold("Inputs:")));
                 for i in &cex.inputs {
                     s.push_str(&format!(
-                        "  {} at {}: {}\n",
+                        "  {} at {}: {}{}\n",
                         thread_label(cex, i.thread),
                         i.at,
-                        i.value
+                        i.value,
+                        wake_meaning(cex, i)
                     ));
                 }
             }
@@ -361,4 +362,21 @@ pub fn to_sarif(out: &CheckOutcome, checker: &CheckerInfo) -> String {
         }]
     });
     serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+/// What a timed condition wait's input means: whether that wait was allowed to time out.
+fn wake_meaning(cex: &Counterexample, input: &crate::cex::InputStep) -> &'static str {
+    let timed = cex.steps.iter().any(|t| {
+        t.thread == input.thread
+            && input
+                .at
+                .strip_prefix(&format!("{}:{}:", t.file, t.line))
+                .is_some()
+            && t.statement.contains("pthread_cond_timedwait(")
+    });
+    match (timed, input.value != 0) {
+        (true, true) => " (this wait is allowed to time out)",
+        (true, false) => " (this wait wakes only when signalled)",
+        _ => "",
+    }
 }

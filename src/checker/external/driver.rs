@@ -601,6 +601,43 @@ impl External {
             0,
             &format!("context bound reached: {}", describe_bounds(k, u)),
         );
+        if self.cfg.kind == Kind::Esbmc
+            && let Some(f) = prep
+                .normalized
+                .funcs
+                .iter()
+                .find(|f| f.body.is_some() && crate::ir::known::is_atomic_function(&f.name))
+        {
+            // ESBMC 8.4 says VERIFICATION SUCCESSFUL on two threads that each call an atomic
+            // get and then an atomic set (a lost update it finds once the functions are
+            // renamed): its treatment of these functions loses interleavings, so its "no
+            // failure" is not an answer here. Failures it reports are still replayed.
+            let at = prep
+                .normalized
+                .sources
+                .position(f.loc)
+                .map(|p| format!(" (line {})", p.line))
+                .unwrap_or_default();
+            return Ok(CheckOutcome {
+                verdict: Verdict::Unknown,
+                reason: Some(join_notes(
+                    format!(
+                        "ESBMC found no failure ({}), but it misses interleavings between calls of `__VERIFIER_atomic_*` functions such as `{}`{at}, so that is not trusted; the built-in checker and CBMC model them",
+                        describe_bounds(k, u),
+                        f.name
+                    ),
+                    &notes,
+                )),
+                bounds: check_bounds(k, u),
+                loops_complete: true,
+                unwinding_reached: vec![],
+                counterexample: None,
+                phases,
+                stats: Stats::default(),
+                limit_reached: false,
+                exploration: None,
+            });
+        }
         Ok(CheckOutcome {
             verdict: Verdict::NoFailureWithinBounds,
             reason: Some(join_notes(reached, &notes)),
