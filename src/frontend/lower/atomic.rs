@@ -203,6 +203,7 @@ impl Lowerer<'_, '_> {
             let Some(b) = Builtin::of(bname) else {
                 return Ok(None);
             };
+            self.c11_calls.push((name.to_string(), loc));
             // The C11 functions take what the builtin does, without the orders unless
             // `_explicit`; `atomic_compare_exchange_*` has no `weak` argument.
             let explicit = name.ends_with("_explicit");

@@ -64,6 +64,8 @@ pub(super) struct Lowerer<'a, 'b> {
     /// `<stdatomic.h>`'s own `__auto_type __atomic_*_ptr = (&x);` variables, never
     /// assigned again: the object they point to, so the lowered operation names `x`.
     header_ptrs: HashMap<VarId, Expr>,
+    /// C11 `atomic_*` functions called without any declaration, taken as C11's.
+    c11_calls: Vec<(String, Loc)>,
 }
 
 pub(super) fn lower(
@@ -89,11 +91,13 @@ pub(super) fn lower(
         sectioned: HashSet::new(),
         calls_in_sections: vec![],
         header_ptrs: HashMap::new(),
+        c11_calls: vec![],
     };
     for ext in &unit.0 {
         l.external(ext)?;
     }
     l.refuse_nested_sections()?;
+    l.refuse_redefined_c11_functions()?;
     Ok(l.weak_order.take())
 }
 
@@ -408,6 +412,31 @@ impl Lowerer<'_, '_> {
                         todo.push(*h);
                     }
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// A C11 `atomic_*` name called before any declaration was taken as C11's function;
+    /// if the program defines a function of that name after all, that call meant the
+    /// program's own: refused rather than given the wrong meaning.
+    fn refuse_redefined_c11_functions(&mut self) -> R<()> {
+        for (name, loc) in &self.c11_calls {
+            if self
+                .prog
+                .funcs
+                .iter()
+                .any(|f| &f.name == name && f.body.is_some())
+            {
+                let spot = SourceSpot::at(
+                    &self.prog.sources,
+                    *loc,
+                    format!(
+                        "`{name}` is called before its declaration and defined by the program: \
+                         declare it before the call (seqloc took the call for C11's `{name}`)"
+                    ),
+                );
+                return Err(FrontendError::Semantic(spot));
             }
         }
         Ok(())
