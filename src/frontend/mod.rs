@@ -130,7 +130,9 @@ fn lower_preprocessed(
             return Err(FrontendError::Syntax(spots));
         }
     };
-    lower::lower(&unit, &mut prog, &mut locator, &pp)?;
+    if let Some((loc, what)) = lower::lower(&unit, &mut prog, &mut locator, &pp)? {
+        note_weak_memory_order(&prog, loc, &what);
+    }
     for f in &mut prog.funcs {
         if f.body.is_none() {
             if let Some(alias) = crate::ir::known::dialect_alias(&f.name) {
@@ -139,4 +141,21 @@ fn lower_preprocessed(
         }
     }
     Ok(prog)
+}
+
+/// Tells the user, once per run (a run may load several programs), that a memory order
+/// weaker than `seq_cst` is checked as `seq_cst`: an answer about such a program does not
+/// cover the behaviours only the weaker order allows. stderr, so machine output on stdout
+/// stays one document.
+fn note_weak_memory_order(prog: &Program, loc: crate::ir::Loc, what: &str) {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    let spot = SourceSpot::at(&prog.sources, loc, "");
+    ONCE.call_once(|| {
+        eprintln!(
+            "seqloc: notice: {}:{}: {what} uses a memory order weaker than seq_cst; every \
+             atomic operation is checked as sequentially consistent, so bugs that need a weaker \
+             order are out of reach",
+            spot.file, spot.line
+        )
+    });
 }

@@ -130,10 +130,24 @@ pub fn from_text(raw: String) -> Preprocessed {
 /// outside string and character literals are touched.
 const REWRITES: &[(&str, &str)] = &[("__thread", "_Thread_local")];
 
+/// GCC's `__auto_type` (a declaration whose type is its initializer's), which
+/// `<stdatomic.h>`'s `atomic_load`/`atomic_store`/`atomic_exchange`/
+/// `atomic_compare_exchange_*` expand to. lang-c does not know the keyword, but parses it
+/// as a type name once it is declared as one: this declaration is put in front of the
+/// text, and the lowering gives each `__auto_type` variable its initializer's type (the
+/// declaration itself is dropped there).
+pub const AUTO_TYPE_DECL: &str = "typedef int __auto_type;\n";
+
 fn fix_up(raw: String) -> Preprocessed {
     let bytes = raw.as_bytes();
     let mut text = String::with_capacity(raw.len());
     let mut anchors = Vec::new();
+    if mentions_auto_type(&raw) {
+        // Offsets past the prefix map back to the raw text; offsets inside it are never
+        // located (the lowering drops that declaration).
+        text.push_str(AUTO_TYPE_DECL);
+        anchors.push((text.len(), 0));
+    }
     let mut i = 0;
     let mut last = 0;
     while i < bytes.len() {
@@ -179,9 +193,33 @@ fn fix_up(raw: String) -> Preprocessed {
     Preprocessed { text, raw, anchors }
 }
 
+/// Whether `__auto_type` occurs as a whole identifier (a cheap scan; a mention inside a
+/// string literal only costs the unused declaration).
+fn mentions_auto_type(raw: &str) -> bool {
+    raw.match_indices("__auto_type").any(|(i, w)| {
+        let before = raw[..i].chars().next_back();
+        let after = raw[i + w.len()..].chars().next();
+        let ident = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        !ident(before) && !ident(after)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn declares_auto_type_for_the_parser_and_maps_offsets_back() {
+        let raw = "int f(void) { __auto_type p = 1; return p; }".to_string();
+        let p = from_text(raw.clone());
+        assert!(p.text.starts_with(AUTO_TYPE_DECL));
+        let ret_text = p.text.find("return").unwrap();
+        assert_eq!(p.raw_offset(ret_text), raw.find("return").unwrap());
+        assert_eq!(
+            from_text("int __auto_types;".into()).text,
+            "int __auto_types;"
+        );
+    }
 
     #[test]
     fn rewrites_thread_keyword_and_maps_offsets_back() {

@@ -261,8 +261,9 @@ impl<'a> Inliner<'a> {
             Known::Unsupported => Err(InlineError::Unsupported {
                 at: self.prog.sources.describe(loc),
                 reason: if name.starts_with("__atomic_") || name.starts_with("__sync_") {
-                    "a GCC atomic builtin (what <stdatomic.h>'s atomic_* functions expand \
-                     to): seqloc does not model it as one indivisible step yet"
+                    "a GCC atomic builtin seqloc does not model (it models loads, stores, \
+                     exchanges, compare-exchanges, fetch-and-op, test-and-set, clear and \
+                     fences: README \"Supported C\")"
                         .into()
                 } else {
                     "a pthread or C library facility seqloc does not model yet".into()

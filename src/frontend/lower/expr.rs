@@ -214,7 +214,14 @@ impl Lowerer<'_, '_> {
                     acc = Some(match acc {
                         None => x,
                         Some(a) => {
-                            let ty = x.ty.clone();
+                            // The value of a comma expression is not an lvalue: no
+                            // qualifiers (`__typeof__((void)0, *p)` in <stdatomic.h> relies
+                            // on this to drop `_Atomic`).
+                            let ty = if x.ty.quals(self.tt()).is_empty() {
+                                x.ty.clone()
+                            } else {
+                                x.ty.resolve(self.tt()).clone()
+                            };
                             Expr::new(ExprKind::Comma(Box::new(a), Box::new(x)), ty, loc)
                         }
                     });
@@ -385,6 +392,16 @@ impl Lowerer<'_, '_> {
             if id.node.name == "__builtin_expect" && c.node.arguments.len() == 2 {
                 return self.rvalue(&c.node.arguments[0]);
             }
+            if let Some(e) = self.atomic_call(&id.node.name, &c.node.arguments, span, loc)? {
+                return Ok(e);
+            }
+            match crate::ir::known::classify(&id.node.name) {
+                crate::ir::known::Known::AtomicBegin => self.atomic_depth += 1,
+                crate::ir::known::Known::AtomicEnd => {
+                    self.atomic_depth = self.atomic_depth.saturating_sub(1)
+                }
+                _ => {}
+            }
             if self.lookup(&id.node.name).is_none() {
                 // An implicit declaration (C89): `int name()`.
                 let fid = self.prog.add_func(Function {
@@ -408,6 +425,11 @@ impl Lowerer<'_, '_> {
             }
         }
         let callee = self.rvalue(&c.node.callee)?;
+        if self.atomic_depth > 0 || self.in_atomic_fn {
+            if let ExprKind::Func(f) = callee.peel().kind {
+                self.calls_in_sections.push((f, loc));
+            }
+        }
         let Some(fty) = callee.ty.func(self.tt()).cloned() else {
             return Err(self.error(span, "called object is not a function"));
         };
@@ -437,18 +459,14 @@ impl Lowerer<'_, '_> {
         }
     }
 
-    /// `x++` and `x += v` on a C11 `_Atomic` object are one indivisible read-modify-write;
-    /// the later stages would split them like a plain object's (a lost update that cannot
-    /// happen), so they are refused until they are modelled.
-    fn refuse_atomic_rmw(&mut self, lvalue: &Expr, span: lang_c::span::Span) -> R<()> {
-        if lvalue.ty.quals(self.tt()).atomic {
-            return Err(self.unsupported(
-                span,
-                "a read-modify-write (`++`, `--`, `+=`...) of a C11 `_Atomic` object: seqloc \
-                 does not model it as one indivisible step yet",
-            ));
+    /// `x++` and `x += v` on a C11 `_Atomic` object are one indivisible read-modify-write
+    /// (`atomic::atomic_rmw`); on anything else, `e` as it is.
+    fn maybe_atomic_rmw(&mut self, lvalue_atomic: bool, e: Expr) -> R<Expr> {
+        if lvalue_atomic {
+            self.atomic_rmw(e)
+        } else {
+            Ok(e)
         }
-        Ok(())
     }
 
     fn unary(
@@ -467,9 +485,9 @@ impl Lowerer<'_, '_> {
                         "increment or decrement of something that is not an lvalue",
                     ));
                 }
-                self.refuse_atomic_rmw(&x, span)?;
+                let atomic = x.ty.quals(self.tt()).atomic;
                 let ty = x.ty.unqualified().clone();
-                Ok(Expr::new(
+                let e = Expr::new(
                     ExprKind::IncDec {
                         inc: matches!(u.operator.node, U::PostIncrement | U::PreIncrement),
                         post: matches!(u.operator.node, U::PostIncrement | U::PostDecrement),
@@ -477,7 +495,8 @@ impl Lowerer<'_, '_> {
                     },
                     ty,
                     loc,
-                ))
+                );
+                self.maybe_atomic_rmw(atomic, e)
             }
             U::Address => {
                 let x = self.expr(&u.operand)?;
@@ -575,7 +594,7 @@ impl Lowerer<'_, '_> {
                 if !lhs.is_lvalue() {
                     return Err(self.error(span, "assignment to something that is not an lvalue"));
                 }
-                self.refuse_atomic_rmw(&lhs, span)?;
+                let atomic = lhs.ty.quals(self.tt()).atomic;
                 let rhs = self.rvalue(&b.rhs)?;
                 let ty = lhs.ty.unqualified().clone();
                 let (op_ty, rhs) = if lhs.ty.is_pointer(self.tt()) {
@@ -587,7 +606,7 @@ impl Lowerer<'_, '_> {
                     let r = self.conv(rhs, &ct);
                     (ct, r)
                 };
-                return Ok(Expr::new(
+                let e = Expr::new(
                     ExprKind::OpAssign {
                         op: bop,
                         lhs: Box::new(lhs),
@@ -596,7 +615,8 @@ impl Lowerer<'_, '_> {
                     },
                     ty,
                     loc,
-                ));
+                );
+                return self.maybe_atomic_rmw(atomic, e);
             }
             _ => {}
         }

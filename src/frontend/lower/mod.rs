@@ -1,13 +1,14 @@
 //! Lowering lang-c's AST to the IR: name resolution, typing, implicit conversions,
 //! initializers, and a location on everything.
 
+mod atomic;
 mod expr;
 mod init;
 mod literal;
 mod stmt;
 mod types;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use lang_c::ast;
 use lang_c::span::{Node, Span};
@@ -48,6 +49,23 @@ pub(super) struct Lowerer<'a, 'b> {
     gotos: Vec<(String, Loc)>,
     /// True while lowering a body that sits in a system header.
     in_system: bool,
+    /// The first atomic operation given a memory order weaker than `seq_cst` (checked as
+    /// `seq_cst`): where, and which builtin and order.
+    pub(super) weak_order: Option<(Loc, String)>,
+    /// Calls to the program's own `atomic_begin` minus `atomic_end` so far in the current
+    /// function, and whether it is an `__VERIFIER_atomic_*` function: atomic operations
+    /// there get no section markers of their own (sections do not nest).
+    atomic_depth: u32,
+    in_atomic_fn: bool,
+    /// Functions given an atomic section for an atomic operation.
+    sectioned: HashSet<FuncId>,
+    /// Direct calls made inside an atomic section (see `atomic_depth`).
+    calls_in_sections: Vec<(FuncId, Loc)>,
+    /// `<stdatomic.h>`'s own `__auto_type __atomic_*_ptr = (&x);` variables, never
+    /// assigned again: the object they point to, so the lowered operation names `x`.
+    header_ptrs: HashMap<VarId, Expr>,
+    /// C11 `atomic_*` functions called without any declaration, taken as C11's.
+    c11_calls: Vec<(String, Loc)>,
 }
 
 pub(super) fn lower(
@@ -55,7 +73,7 @@ pub(super) fn lower(
     prog: &mut Program,
     locator: &mut Locator,
     pp: &Preprocessed,
-) -> R<()> {
+) -> R<Option<(Loc, String)>> {
     let mut l = Lowerer {
         prog,
         locator,
@@ -67,11 +85,20 @@ pub(super) fn lower(
         labels: vec![],
         gotos: vec![],
         in_system: false,
+        weak_order: None,
+        atomic_depth: 0,
+        in_atomic_fn: false,
+        sectioned: HashSet::new(),
+        calls_in_sections: vec![],
+        header_ptrs: HashMap::new(),
+        c11_calls: vec![],
     };
     for ext in &unit.0 {
         l.external(ext)?;
     }
-    Ok(())
+    l.refuse_nested_sections()?;
+    l.refuse_redefined_c11_functions()?;
+    Ok(l.weak_order.take())
 }
 
 impl Lowerer<'_, '_> {
@@ -186,6 +213,9 @@ impl Lowerer<'_, '_> {
     }
 
     fn declaration(&mut self, d: &Node<ast::Declaration>) -> R<Vec<Stmt>> {
+        if let Some(stmts) = self.auto_type_declaration(d)? {
+            return Ok(stmts);
+        }
         let specs = self.specifiers(&d.node.specifiers, d.span)?;
         let mut out = Vec::new();
         for id in &d.node.declarators {
@@ -265,6 +295,151 @@ impl Lowerer<'_, '_> {
             out.push(Stmt::new(StmtKind::Decl { var: vid, init }, loc));
         }
         Ok(out)
+    }
+
+    /// GCC's `__auto_type x = e;` (see `preprocess::AUTO_TYPE_DECL`): `x` has the type of
+    /// `e` after lvalue conversion (unqualified, arrays decayed). The
+    /// parser's own declaration of the name is dropped. `None`: not such a declaration.
+    fn auto_type_declaration(&mut self, d: &Node<ast::Declaration>) -> R<Option<Vec<Stmt>>> {
+        let auto = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, ast::DeclarationSpecifier::TypeSpecifier(ts)
+                if matches!(&ts.node, ast::TypeSpecifier::TypedefName(id) if id.node.name == "__auto_type"))
+        });
+        if !auto {
+            return Ok(None);
+        }
+        let typedef = d.node.specifiers.iter().any(|s| {
+            matches!(
+                &s.node,
+                ast::DeclarationSpecifier::StorageClass(sc)
+                    if sc.node == ast::StorageClassSpecifier::Typedef
+            )
+        });
+        if typedef {
+            return Ok(Some(vec![]));
+        }
+        if self.at_file_scope() || d.node.declarators.len() != 1 {
+            return Err(self.unsupported(
+                d.span,
+                "`__auto_type` outside a function or with several declarators",
+            ));
+        }
+        let id = &d.node.declarators[0];
+        let (name, loc) = match &id.node.declarator.node.kind.node {
+            ast::DeclaratorKind::Identifier(n) if id.node.declarator.node.derived.is_empty() => {
+                let loc = self.loc(n.span);
+                (n.node.name.clone(), loc)
+            }
+            _ => {
+                return Err(self.unsupported(d.span, "`__auto_type` with a declarator"));
+            }
+        };
+        let Some(ast::Initializer::Expression(init)) =
+            id.node.initializer.as_ref().map(|i| &i.node)
+        else {
+            return Err(self.error(d.span, "`__auto_type` needs an expression initializer"));
+        };
+        // Function designators are already pointers here, and `rvalue` decays arrays.
+        let e = self.rvalue(init)?;
+        let ty = e.ty.unqualified().clone();
+        let vid = self.prog.add_var(Var {
+            name: name.clone(),
+            ty: ty.clone(),
+            kind: VarKind::Local,
+            func: self.func,
+            is_static: false,
+            is_extern: false,
+            thread_local: false,
+            init: None,
+            loc,
+        });
+        let e = self.conv(e, &ty);
+        if name.starts_with("__atomic_") {
+            if let ExprKind::AddrOf(lv) = &e.peel().kind {
+                if atomic::is_stable(lv) {
+                    self.header_ptrs.insert(vid, (**lv).clone());
+                }
+            }
+        }
+        self.bind(&name, Binding::Var(vid));
+        Ok(Some(vec![Stmt::new(
+            StmtKind::Decl {
+                var: vid,
+                init: Some(Init::Expr(e)),
+            },
+            loc,
+        )]))
+    }
+
+    /// An atomic operation reached through a call from inside an atomic section would
+    /// end that section early (the sequentializer's per-thread flag does not nest), so
+    /// such a program is refused at the call.
+    fn refuse_nested_sections(&mut self) -> R<()> {
+        if self.sectioned.is_empty() || self.calls_in_sections.is_empty() {
+            return Ok(());
+        }
+        let mut callees: HashMap<FuncId, Vec<FuncId>> = HashMap::new();
+        for (i, f) in self.prog.funcs.iter().enumerate() {
+            let Some(body) = &f.body else { continue };
+            let mut out = Vec::new();
+            crate::ir::visit::each_expr(body, &mut |e| {
+                if let ExprKind::Call(c, _) = &e.kind {
+                    if let ExprKind::Func(g) = c.peel().kind {
+                        out.push(g);
+                    }
+                }
+            });
+            callees.insert(FuncId(i as u32), out);
+        }
+        for (f, loc) in self.calls_in_sections.clone() {
+            let mut seen = HashSet::from([f]);
+            let mut todo = vec![f];
+            while let Some(g) = todo.pop() {
+                if self.sectioned.contains(&g) {
+                    let name = self.prog.func(f).name.clone();
+                    let spot = SourceSpot::at(
+                        &self.prog.sources,
+                        loc,
+                        format!(
+                            "`{name}` runs an atomic operation (C11 or `__atomic_*`/`__sync_*`) \
+                             inside an atomic section: nested atomic sections are not modelled"
+                        ),
+                    );
+                    return Err(FrontendError::Unsupported(spot));
+                }
+                for h in callees.get(&g).into_iter().flatten() {
+                    if seen.insert(*h) {
+                        todo.push(*h);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A C11 `atomic_*` name called before any declaration was taken as C11's function;
+    /// if the program defines a function of that name after all, that call meant the
+    /// program's own: refused rather than given the wrong meaning.
+    fn refuse_redefined_c11_functions(&mut self) -> R<()> {
+        for (name, loc) in &self.c11_calls {
+            if self
+                .prog
+                .funcs
+                .iter()
+                .any(|f| &f.name == name && f.body.is_some())
+            {
+                let spot = SourceSpot::at(
+                    &self.prog.sources,
+                    *loc,
+                    format!(
+                        "`{name}` is called before its declaration and defined by the program: \
+                         declare it before the call (seqloc took the call for C11's `{name}`)"
+                    ),
+                );
+                return Err(FrontendError::Semantic(spot));
+            }
+        }
+        Ok(())
     }
 
     fn declare_function(&mut self, name: &str, decl: &Declared, specs: &Specs, loc: Loc) -> FuncId {
@@ -416,6 +591,8 @@ impl Lowerer<'_, '_> {
     ) -> R<()> {
         self.func = Some(fid);
         self.ret_ty = self.prog.func(fid).ty.ret.clone();
+        self.atomic_depth = 0;
+        self.in_atomic_fn = crate::ir::known::is_atomic_function(&self.prog.func(fid).name);
         self.labels.clear();
         self.gotos.clear();
         self.push_scope();
