@@ -941,3 +941,39 @@ fn the_default_time_limit_and_the_memory_limit_hold() {
         );
     }
 }
+
+#[test]
+fn property_all_tries_the_cheap_proofs_for_every_property_it_covers() {
+    // The counting argument proves the assertions, and only `main` joining the clerks it
+    // created can block: a proof for both properties `all` means, at once.
+    let o = run(&[
+        "check",
+        "benchmarks/correct/ticket_clerks_ok.c",
+        "--json",
+        "--timeout",
+        "30",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j = json(&o);
+    assert_eq!(j["exhaustive"], true, "{j}");
+    let why = j.to_string();
+    assert!(
+        why.contains("by counting") && why.contains("no deadlock"),
+        "{why}"
+    );
+    // Deadlock alone is proved the same way.
+    let o = run(&[
+        "check",
+        "benchmarks/correct/ticket_clerks_ok.c",
+        "--property",
+        "deadlock",
+        "--timeout",
+        "30",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("NO FAILURE in any execution"),
+        "{}",
+        stdout(&o)
+    );
+}

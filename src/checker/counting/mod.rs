@@ -20,6 +20,9 @@
 //! argument never guesses.
 
 mod encode;
+mod joins;
+
+pub use joins::prove_no_deadlock;
 mod prefix;
 mod runs;
 
