@@ -977,3 +977,38 @@ fn property_all_tries_the_cheap_proofs_for_every_property_it_covers() {
         stdout(&o)
     );
 }
+
+#[test]
+fn output_to_a_hard_link_of_the_input_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("prog.c");
+    let original = std::fs::read(root().join("examples/lost_update.c")).expect("example");
+    std::fs::write(&input, &original).expect("copy");
+    let link = dir.path().join("other-name.c");
+    std::fs::hard_link(&input, &link).expect("hard link");
+    for cmd in ["sequentialize", "instrument"] {
+        let o = run(&[
+            cmd,
+            input.to_str().expect("utf-8"),
+            "-o",
+            link.to_str().expect("utf-8"),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("hard link") && stderr(&o).contains("input file"),
+            "{cmd}: {}",
+            stderr(&o)
+        );
+        assert_eq!(std::fs::read(&input).expect("input"), original, "{cmd}");
+    }
+    // A new file beside it is written.
+    let out = dir.path().join("seq.c");
+    let o = run(&[
+        "sequentialize",
+        input.to_str().expect("utf-8"),
+        "-o",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(out.exists());
+}

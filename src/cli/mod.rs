@@ -366,14 +366,15 @@ pub fn load_any(ctx: &Ctx, input: &InputArgs) -> Result<Program, Fail> {
 pub fn write_output(path: Option<&Path>, input: &Path, text: &str) -> Result<(), Fail> {
     match path {
         Some(p) => {
-            let same = match (std::fs::canonicalize(p), std::fs::canonicalize(input)) {
-                (Ok(a), Ok(b)) => a == b,
-                _ => false,
-            };
-            if same {
+            if same_file(p, input) {
                 return Err(Fail::input(format!(
-                    "refusing to write to {}: it is the input file",
-                    p.display()
+                    "refusing to write to {}: it is the input file{}",
+                    p.display(),
+                    if std::fs::canonicalize(p).ok() == std::fs::canonicalize(input).ok() {
+                        ""
+                    } else {
+                        " (another name, a hard link, of the same file)"
+                    }
                 )));
             }
             std::fs::write(p, text)
@@ -386,6 +387,21 @@ pub fn write_output(path: Option<&Path>, input: &Path, text: &str) -> Result<(),
             let _ = out.write_all(text.as_bytes());
             Ok(())
         }
+    }
+}
+
+/// Are `a` and `b` one file: the same path once links are resolved, or the same inode on
+/// the same device (a hard link)? A path that does not exist yet is no existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    if let (Ok(x), Ok(y)) = (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        if x == y {
+            return true;
+        }
+    }
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
     }
 }
 
