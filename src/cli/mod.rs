@@ -94,10 +94,21 @@ impl From<seqloc::check::CheckError> for Fail {
             CheckError::Bmc(BmcError::Symex(SymexError::Unsupported { .. })) => {
                 Fail::input(e.to_string())
             }
-            CheckError::Bmc(BmcError::Symex(SymexError::Timeout)) => Fail {
-                limit: Some(seqloc::checker::builtin::Limit::Time),
-                ..Fail::checker("time limit reached while encoding the program")
-            },
+            CheckError::Bmc(BmcError::Symex(SymexError::Timeout)) => {
+                match seqloc::checker::builtin::stop::requested() {
+                    Some(l) => Fail {
+                        limit: Some(l),
+                        ..Fail::checker(format!(
+                            "{} while encoding the program",
+                            seqloc::checker::builtin::stop::describe(l)
+                        ))
+                    },
+                    None => Fail {
+                        limit: Some(seqloc::checker::builtin::Limit::Time),
+                        ..Fail::checker("time limit reached while encoding the program")
+                    },
+                }
+            }
             _ => Fail::checker(e.to_string()),
         }
     }
@@ -151,6 +162,19 @@ pub fn main() -> ExitCode {
         color: cli.color,
     };
     let machine = machine_output(&cli.cmd);
+    // Ctrl-C, SIGTERM and the built-in checker's memory limit stop every stage of a run
+    // (search, replays, localization) with an answer: UNKNOWN, exit 3, the limit named.
+    let checker = match &cli.cmd {
+        Command::Check(a) => Some(&a.checker),
+        Command::Sequentialize(a) => Some(&a.checker),
+        Command::Instrument(a) => Some(&a.checker),
+        Command::Localize(a) => Some(&a.checker),
+        Command::Parse(_) | Command::Sweep(_) => None,
+    };
+    if let Some(c) = checker {
+        let builtin = c.checker == args::CheckerKind::Builtin;
+        seqloc::checker::builtin::stop::watch(c.memory_limit.filter(|_| builtin));
+    }
     let r = match cli.cmd {
         Command::Parse(a) => cmd_parse::run(&ctx, a),
         Command::Check(a) => cmd_check::run(&ctx, a),

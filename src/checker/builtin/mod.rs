@@ -6,6 +6,7 @@
 //! bounded search with iterative deepening of rounds and loop bounds.
 
 pub mod memory;
+pub mod stop;
 pub mod symex;
 
 use std::collections::HashMap;
@@ -163,6 +164,11 @@ impl Interruptible {
         // SAFETY: see above.
         unsafe { z3_sys::Z3_interrupt(self.0) }
     }
+
+    /// Tells contexts apart (their address).
+    fn key(self) -> usize {
+        self.0.as_ptr() as usize
+    }
 }
 
 impl SolveGate {
@@ -222,6 +228,11 @@ impl Session {
         deadline: Option<Instant>,
         valid_loads: bool,
     ) -> Result<Session, BmcError> {
+        // After a stop the thread's Z3 context may be cancelled for good: no new encoding
+        // (the callers read the stop as the limit it is).
+        if stop::requested().is_some() {
+            return Err(BmcError::Symex(SymexError::Timeout));
+        }
         let t0 = Instant::now();
         let out = {
             let mut sx = Symex::new(
@@ -236,7 +247,7 @@ impl Session {
             sx.run_main()?;
             sx.finish()
         };
-        let solver = Solver::new();
+        let solver = new_solver();
         for a in &out.asserts {
             solver.assert(a);
         }
@@ -288,7 +299,7 @@ impl Session {
         if lits.is_empty() {
             return Answer::Holds;
         }
-        let solver = Solver::new();
+        let solver = new_solver();
         if !self.set_timeout_on(&solver) {
             return Answer::Unknown(Undecided::Limit(Limit::Time));
         }
@@ -409,7 +420,23 @@ fn gated(gate: Option<&SolveGate>, solver: &Solver, assumptions: &[Bool]) -> (An
     (answer, ms)
 }
 
+/// A solver that leaves Ctrl-C to seqloc: Z3 would catch SIGINT itself while it solves
+/// and answer "canceled" on that one thread only; [`stop`]'s watchdog stops every thread
+/// and says why.
+pub fn new_solver() -> Solver {
+    let solver = Solver::new();
+    let mut p = Params::new();
+    p.set_bool("ctrl_c", false);
+    solver.set_params(&p);
+    solver
+}
+
 fn solve(solver: &Solver, assumptions: &[Bool]) -> (Answer, u64) {
+    // Registered before the stop is read: a stop requested from here on interrupts it.
+    let _solving = stop::Solving::enter();
+    if let Some(l) = stop::requested() {
+        return (Answer::Unknown(Undecided::Limit(l)), 0);
+    }
     let t0 = Instant::now();
     let r = if assumptions.is_empty() {
         solver.check()
@@ -423,11 +450,23 @@ fn solve(solver: &Solver, assumptions: &[Bool]) -> (Answer, u64) {
             None => Answer::Unknown(Undecided::Solver("the solver gave no model".into())),
         },
         SatResult::Unsat => Answer::Holds,
-        SatResult::Unknown => Answer::Unknown(Undecided::from_z3(
-            &solver
-                .get_reason_unknown()
-                .unwrap_or_else(|| "unknown".into()),
-        )),
+        SatResult::Unknown => match stop::requested() {
+            // Interrupted by the watchdog: its reason, not Z3's ("canceled").
+            Some(l) => Answer::Unknown(Undecided::Limit(l)),
+            None => {
+                let why = Undecided::from_z3(
+                    &solver
+                        .get_reason_unknown()
+                        .unwrap_or_else(|| "unknown".into()),
+                );
+                // Z3 caught SIGINT itself (it does while it solves): the rest of the run
+                // stops too.
+                if why == Undecided::Limit(Limit::Interrupted) {
+                    stop::request(Limit::Interrupted);
+                }
+                Answer::Unknown(why)
+            }
+        },
     };
     (answer, ms)
 }

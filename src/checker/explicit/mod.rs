@@ -228,6 +228,9 @@ pub fn explore(
             if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
                 return give_up("cancelled".into(), None, stats);
             }
+            if let Some(l) = crate::checker::builtin::stop::requested() {
+                return give_up(crate::checker::builtin::stop::describe(l), None, stats);
+            }
         }
         if st.exited {
             continue;
