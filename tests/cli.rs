@@ -1110,3 +1110,24 @@ fn ctrl_c_and_sigterm_stop_the_builtin_checker_with_an_answer() {
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(stdout(&o).contains("interrupted"), "{}", stdout(&o));
 }
+
+#[test]
+fn every_candidate_column_points_at_code() {
+    let o = run(&["localize", "examples/lost_update.c", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    let text = std::fs::read_to_string(root().join("examples/lost_update.c")).expect("source");
+    let lines: Vec<&str> = text.lines().collect();
+    let cands = j["candidates"].as_array().expect("candidates");
+    assert!(!cands.is_empty());
+    for c in cands {
+        let line = c["line"].as_u64().expect("line") as usize;
+        let col = c["column"].as_u64().expect("column") as usize;
+        let at = lines[line - 1].as_bytes().get(col - 1).copied();
+        assert!(
+            at.is_some_and(|b| !b.is_ascii_whitespace()),
+            "candidate at {line}:{col} points at {at:?}: {}",
+            lines[line - 1]
+        );
+    }
+}
