@@ -1131,3 +1131,31 @@ fn every_candidate_column_points_at_code() {
         );
     }
 }
+
+#[test]
+fn hints_speak_in_source_terms() {
+    // A helper's return value (a temporary of seqloc's once inlined), its parameter, a
+    // heap pointer: no internal name, no raw address, no `malloc@N` in any hint.
+    let o = run(&[
+        "localize",
+        "tests/programs/edges/hint_terms.c",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    let cands = j["candidates"].as_array().expect("candidates");
+    assert!(cands.len() >= 3, "{j}");
+    for c in cands {
+        let hint = c["hint"].as_str().expect("hint");
+        for bad in ["__ret", "__t", "malloc@", "0x", "`__"] {
+            assert!(!hint.contains(bad), "hint names {bad}: {hint}");
+        }
+    }
+    let text = j.to_string();
+    assert!(text.contains("the value the call returns"), "{text}");
+    assert!(
+        text.contains("a heap object allocated at line 14"),
+        "{text}"
+    );
+}

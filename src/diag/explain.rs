@@ -642,8 +642,37 @@ impl<'a> Explainer<'a> {
         }
     }
 
-    /// What the statement copy computes, in source terms.
+    /// What the statement copy computes, in source terms: a description that would name
+    /// a temporary of seqloc's (`__ret`, `__t`) says what it is instead.
     fn describe_site(&self, site: &super::Site) -> String {
+        let text = self.describe_site_raw(site);
+        if !crate::checker::builtin::mentions_internal_name(&text) {
+            return text;
+        }
+        match &site.kind {
+            SiteKind::Condition => "the condition".into(),
+            SiteKind::Store { lhs, .. } if lhs.contains("__ret") => {
+                "the value the call returns".into()
+            }
+            // The variable the value goes to, as the program names it (the printer adds
+            // `_N` to tell copies apart).
+            SiteKind::Store { lhs, .. } => {
+                let base = lhs.trim_start_matches("*&");
+                let base = match base.rsplit_once('_') {
+                    Some((b, n)) if !b.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => b,
+                    _ => base,
+                };
+                let known = self.normalized.vars.iter().any(|v| v.name == base);
+                if known && !crate::checker::builtin::is_internal_name(base) {
+                    format!("`{base}`")
+                } else {
+                    "the value computed there".into()
+                }
+            }
+        }
+    }
+
+    fn describe_site_raw(&self, site: &super::Site) -> String {
         let stmt = self.stmts.get(&site.sid);
         match (&site.kind, stmt) {
             (SiteKind::Condition, Some(s)) => match &s.kind {
@@ -692,6 +721,11 @@ impl<'a> Explainer<'a> {
                     format!("had {what} been {chosen} (it was {original})")
                 }
             }
+            // Two pointers that read the same (two heap objects from one line).
+            SiteKind::Store { temp: false, .. } if chosen == original => format!(
+                "had {} been set to another object than {original}",
+                self.describe_site(site)
+            ),
             SiteKind::Store { temp: false, .. } => format!(
                 "had {} been set to {chosen} (it was set to {original})",
                 self.describe_site(site)

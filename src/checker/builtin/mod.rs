@@ -496,21 +496,29 @@ fn render(model: &Model, v: &BV, ty: &Type, s: &Session, prog: &Program) -> Stri
         }
         let obj = (u >> lay.off_bits) as usize;
         let off = u & ((1u64 << lay.off_bits) - 1);
-        return match s.out.mem.objects.get(obj) {
-            Some(o) => {
-                let name = match &o.kind {
-                    ObjKind::Var(v) => prog.var(*v).name.clone(),
-                    ObjKind::Func(f) => prog.func(*f).name.clone(),
-                    ObjKind::Heap(l) => format!("malloc@{}", prog.sources.line(*l)),
-                    _ => o.name.clone(),
-                };
-                if off == 0 {
-                    format!("&{name}")
-                } else {
-                    format!("&{name}+{off}")
-                }
+        // In source terms: `&name`, a heap object by the line that allocated it, never an
+        // internal object name or a raw address.
+        let at = |off: u64| {
+            if off == 0 {
+                String::new()
+            } else {
+                format!(" (at byte {off})")
             }
-            None => format!("{u:#x}"),
+        };
+        return match s.out.mem.objects.get(obj).map(|o| &o.kind) {
+            Some(ObjKind::Var(v)) if !is_internal_name(&prog.var(*v).name) => {
+                format!("&{}{}", prog.var(*v).name, at(off))
+            }
+            Some(ObjKind::Func(f)) => format!("&{}", prog.func(*f).name),
+            Some(ObjKind::Heap(l)) => format!(
+                "a heap object allocated at line {}{}",
+                prog.sources.line(*l),
+                at(off)
+            ),
+            Some(ObjKind::Str) => format!("a string literal{}", at(off)),
+            Some(ObjKind::Null) => "NULL".into(),
+            Some(_) => format!("another object{}", at(off)),
+            None => "an invalid pointer".into(),
         };
     }
     let signed = ty.int_kind(tt).is_some_and(|k| k.is_signed());
@@ -521,6 +529,31 @@ fn render(model: &Model, v: &BV, ty: &Type, s: &Session, prog: &Program) -> Stri
     } else {
         format!("{u}")
     }
+}
+
+/// A name seqloc made up (inlined return values, normalization temporaries, the
+/// sequentializer's and the instrumentation's variables), not one the program has.
+pub fn is_internal_name(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("__") else {
+        return false;
+    };
+    let numbered = |p: &str| {
+        rest.strip_prefix(p)
+            .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit() || c == '_'))
+    };
+    rest.starts_with("ret")
+        || rest.starts_with("seq")
+        || rest.starts_with("diag")
+        || rest.starts_with("param")
+        || numbered("t")
+        || numbered("r")
+        || numbered("v")
+}
+
+/// Does `text` name something seqloc made up ([`is_internal_name`])?
+pub fn mentions_internal_name(text: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(is_internal_name)
 }
 
 pub fn signed_value(u: u64, bits: u32, signed: bool) -> i128 {
@@ -823,4 +856,30 @@ impl Properties {
 /// Remaining time before a deadline.
 pub fn remaining(deadline: Option<Instant>) -> Option<Duration> {
     deadline.map(|d| d.saturating_duration_since(Instant::now()))
+}
+
+#[cfg(test)]
+mod naming_tests {
+    use super::{is_internal_name, mentions_internal_name};
+
+    #[test]
+    fn internal_names_are_told_from_the_programs() {
+        for n in [
+            "__ret", "__ret_2", "__t", "__t_14", "__r_3", "__seq_pc", "__diag_1",
+        ] {
+            assert!(is_internal_name(n), "{n}");
+        }
+        for n in [
+            "x",
+            "t",
+            "total",
+            "__VERIFIER_nondet_int",
+            "__thread_count",
+            "ret",
+        ] {
+            assert!(!is_internal_name(n), "{n}");
+        }
+        assert!(mentions_internal_name("the value of `__t_3 + 1`"));
+        assert!(!mentions_internal_name("the value of `count == 2`"));
+    }
 }
