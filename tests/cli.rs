@@ -1159,3 +1159,42 @@ fn hints_speak_in_source_terms() {
         "{text}"
     );
 }
+
+#[test]
+fn progress_only_on_a_terminal() {
+    // Piped: stderr holds no spinner or phase line.
+    let o = run(&["localize", "examples/lost_update.c"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("localizing:"), "{}", stderr(&o));
+    // On a terminal (`script` gives one): the phase is shown, then cleared.
+    let have_script = std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have_script {
+        eprintln!("NOTICE: skipped the terminal half: `script` not found");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("pty.txt");
+    let cmd = format!(
+        "{} localize benchmarks/concbugs/histogram_lost_update.c --timeout 3",
+        env!("CARGO_BIN_EXE_seqloc")
+    );
+    let o = std::process::Command::new("script")
+        .args(["-qec", &cmd, log.to_str().expect("utf-8")])
+        .current_dir(root())
+        .output()
+        .expect("script runs");
+    let seen = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(seen.contains("localizing:"), "{:?}\n{seen}", o.status);
+    // With JSON asked for, nothing of it even on a terminal.
+    let cmd = format!("{cmd} --format json");
+    let _ = std::process::Command::new("script")
+        .args(["-qec", &cmd, log.to_str().expect("utf-8")])
+        .current_dir(root())
+        .output()
+        .expect("script runs");
+    let seen = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(!seen.contains("localizing:"), "{seen}");
+}

@@ -6,6 +6,7 @@ mod cmd_localize;
 mod cmd_parse;
 mod cmd_seq;
 mod cmd_sweep;
+mod progress;
 
 use std::path::Path;
 use std::process::ExitCode;
