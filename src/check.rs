@@ -360,9 +360,7 @@ fn search(
             let out = deepen(prep, opts, &ctl, user);
             watching.store(false, Ordering::SeqCst);
             let mut out = out?;
-            if over.load(Ordering::SeqCst) {
-                memory_out(&mut out, user);
-            }
+            stopped_out(&mut out, user, over.load(Ordering::SeqCst));
             Ok(out)
         });
     }
@@ -438,7 +436,9 @@ fn search(
                         }
                         let wanted = early.is_none()
                             && loop {
-                                if ctl.bmc_failed.load(Ordering::SeqCst) {
+                                if ctl.bmc_failed.load(Ordering::SeqCst)
+                                    || crate::checker::builtin::stop::requested().is_some()
+                                {
                                     break false;
                                 }
                                 if ctl.cheap_done.load(Ordering::SeqCst)
@@ -571,9 +571,7 @@ fn search(
                 out.stats.limit = None;
             }
         }
-        if over.load(Ordering::SeqCst) {
-            memory_out(&mut out, user);
-        }
+        stopped_out(&mut out, user, over.load(Ordering::SeqCst));
         Ok(out)
     })
 }
@@ -611,6 +609,38 @@ fn resident_mb() -> Option<u64> {
     Some(pages.saturating_mul(page) >> 20)
 }
 
+/// The outcome of a search that a watchdog stopped: this search's memory watchdog
+/// (`over`) or the process's ([`crate::checker::builtin::stop`]: memory, a signal).
+fn stopped_out(out: &mut CheckOutcome, user: UserBounds, over: bool) {
+    use crate::checker::builtin::stop;
+    match stop::requested() {
+        _ if over => memory_out(out, user),
+        Some(Limit::Memory) => memory_out(out, user),
+        Some(Limit::Interrupted) => {
+            if matches!(out.verdict, Verdict::Failure | Verdict::Deadlock) || out.exhaustive() {
+                return;
+            }
+            out.verdict = Verdict::Unknown;
+            out.reason = Some(if out.bounds.rounds == 0 {
+                format!(
+                    "{} before the first bounded phase finished",
+                    stop::describe(Limit::Interrupted)
+                )
+            } else {
+                format!(
+                    "{} while checking {} rounds with loops unwound {} times",
+                    stop::describe(Limit::Interrupted),
+                    out.bounds.rounds,
+                    out.bounds.unwind
+                )
+            });
+            out.stats.limit = Some(Limit::Interrupted);
+            out.limit_reached = true;
+        }
+        _ => {}
+    }
+}
+
 /// The outcome of a search the memory watchdog stopped: a failure found or a proof
 /// stands, anything else is UNKNOWN at the memory limit.
 fn memory_out(out: &mut CheckOutcome, user: UserBounds) {
@@ -618,7 +648,10 @@ fn memory_out(out: &mut CheckOutcome, user: UserBounds) {
         return;
     }
     out.verdict = Verdict::Unknown;
-    let mb = user.memory_mb.unwrap_or_default();
+    let mb = user
+        .memory_mb
+        .or(crate::checker::builtin::stop::memory_limit_mb())
+        .unwrap_or_default();
     out.reason = Some(if out.bounds.rounds == 0 {
         format!("memory limit of {mb} MB reached before the first bounded phase finished")
     } else {
@@ -872,12 +905,10 @@ fn deepen(
                 return Ok(CheckOutcome {
                     verdict: Verdict::Unknown,
                     reason: Some(match limit {
-                        Some(Limit::Memory) => {
-                            format!("memory limit reached while checking {trying}")
-                        }
-                        Some(Limit::Interrupted) => {
-                            format!("interrupted (Ctrl-C) while checking {trying}")
-                        }
+                        Some(l @ (Limit::Memory | Limit::Interrupted)) => format!(
+                            "{} while checking {trying}",
+                            crate::checker::builtin::stop::describe(l)
+                        ),
                         _ => format!("the solver could not decide: {why}"),
                     }),
                     bounds,
@@ -1020,10 +1051,13 @@ fn timed_out(
     mut stats: Stats,
     timeout: Option<Duration>,
 ) -> CheckOutcome {
-    stats.limit = Some(Limit::Time);
-    let limit = match timeout {
-        Some(t) => format!("time limit of {} reached", seconds(t)),
-        None => "time limit reached".into(),
+    // The watchdog's stop (memory, a signal) ends an encoding as the time limit does.
+    let stopped = crate::checker::builtin::stop::requested();
+    stats.limit = Some(stopped.unwrap_or(Limit::Time));
+    let limit = match (stopped, timeout) {
+        (Some(l), _) => crate::checker::builtin::stop::describe(l),
+        (None, Some(t)) => format!("time limit of {} reached", seconds(t)),
+        (None, None) => "time limit reached".into(),
     };
     let reason = match &last {
         Some((b, _, _)) => format!(

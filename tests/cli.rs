@@ -143,9 +143,8 @@ fn a_program_with_nothing_reachable_to_check_is_proved_without_a_search() {
             .is_some_and(|r| r.contains("no assertion or error call is reachable")),
         "{j}"
     );
-    // With the check compiled in, the 40 racing workers must be searched; the deadlock
-    // property sees the joins, which may block.
-    for (define, property) in [("CHECK_TOTAL", "unreach-call"), ("UNUSED", "all")] {
+    // With the check compiled in, the 40 racing workers must be searched.
+    for (define, property) in [("CHECK_TOTAL", "unreach-call")] {
         let o = run(&[
             "check",
             prog,
@@ -166,6 +165,27 @@ fn a_program_with_nothing_reachable_to_check_is_proved_without_a_search() {
         );
         assert_eq!(j["exhaustive"], false, "{define} {property}: {j}");
     }
+    // The deadlock property sees the joins; they join the workers main created, so no
+    // deadlock is shown without a search too.
+    let o = run(&[
+        "check",
+        prog,
+        "-D",
+        "UNUSED",
+        "--property",
+        "all",
+        "--timeout",
+        "2",
+        "--json",
+    ]);
+    let j = json(&o);
+    assert_eq!(j["exhaustive"], true, "{j}");
+    assert!(
+        j["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("no deadlock")),
+        "{j}"
+    );
 }
 
 #[test]
@@ -940,4 +960,261 @@ fn the_default_time_limit_and_the_memory_limit_hold() {
             "{j}"
         );
     }
+}
+
+#[test]
+fn output_to_a_hard_link_of_the_input_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("prog.c");
+    let original = std::fs::read(root().join("examples/lost_update.c")).expect("example");
+    std::fs::write(&input, &original).expect("copy");
+    let link = dir.path().join("other-name.c");
+    std::fs::hard_link(&input, &link).expect("hard link");
+    for cmd in ["sequentialize", "instrument"] {
+        let o = run(&[
+            cmd,
+            input.to_str().expect("utf-8"),
+            "-o",
+            link.to_str().expect("utf-8"),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("hard link") && stderr(&o).contains("input file"),
+            "{cmd}: {}",
+            stderr(&o)
+        );
+        assert_eq!(std::fs::read(&input).expect("input"), original, "{cmd}");
+    }
+    // A new file beside it is written.
+    let out = dir.path().join("seq.c");
+    let o = run(&[
+        "sequentialize",
+        input.to_str().expect("utf-8"),
+        "-o",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(out.exists());
+}
+
+#[test]
+fn property_all_tries_the_cheap_proofs_for_every_property_it_covers() {
+    // The counting argument proves the assertions, and only `main` joining the clerks it
+    // created can block: a proof for both properties `all` means, at once.
+    let o = run(&[
+        "check",
+        "benchmarks/correct/ticket_clerks_ok.c",
+        "--json",
+        "--timeout",
+        "30",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j = json(&o);
+    assert_eq!(j["exhaustive"], true, "{j}");
+    let why = j.to_string();
+    assert!(
+        why.contains("by counting") && why.contains("no deadlock"),
+        "{why}"
+    );
+    // Deadlock alone is proved the same way.
+    let o = run(&[
+        "check",
+        "benchmarks/correct/ticket_clerks_ok.c",
+        "--property",
+        "deadlock",
+        "--timeout",
+        "30",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("NO FAILURE in any execution"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn the_memory_limit_holds_during_localization() {
+    // Along a schedule given by hand no search runs: the limit is met by the localization
+    // (its validation replay and the diag loop), which must stop there, naming it.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let schedule = dir.path().join("s.json");
+    let s = schedule.to_str().expect("utf-8");
+    let o = run(&["check", "examples/lost_update.c", "--emit-schedule", s]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let o = run(&[
+        "localize",
+        "examples/lost_update.c",
+        "--schedule",
+        s,
+        "--memory-limit",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let j = json(&o);
+    assert_eq!(j["limit"], "memory", "{j}");
+    assert!(
+        stderr(&o).contains("memory limit of 1 MB reached"),
+        "{}",
+        stderr(&o)
+    );
+    // Without the limit the same run localizes.
+    let o = run(&["localize", "examples/lost_update.c", "--schedule", s]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+}
+
+/// Starts `seqloc args`, sends `sig` after `after`, and returns its output (failing the
+/// test if it does not end within 15 s of the signal).
+fn signalled(args: &[&str], sig: i32, after: std::time::Duration) -> std::process::Output {
+    use std::process::Stdio;
+    let child = seqloc()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("seqloc starts");
+    std::thread::sleep(after);
+    let pid = child.id() as i32;
+    // SAFETY: sends a signal to the child started above.
+    unsafe { libc::kill(pid, sig) };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(std::time::Duration::from_secs(15)) {
+        Ok(o) => o.expect("waits"),
+        Err(_) => {
+            // SAFETY: as above.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            panic!("seqloc {args:?} did not stop within 15 s of signal {sig}");
+        }
+    }
+}
+
+#[test]
+fn ctrl_c_and_sigterm_stop_the_builtin_checker_with_an_answer() {
+    // A localization that takes many seconds: interrupted in its search or its loop, it
+    // answers UNKNOWN (exit 3) with `limit: interrupted`, never a crash or a silent 0.
+    for (sig, after) in [
+        (libc::SIGINT, 1500),
+        (libc::SIGTERM, 4000),
+        (libc::SIGINT, 7000),
+    ] {
+        let o = signalled(
+            &[
+                "localize",
+                "benchmarks/concbugs/histogram_lost_update.c",
+                "--format",
+                "json",
+            ],
+            sig,
+            std::time::Duration::from_millis(after),
+        );
+        // Finished before the signal (a fast machine): nothing to check.
+        if o.status.code() == Some(1) {
+            eprintln!("NOTICE: the localization ended before the signal at {after} ms");
+            continue;
+        }
+        assert_eq!(o.status.code(), Some(3), "signal {sig}: {}", stderr(&o));
+        let j = json(&o);
+        assert_eq!(j["limit"], "interrupted", "signal {sig} at {after} ms: {j}");
+        assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    }
+    let o = signalled(
+        &["check", "benchmarks/correct/registry_ok.c"],
+        libc::SIGINT,
+        std::time::Duration::from_millis(1500),
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stdout(&o).contains("interrupted"), "{}", stdout(&o));
+}
+
+#[test]
+fn every_candidate_column_points_at_code() {
+    let o = run(&["localize", "examples/lost_update.c", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    let text = std::fs::read_to_string(root().join("examples/lost_update.c")).expect("source");
+    let lines: Vec<&str> = text.lines().collect();
+    let cands = j["candidates"].as_array().expect("candidates");
+    assert!(!cands.is_empty());
+    for c in cands {
+        let line = c["line"].as_u64().expect("line") as usize;
+        let col = c["column"].as_u64().expect("column") as usize;
+        let at = lines[line - 1].as_bytes().get(col - 1).copied();
+        assert!(
+            at.is_some_and(|b| !b.is_ascii_whitespace()),
+            "candidate at {line}:{col} points at {at:?}: {}",
+            lines[line - 1]
+        );
+    }
+}
+
+#[test]
+fn hints_speak_in_source_terms() {
+    // A helper's return value (a temporary of seqloc's once inlined), its parameter, a
+    // heap pointer: no internal name, no raw address, no `malloc@N` in any hint.
+    let o = run(&[
+        "localize",
+        "tests/programs/edges/hint_terms.c",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    let cands = j["candidates"].as_array().expect("candidates");
+    assert!(cands.len() >= 3, "{j}");
+    for c in cands {
+        let hint = c["hint"].as_str().expect("hint");
+        for bad in ["__ret", "__t", "malloc@", "0x", "`__"] {
+            assert!(!hint.contains(bad), "hint names {bad}: {hint}");
+        }
+    }
+    let text = j.to_string();
+    assert!(text.contains("the value the call returns"), "{text}");
+    assert!(
+        text.contains("a heap object allocated at line 14"),
+        "{text}"
+    );
+}
+
+#[test]
+fn progress_only_on_a_terminal() {
+    // Piped: stderr holds no spinner or phase line.
+    let o = run(&["localize", "examples/lost_update.c"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("localizing:"), "{}", stderr(&o));
+    // On a terminal (`script` gives one): the phase is shown, then cleared.
+    let have_script = std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have_script {
+        eprintln!("NOTICE: skipped the terminal half: `script` not found");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("pty.txt");
+    let cmd = format!(
+        "{} localize benchmarks/concbugs/histogram_lost_update.c --timeout 3",
+        env!("CARGO_BIN_EXE_seqloc")
+    );
+    let o = std::process::Command::new("script")
+        .args(["-qec", &cmd, log.to_str().expect("utf-8")])
+        .current_dir(root())
+        .output()
+        .expect("script runs");
+    let seen = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(seen.contains("localizing:"), "{:?}\n{seen}", o.status);
+    // With JSON asked for, nothing of it even on a terminal.
+    let cmd = format!("{cmd} --format json");
+    let _ = std::process::Command::new("script")
+        .args(["-qec", &cmd, log.to_str().expect("utf-8")])
+        .current_dir(root())
+        .output()
+        .expect("script runs");
+    let seen = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(!seen.contains("localizing:"), "{seen}");
 }

@@ -140,9 +140,9 @@ pub struct CheckerArgs {
     /// [default: 900]
     #[arg(long, value_name = "SECS", value_parser = seconds)]
     pub timeout: Option<f64>,
-    /// Memory limit in MB: the external checker's, or the built-in checker's resident
-    /// memory during the search (a watchdog stops it: UNKNOWN, exit 3); not applied to
-    /// the localization that follows
+    /// Memory limit in MB: the external checker's, or, with the built-in checker, seqloc's
+    /// resident memory during the search and the localization (a watchdog stops it:
+    /// UNKNOWN, exit 3, the limit named)
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
     pub memory_limit: Option<u64>,
     /// Run the external checker on the file as written, not on seqloc's version with

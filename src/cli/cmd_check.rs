@@ -223,7 +223,11 @@ pub fn run(ctx: &Ctx, a: CheckArgs) -> Result<u8, Fail> {
     let t0 = Instant::now();
     let prog = load(ctx, &a.input)?;
     let prep = Prepared::new(prog);
+    let progress =
+        super::progress::Progress::start(super::args::output_format(a.format, a.json), ctx.verbose);
+    progress.phase("checking: searching for a failing interleaving");
     let (out, info) = run_check(ctx, &prep, &a)?;
+    drop(progress);
     let total = t0.elapsed().as_millis() as u64;
     let name = a.input.file.display().to_string();
     if let (Some(path), Some(cex)) = (&a.emit_schedule, &out.counterexample) {

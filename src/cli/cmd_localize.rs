@@ -374,7 +374,11 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
         rules: a.rules.as_deref(),
         templates: a.templates.as_deref(),
     };
+    let progress =
+        super::progress::Progress::start(super::args::output_format(a.format, a.json), ctx.verbose);
+    progress.phase("localizing: searching for a failing interleaving");
     let (search, mut info, ext) = find_failure(ctx, &prep, &common)?;
+    progress.phase("localizing: replaying the failure and building the diagnosis model");
     let first_ms = t0.elapsed().as_millis() as u64;
     let name = a.input.file.display().to_string();
     let failing = match search {
@@ -546,12 +550,16 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
         };
         (out, t.elapsed().as_millis())
     };
+    progress.phase(
+        "localizing: asking the checker which lines could change, and which context switches matter",
+    );
     let (localized, switches, ordering) = std::thread::scope(|scope| {
         let switches = scope.spawn(|| timed(Analysis::Switches));
         let ordering = scope.spawn(|| timed(Analysis::Ordering));
         let localized = run_localization();
         (localized, switches.join(), ordering.join())
     });
+    drop(progress);
     let (loc, external_values) = localized?;
     let explainer = Explainer::new(&prep.normalized, &prep.shared, ins, &cex);
     let mut candidates = explainer.candidates(&loc.findings);

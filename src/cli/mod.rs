@@ -6,6 +6,7 @@ mod cmd_localize;
 mod cmd_parse;
 mod cmd_seq;
 mod cmd_sweep;
+mod progress;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -94,10 +95,21 @@ impl From<seqloc::check::CheckError> for Fail {
             CheckError::Bmc(BmcError::Symex(SymexError::Unsupported { .. })) => {
                 Fail::input(e.to_string())
             }
-            CheckError::Bmc(BmcError::Symex(SymexError::Timeout)) => Fail {
-                limit: Some(seqloc::checker::builtin::Limit::Time),
-                ..Fail::checker("time limit reached while encoding the program")
-            },
+            CheckError::Bmc(BmcError::Symex(SymexError::Timeout)) => {
+                match seqloc::checker::builtin::stop::requested() {
+                    Some(l) => Fail {
+                        limit: Some(l),
+                        ..Fail::checker(format!(
+                            "{} while encoding the program",
+                            seqloc::checker::builtin::stop::describe(l)
+                        ))
+                    },
+                    None => Fail {
+                        limit: Some(seqloc::checker::builtin::Limit::Time),
+                        ..Fail::checker("time limit reached while encoding the program")
+                    },
+                }
+            }
             _ => Fail::checker(e.to_string()),
         }
     }
@@ -151,6 +163,19 @@ pub fn main() -> ExitCode {
         color: cli.color,
     };
     let machine = machine_output(&cli.cmd);
+    // Ctrl-C, SIGTERM and the built-in checker's memory limit stop every stage of a run
+    // (search, replays, localization) with an answer: UNKNOWN, exit 3, the limit named.
+    let checker = match &cli.cmd {
+        Command::Check(a) => Some(&a.checker),
+        Command::Sequentialize(a) => Some(&a.checker),
+        Command::Instrument(a) => Some(&a.checker),
+        Command::Localize(a) => Some(&a.checker),
+        Command::Parse(_) | Command::Sweep(_) => None,
+    };
+    if let Some(c) = checker {
+        let builtin = c.checker == args::CheckerKind::Builtin;
+        seqloc::checker::builtin::stop::watch(c.memory_limit.filter(|_| builtin));
+    }
     let r = match cli.cmd {
         Command::Parse(a) => cmd_parse::run(&ctx, a),
         Command::Check(a) => cmd_check::run(&ctx, a),
@@ -366,14 +391,15 @@ pub fn load_any(ctx: &Ctx, input: &InputArgs) -> Result<Program, Fail> {
 pub fn write_output(path: Option<&Path>, input: &Path, text: &str) -> Result<(), Fail> {
     match path {
         Some(p) => {
-            let same = match (std::fs::canonicalize(p), std::fs::canonicalize(input)) {
-                (Ok(a), Ok(b)) => a == b,
-                _ => false,
-            };
-            if same {
+            if same_file(p, input) {
                 return Err(Fail::input(format!(
-                    "refusing to write to {}: it is the input file",
-                    p.display()
+                    "refusing to write to {}: it is the input file{}",
+                    p.display(),
+                    if std::fs::canonicalize(p).ok() == std::fs::canonicalize(input).ok() {
+                        ""
+                    } else {
+                        " (another name, a hard link, of the same file)"
+                    }
                 )));
             }
             std::fs::write(p, text)
@@ -386,6 +412,21 @@ pub fn write_output(path: Option<&Path>, input: &Path, text: &str) -> Result<(),
             let _ = out.write_all(text.as_bytes());
             Ok(())
         }
+    }
+}
+
+/// Are `a` and `b` one file: the same path once links are resolved, or the same inode on
+/// the same device (a hard link)? A path that does not exist yet is no existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    if let (Ok(x), Ok(y)) = (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        if x == y {
+            return true;
+        }
+    }
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
     }
 }
 

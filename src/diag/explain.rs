@@ -185,13 +185,10 @@ impl<'a> Explainer<'a> {
             .collect();
         let mut columns: BTreeSet<u32> = changed
             .iter()
-            .filter_map(|(_, s)| self.normalized.sources.position(s.loc).map(|p| p.col))
+            .filter_map(|(_, s)| self.col_of(s.loc))
             .collect();
         if columns.is_empty() {
-            columns = sites
-                .iter()
-                .filter_map(|s| self.normalized.sources.position(s.loc).map(|p| p.col))
-                .collect();
+            columns = sites.iter().filter_map(|s| self.col_of(s.loc)).collect();
         }
         let column = columns.iter().next().copied().unwrap_or(1);
         let threads: Vec<ThreadRef> = {
@@ -212,12 +209,7 @@ impl<'a> Explainer<'a> {
             .iter()
             .map(|(c, s)| ChangeView {
                 thread: s.slot,
-                column: self
-                    .normalized
-                    .sources
-                    .position(s.loc)
-                    .map(|p| p.col)
-                    .unwrap_or(0),
+                column: self.col_of(s.loc).unwrap_or(0),
                 what: self.describe_site(s),
                 chosen: self.value_text(c, true),
                 original: self.value_text(c, false),
@@ -225,7 +217,7 @@ impl<'a> Explainer<'a> {
             .collect();
         let loc = sites
             .iter()
-            .find(|s| self.normalized.sources.position(s.loc).map(|p| p.col) == Some(column))
+            .find(|s| self.col_of(s.loc) == Some(column))
             .map(|s| s.loc)
             .unwrap_or(lk.loc);
         let v = &self.cex.violation;
@@ -608,6 +600,16 @@ impl<'a> Explainer<'a> {
         format!("{} — {outcome}", parts.join("; "))
     }
 
+    /// The column of `loc`, moved off whitespace to the next character of the line: a
+    /// statement expanded from a macro (`assert`) may be placed just before its text.
+    fn col_of(&self, loc: Loc) -> Option<u32> {
+        let col = self.normalized.sources.position(loc)?.col;
+        let Some(text) = self.normalized.sources.source_line(loc) else {
+            return Some(col);
+        };
+        Some(snap_column(text, col))
+    }
+
     fn line_of(&self, loc: Loc) -> u32 {
         self.normalized.sources.line(loc)
     }
@@ -640,8 +642,37 @@ impl<'a> Explainer<'a> {
         }
     }
 
-    /// What the statement copy computes, in source terms.
+    /// What the statement copy computes, in source terms: a description that would name
+    /// a temporary of seqloc's (`__ret`, `__t`) says what it is instead.
     fn describe_site(&self, site: &super::Site) -> String {
+        let text = self.describe_site_raw(site);
+        if !crate::checker::builtin::mentions_internal_name(&text) {
+            return text;
+        }
+        match &site.kind {
+            SiteKind::Condition => "the condition".into(),
+            SiteKind::Store { lhs, .. } if lhs.contains("__ret") => {
+                "the value the call returns".into()
+            }
+            // The variable the value goes to, as the program names it (the printer adds
+            // `_N` to tell copies apart).
+            SiteKind::Store { lhs, .. } => {
+                let base = lhs.trim_start_matches("*&");
+                let base = match base.rsplit_once('_') {
+                    Some((b, n)) if !b.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => b,
+                    _ => base,
+                };
+                let known = self.normalized.vars.iter().any(|v| v.name == base);
+                if known && !crate::checker::builtin::is_internal_name(base) {
+                    format!("`{base}`")
+                } else {
+                    "the value computed there".into()
+                }
+            }
+        }
+    }
+
+    fn describe_site_raw(&self, site: &super::Site) -> String {
         let stmt = self.stmts.get(&site.sid);
         match (&site.kind, stmt) {
             (SiteKind::Condition, Some(s)) => match &s.kind {
@@ -690,6 +721,11 @@ impl<'a> Explainer<'a> {
                     format!("had {what} been {chosen} (it was {original})")
                 }
             }
+            // Two pointers that read the same (two heap objects from one line).
+            SiteKind::Store { temp: false, .. } if chosen == original => format!(
+                "had {} been set to another object than {original}",
+                self.describe_site(site)
+            ),
             SiteKind::Store { temp: false, .. } => format!(
                 "had {} been set to {chosen} (it was set to {original})",
                 self.describe_site(site)
@@ -916,6 +952,17 @@ fn before_specification(mut out: Vec<Candidate>, extra: Vec<Candidate>) -> Vec<C
     out
 }
 
+/// `col` (from 1, in bytes) of `line`, or the first column after it that is not
+/// whitespace when it points at whitespace (unchanged when the rest of the line is blank).
+fn snap_column(line: &str, col: u32) -> u32 {
+    let bytes = line.as_bytes();
+    let mut i = col.saturating_sub(1) as usize;
+    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    if i < bytes.len() { i as u32 + 1 } else { col }
+}
+
 fn renumber(cands: &mut [Candidate]) {
     for (i, c) in cands.iter_mut().enumerate() {
         c.rank = i + 1;
@@ -924,4 +971,21 @@ fn renumber(cands: &mut [Candidate]) {
 
 fn same_file(a: &str, b: &str) -> bool {
     a == b || a.ends_with(&format!("/{b}")) || b.ends_with(&format!("/{a}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::snap_column;
+
+    #[test]
+    fn a_column_on_whitespace_moves_to_the_text() {
+        // `  assert(x);` placed at column 2 (a macro expansion) is at `assert`.
+        assert_eq!(snap_column("  assert(x);", 2), 3);
+        assert_eq!(snap_column("  assert(x);", 1), 3);
+        // A column on text stays.
+        assert_eq!(snap_column("  x = y;", 5), 5);
+        // Past the end or on a blank rest: unchanged.
+        assert_eq!(snap_column("x;   ", 4), 4);
+        assert_eq!(snap_column("", 1), 1);
+    }
 }

@@ -561,7 +561,8 @@ pub(crate) fn fails(
         Ok(s) => s,
         Err(BmcError::Symex(SymexError::Timeout)) => {
             return Err(LocalizeError::Limit(
-                crate::checker::builtin::Limit::Time,
+                crate::checker::builtin::stop::requested()
+                    .unwrap_or(crate::checker::builtin::Limit::Time),
                 "testing context switches",
             ));
         }

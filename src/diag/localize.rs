@@ -83,7 +83,7 @@ pub enum LocalizeError {
     #[error("the sequential program does not reproduce the failure: {0}")]
     NotReproduced(String),
     /// A limit stopped a solve that had to be answered.
-    #[error("{limit} while {what}", limit = Undecided::Limit(*.0), what = .1)]
+    #[error("{limit} while {what}", limit = crate::checker::builtin::stop::describe(*.0), what = .1)]
     Limit(Limit, &'static str),
     #[error(transparent)]
     Bmc(#[from] BmcError),
@@ -99,7 +99,10 @@ fn encode(
     let bound = seq.steps + 2;
     match Session::new_valid_loads(seq, bound, opts.deadline) {
         Ok(s) => Ok(s),
-        Err(BmcError::Symex(SymexError::Timeout)) => Err(LocalizeError::Limit(Limit::Time, what)),
+        Err(BmcError::Symex(SymexError::Timeout)) => Err(LocalizeError::Limit(
+            crate::checker::builtin::stop::requested().unwrap_or(Limit::Time),
+            what,
+        )),
         Err(e) => Err(e.into()),
     }
 }
@@ -424,7 +427,10 @@ fn run_loop(
                 Answer::Unknown(why) => {
                     loc.limit = why.limit();
                     loc.stopped = Some(if let Some(l) = loc.limit {
-                        format!("{}; the candidates so far are listed", Undecided::Limit(l))
+                        format!(
+                            "{}; the candidates so far are listed",
+                            crate::checker::builtin::stop::describe(l)
+                        )
                     } else {
                         format!("the solver could not decide ({why})")
                     });

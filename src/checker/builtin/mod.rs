@@ -6,6 +6,7 @@
 //! bounded search with iterative deepening of rounds and loop bounds.
 
 pub mod memory;
+pub mod stop;
 pub mod symex;
 
 use std::collections::HashMap;
@@ -163,6 +164,11 @@ impl Interruptible {
         // SAFETY: see above.
         unsafe { z3_sys::Z3_interrupt(self.0) }
     }
+
+    /// Tells contexts apart (their address).
+    fn key(self) -> usize {
+        self.0.as_ptr() as usize
+    }
 }
 
 impl SolveGate {
@@ -222,6 +228,11 @@ impl Session {
         deadline: Option<Instant>,
         valid_loads: bool,
     ) -> Result<Session, BmcError> {
+        // After a stop the thread's Z3 context may be cancelled for good: no new encoding
+        // (the callers read the stop as the limit it is).
+        if stop::requested().is_some() {
+            return Err(BmcError::Symex(SymexError::Timeout));
+        }
         let t0 = Instant::now();
         let out = {
             let mut sx = Symex::new(
@@ -236,7 +247,7 @@ impl Session {
             sx.run_main()?;
             sx.finish()
         };
-        let solver = Solver::new();
+        let solver = new_solver();
         for a in &out.asserts {
             solver.assert(a);
         }
@@ -288,7 +299,7 @@ impl Session {
         if lits.is_empty() {
             return Answer::Holds;
         }
-        let solver = Solver::new();
+        let solver = new_solver();
         if !self.set_timeout_on(&solver) {
             return Answer::Unknown(Undecided::Limit(Limit::Time));
         }
@@ -409,7 +420,23 @@ fn gated(gate: Option<&SolveGate>, solver: &Solver, assumptions: &[Bool]) -> (An
     (answer, ms)
 }
 
+/// A solver that leaves Ctrl-C to seqloc: Z3 would catch SIGINT itself while it solves
+/// and answer "canceled" on that one thread only; [`stop`]'s watchdog stops every thread
+/// and says why.
+pub fn new_solver() -> Solver {
+    let solver = Solver::new();
+    let mut p = Params::new();
+    p.set_bool("ctrl_c", false);
+    solver.set_params(&p);
+    solver
+}
+
 fn solve(solver: &Solver, assumptions: &[Bool]) -> (Answer, u64) {
+    // Registered before the stop is read: a stop requested from here on interrupts it.
+    let _solving = stop::Solving::enter();
+    if let Some(l) = stop::requested() {
+        return (Answer::Unknown(Undecided::Limit(l)), 0);
+    }
     let t0 = Instant::now();
     let r = if assumptions.is_empty() {
         solver.check()
@@ -423,11 +450,23 @@ fn solve(solver: &Solver, assumptions: &[Bool]) -> (Answer, u64) {
             None => Answer::Unknown(Undecided::Solver("the solver gave no model".into())),
         },
         SatResult::Unsat => Answer::Holds,
-        SatResult::Unknown => Answer::Unknown(Undecided::from_z3(
-            &solver
-                .get_reason_unknown()
-                .unwrap_or_else(|| "unknown".into()),
-        )),
+        SatResult::Unknown => match stop::requested() {
+            // Interrupted by the watchdog: its reason, not Z3's ("canceled").
+            Some(l) => Answer::Unknown(Undecided::Limit(l)),
+            None => {
+                let why = Undecided::from_z3(
+                    &solver
+                        .get_reason_unknown()
+                        .unwrap_or_else(|| "unknown".into()),
+                );
+                // Z3 caught SIGINT itself (it does while it solves): the rest of the run
+                // stops too.
+                if why == Undecided::Limit(Limit::Interrupted) {
+                    stop::request(Limit::Interrupted);
+                }
+                Answer::Unknown(why)
+            }
+        },
     };
     (answer, ms)
 }
@@ -457,21 +496,29 @@ fn render(model: &Model, v: &BV, ty: &Type, s: &Session, prog: &Program) -> Stri
         }
         let obj = (u >> lay.off_bits) as usize;
         let off = u & ((1u64 << lay.off_bits) - 1);
-        return match s.out.mem.objects.get(obj) {
-            Some(o) => {
-                let name = match &o.kind {
-                    ObjKind::Var(v) => prog.var(*v).name.clone(),
-                    ObjKind::Func(f) => prog.func(*f).name.clone(),
-                    ObjKind::Heap(l) => format!("malloc@{}", prog.sources.line(*l)),
-                    _ => o.name.clone(),
-                };
-                if off == 0 {
-                    format!("&{name}")
-                } else {
-                    format!("&{name}+{off}")
-                }
+        // In source terms: `&name`, a heap object by the line that allocated it, never an
+        // internal object name or a raw address.
+        let at = |off: u64| {
+            if off == 0 {
+                String::new()
+            } else {
+                format!(" (at byte {off})")
             }
-            None => format!("{u:#x}"),
+        };
+        return match s.out.mem.objects.get(obj).map(|o| &o.kind) {
+            Some(ObjKind::Var(v)) if !is_internal_name(&prog.var(*v).name) => {
+                format!("&{}{}", prog.var(*v).name, at(off))
+            }
+            Some(ObjKind::Func(f)) => format!("&{}", prog.func(*f).name),
+            Some(ObjKind::Heap(l)) => format!(
+                "a heap object allocated at line {}{}",
+                prog.sources.line(*l),
+                at(off)
+            ),
+            Some(ObjKind::Str) => format!("a string literal{}", at(off)),
+            Some(ObjKind::Null) => "NULL".into(),
+            Some(_) => format!("another object{}", at(off)),
+            None => "an invalid pointer".into(),
         };
     }
     let signed = ty.int_kind(tt).is_some_and(|k| k.is_signed());
@@ -482,6 +529,31 @@ fn render(model: &Model, v: &BV, ty: &Type, s: &Session, prog: &Program) -> Stri
     } else {
         format!("{u}")
     }
+}
+
+/// A name seqloc made up (inlined return values, normalization temporaries, the
+/// sequentializer's and the instrumentation's variables), not one the program has.
+pub fn is_internal_name(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("__") else {
+        return false;
+    };
+    let numbered = |p: &str| {
+        rest.strip_prefix(p)
+            .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit() || c == '_'))
+    };
+    rest.starts_with("ret")
+        || rest.starts_with("seq")
+        || rest.starts_with("diag")
+        || rest.starts_with("param")
+        || numbered("t")
+        || numbered("r")
+        || numbered("v")
+}
+
+/// Does `text` name something seqloc made up ([`is_internal_name`])?
+pub fn mentions_internal_name(text: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(is_internal_name)
 }
 
 pub fn signed_value(u: u64, bits: u32, signed: bool) -> i128 {
@@ -784,4 +856,30 @@ impl Properties {
 /// Remaining time before a deadline.
 pub fn remaining(deadline: Option<Instant>) -> Option<Duration> {
     deadline.map(|d| d.saturating_duration_since(Instant::now()))
+}
+
+#[cfg(test)]
+mod naming_tests {
+    use super::{is_internal_name, mentions_internal_name};
+
+    #[test]
+    fn internal_names_are_told_from_the_programs() {
+        for n in [
+            "__ret", "__ret_2", "__t", "__t_14", "__r_3", "__seq_pc", "__diag_1",
+        ] {
+            assert!(is_internal_name(n), "{n}");
+        }
+        for n in [
+            "x",
+            "t",
+            "total",
+            "__VERIFIER_nondet_int",
+            "__thread_count",
+            "ret",
+        ] {
+            assert!(!is_internal_name(n), "{n}");
+        }
+        assert!(mentions_internal_name("the value of `__t_3 + 1`"));
+        assert!(!mentions_internal_name("the value of `count == 2`"));
+    }
 }

@@ -1003,6 +1003,11 @@ impl<'p> Symex<'p> {
     fn check_time(&mut self) -> R<()> {
         self.steps += 1;
         if self.steps % 512 == 0 {
+            // A stop asked for by the watchdog (memory, a signal) ends the encoding as the
+            // time limit does; the caller reads which from `stop::requested`.
+            if super::stop::requested().is_some() {
+                return Err(SymexError::Timeout);
+            }
             if let Some(d) = self.opts.deadline {
                 if Instant::now() > d {
                     return Err(SymexError::Timeout);

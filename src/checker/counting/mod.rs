@@ -20,6 +20,9 @@
 //! argument never guesses.
 
 mod encode;
+mod joins;
+
+pub use joins::prove_no_deadlock;
 mod prefix;
 mod runs;
 
@@ -97,6 +100,8 @@ fn prove_in_context(prog: &Program, h: &Hazards) -> Result<String, String> {
     };
     let solver = Solver::new();
     let mut p = Params::new();
+    // Ctrl-C is seqloc's to handle (see `builtin::new_solver`).
+    p.set_bool("ctrl_c", false);
     p.set_u32("timeout", SOLVER_MS);
     solver.set_params(&p);
     let proved = |solver: &Solver, hyps: &[Bool], goal: &Bool| -> bool {

@@ -228,6 +228,9 @@ pub fn explore(
             if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
                 return give_up("cancelled".into(), None, stats);
             }
+            if let Some(l) = crate::checker::builtin::stop::requested() {
+                return give_up(crate::checker::builtin::stop::describe(l), None, stats);
+            }
         }
         if st.exited {
             continue;
@@ -362,19 +365,32 @@ pub fn unfailing(prog: &Program, opts: &ExploreOptions) -> Option<String> {
     let h = hazards(prog);
     let no_check = !opts.assertions || h.check.is_none();
     let no_block = !opts.deadlock || h.block.is_none();
-    if !no_block {
+    // Something may block: with the deadlock property, no deadlock must be shown as well
+    // (only `main` joining threads it created), or there is no proof.
+    let no_deadlock = if no_block {
+        None
+    } else if opts.counting {
+        Some(crate::checker::counting::prove_no_deadlock(prog, &h).ok()?)
+    } else {
         return None;
-    }
+    };
     if !no_check {
         // Checks there are; a counting argument may still prove them all.
         if !opts.counting {
             return None;
         }
         let why = crate::checker::counting::prove(prog, &h).ok()?;
-        return Some(if opts.deadlock {
-            format!("{why}; nothing reachable from main can block")
+        return Some(match (opts.deadlock, no_deadlock) {
+            (true, Some(d)) => format!("{why}; {d}"),
+            (true, None) => format!("{why}; nothing reachable from main can block"),
+            (false, _) => why,
+        });
+    }
+    if let Some(d) = no_deadlock {
+        return Some(if opts.assertions {
+            format!("no assertion or error call is reachable from main; {d}")
         } else {
-            why
+            d
         });
     }
     Some(
