@@ -97,6 +97,8 @@ pub enum Format {
     Text,
     Json,
     Sarif,
+    /// One self-contained HTML page (source with the candidates, swim lanes of the threads)
+    Html,
 }
 
 /// `--format`, or JSON for `--json` (the two conflict, so at most one was given).
@@ -226,6 +228,8 @@ pub struct CheckArgs {
     /// Write the failing schedule (seqloc.schedule/1) to this file
     #[arg(long, value_name = "FILE")]
     pub emit_schedule: Option<PathBuf>,
+    #[command(flatten)]
+    pub artefacts: super::artefacts::ArtefactArgs,
     /// Prefer the bounded search's counterexample with the fewest rounds (set by the
     /// commands that explain or replay it, not an option of `check`).
     #[arg(skip)]
@@ -384,6 +388,8 @@ pub struct LocalizeArgs {
     /// Write the diag-instrumented program (for manual inspection)
     #[arg(long, value_name = "FILE")]
     pub emit_instrumented: Option<PathBuf>,
+    #[command(flatten)]
+    pub artefacts: super::artefacts::ArtefactArgs,
     /// Table II rules directory (deadlock.toml, nondeadlock.toml)
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,
