@@ -83,7 +83,9 @@ ol.cands li.hot { background: #fffbea; }
 .hint { margin-top: 3px; color: #344054; }
 .meta { color: var(--mute); font-size: 12.5px; }
 .lanes-wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; max-height: 80vh; overflow-y: auto; }
-.lanes { display: grid; min-width: max-content; }
+.lanes { display: grid; }
+.lanes.many .step { font-size: 11px; }
+.lanes.many .step code { font-size: 11px; }
 .lanes > div { border-right: 1px solid var(--line); padding: 2px 6px; min-height: 22px; min-width: 0; }
 .lane-head { position: sticky; top: 0; z-index: 2; background: #f2f4f7; font-weight: 600; font-size: 12.5px; border-bottom: 1px solid #cfd4dc; white-space: nowrap; padding: 6px !important; }
 .t-idx { background: #fafafa; color: var(--mute); font-size: 11px; text-align: right; }
@@ -297,11 +299,12 @@ fn lanes(o: &mut String, cex: &Counterexample, p: &Page, cand_lines: &BTreeMap<u
     } else if n <= 6 {
         "minmax(170px, 1fr)"
     } else {
-        "minmax(118px, 1fr)"
+        "minmax(112px, 1fr)"
     };
+    let many = if n > 6 { " many" } else { "" };
     let _ = write!(
         o,
-        "<section id=\"interleaving\"><h2>Interleaving: {} threads, {} context switches, {} steps</h2>\n<p class=\"legend meta\"><span>time runs downwards</span><span><span class=\"acc\">R x</span> reads shared x</span><span><span class=\"acc w\">W x=v</span> writes v to shared x</span><span>▌ purple band: context switch</span></p>\n<div class=\"lanes-wrap\"><div class=\"lanes\" style=\"grid-template-columns: 3.2em repeat({n}, {width});\">\n",
+        "<section id=\"interleaving\"><h2>Interleaving: {} threads, {} context switches, {} steps</h2>\n<p class=\"legend meta\"><span>time runs downwards</span><span><span class=\"acc\">R x</span> reads shared x</span><span><span class=\"acc w\">W x=v</span> writes v to shared x</span><span>▌ purple band: context switch</span></p>\n<div class=\"lanes-wrap\"><div class=\"lanes{many}\" style=\"grid-template-columns: 3.2em repeat({n}, {width});\">\n",
         n,
         cex.context_switches(),
         cex.steps.len()
