@@ -22,3 +22,4 @@ pub mod report;
 pub mod seq;
 pub mod sweep;
 pub mod trace;
+pub mod witness;

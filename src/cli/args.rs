@@ -97,6 +97,8 @@ pub enum Format {
     Text,
     Json,
     Sarif,
+    /// One self-contained HTML page (source with the candidates, swim lanes of the threads)
+    Html,
 }
 
 /// `--format`, or JSON for `--json` (the two conflict, so at most one was given).
@@ -226,6 +228,8 @@ pub struct CheckArgs {
     /// Write the failing schedule (seqloc.schedule/1) to this file
     #[arg(long, value_name = "FILE")]
     pub emit_schedule: Option<PathBuf>,
+    #[command(flatten)]
+    pub artefacts: super::artefacts::ArtefactArgs,
     /// Prefer the bounded search's counterexample with the fewest rounds (set by the
     /// commands that explain or replay it, not an option of `check`).
     #[arg(skip)]
@@ -236,7 +240,8 @@ pub struct CheckArgs {
 pub struct SeqArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Replay this schedule (seqloc.schedule/1 JSON); without it the checker finds one
+    /// Replay this schedule (seqloc.schedule/1 JSON, or a GraphML witness seqloc wrote);
+    /// without it the checker finds one
     #[arg(long, value_name = "FILE")]
     pub schedule: Option<PathBuf>,
     /// Write the lazy sequentialization with a nondeterministic schedule instead (what the
@@ -362,7 +367,8 @@ pub struct LocalizeArgs {
     /// Which properties to check
     #[arg(long, value_enum, default_value_t = PropertyArg::All)]
     pub property: PropertyArg,
-    /// Localize along this schedule instead of asking the checker for one
+    /// Localize along this schedule (JSON, or a GraphML witness seqloc wrote) instead of
+    /// asking the checker for one
     #[arg(long, value_name = "FILE")]
     pub schedule: Option<PathBuf>,
     /// Number of diag variables: report minimal sets of up to N lines that must change together
@@ -384,6 +390,8 @@ pub struct LocalizeArgs {
     /// Write the diag-instrumented program (for manual inspection)
     #[arg(long, value_name = "FILE")]
     pub emit_instrumented: Option<PathBuf>,
+    #[command(flatten)]
+    pub artefacts: super::artefacts::ArtefactArgs,
     /// Table II rules directory (deadlock.toml, nondeadlock.toml)
     #[arg(long, value_name = "DIR")]
     pub rules: Option<PathBuf>,

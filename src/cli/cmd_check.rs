@@ -82,7 +82,9 @@ pub fn run_check_keep(
     match a.checker.checker {
         CheckerKind::Builtin => {
             let opts = CheckOptions {
-                fewest_rounds: a.fewest_rounds,
+                // A witness is replayed: like `localize`, prefer the bounded search's
+                // counterexample (the explorer's, replayed, is taken when it has none).
+                fewest_rounds: a.fewest_rounds || a.artefacts.witness.is_some(),
                 ..check_options(&a.bounds, props, a.checker.time_limit())
             };
             let user = seqloc::check::UserBounds {
@@ -237,7 +239,21 @@ pub fn run(ctx: &Ctx, a: CheckArgs) -> Result<u8, Fail> {
             &format!("{}\n", cex.schedule.to_json()),
         )?;
     }
+    super::artefacts::write_witnesses(&a.artefacts, &a.input, &prep, out.counterexample.as_ref())?;
+    let html = || {
+        super::artefacts::html_page(
+            &a.input.file,
+            &prep,
+            &out.verdict,
+            out.reason.as_deref(),
+            &info,
+            out.counterexample.as_ref(),
+            &[],
+        )
+    };
+    super::artefacts::write_html(&a.artefacts, &a.input.file, html)?;
     let text = match super::args::output_format(a.format, a.json) {
+        Format::Html => html(),
         Format::Json => format!(
             "{}\n",
             seqloc::report::check::to_json(&out, &name, info, total)

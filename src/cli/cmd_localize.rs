@@ -80,8 +80,8 @@ fn find_failure(
     c: &Common,
 ) -> Result<(Search, CheckerInfo, Option<External>), Fail> {
     if let Some(path) = c.schedule {
-        let schedule = Schedule::load(path)?;
-        let target = if c.property == PropertyArg::Deadlock {
+        let (schedule, hints) = seqloc::witness::load_schedule_hints(path)?;
+        let target = if c.property == PropertyArg::Deadlock || hints.deadlock {
             Target::Deadlock
         } else {
             Target::Failure
@@ -89,7 +89,10 @@ fn find_failure(
         let failing = Failing {
             schedule,
             target,
-            unwind: c.bounds.unwind.unwrap_or(SCHEDULE_UNWIND),
+            unwind: c
+                .bounds
+                .unwind
+                .unwrap_or(SCHEDULE_UNWIND.max(hints.unwind.unwrap_or(0))),
             cex: None,
             from_user: true,
         };
@@ -112,6 +115,7 @@ fn find_failure(
         format: Format::Text,
         json: false,
         emit_schedule: None,
+        artefacts: Default::default(),
         fewest_rounds: true,
     };
     let (out, info, ext) = super::cmd_check::run_check_keep(ctx, prep, &check, c.templates)?;
@@ -669,8 +673,22 @@ fn emit_report(
     r: &LocalizeReport,
     prep: &Prepared,
 ) -> Result<(), Fail> {
+    super::artefacts::write_witnesses(&a.artefacts, &a.input, prep, r.cex)?;
+    let html = || {
+        super::artefacts::html_page(
+            &a.input.file,
+            prep,
+            &r.verdict,
+            r.reason.as_deref(),
+            &r.checker,
+            r.cex,
+            &r.candidates,
+        )
+    };
+    super::artefacts::write_html(&a.artefacts, &a.input.file, html)?;
     let format = super::args::output_format(a.format, a.json);
     let text = match format {
+        Format::Html => html(),
         Format::Json => format!("{}\n", seqloc::report::localize::to_json(r)),
         Format::Sarif => format!("{}\n", seqloc::report::localize::to_sarif(r)),
         Format::Text => seqloc::report::localize::render_text(

@@ -7,7 +7,7 @@ use seqloc::check::Prepared;
 use seqloc::dialect::Dialect;
 use seqloc::ir::print::{PrintOptions, print_program};
 use seqloc::seq::rules::Rules;
-use seqloc::seq::schedule::{Schedule, StmtIndex};
+use seqloc::seq::schedule::StmtIndex;
 use seqloc::seq::skeleton::Skeleton;
 use seqloc::seq::{Mode, SeqOptions, Sequentialized};
 
@@ -98,8 +98,16 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
         return Ok(EXIT_NO_FAILURE);
     }
     // A concrete schedule: from the file, or from the checker's counterexample.
+    // A witness says which loop bound its execution needs and whether it is a deadlock.
+    let mut unwind = opts.unwind;
     let (schedule, deadlock) = match &a.schedule {
-        Some(path) => (Schedule::load(path)?, a.deadlock_rules),
+        Some(path) => {
+            let (s, hints) = seqloc::witness::load_schedule_hints(path)?;
+            if a.bounds.unwind.is_none() {
+                unwind = unwind.max(hints.unwind.unwrap_or(0));
+            }
+            (s, a.deadlock_rules || hints.deadlock)
+        }
         None => {
             let check = CheckArgs {
                 input: a.input.clone(),
@@ -109,6 +117,7 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
                 format: Format::Text,
                 json: false,
                 emit_schedule: None,
+                artefacts: Default::default(),
                 fewest_rounds: true,
             };
             let (out, _) = super::cmd_check::run_check(ctx, &prep, &check)?;
@@ -135,6 +144,7 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
             nondeadlock_rules
         },
         deadlock,
+        unwind,
         ..opts
     };
     let sq = seqloc::seq::sequentialize(

@@ -1,6 +1,7 @@
 //! The command line: one function per subcommand, errors mapped to exit codes in one place.
 
 pub mod args;
+mod artefacts;
 mod cmd_check;
 mod cmd_localize;
 mod cmd_parse;
@@ -299,7 +300,8 @@ fn machine_output(cmd: &Command) -> Option<(args::Format, String)> {
         Command::Parse(a) if a.json => (args::Format::Json, &a.input.file),
         _ => return None,
     };
-    (format != args::Format::Text).then(|| (format, file.display().to_string()))
+    (!matches!(format, args::Format::Text | args::Format::Html))
+        .then(|| (format, file.display().to_string()))
 }
 
 fn report(f: &Fail, st: &Style) {

@@ -4,5 +4,6 @@
 pub mod check;
 pub mod error;
 pub mod facts;
+pub mod html;
 pub mod localize;
 pub mod style;

@@ -28,6 +28,11 @@ pub struct Run {
 pub fn replay(program: &Path, sched: &Value, dir: &Path, name: &str, args: &[&str]) -> Run {
     let sfile = dir.join(format!("{name}.json"));
     std::fs::write(&sfile, sched.to_string()).expect("write schedule");
+    replay_file(program, &sfile, dir, name, args)
+}
+
+/// [`replay`] of a schedule file as `--schedule` reads it (JSON, or a GraphML witness).
+pub fn replay_file(program: &Path, sfile: &Path, dir: &Path, name: &str, args: &[&str]) -> Run {
     let c = dir.join(format!("{name}.c"));
     let program = program.to_string_lossy();
     let sfile = sfile.to_string_lossy();

@@ -605,6 +605,8 @@ fn extract(s: &Session, model: &Model, index: &StmtIndex, prog: &Program) -> Cou
     let mut resume: HashMap<u32, u32> = HashMap::new();
     // Every executed point, also those that name no statement (a thread's entry, its exit).
     let mut all_points: Vec<(u32, u32, StmtId)> = Vec::new();
+    // Whether a statement ran after each of `all_points` (before the next point).
+    let mut ran_after: Vec<bool> = Vec::new();
     for ev in &s.out.events {
         if !truth(model, &ev.guard) {
             continue;
@@ -618,6 +620,7 @@ fn extract(s: &Session, model: &Model, index: &StmtIndex, prog: &Program) -> Cou
                 // the thread's last block ("until end").
                 if let Some((k, p)) = ev.point {
                     all_points.push((k, p, ev.sid));
+                    ran_after.push(false);
                     if !ev.sid.is_none() {
                         points.push((k, p, ev.sid));
                     }
@@ -625,6 +628,9 @@ fn extract(s: &Session, model: &Model, index: &StmtIndex, prog: &Program) -> Cou
             }
             EventKind::Exec => {
                 let Some((k, _)) = ev.point else { continue };
+                if let Some(r) = ran_after.last_mut() {
+                    *r = true;
+                }
                 if ev.loc.is_synth() {
                     continue;
                 }
@@ -695,9 +701,21 @@ fn extract(s: &Session, model: &Model, index: &StmtIndex, prog: &Program) -> Cou
     // thread ran before (see `PointInfo::step_heads`), as the replay does.
     let mut step_count: HashMap<(u32, StmtId), u32> = HashMap::new();
     let mut occ_of_named: Vec<u32> = Vec::new();
-    for (k, p, sid) in &all_points {
+    for (i, (k, p, sid)) in all_points.iter().enumerate() {
         if !sid.is_none() {
             occ_of_named.push(step_count.get(&(*k, *sid)).copied().unwrap_or(0) + 1);
+        }
+        // A concrete schedule's block stops *at* a point: the thread reaches it (the
+        // marker runs), runs none of its statements, and resumes there in its next block.
+        // That visit executed nothing and must not count, or every later `occurrence` of
+        // the statement is one too many (the native replay would never stop there).
+        // A thread that blocks there (a lock held by another thread) likewise, also when
+        // it never runs again (a deadlock).
+        let next_of_k = all_points.iter().skip(i + 1).position(|(kk, _, _)| kk == k);
+        let stopped_here = !ran_after.get(i).copied().unwrap_or(true)
+            && next_of_k.is_none_or(|d| d > 0 && all_points[i + 1 + d].1 == *p);
+        if stopped_here {
+            continue;
         }
         let heads = slot_code(*k)
             .and_then(|c| c.points.get(*p as usize))

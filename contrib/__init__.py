@@ -1,0 +1,1 @@
+"""Files for running seqloc inside other infrastructure."""

@@ -1,0 +1,1 @@
+"""BenchExec tool-info module for seqloc (seqloc.py)."""

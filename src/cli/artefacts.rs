@@ -1,0 +1,137 @@
+//! Files written beside a `check` or `localize` report: violation witnesses
+//! (`--witness`, `--witness-yaml`) and the HTML report (`--html`). The formats live in the
+//! library (`seqloc::witness`, `seqloc::report::html`); this file only reads the options
+//! and writes the files.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use super::args::{DataModelArg, InputArgs};
+use super::{Fail, write_output};
+use seqloc::cex::Counterexample;
+use seqloc::check::Prepared;
+use seqloc::witness::{Arch, Meta, WitnessError};
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct ArtefactArgs {
+    /// Write a GraphML violation witness (SV-COMP format 1.0, with thread ids and switch
+    /// points) of the failure to FILE; `--schedule FILE` replays it
+    #[arg(long, value_name = "FILE")]
+    pub witness: Option<PathBuf>,
+    /// Write a YAML violation witness (format 2.0: input values and the failing check; the
+    /// format has no threads) of an assertion or reach_error failure to FILE
+    #[arg(long, value_name = "FILE")]
+    pub witness_yaml: Option<PathBuf>,
+    /// The property file (.prp) whose text the witnesses give as their specification
+    /// (default: unreach-call, or seqloc's no-deadlock property for a deadlock)
+    #[arg(long, value_name = "FILE")]
+    pub witness_spec: Option<PathBuf>,
+    /// Also write the report as one self-contained HTML page to FILE
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
+fn witness_fail(e: WitnessError) -> Fail {
+    Fail::input(e.to_string())
+}
+
+/// Writes the witnesses asked for, of `cex` (none when there was no failure: then a
+/// note on stderr says so and no file is written).
+pub fn write_witnesses(
+    a: &ArtefactArgs,
+    input: &InputArgs,
+    prep: &Prepared,
+    cex: Option<&Counterexample>,
+) -> Result<(), Fail> {
+    if a.witness.is_none() && a.witness_yaml.is_none() {
+        return Ok(());
+    }
+    let Some(cex) = cex else {
+        eprintln!("note: no violation witness written: no failure was found");
+        return Ok(());
+    };
+    let spec =
+        match &a.witness_spec {
+            Some(p) => Some(std::fs::read_to_string(p).map_err(|e| {
+                Fail::input(format!("cannot read property file {}: {e}", p.display()))
+            })?),
+            None => None,
+        };
+    let arch = match input.data_model {
+        DataModelArg::Ilp32 => Arch::Bits32,
+        DataModelArg::Lp64 => Arch::Bits64,
+    };
+    let meta = Meta::new(&input.file, cex, arch, spec.as_deref()).map_err(witness_fail)?;
+    if let Some(p) = &a.witness {
+        match seqloc::witness::graphml::write(cex, &prep.index, &meta) {
+            Ok(text) => write_output(Some(p), &input.file, &text)?,
+            // The verdict stands without its witness: say why there is none.
+            Err(e @ WitnessError::NotCovered { .. }) => eprintln!("warning: {e}"),
+            Err(e) => return Err(witness_fail(e)),
+        }
+    }
+    if let Some(p) = &a.witness_yaml {
+        let source = std::fs::read_to_string(&input.file).unwrap_or_default();
+        match seqloc::witness::yaml::write(cex, &prep.normalized, &prep.index, &meta, &source) {
+            Ok(text) => write_output(Some(p), &input.file, &text)?,
+            // A failure the format cannot describe is no error of the run: say so.
+            Err(e @ WitnessError::NotCovered { .. }) => eprintln!("note: {e}"),
+            Err(e) => return Err(witness_fail(e)),
+        }
+    }
+    Ok(())
+}
+
+/// Writes `html` to the `--html` file, when one was asked for.
+pub fn write_html(
+    a: &ArtefactArgs,
+    input: &Path,
+    html: impl FnOnce() -> String,
+) -> Result<(), Fail> {
+    match &a.html {
+        Some(p) => write_output(Some(p), input, &html()),
+        None => Ok(()),
+    }
+}
+
+/// The HTML page of a `check` or `localize` result.
+pub fn html_page(
+    program: &Path,
+    prep: &Prepared,
+    verdict: &seqloc::check::Verdict,
+    reason: Option<&str>,
+    checker: &seqloc::report::check::CheckerInfo,
+    cex: Option<&Counterexample>,
+    candidates: &[seqloc::diag::explain::Candidate],
+) -> String {
+    let source = std::fs::read_to_string(program).unwrap_or_default();
+    let mut shared: Vec<String> = prep
+        .shared
+        .vars
+        .iter()
+        .map(|v| prep.normalized.var(*v).name.clone())
+        .collect();
+    shared.sort();
+    shared.dedup();
+    let verdict = serde_json::to_value(verdict)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    let headline = match (cex, reason) {
+        (Some(c), _) => c.violation.describe(),
+        (None, Some(r)) => r.to_string(),
+        (None, None) => "no failure found".into(),
+    };
+    let program_name = program.display().to_string();
+    seqloc::report::html::render(&seqloc::report::html::Page {
+        program: &program_name,
+        source: &source,
+        verdict: &verdict,
+        headline,
+        checker: format!("{} ({})", checker.name, checker.version),
+        cex,
+        candidates,
+        shared,
+    })
+}

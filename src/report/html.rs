@@ -1,0 +1,481 @@
+//! The HTML report (`--format html`, `--html FILE`): one self-contained page, no network,
+//! no external script or style. It shows
+//!
+//! * the verdict and the violated check;
+//! * the candidates, by rank, each with its kind, the threads that ran it, what it reads
+//!   and writes, and its repair hint;
+//! * the failing interleaving as swim lanes: one column per thread (`T0 main`, `T1
+//!   teller`, ...), time downwards, one row per step, a marked band at every context
+//!   switch, the shared variables each step reads (`R`) or writes (`W`, with the value
+//!   written) named beside it, candidate lines flagged with their rank and the failing
+//!   step marked;
+//! * the program's source with candidate lines marked by rank (hint on hover) and the
+//!   failing line marked.
+//!
+//! The page is well-formed XML as well as HTML5 (every element closed, the script in a
+//! CDATA section), so tests read it with an XML parser. Hovering a candidate highlights
+//! its line in the lanes and the source (a few lines of inline script). Root-cause
+//! orderings drawn as arrows between lanes are not drawn yet: seqloc does not compute
+//! them yet.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+
+use crate::cex::{Counterexample, TraceStep};
+use crate::diag::explain::Candidate;
+
+/// What the page shows.
+pub struct Page<'a> {
+    /// The program as the user named it.
+    pub program: &'a str,
+    /// The program's text (the source view); lines of other files are not shown.
+    pub source: &'a str,
+    /// `failure`, `deadlock`, `no-failure-within-bounds`, `unknown`.
+    pub verdict: &'a str,
+    /// One line for people: the violation, or why there is none.
+    pub headline: String,
+    /// `builtin (seqloc 0.1.0 with Z3 4.8.12)`.
+    pub checker: String,
+    pub cex: Option<&'a Counterexample>,
+    pub candidates: &'a [Candidate],
+    /// Names of the program's shared variables (globals more than one thread touches,
+    /// escaped locals), to name the shared accesses of each step.
+    pub shared: Vec<String>,
+}
+
+fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '&' => o.push_str("&amp;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&#39;"),
+            // Control characters are not allowed in XML 1.0 text.
+            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => o.push(' '),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+const CSS: &str = r#"
+:root { --bg:#fff; --fg:#1d2330; --mute:#667085; --line:#e4e7ec; --bad:#c0262d; --badbg:#fde8e8;
+  --sw:#f3eefe; --swfg:#6941c6; --c1:#d92d20; --c2:#f79009; --c3:#eaaa08; --cn:#7a869a; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
+header { padding: 14px 24px; border-bottom: 1px solid var(--line); background: #f8f9fb; }
+header h1 { margin: 0 0 4px; font-size: 18px; }
+header .verdict { display: inline-block; padding: 1px 8px; border-radius: 10px; font-weight: 600; font-size: 12px; text-transform: uppercase; }
+.v-failure, .v-deadlock { background: var(--badbg); color: var(--bad); }
+.v-other { background: #eef4ff; color: #3538cd; }
+main { padding: 12px 24px 40px; }
+h2 { font-size: 15px; margin: 22px 0 8px; }
+code, pre, .mono { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 12.5px; }
+ol.cands { list-style: none; padding: 0; margin: 0; display: grid; gap: 6px; }
+ol.cands li { border: 1px solid var(--line); border-left: 5px solid var(--cn); border-radius: 6px; padding: 6px 10px; }
+ol.cands li.r1 { border-left-color: var(--c1); } ol.cands li.r2 { border-left-color: var(--c2); } ol.cands li.r3 { border-left-color: var(--c3); }
+ol.cands li.hot { background: #fffbea; }
+.rank { display: inline-block; min-width: 22px; padding: 0 6px; border-radius: 10px; color: #fff; background: var(--cn); font-weight: 700; font-size: 12px; text-align: center; }
+.rank.r1 { background: var(--c1); } .rank.r2 { background: var(--c2); } .rank.r3 { background: var(--c3); color: #1d2330; }
+.kind { font-size: 11px; text-transform: uppercase; letter-spacing: .04em; color: var(--mute); margin-left: 6px; }
+.hint { margin-top: 3px; color: #344054; }
+.meta { color: var(--mute); font-size: 12.5px; }
+.lanes-wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; max-height: 80vh; overflow-y: auto; }
+.lanes { display: grid; }
+.lanes.many .step { font-size: 11px; }
+.lanes.many .step code { font-size: 11px; }
+.lanes > div { border-right: 1px solid var(--line); padding: 2px 6px; min-height: 22px; min-width: 0; }
+.lane-head { position: sticky; top: 0; z-index: 2; background: #f2f4f7; font-weight: 600; font-size: 12.5px; border-bottom: 1px solid #cfd4dc; white-space: nowrap; padding: 6px !important; }
+.t-idx { background: #fafafa; color: var(--mute); font-size: 11px; text-align: right; }
+.step { font-size: 12px; }
+.step .code { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.step .accs { line-height: 1.2; }
+.step .ln { color: var(--mute); margin-right: 4px; }
+.step.cand { background: #fff4e5; }
+.step.hot { outline: 2px solid var(--c2); outline-offset: -2px; }
+.step.fail { background: var(--badbg); color: var(--bad); font-weight: 600; }
+.acc { display: inline-block; margin: 0 4px 1px 0; padding: 0 4px; border-radius: 3px; font-size: 10.5px; background: #eef4ff; color: #3538cd; }
+.acc.w { background: #fdf2fa; color: #c11574; }
+.switch { grid-column: 1 / -1; background: var(--sw); color: var(--swfg); font-size: 11px; font-weight: 600; border-top: 1px dashed var(--swfg); padding: 1px 8px !important; min-height: 0 !important; }
+.src { border: 1px solid var(--line); border-radius: 6px; overflow-x: auto; }
+.src div { white-space: pre; padding: 0 8px 0 0; }
+.src .no { display: inline-block; width: 4.5em; color: var(--mute); text-align: right; padding-right: 8px; margin-right: 8px; border-right: 1px solid var(--line); user-select: none; }
+.src .cand { background: #fff4e5; }
+.src .cand.hot { background: #ffe2b8; }
+.src .fail { background: var(--badbg); }
+.src .rank { margin-left: 8px; }
+.legend span { margin-right: 14px; }
+"#;
+
+const JS: &str = r#"
+//<![CDATA[
+document.querySelectorAll('[data-cand-line]').forEach(function (c) {
+  var line = c.getAttribute('data-cand-line');
+  var on = function (v) {
+    document.querySelectorAll('[data-line="' + line + '"]').forEach(function (e) {
+      e.classList.toggle('hot', v);
+    });
+    c.classList.toggle('hot', v);
+  };
+  c.addEventListener('mouseenter', function () { on(true); });
+  c.addEventListener('mouseleave', function () { on(false); });
+});
+//]]>
+"#;
+
+fn rank_class(rank: usize) -> String {
+    if rank <= 3 {
+        format!("r{rank}")
+    } else {
+        "rn".into()
+    }
+}
+
+/// The shared accesses of a step: the shared variables it writes (with the value) and the
+/// other shared variables its statement names (reads).
+fn accesses(step: &TraceStep, shared: &[String]) -> Vec<(bool, String)> {
+    let mut out: Vec<(bool, String)> = Vec::new();
+    let root = |lhs: &str| -> String {
+        lhs.trim_start_matches(['*', '&', '('])
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let mut written = Vec::new();
+    for w in &step.writes {
+        let r = root(&w.lhs);
+        if shared.contains(&r) {
+            out.push((true, format!("{}={}", w.lhs, w.value)));
+            written.push(r);
+        }
+    }
+    // Identifiers of the statement, in order, without repeats.
+    let mut seen = Vec::new();
+    for tok in step
+        .statement
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|t| !t.is_empty())
+    {
+        if shared.iter().any(|s| s == tok) && !seen.iter().any(|x: &String| x == tok) {
+            seen.push(tok.to_string());
+        }
+    }
+    // A written variable also named on the right-hand side is read too (`x = x + 1`).
+    let rhs = step.statement.split_once('=').map(|(_, r)| r).unwrap_or("");
+    for name in seen {
+        let on_rhs = rhs
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|t| t == name);
+        if !written.contains(&name) || on_rhs {
+            out.push((false, name));
+        }
+    }
+    out
+}
+
+pub fn render(p: &Page) -> String {
+    let mut o = String::new();
+    let title = format!("seqloc: {}", p.program);
+    let _ = write!(
+        o,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>{}</title>\n<style>{CSS}</style>\n</head>\n<body>\n",
+        esc(&title)
+    );
+    let vclass = match p.verdict {
+        "failure" | "deadlock" => "v-failure",
+        _ => "v-other",
+    };
+    let _ = write!(
+        o,
+        "<header><h1>{}</h1><div><span class=\"verdict {vclass}\" id=\"verdict\">{}</span> {}</div><div class=\"meta\">checker: {}</div></header>\n<main>\n",
+        esc(p.program),
+        esc(p.verdict),
+        esc(&p.headline),
+        esc(&p.checker)
+    );
+    // Candidate lines: line -> best rank.
+    let mut cand_lines: BTreeMap<u32, usize> = BTreeMap::new();
+    for c in p.candidates {
+        let e = cand_lines.entry(c.line).or_insert(c.rank);
+        *e = (*e).min(c.rank);
+    }
+    let fail_line = p.cex.map(|c| c.violation.line).filter(|l| *l > 0);
+    candidates(&mut o, p);
+    if let Some(cex) = p.cex {
+        lanes(&mut o, cex, p, &cand_lines);
+    }
+    source(&mut o, p, &cand_lines, fail_line);
+    let _ = write!(o, "</main>\n<script>{JS}</script>\n</body>\n</html>\n");
+    o
+}
+
+fn candidates(o: &mut String, p: &Page) {
+    if p.cex.is_none() {
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "<section id=\"candidates\"><h2>Fault candidates ({})</h2>",
+        p.candidates.len()
+    );
+    if p.candidates.is_empty() {
+        o.push_str("<p class=\"meta\">None listed (a `check` run does not localize; run `seqloc localize`).</p>\n");
+    } else {
+        o.push_str("<ol class=\"cands\">\n");
+        for c in p.candidates {
+            let threads: Vec<String> = c
+                .threads
+                .iter()
+                .map(|t| format!("T{} {}", t.id, t.function))
+                .collect();
+            let mut rw = Vec::new();
+            if !c.reads.is_empty() {
+                rw.push(format!("reads {}", c.reads.join(", ")));
+            }
+            if !c.writes.is_empty() {
+                rw.push(format!("writes {}", c.writes.join(", ")));
+            }
+            let set = c.set.map(|s| format!(" (set {s})")).unwrap_or_default();
+            let _ = writeln!(
+                o,
+                "<li class=\"cand {rc}\" data-cand-line=\"{line}\" data-rank=\"{rank}\"><span class=\"rank {rc}\">{rank}</span> <a class=\"mono\" href=\"#L{line}\">{file}:{line}:{col}</a><span class=\"kind\">{kind}{set}</span>{src}<div class=\"meta\">{threads}{sep}{rw}</div><div class=\"hint\">{hint}</div></li>",
+                rc = rank_class(c.rank),
+                line = c.line,
+                rank = c.rank,
+                file = esc(crate::seq::schedule::short_file(&c.file)),
+                col = c.column,
+                kind = esc(&format!("{:?}", c.kind).to_lowercase()),
+                set = esc(&set),
+                src = c
+                    .source_line
+                    .as_deref()
+                    .map(|s| format!(" <code>{}</code>", esc(s.trim())))
+                    .unwrap_or_default(),
+                threads = esc(&if threads.is_empty() {
+                    String::new()
+                } else {
+                    format!("run by {}", threads.join(", "))
+                }),
+                sep = if threads.is_empty() || rw.is_empty() {
+                    ""
+                } else {
+                    "; "
+                },
+                rw = esc(&rw.join("; ")),
+                hint = esc(&c.hint),
+            );
+        }
+        o.push_str("</ol>\n");
+    }
+    o.push_str("</section>\n");
+}
+
+fn lanes(o: &mut String, cex: &Counterexample, p: &Page, cand_lines: &BTreeMap<u32, usize>) {
+    // Columns: every thread of the schedule, and any the trace shows beside them.
+    let mut threads: Vec<(u32, String)> = cex
+        .schedule
+        .threads
+        .iter()
+        .map(|t| (t.id, t.function.clone()))
+        .collect();
+    for s in &cex.steps {
+        if !threads.iter().any(|(id, _)| *id == s.thread) {
+            threads.push((s.thread, "?".into()));
+        }
+    }
+    threads.sort_by_key(|(id, _)| *id);
+    let col: HashMap<u32, usize> = threads
+        .iter()
+        .enumerate()
+        .map(|(i, (id, _))| (*id, i + 2))
+        .collect();
+    let n = threads.len();
+    // Wider lanes for few threads; narrower ones keep ten threads on a laptop screen.
+    let width = if n <= 3 {
+        "minmax(240px, 1fr)"
+    } else if n <= 6 {
+        "minmax(170px, 1fr)"
+    } else {
+        "minmax(112px, 1fr)"
+    };
+    let many = if n > 6 { " many" } else { "" };
+    let _ = write!(
+        o,
+        "<section id=\"interleaving\"><h2>Interleaving: {} threads, {} context switches, {} steps</h2>\n<p class=\"legend meta\"><span>time runs downwards</span><span><span class=\"acc\">R x</span> reads shared x</span><span><span class=\"acc w\">W x=v</span> writes v to shared x</span><span>▌ purple band: context switch</span></p>\n<div class=\"lanes-wrap\"><div class=\"lanes{many}\" style=\"grid-template-columns: 3.2em repeat({n}, {width});\">\n",
+        n,
+        cex.context_switches(),
+        cex.steps.len()
+    );
+    o.push_str("<div class=\"lane-head t-idx\">#</div>");
+    for (id, f) in &threads {
+        let _ = write!(
+            o,
+            "<div class=\"lane-head\" data-thread=\"{id}\" style=\"grid-column: {};\">T{id} {}</div>",
+            col[id],
+            esc(f)
+        );
+    }
+    o.push('\n');
+    let last = cex.steps.len().saturating_sub(1);
+    let mut row = 2usize;
+    let mut prev: Option<u32> = None;
+    for (i, s) in cex.steps.iter().enumerate() {
+        if let Some(pt) = prev.filter(|pt| *pt != s.thread) {
+            let _ = writeln!(
+                o,
+                "<div class=\"switch\" data-switch=\"{pt}-{}\" style=\"grid-row: {row};\">context switch: T{pt} → T{}</div>",
+                s.thread, s.thread
+            );
+            row += 1;
+        }
+        prev = Some(s.thread);
+        let mut class = String::from("step");
+        let rank = cand_lines.get(&s.line).copied();
+        if rank.is_some() {
+            class.push_str(" cand");
+        }
+        let failing = i == last && cex.violation.line == s.line;
+        if failing {
+            class.push_str(" fail");
+        }
+        let acc: Vec<String> = accesses(s, &p.shared)
+            .into_iter()
+            .map(|(w, a)| {
+                format!(
+                    "<span class=\"acc{}\">{} {}</span>",
+                    if w { " w" } else { "" },
+                    if w { "W" } else { "R" },
+                    esc(&a)
+                )
+            })
+            .collect();
+        let acc = if acc.is_empty() {
+            String::new()
+        } else {
+            format!("<div class=\"accs\">{}</div>", acc.join(""))
+        };
+        let badge = rank
+            .map(|r| format!("<span class=\"rank {}\">{r}</span> ", rank_class(r)))
+            .unwrap_or_default();
+        let title = format!(
+            "T{} line {}: {}{}",
+            s.thread,
+            s.line,
+            s.statement,
+            if failing { " (fails here)" } else { "" }
+        );
+        let _ = writeln!(
+            o,
+            "<div class=\"t-idx\" style=\"grid-row: {row}; grid-column: 1;\">{}</div><div class=\"{class}\" data-line=\"{}\" data-step-thread=\"{}\" title=\"{}\" style=\"grid-row: {row}; grid-column: {};\"><div class=\"code\">{badge}<span class=\"ln\">{}</span><code>{}</code></div>{acc}</div>",
+            i + 1,
+            s.line,
+            s.thread,
+            esc(&title),
+            col.get(&s.thread).copied().unwrap_or(2),
+            s.line,
+            esc(&s.statement)
+        );
+        row += 1;
+    }
+    if cex.steps.is_empty() {
+        o.push_str("<div class=\"switch\">no steps</div>\n");
+    }
+    o.push_str("</div></div>\n");
+    let _ = writeln!(
+        o,
+        "<p class=\"meta\" id=\"violation\">{}</p></section>",
+        esc(&cex.violation.describe())
+    );
+}
+
+fn source(o: &mut String, p: &Page, cand_lines: &BTreeMap<u32, usize>, fail_line: Option<u32>) {
+    let hints: HashMap<u32, &str> = p
+        .candidates
+        .iter()
+        .rev()
+        .map(|c| (c.line, c.hint.as_str()))
+        .collect();
+    let _ = write!(
+        o,
+        "<section id=\"source\"><h2>Source: {}</h2>\n<div class=\"src mono\">\n",
+        esc(p.program)
+    );
+    for (i, text) in p.source.lines().enumerate() {
+        let line = (i + 1) as u32;
+        let mut class = Vec::new();
+        let rank = cand_lines.get(&line).copied();
+        if rank.is_some() {
+            class.push("cand");
+        }
+        if fail_line == Some(line) {
+            class.push("fail");
+        }
+        let title = hints
+            .get(&line)
+            .map(|h| format!(" title=\"{}\"", esc(h)))
+            .unwrap_or_default();
+        let rank_attr = rank
+            .map(|r| format!(" data-rank=\"{r}\""))
+            .unwrap_or_default();
+        let badge = rank
+            .map(|r| format!("<span class=\"rank {}\">{r}</span>", rank_class(r)))
+            .unwrap_or_default();
+        let _ = writeln!(
+            o,
+            "<div id=\"L{line}\" data-line=\"{line}\"{rank_attr} class=\"{}\"{title}><span class=\"no\">{line}</span>{}{badge}</div>",
+            class.join(" "),
+            esc(text)
+        );
+    }
+    o.push_str("</div></section>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cex::Write;
+
+    fn step(statement: &str, writes: &[(&str, &str)]) -> TraceStep {
+        TraceStep {
+            thread: 1,
+            loc: crate::ir::Loc::SYNTH,
+            sid: crate::ir::StmtId(0),
+            file: "a.c".into(),
+            line: 3,
+            statement: statement.into(),
+            writes: writes
+                .iter()
+                .map(|(l, v)| Write {
+                    lhs: l.to_string(),
+                    value: v.to_string(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn shared_accesses_of_a_step() {
+        let shared = vec!["balance".to_string(), "n".to_string()];
+        let a = accesses(&step("seen = balance;", &[("seen", "100")]), &shared);
+        assert_eq!(a, vec![(false, "balance".to_string())]);
+        let a = accesses(
+            &step("balance = seen + amount;", &[("balance", "110")]),
+            &shared,
+        );
+        assert_eq!(a, vec![(true, "balance=110".to_string())]);
+        let a = accesses(&step("n = n + 1;", &[("n", "2")]), &shared);
+        assert_eq!(a, vec![(true, "n=2".into()), (false, "n".into())]);
+        assert!(accesses(&step("x = 1;", &[("x", "1")]), &shared).is_empty());
+    }
+
+    #[test]
+    fn text_is_escaped() {
+        assert_eq!(
+            esc("a < b && c > \"d\""),
+            "a &lt; b &amp;&amp; c &gt; &quot;d&quot;"
+        );
+    }
+}
