@@ -144,7 +144,8 @@ fn a_program_with_nothing_reachable_to_check_is_proved_without_a_search() {
         "{j}"
     );
     // With the check compiled in, the 40 racing workers must be searched.
-    for (define, property) in [("CHECK_TOTAL", "unreach-call")] {
+    {
+        let (define, property) = ("CHECK_TOTAL", "unreach-call");
         let o = run(&[
             "check",
             prog,
