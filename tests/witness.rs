@@ -467,6 +467,13 @@ fn witness_round_trip(t: &Task, dir: &Path) -> Outcome {
         assert!(!w.exists(), "{}: a witness without a failure", t.name);
         return Outcome::Unanswered(format!("{}: {}", t.name, check["verdict"]));
     }
+    // seqloc writes no witness, and says why, when the counterexample's trace and its schedule
+    // disagree (load-dependent: which counterexample the checker returns first varies). That
+    // is no wrong witness; it is counted with the unanswered and printed.
+    let warned = stderr(&o).contains("warning: no GraphML witness for this failure");
+    if !w.exists() && warned {
+        return Outcome::Unanswered(format!("{}: failure without a witness (warned)", t.name));
+    }
     let text =
         std::fs::read_to_string(&w).unwrap_or_else(|_| panic!("{}: no witness written", t.name));
     let full = root().join(&t.program);
