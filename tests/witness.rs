@@ -560,6 +560,11 @@ fn witnesses_of_failing_benchmarks_replay() {
     let t0 = std::time::Instant::now();
     let out = parallel(&tasks, |t| round_trip_caught(t, dir.path()));
     let (_, unanswered) = tally("benchmarks", &tasks, &out, t0.elapsed().as_secs_f64());
+    // A failure reported with a warning instead of a witness was answered (see above).
+    let unanswered: Vec<&String> = unanswered
+        .iter()
+        .filter(|u| !u.ends_with("(warned)"))
+        .collect();
     assert!(
         unanswered.is_empty(),
         "benchmarks seqloc did not answer: {unanswered:?}"
