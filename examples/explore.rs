@@ -6,10 +6,10 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use seqloc::check::Prepared;
 use seqloc::checker::explicit::{ExploreOptions, Explored, explore};
 use seqloc::frontend::{FrontendOptions, load};
 use seqloc::ir::types::DataModel;
+use seqloc::passes::Prepared;
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);

@@ -9,11 +9,12 @@ pub const STACK_BYTES: usize = 256 << 20;
 
 pub mod analysis;
 pub mod cex;
-pub mod check;
+
 pub mod checker;
 pub mod diag;
 pub mod diagnostics;
 pub mod dialect;
+pub mod engine;
 pub mod exit;
 pub mod frontend;
 pub mod ir;

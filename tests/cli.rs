@@ -1219,3 +1219,60 @@ fn progress_only_on_a_terminal() {
     let seen = std::fs::read_to_string(&log).unwrap_or_default();
     assert!(!seen.contains("localizing:"), "{seen}");
 }
+
+/// `--rules DIR` reaches the built-in search, not only the replay: with rules that drop
+/// the mutex calls, a counter every thread updates under a lock loses an update, and the
+/// search finds it (the compiled-in rules keep the lock, and there is no failure).
+#[test]
+fn rules_dir_changes_the_builtin_search() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let prog = d.join("locked.c");
+    std::fs::write(
+        &prog,
+        "#include <pthread.h>\n#include <assert.h>\n\nint counter;\npthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n\nvoid *worker(void *arg)\n{\n  pthread_mutex_lock(&m);\n  int t = counter;\n  counter = t + 1;\n  pthread_mutex_unlock(&m);\n  return 0;\n}\n\nint main(void)\n{\n  pthread_t a, b;\n  pthread_create(&a, 0, worker, 0);\n  pthread_create(&b, 0, worker, 0);\n  pthread_join(a, 0);\n  pthread_join(b, 0);\n  assert(counter == 2);\n  return 0;\n}\n",
+    )
+    .expect("write program");
+    let rules = d.join("rules");
+    std::fs::create_dir(&rules).expect("mkdir");
+    for name in ["deadlock.toml", "nondeadlock.toml"] {
+        let text = std::fs::read_to_string(root().join("rules").join(name)).expect("rules");
+        let text = text
+            .replace(
+                "pthread_mutex_lock = \"lock\"",
+                "pthread_mutex_lock = \"remove\"",
+            )
+            .replace(
+                "pthread_mutex_unlock = \"unlock\"",
+                "pthread_mutex_unlock = \"remove\"",
+            );
+        assert!(text.contains("pthread_mutex_lock = \"remove\""), "{name}");
+        std::fs::write(rules.join(name), text).expect("write rules");
+    }
+    let p = prog.to_string_lossy().into_owned();
+    let base = [
+        "localize",
+        p.as_str(),
+        "--max-rounds",
+        "3",
+        "--format",
+        "json",
+    ];
+    let o = run(&base);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let r = rules.to_string_lossy().into_owned();
+    let mut with_rules = base.to_vec();
+    with_rules.extend(["--rules", r.as_str()]);
+    let o = run(&with_rules);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let lines: Vec<u64> = json(&o)["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .filter_map(|c| c["line"].as_u64())
+        .collect();
+    assert!(
+        lines.contains(&10) || lines.contains(&11),
+        "the lost update's read or write is a candidate: {lines:?}"
+    );
+}

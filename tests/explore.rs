@@ -9,10 +9,10 @@ mod common;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use seqloc::check::Prepared;
 use seqloc::checker::explicit::{ExploreOptions, Explored, explore};
 use seqloc::frontend::{FrontendOptions, load};
 use seqloc::ir::types::DataModel;
+use seqloc::passes::Prepared;
 use seqloc::sweep::task::{DataModel as TaskModel, PropertyKind, discover};
 
 #[derive(Default, Debug)]

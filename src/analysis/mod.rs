@@ -4,4 +4,5 @@
 pub mod facts;
 pub mod hazards;
 pub mod loops;
+pub mod shared;
 pub mod waits;

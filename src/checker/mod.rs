@@ -4,3 +4,5 @@ pub mod builtin;
 pub mod counting;
 pub mod explicit;
 pub mod external;
+pub mod oracle;
+pub mod outcome;

@@ -10,7 +10,7 @@ use clap::Args;
 use super::args::{DataModelArg, InputArgs};
 use super::{Fail, write_output};
 use seqloc::cex::Counterexample;
-use seqloc::check::Prepared;
+use seqloc::passes::Prepared;
 use seqloc::witness::{Arch, Meta, WitnessError};
 
 #[derive(Args, Debug, Clone, Default)]
@@ -99,7 +99,7 @@ pub fn write_html(
 pub fn html_page(
     program: &Path,
     prep: &Prepared,
-    verdict: &seqloc::check::Verdict,
+    verdict: &seqloc::engine::check::Verdict,
     reason: Option<&str>,
     checker: &seqloc::report::check::CheckerInfo,
     cex: Option<&Counterexample>,

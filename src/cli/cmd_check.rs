@@ -9,9 +9,10 @@ use super::{
     Ctx, EXIT_CHECKER, EXIT_FAILURE_FOUND, EXIT_NO_FAILURE, Fail, load, timeout, verbose,
     write_output,
 };
-use seqloc::check::{CheckOptions, CheckOutcome, Prepared, Verdict};
 use seqloc::checker::builtin::Properties;
 use seqloc::checker::external::{Bounds as ExternalBounds, Config, External, ExternalError, Kind};
+use seqloc::engine::check::{CheckOptions, CheckOutcome, Verdict};
+use seqloc::passes::Prepared;
 use seqloc::report::check::CheckerInfo;
 use seqloc::report::style::Style;
 
@@ -44,6 +45,7 @@ pub fn check_options(b: &BoundArgs, props: Properties, secs: Option<f64>) -> Che
         recursion: b.recursion.max(1),
         explore: !b.no_explore,
         fewest_rounds: false,
+        framework: seqloc::seq::Framework::builtin(),
     }
 }
 
@@ -67,7 +69,8 @@ pub fn run_check(
     prep: &Prepared,
     a: &CheckArgs,
 ) -> Result<(CheckOutcome, CheckerInfo), Fail> {
-    run_check_keep(ctx, prep, a, None).map(|(out, info, _)| (out, info))
+    run_check_keep(ctx, prep, a, &seqloc::seq::Framework::builtin(), None)
+        .map(|(out, info, _)| (out, info))
 }
 
 /// [`run_check`], handing back the external checker (with its temp dir and version) for the
@@ -76,6 +79,7 @@ pub fn run_check_keep(
     ctx: &Ctx,
     prep: &Prepared,
     a: &CheckArgs,
+    framework: &seqloc::seq::Framework,
     templates: Option<&Path>,
 ) -> Result<(CheckOutcome, CheckerInfo, Option<External>), Fail> {
     let props = properties(a.property);
@@ -85,15 +89,16 @@ pub fn run_check_keep(
                 // A witness is replayed: like `localize`, prefer the bounded search's
                 // counterexample (the explorer's, replayed, is taken when it has none).
                 fewest_rounds: a.fewest_rounds || a.artefacts.witness.is_some(),
+                framework: framework.clone(),
                 ..check_options(&a.bounds, props, a.checker.time_limit())
             };
-            let user = seqloc::check::UserBounds {
+            let user = seqloc::engine::check::UserBounds {
                 rounds: a.bounds.user_rounds(),
                 threads: a.bounds.threads,
                 timeout_given: a.checker.timeout.is_some(),
                 memory_mb: a.checker.memory_limit,
             };
-            let out = seqloc::check::check_within(prep, &opts, user)?;
+            let out = seqloc::engine::check::check_within(prep, &opts, user)?;
             for p in &out.phases {
                 verbose(
                     ctx,
@@ -128,12 +133,19 @@ pub fn run_check_keep(
             }
             Ok((out, builtin_info(), None))
         }
-        CheckerKind::Esbmc | CheckerKind::Cbmc => seqloc_external(ctx, prep, a, templates),
+        CheckerKind::Esbmc | CheckerKind::Cbmc => {
+            seqloc_external(ctx, prep, a, framework, templates)
+        }
     }
 }
 
 /// The external checker's configuration from the command line.
-pub fn external_config(c: &CheckerArgs, input: &InputArgs, templates: Option<&Path>) -> Config {
+pub fn external_config(
+    c: &CheckerArgs,
+    input: &InputArgs,
+    framework: &seqloc::seq::Framework,
+    templates: Option<&Path>,
+) -> Config {
     Config {
         kind: match c.checker {
             CheckerKind::Cbmc => Kind::Cbmc,
@@ -148,6 +160,7 @@ pub fn external_config(c: &CheckerArgs, input: &InputArgs, templates: Option<&Pa
         templates: templates.map(Path::to_path_buf),
         include: input.include.clone(),
         defines: input.define.clone(),
+        framework: framework.clone(),
     }
 }
 
@@ -190,17 +203,26 @@ fn seqloc_external(
     ctx: &Ctx,
     prep: &Prepared,
     a: &CheckArgs,
+    framework: &seqloc::seq::Framework,
     templates: Option<&Path>,
 ) -> Result<(CheckOutcome, CheckerInfo, Option<External>), Fail> {
     let log = |level: u8, msg: &str| verbose(ctx, level, msg);
-    let cfg = external_config(&a.checker, &a.input, templates);
+    let cfg = external_config(&a.checker, &a.input, framework, templates);
     let mut ext = External::start(cfg, &log).map_err(external_fail)?;
+    let bounds = external_bounds(&a.bounds);
+    let backstop = seqloc::engine::external::EngineBackstop {
+        prep,
+        framework,
+        threads: bounds.threads.max(1),
+        recursion: bounds.recursion.max(1),
+    };
     let out = ext
         .check(
             prep,
             &a.input.file,
             properties(a.property),
-            &external_bounds(&a.bounds),
+            &bounds,
+            &backstop,
             &log,
         )
         .map_err(external_fail)?;

@@ -8,44 +8,33 @@ use super::args::{
     BoundArgs, CheckArgs, CheckerArgs, CheckerKind, Format, InputArgs, InstrumentArgs,
     LocalizeArgs, PropertyArg,
 };
-use super::cmd_seq::{header, rules};
+use super::cmd_seq::header;
 use super::{
     Ctx, EXIT_BAD_INPUT, EXIT_CHECKER, EXIT_FAILURE_FOUND, EXIT_NO_FAILURE, Fail, load, timeout,
     verbose, write_output,
 };
-use seqloc::cex::{Counterexample, ViolationKind};
-use seqloc::check::{CheckOutcome, Prepared, Verdict};
+use seqloc::cex::ViolationKind;
 use seqloc::checker::external::External;
 use seqloc::diag::Target;
-use seqloc::diag::explain::Explainer;
 use seqloc::diag::instrument::Instrumented;
-use seqloc::diag::interleaving::{
-    deadlock_state, necessary_switches, unscheduled_threads, with_threads,
-};
-use seqloc::diag::localize::{
-    Diagnosis, LocalizeError, LocalizeOptions, Source, localize, prepare,
-};
-use seqloc::diag::ordering::{missing_joins, order_violations};
-use seqloc::diag::waits::unlooped_waits;
 use seqloc::dialect::Dialect;
+use seqloc::engine::check::{CheckOutcome, Verdict};
+use seqloc::engine::diagnosis::Diagnosis;
+use seqloc::engine::localize::{Asked, LocalizeConfig, LocalizeError};
 use seqloc::ir::print::{PrintOptions, print_program};
+use seqloc::passes::Prepared;
 use seqloc::report::check::CheckerInfo;
 use seqloc::report::localize::{LocalizeReport, Times};
 use seqloc::report::style::Style;
-use seqloc::seq::schedule::{Block, Schedule, ThreadSpec, Until};
-use seqloc::seq::{SeqOptions, Sequentialized};
+use seqloc::seq::{Framework, Sequentialized};
 
 /// Loop bound for replaying a schedule given with `--schedule` (no checker run says
 /// which bound the interleaving needs).
 const SCHEDULE_UNWIND: u32 = 8;
 
-/// A failing interleaving to localize along.
+/// A failing interleaving to localize along, and where it came from.
 struct Failing {
-    schedule: Schedule,
-    target: Target,
-    unwind: u32,
-    /// The checker's counterexample (absent for `--schedule`).
-    cex: Option<Counterexample>,
+    failing: seqloc::engine::localize::Failing,
     /// The schedule came from the user (a replay problem is then bad input).
     from_user: bool,
 }
@@ -61,15 +50,12 @@ struct Common<'a> {
     bounds: &'a BoundArgs,
     property: PropertyArg,
     schedule: Option<&'a Path>,
-    rules: Option<&'a Path>,
+    /// `--rules`/`--templates`, loaded once.
+    framework: Framework,
+    /// `--rules` was given: the explicit-state explorer, which models pthread calls as
+    /// POSIX does rather than by the rules, stays off so that one semantics answers.
+    custom_rules: bool,
     templates: Option<&'a Path>,
-}
-
-fn target_of(kind: ViolationKind) -> Target {
-    match kind {
-        ViolationKind::Deadlock => Target::Deadlock,
-        _ => Target::Failure,
-    }
 }
 
 /// The first step of the paper's procedure: a failing interleaving, from the checker or
@@ -87,13 +73,15 @@ fn find_failure(
             Target::Failure
         };
         let failing = Failing {
-            schedule,
-            target,
-            unwind: c
-                .bounds
-                .unwind
-                .unwrap_or(SCHEDULE_UNWIND.max(hints.unwind.unwrap_or(0))),
-            cex: None,
+            failing: seqloc::engine::localize::Failing {
+                schedule,
+                target,
+                unwind: c
+                    .bounds
+                    .unwind
+                    .unwrap_or(SCHEDULE_UNWIND.max(hints.unwind.unwrap_or(0))),
+                cex: None,
+            },
             from_user: true,
         };
         return Ok((
@@ -110,7 +98,10 @@ fn find_failure(
     let check = CheckArgs {
         input: c.input.clone(),
         checker: c.checker.clone(),
-        bounds: c.bounds.clone(),
+        bounds: BoundArgs {
+            no_explore: c.bounds.no_explore || c.custom_rules,
+            ..c.bounds.clone()
+        },
         property: c.property,
         format: Format::Text,
         json: false,
@@ -118,7 +109,8 @@ fn find_failure(
         artefacts: Default::default(),
         fewest_rounds: true,
     };
-    let (out, info, ext) = super::cmd_check::run_check_keep(ctx, prep, &check, c.templates)?;
+    let (out, info, ext) =
+        super::cmd_check::run_check_keep(ctx, prep, &check, &c.framework, c.templates)?;
     let unwind = out.bounds.unwind;
     match out.counterexample {
         Some(cex) => {
@@ -133,10 +125,7 @@ fn find_failure(
             );
             Ok((
                 Search::Failing(Box::new(Failing {
-                    schedule: cex.schedule.clone(),
-                    target: target_of(cex.violation.kind),
-                    unwind,
-                    cex: Some(cex),
+                    failing: seqloc::engine::localize::Failing::of(cex, unwind),
                     from_user: false,
                 })),
                 info,
@@ -147,65 +136,28 @@ fn find_failure(
     }
 }
 
-/// The diagnosis model along the failing interleaving, with Table II's group chosen by
-/// the failure (deadlock rules for a deadlock), validated against the failure.
-fn diagnosis(
-    prep: &Prepared,
-    f: &Failing,
-    c: &Common,
-    faults: u32,
-    opts: &LocalizeOptions,
-) -> Result<Diagnosis, Fail> {
-    let (deadlock_rules, nondeadlock_rules) = rules(c.rules)?;
-    let resolved = f
-        .schedule
-        .resolve(&prep.normalized, &prep.index)
-        .map_err(|e| replay_fail(f, e.to_string()))?;
-    let deadlock = f.target == Target::Deadlock;
-    let seq_opts = SeqOptions {
-        unwind: f.unwind.max(1),
-        rounds: 1,
+fn config(c: &Common, faults: u32, max_candidates: Option<usize>) -> LocalizeConfig {
+    LocalizeConfig {
+        framework: c.framework.clone(),
         max_threads: c.bounds.threads(),
         recursion: c.bounds.recursion.max(1),
-        deadlock,
-        rules: if deadlock {
-            deadlock_rules
-        } else {
-            nondeadlock_rules
-        },
-        skeleton: seqloc::seq::skeleton::Skeleton::load(c.templates)?,
-    };
-    let src = Source {
-        normalized: &prep.normalized,
-        shared: &prep.shared,
-        index: &prep.index,
-    };
-    // A deadlock involves every live thread, also one that blocked at its first statement
-    // and so has no block in the schedule: the replay must run it (to its first
-    // statement) for its deadlock to be the checker's.
-    let unscheduled = match (&f.cex, deadlock) {
-        (Some(cex), true) => unscheduled_threads(&src, &resolved, &cex.steps),
-        _ => vec![],
-    };
-    let mut prepared = None;
-    if !unscheduled.is_empty() {
-        let all = with_threads(&resolved, &unscheduled);
-        match prepare(&src, &all, &seq_opts, f.target, faults, opts) {
-            // Not reproduced with them: the schedule as the checker gave it.
-            Err(LocalizeError::NotReproduced(_)) => {}
-            r => prepared = Some(r),
-        }
+        faults: faults.max(1),
+        max_candidates,
+        deadline: None,
+        fresh_solver: std::env::var_os("SEQLOC_FRESH_SOLVER").is_some(),
     }
-    let prepared =
-        prepared.unwrap_or_else(|| prepare(&src, &resolved, &seq_opts, f.target, faults, opts));
-    match prepared {
-        Ok(d) => Ok(d),
-        Err(LocalizeError::NotReproduced(why)) => Err(replay_fail(
-            f,
-            format!("the sequential program does not reproduce the failure: {why}"),
-        )),
-        Err(e @ LocalizeError::Limit(..)) => Err(e.into()),
-        Err(e) => Err(Fail::checker(e.to_string())),
+}
+
+/// The validated diagnosis model along the failing interleaving.
+fn diagnosis(prep: &Prepared, f: &Failing, cfg: &LocalizeConfig) -> Result<Diagnosis, Fail> {
+    seqloc::engine::localize::diagnosis(prep, &f.failing, cfg).map_err(|e| localize_fail(f, e))
+}
+
+/// A localization error: a replay problem is bad input for a user's schedule.
+fn localize_fail(f: &Failing, e: LocalizeError) -> Fail {
+    match e {
+        LocalizeError::NotReproduced(why) => replay_fail(f, why),
+        e => e.into(),
     }
 }
 
@@ -223,7 +175,7 @@ fn replay_fail(f: &Failing, msg: String) -> Fail {
         EXIT_CHECKER
     };
     fail.notes
-        .push(format!("schedule: {}", f.schedule.compact()));
+        .push(format!("schedule: {}", f.failing.schedule.compact()));
     fail
 }
 
@@ -331,7 +283,8 @@ pub fn instrument(ctx: &Ctx, a: InstrumentArgs) -> Result<u8, Fail> {
         bounds: &a.bounds,
         property: PropertyArg::All,
         schedule: a.schedule.as_deref(),
-        rules: a.rules.as_deref(),
+        framework: Framework::load(a.rules.as_deref(), a.templates.as_deref())?,
+        custom_rules: a.rules.is_some(),
         templates: a.templates.as_deref(),
     };
     let (search, _, _) = find_failure(ctx, &prep, &common)?;
@@ -345,13 +298,11 @@ pub fn instrument(ctx: &Ctx, a: InstrumentArgs) -> Result<u8, Fail> {
             return Ok(super::cmd_check::exit_code(&out));
         }
     };
-    let opts = LocalizeOptions {
-        faults: a.faults.max(1),
-        max_candidates: None,
+    let cfg = LocalizeConfig {
         deadline: timeout(a.checker.time_limit()).map(|t| Instant::now() + t),
-        fresh_solver: false,
+        ..config(&common, a.faults, None)
     };
-    let d = diagnosis(&prep, &failing, &common, a.faults.max(1), &opts)?;
+    let d = diagnosis(&prep, &failing, &cfg)?;
     let text = print_instrumented(
         &d.model,
         a.checker.checker,
@@ -375,7 +326,8 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
         bounds: &a.bounds,
         property: a.property,
         schedule: a.schedule.as_deref(),
-        rules: a.rules.as_deref(),
+        framework: Framework::load(a.rules.as_deref(), a.templates.as_deref())?,
+        custom_rules: a.rules.is_some(),
         templates: a.templates.as_deref(),
     };
     let progress =
@@ -411,14 +363,12 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
         }
     };
     let deadline = timeout(a.checker.time_limit()).map(|t| t0 + t);
-    let opts = LocalizeOptions {
-        faults: a.faults.max(1),
-        max_candidates: a.max_candidates.map(|m| m as usize),
+    let cfg = LocalizeConfig {
         deadline,
-        fresh_solver: std::env::var_os("SEQLOC_FRESH_SOLVER").is_some(),
+        ..config(&common, a.faults, a.max_candidates.map(|m| m as usize))
     };
     let t1 = Instant::now();
-    let d = diagnosis(&prep, &failing, &common, a.faults.max(1), &opts)?;
+    let d = diagnosis(&prep, &failing, &cfg)?;
     let (sq, ins) = (&d.sequential, &d.model);
     if let Some(p) = &a.emit_sequential {
         let text = print_sequential(
@@ -455,185 +405,58 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
             }
         ),
     );
-    let mut cex = failing.cex.clone().unwrap_or_else(|| d.replay.clone());
-    seqloc::check::name_assertion(&mut cex, &prep);
-    // Threads the replay added to the checker's schedule (they blocked at their first
-    // statement), so that the report's schedule replays the same deadlock.
-    for (id, f) in &d.resolved.threads {
-        if !cex.schedule.threads.iter().any(|t| t.id == *id) {
-            cex.schedule.threads.push(ThreadSpec {
-                id: *id,
-                function: prep.normalized.func(*f).name.clone(),
-            });
-            cex.schedule.blocks.push(Block {
-                thread: *id,
-                until: Until::Keyword("end".into()),
-                ran: vec![],
-            });
-        }
-    }
-    cex.schedule.threads.sort_by_key(|t| t.id);
-    let run_localization = || -> Result<(seqloc::diag::localize::Localization, Vec<seqloc::checker::external::driver::RoundValues>), Fail> {
-    Ok(match a.checker.checker {
-        CheckerKind::Builtin => match localize(&d, &opts) {
-            Ok(r) => (r, vec![]),
-            Err(LocalizeError::NotReproduced(why)) => {
-                return Err(replay_fail(
-                    &failing,
-                    format!("the sequential program does not reproduce the failure: {why}"),
-                ));
-            }
-            Err(e @ LocalizeError::Limit(..)) => return Err(e.into()),
-            Err(e) => return Err(Fail::checker(e.to_string())),
-        },
+    let log = |level: u8, msg: &str| verbose(ctx, level, msg);
+    let mut ext = ext;
+    let asked = match a.checker.checker {
+        CheckerKind::Builtin => Asked::Builtin,
         CheckerKind::Esbmc | CheckerKind::Cbmc => {
-            let log = |level: u8, msg: &str| verbose(ctx, level, msg);
-            let mut ext = match ext {
-                Some(e) => e,
-                None => External::start(
-                    super::cmd_check::external_config(&a.checker, &a.input, a.templates.as_deref()),
-                    &log,
-                )
-                .map_err(super::cmd_check::external_fail)?,
-            };
-            // With --schedule no checker ran yet: the header names the one that localizes.
-            info = CheckerInfo {
-                name: ext.name().into(),
-                version: ext.version_text(),
-            };
-            let r = ext
-                .localize(&d, opts.max_candidates, &log)
-                .map_err(super::cmd_check::external_fail)?;
-            (r.loc, r.values)
+            if ext.is_none() {
+                ext = Some(
+                    External::start(
+                        super::cmd_check::external_config(
+                            &a.checker,
+                            &a.input,
+                            &common.framework,
+                            a.templates.as_deref(),
+                        ),
+                        &log,
+                    )
+                    .map_err(super::cmd_check::external_fail)?,
+                );
+            }
+            match ext.as_mut() {
+                Some(e) => {
+                    // With --schedule no checker ran yet: the header names the one that
+                    // localizes.
+                    info = CheckerInfo {
+                        name: e.name().into(),
+                        version: e.version_text(),
+                    };
+                    Asked::External(e)
+                }
+                None => Asked::Builtin,
+            }
         }
-    })
-    };
-    let src = Source {
-        normalized: &prep.normalized,
-        shared: &prep.shared,
-        index: &prep.index,
-    };
-    // The interleaving analyses replay variants of the schedule on their own solvers: on a
-    // second core while the localization loop runs.
-    let timed = |which: Analysis| {
-        let explainer = Explainer::new(&prep.normalized, &prep.shared, ins, &cex);
-        let accesses = |s: &seqloc::cex::TraceStep| explainer.accesses(&s.file, s.line);
-        let t = Instant::now();
-        let out = match which {
-            Analysis::Switches => necessary_switches(
-                &src,
-                &d.resolved,
-                &d.seq_opts,
-                d.target,
-                &opts,
-                &d.replay,
-                &accesses,
-            )
-            .map(Analysed::Switches),
-            Analysis::Ordering => order_violations(
-                &src,
-                &d.resolved,
-                &d.seq_opts,
-                d.target,
-                &opts,
-                &d.replay,
-                &accesses,
-            )
-            .and_then(|o| {
-                let j = missing_joins(
-                    &src,
-                    &d.resolved,
-                    &d.seq_opts,
-                    d.target,
-                    &opts,
-                    &d.replay,
-                    &accesses,
-                )?;
-                Ok(Analysed::Ordering(o, j))
-            }),
-        };
-        (out, t.elapsed().as_millis())
     };
     progress.phase(
         "localizing: asking the checker which lines could change, and which context switches matter",
     );
-    let (localized, switches, ordering) = std::thread::scope(|scope| {
-        let switches = scope.spawn(|| timed(Analysis::Switches));
-        let ordering = scope.spawn(|| timed(Analysis::Ordering));
-        let localized = run_localization();
-        (localized, switches.join(), ordering.join())
-    });
+    let localized = seqloc::engine::localize::localize(
+        &prep,
+        &failing.failing,
+        &d,
+        asked,
+        &cfg,
+        &progress,
+        &log,
+    )
+    .map_err(|e| localize_fail(&failing, e));
     drop(progress);
-    let (loc, external_values) = localized?;
-    let explainer = Explainer::new(&prep.normalized, &prep.shared, ins, &cex);
-    let mut candidates = explainer.candidates(&loc.findings);
-    match switches {
-        Ok((Ok(Analysed::Switches(sw)), ms)) => {
-            verbose(
-                ctx,
-                1,
-                format!(
-                    "interleaving: {} necessary context switches ({ms} ms)",
-                    sw.len()
-                ),
-            );
-            candidates = explainer.switch_candidates(&sw, candidates);
-        }
-        Ok((Err(e), _)) => verbose(ctx, 1, format!("interleaving: not analysed ({e})")),
-        _ => verbose(ctx, 1, "interleaving: not analysed (its thread failed)"),
+    let localized = localized?;
+    for n in &localized.notes {
+        verbose(ctx, 1, n);
     }
-    let waits = unlooped_waits(&prep.normalized, &d.replay.steps);
-    candidates = explainer.wait_candidates(&waits, candidates);
-    match ordering {
-        Ok((Ok(Analysed::Ordering(v, joins)), ms)) => {
-            verbose(
-                ctx,
-                1,
-                format!(
-                    "ordering: {} statements ran too early, {} missing joins ({} replays, {ms} ms)",
-                    v.violations.len(),
-                    joins.len(),
-                    v.replays
-                ),
-            );
-            candidates = explainer.join_candidates(&joins, candidates);
-            candidates = explainer.ordering_candidates(&v.violations, candidates);
-        }
-        Ok((Err(e), _)) => verbose(ctx, 1, format!("ordering: not analysed ({e})")),
-        _ => verbose(ctx, 1, "ordering: not analysed (its thread failed)"),
-    }
-    if d.target == Target::Deadlock {
-        let st = deadlock_state(&src, &d.resolved, &d.replay, &d.waiting);
-        candidates = explainer.deadlock_candidates(&st, candidates);
-    }
-    // The external checker's model is not seqloc's: what it stored on the changed line is
-    // the repair hint it gives.
-    for c in &mut candidates {
-        if let Some(v) = external_values
-            .iter()
-            .find(|v| v.key == c.diag && !v.values.is_empty())
-        {
-            c.hint = format!("{} ({}: {})", c.hint, info.name, v.values.join(", "));
-        }
-    }
-    verbose(
-        ctx,
-        1,
-        format!(
-            "localization: {} answers in {} checker runs (encode {} ms, solve {} ms)",
-            loc.findings.len(),
-            loc.checker_runs,
-            loc.stats.encode_ms,
-            loc.stats.solve_ms
-        ),
-    );
-    // The analyses of the interleaving add candidates beside the localization loop's,
-    // which alone `--max-candidates` stops: the list is cut to the best ranked.
-    let mut stopped = loc.stopped.clone();
-    if let Some(m) = opts.max_candidates.filter(|m| candidates.len() > *m) {
-        candidates.truncate(m);
-        stopped = Some(format!("stopped after {m} candidates (--max-candidates)"));
-    }
+    let (cex, loc) = (&localized.cex, &localized.loc);
     let verdict = match cex.violation.kind {
         ViolationKind::Deadlock => Verdict::Deadlock,
         _ => Verdict::Failure,
@@ -644,10 +467,10 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
         verdict,
         exhaustive: false,
         reason: None,
-        cex: Some(&cex),
-        candidates,
+        cex: Some(cex),
+        candidates: localized.candidates.clone(),
         complete: loc.complete,
-        stopped,
+        stopped: localized.stopped.clone(),
         limit: loc.limit,
         checker_runs: loc.checker_runs,
         time: Times {
@@ -698,20 +521,4 @@ fn emit_report(
         ),
     };
     write_output(None, &a.input.file, &text)
-}
-
-/// The interleaving analyses, each run on its own thread (and solver) beside the
-/// localization loop.
-#[derive(Clone, Copy)]
-enum Analysis {
-    Switches,
-    Ordering,
-}
-
-enum Analysed {
-    Switches(Vec<seqloc::diag::interleaving::NecessarySwitch>),
-    Ordering(
-        seqloc::diag::ordering::OrderSearch,
-        Vec<seqloc::diag::ordering::MissingJoin>,
-    ),
 }

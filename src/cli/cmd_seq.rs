@@ -3,12 +3,10 @@
 
 use super::args::{CheckArgs, Format, PropertyArg, SeqArgs};
 use super::{Ctx, EXIT_NO_FAILURE, Fail, load, write_output};
-use seqloc::check::Prepared;
 use seqloc::dialect::Dialect;
 use seqloc::ir::print::{PrintOptions, print_program};
-use seqloc::seq::rules::Rules;
+use seqloc::passes::Prepared;
 use seqloc::seq::schedule::StmtIndex;
-use seqloc::seq::skeleton::Skeleton;
 use seqloc::seq::{Mode, SeqOptions, Sequentialized};
 
 pub fn list_points(index: &StmtIndex, prog: &seqloc::ir::Program) -> String {
@@ -22,14 +20,6 @@ pub fn list_points(index: &StmtIndex, prog: &seqloc::ir::Program) -> String {
         ));
     }
     s
-}
-
-/// The two rule groups, compiled in or from `--rules DIR`.
-pub fn rules(dir: Option<&std::path::Path>) -> Result<(Rules, Rules), Fail> {
-    match dir {
-        Some(d) => Ok(Rules::load_dir(d)?),
-        None => Ok((Rules::deadlock(), Rules::nondeadlock())),
-    }
 }
 
 pub fn header(tool: &str, input: &std::path::Path, what: &str, recheck: &str) -> String {
@@ -56,24 +46,21 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
         )?;
         return Ok(EXIT_NO_FAILURE);
     }
-    let (deadlock_rules, nondeadlock_rules) = rules(a.rules.as_deref())?;
+    let framework = seqloc::seq::Framework::load(a.rules.as_deref(), a.templates.as_deref())?;
     let dialect = Dialect::load(
         a.dialect.map(|d| d.name()).unwrap_or("svcomp"),
         a.templates.as_deref(),
     )?;
-    let opts = SeqOptions {
-        unwind: a.bounds.unwind.unwrap_or(3),
-        rounds: a
-            .bounds
+    let opts = framework.search_options(
+        a.bounds.unwind.unwrap_or(3),
+        a.bounds
             .rounds
             .or(a.bounds.context_switches.map(|k| k + 1))
             .unwrap_or(2),
-        max_threads: a.bounds.threads(),
-        recursion: a.bounds.recursion,
-        deadlock: true,
-        rules: deadlock_rules.clone(),
-        skeleton: Skeleton::load(a.templates.as_deref())?,
-    };
+        a.bounds.threads(),
+        a.bounds.recursion,
+        true,
+    );
     if a.symbolic {
         let sq = seqloc::seq::sequentialize(&prep.normalized, &prep.shared, Mode::Symbolic, &opts)?;
         let text = print_program(
@@ -120,7 +107,13 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
                 artefacts: Default::default(),
                 fewest_rounds: true,
             };
-            let (out, _) = super::cmd_check::run_check(ctx, &prep, &check)?;
+            let (out, _, _) = super::cmd_check::run_check_keep(
+                ctx,
+                &prep,
+                &check,
+                &framework,
+                a.templates.as_deref(),
+            )?;
             match out.counterexample {
                 Some(c) => {
                     let dl = c.violation.kind == seqloc::cex::ViolationKind::Deadlock;
@@ -138,14 +131,8 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
     };
     let resolved = schedule.resolve(&prep.normalized, &prep.index)?;
     let opts = SeqOptions {
-        rules: if deadlock {
-            deadlock_rules
-        } else {
-            nondeadlock_rules
-        },
-        deadlock,
-        unwind,
-        ..opts
+        rounds: opts.rounds,
+        ..framework.replay_options(unwind, opts.max_threads, opts.recursion, deadlock)
     };
     let sq = seqloc::seq::sequentialize(
         &prep.normalized,
@@ -188,19 +175,18 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
 /// rejects; a program the checker cannot encode, a loop bound that cuts executions short,
 /// or a time limit leave the program unvalidated, said on stderr.
 fn validate_replay(ctx: &Ctx, sq: &Sequentialized, unwind: u32) -> Result<(), Fail> {
-    use seqloc::checker::builtin::{Answer, Session};
-    use z3::ast::Bool;
+    use seqloc::checker::builtin::Answer;
+    use seqloc::engine::replay::Replay;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     let not_validated = |why: String| {
         eprintln!("seqloc: note: the schedule was not validated ({why})");
         Ok(())
     };
-    let mut s = match Session::new(sq.clone(), sq.steps + 2, Some(deadline)) {
-        Ok(s) => s,
+    let mut r = match Replay::encode(sq.clone(), Some(deadline), false) {
+        Ok(r) => r,
         Err(e) => return not_validated(format!("the built-in checker: {e}")),
     };
-    let follows: Vec<Bool> = s.mismatch_lits().iter().map(Bool::not).collect();
-    match s.query(&[Bool::from_bool(true)], &follows) {
+    match r.followable(false) {
         Answer::Violated(_) => {
             super::verbose(ctx, 1, "the schedule can be replayed");
             return Ok(());
@@ -208,12 +194,8 @@ fn validate_replay(ctx: &Ctx, sq: &Sequentialized, unwind: u32) -> Result<(), Fa
         Answer::Unknown(why) => return not_validated(why.to_string()),
         Answer::Holds => {}
     }
-    let cut = matches!(s.query(&s.unwind_lits(), &[]), Answer::Violated(_));
-    let step = match s.query(&s.mismatch_lits(), &[]) {
-        Answer::Violated(model) => s.mismatch_step(&model),
-        _ => None,
-    };
-    match step {
+    let cut = r.bound_reached();
+    match r.first_mismatch() {
         Some(step) if !cut => Err(Fail::input(format!(
             "schedule step {step}: no execution follows the schedule here: the block's thread is not running (not created yet, or ended), never reaches the statement the block ends before, or would stop inside an atomic section"
         ))),

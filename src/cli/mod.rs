@@ -86,11 +86,11 @@ impl From<seqloc::seq::schedule::ScheduleError> for Fail {
     }
 }
 
-impl From<seqloc::check::CheckError> for Fail {
-    fn from(e: seqloc::check::CheckError) -> Fail {
-        use seqloc::check::CheckError;
+impl From<seqloc::engine::check::CheckError> for Fail {
+    fn from(e: seqloc::engine::check::CheckError) -> Fail {
         use seqloc::checker::builtin::BmcError;
         use seqloc::checker::builtin::symex::SymexError;
+        use seqloc::engine::check::CheckError;
         match &e {
             CheckError::Seq(s) => Fail::input(s.to_string()),
             CheckError::Bmc(BmcError::Symex(SymexError::Unsupported { .. })) => {
@@ -116,17 +116,24 @@ impl From<seqloc::check::CheckError> for Fail {
     }
 }
 
-impl From<seqloc::diag::localize::LocalizeError> for Fail {
-    fn from(e: seqloc::diag::localize::LocalizeError) -> Fail {
-        use seqloc::diag::localize::LocalizeError;
-        let limit = match &e {
-            LocalizeError::Limit(l, _) => Some(*l),
-            _ => None,
-        };
-        Fail {
-            limit,
-            ..Fail::checker(e.to_string())
+impl From<seqloc::engine::localize::LocalizeError> for Fail {
+    fn from(e: seqloc::engine::localize::LocalizeError) -> Fail {
+        use seqloc::checker::oracle::OracleError;
+        use seqloc::engine::localize::LocalizeError;
+        match e {
+            LocalizeError::Limit(l, _) => Fail {
+                limit: Some(l),
+                ..Fail::checker(e.to_string())
+            },
+            LocalizeError::Oracle(OracleError::External(e)) => cmd_check::external_fail(e),
+            e => Fail::checker(e.to_string()),
         }
+    }
+}
+
+impl From<seqloc::seq::FrameworkError> for Fail {
+    fn from(e: seqloc::seq::FrameworkError) -> Fail {
+        Fail::input(e.to_string())
     }
 }
 

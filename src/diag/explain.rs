@@ -8,12 +8,12 @@ use std::collections::{BTreeSet, HashMap};
 use serde::Serialize;
 
 use super::instrument::Instrumented;
-use super::localize::{Change, Finding};
+use super::{Change, Finding};
 use super::{SiteKind, Target};
+use crate::analysis::shared::SharedInfo;
 use crate::cex::{Counterexample, ViolationKind};
 use crate::ir::print::expr_to_string;
 use crate::ir::*;
-use crate::passes::normalize::SharedInfo;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ThreadRef {
@@ -646,7 +646,7 @@ impl<'a> Explainer<'a> {
     /// a temporary of seqloc's (`__ret`, `__t`) says what it is instead.
     fn describe_site(&self, site: &super::Site) -> String {
         let text = self.describe_site_raw(site);
-        if !crate::checker::builtin::mentions_internal_name(&text) {
+        if !crate::ir::internal::mentions_internal_name(&text) {
             return text;
         }
         match &site.kind {
@@ -663,7 +663,7 @@ impl<'a> Explainer<'a> {
                     _ => base,
                 };
                 let known = self.normalized.vars.iter().any(|v| v.name == base);
-                if known && !crate::checker::builtin::is_internal_name(base) {
+                if known && !crate::ir::internal::is_internal_name(base) {
                     format!("`{base}`")
                 } else {
                     "the value computed there".into()

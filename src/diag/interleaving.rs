@@ -17,16 +17,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use z3::ast::Bool;
-
-use super::Target;
-use super::localize::{LocalizeError, LocalizeOptions, Source};
+use super::Replays;
 use crate::cex::{Counterexample, TraceStep};
-use crate::checker::builtin::symex::{PropKind, SymexError};
-use crate::checker::builtin::{Answer, BmcError, Session};
 use crate::ir::{FuncId, Stmt, StmtId, StmtKind};
+use crate::passes::Prepared;
 use crate::seq::schedule::{Resolved, Stop};
-use crate::seq::{Mode, SeqOptions, sequentialize};
 
 /// A run of one thread in the trace: (thread, first step, one past its last step).
 type Run = (u32, usize, usize);
@@ -73,15 +68,12 @@ pub struct LockUse {
 }
 
 /// Tests every preemption of the replayed schedule (see the module comment).
-pub fn necessary_switches(
-    src: &Source,
+pub fn necessary_switches<R: Replays>(
+    replays: &R,
     resolved: &Resolved,
-    seq_opts: &SeqOptions,
-    target: Target,
-    opts: &LocalizeOptions,
     replay: &Counterexample,
     accesses: &Accesses,
-) -> Result<Vec<NecessarySwitch>, LocalizeError> {
+) -> Result<Vec<NecessarySwitch>, R::Error> {
     let segments = segments(&replay.steps);
     let mut out = Vec::new();
     let mut tested = 0;
@@ -90,10 +82,7 @@ pub fn necessary_switches(
         if tested >= MAX_TESTED {
             break;
         }
-        if opts
-            .deadline
-            .is_some_and(|d| std::time::Instant::now() >= d)
-        {
+        if replays.expired() {
             break;
         }
         tested += 1;
@@ -110,7 +99,7 @@ pub fn necessary_switches(
             }
             None => r.blocks[i].until = Stop::End,
         }
-        if !fails(src, &r, seq_opts, target, opts, false)? {
+        if !replays.fails(&r, false)? {
             out.push(describe(
                 b.thread,
                 i,
@@ -157,7 +146,7 @@ pub struct LeftHolding {
 /// A thread with no step in the trace (it blocked at its first statement) is only known
 /// from `waiting`.
 pub fn deadlock_state(
-    src: &Source,
+    prep: &Prepared,
     resolved: &Resolved,
     replay: &Counterexample,
     waiting: &[(u32, StmtId)],
@@ -179,7 +168,7 @@ pub fn deadlock_state(
         blocked_at.insert(*t, *sid);
     }
     for (t, sid) in &blocked_at {
-        if let Some(e) = src.index.get(*sid) {
+        if let Some(e) = prep.index.get(*sid) {
             st.blocked.push(TraceStep {
                 thread: *t,
                 loc: e.loc,
@@ -210,7 +199,7 @@ pub fn deadlock_state(
                     && !waiting.iter().any(|(w, _)| w == t);
                 if ended {
                     st.ended_holding
-                        .extend(left_holding(src, steps, *acq, *t, lock));
+                        .extend(left_holding(prep, steps, *acq, *t, lock));
                 }
             }
         }
@@ -222,7 +211,7 @@ pub fn deadlock_state(
 /// never released: the jumps from its last step there to a `return` of that function
 /// (an inlined `return` runs no step of its own), else that last step.
 fn left_holding(
-    src: &Source,
+    prep: &Prepared,
     steps: &[TraceStep],
     acq: usize,
     t: u32,
@@ -231,17 +220,17 @@ fn left_holding(
     let Some(acquired) = steps.get(acq) else {
         return vec![];
     };
-    let func = src.index.get(acquired.sid).map(|e| e.func);
+    let func = prep.index.get(acquired.sid).map(|e| e.func);
     let Some(last) = steps[acq..]
         .iter()
         .rev()
         .filter(|s| s.thread == t)
-        .find(|s| func.is_none() || src.index.get(s.sid).map(|e| e.func) == func)
+        .find(|s| func.is_none() || prep.index.get(s.sid).map(|e| e.func) == func)
     else {
         return vec![];
     };
     let function = func
-        .map(|f| src.normalized.func(f).name.clone())
+        .map(|f| prep.normalized.func(f).name.clone())
         .unwrap_or_default();
     let entry = |step: TraceStep, exit: bool| LeftHolding {
         step,
@@ -251,12 +240,12 @@ fn left_holding(
         exit,
     };
     let jumps = func
-        .and_then(|f| src.normalized.func(f).body.as_ref())
+        .and_then(|f| prep.normalized.func(f).body.as_ref())
         .and_then(|body| exit_jumps(body, last.sid))
         .unwrap_or_default();
     let out: Vec<LeftHolding> = jumps
         .into_iter()
-        .filter_map(|s| step_of(src, t, s))
+        .filter_map(|s| step_of(prep, t, s))
         .map(|s| entry(s, true))
         .collect();
     if out.is_empty() {
@@ -272,11 +261,11 @@ fn left_holding(
 /// are creation order, as in schedules; a creation through a function pointer names no
 /// function and adds no thread.
 pub fn unscheduled_threads(
-    src: &Source,
+    prep: &Prepared,
     resolved: &Resolved,
     steps: &[TraceStep],
 ) -> Vec<(u32, FuncId)> {
-    let prog = src.normalized;
+    let prog = &prep.normalized;
     let mut creates: BTreeMap<StmtId, Option<FuncId>> = BTreeMap::new();
     for f in &prog.funcs {
         let Some(body) = &f.body else { continue };
@@ -358,13 +347,13 @@ fn created_function(prog: &crate::ir::Program, s: &Stmt) -> Option<Option<FuncId
 }
 
 /// A statement of the program as written, as a trace step of thread `t`.
-fn step_of(src: &Source, t: u32, s: &Stmt) -> Option<TraceStep> {
-    let p = src.normalized.sources.position(s.loc)?;
-    let statement = src
+fn step_of(prep: &Prepared, t: u32, s: &Stmt) -> Option<TraceStep> {
+    let p = prep.normalized.sources.position(s.loc)?;
+    let statement = prep
         .index
         .get(s.id)
         .map(|e| e.text.clone())
-        .unwrap_or_else(|| crate::ir::print::stmt_summary(src.normalized, s));
+        .unwrap_or_else(|| crate::ir::print::stmt_summary(&prep.normalized, s));
     Some(TraceStep {
         thread: t,
         loc: s.loc,
@@ -541,53 +530,6 @@ fn enter<'a>(
         }
         _ => Flow::Done(false),
     }
-}
-
-/// Whether the program fails along `r` (following it).
-pub(crate) fn fails(
-    src: &Source,
-    r: &Resolved,
-    seq_opts: &SeqOptions,
-    target: Target,
-    opts: &LocalizeOptions,
-    strict: bool,
-) -> Result<bool, LocalizeError> {
-    let Ok(sq) = sequentialize(src.normalized, src.shared, Mode::Concrete(r), seq_opts) else {
-        // A schedule the sequentializer refuses cannot show the failure gone.
-        return Ok(true);
-    };
-    let bound = sq.steps + 2;
-    let mut s = match Session::new(sq, bound, opts.deadline) {
-        Ok(s) => s,
-        Err(BmcError::Symex(SymexError::Timeout)) => {
-            return Err(LocalizeError::Limit(
-                crate::checker::builtin::stop::requested()
-                    .unwrap_or(crate::checker::builtin::Limit::Time),
-                "testing context switches",
-            ));
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let kinds = match target {
-        Target::Failure => vec![PropKind::Assertion, PropKind::Error],
-        Target::Deadlock => vec![PropKind::Deadlock],
-    };
-    let lits = s.property_lits(&kinds);
-    let follows: Vec<Bool> = s.mismatch_lits().iter().map(Bool::not).collect();
-    Ok(match s.query_incremental(&lits, &follows) {
-        Answer::Violated(_) => true,
-        // No failure among the executions that follow `r`. With `strict`, that counts only
-        // if there is such an execution. Without, a schedule no execution can follow counts
-        // too: with a preemption removed, the later blocks' stops are typically missed
-        // because the run took another path, away from the failure.
-        Answer::Holds if strict => !matches!(
-            s.query_incremental(&[Bool::from_bool(true)], &follows),
-            Answer::Violated(_)
-        ),
-        Answer::Holds => false,
-        // Undecided: not evidence that the switch is needed.
-        Answer::Unknown(_) => true,
-    })
 }
 
 /// The trace cut into maximal runs of one thread: (thread, first step, end).
@@ -889,16 +831,16 @@ mod tests {
     }
 
     /// A C program (with `#include`s) through the front end and the normalization.
-    fn prepared(text: &str) -> crate::check::Prepared {
+    fn prepared(text: &str) -> crate::passes::Prepared {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("p.c");
         std::fs::write(&path, text).expect("writes");
         let prog = crate::frontend::load(&path, &Default::default()).expect("parses");
-        crate::check::Prepared::new(prog)
+        crate::passes::Prepared::new(prog)
     }
 
     /// The normalized statement of function `func` at `line` that comes last in the body.
-    fn last_stmt_at(p: &crate::check::Prepared, func: &str, line: u32) -> StmtId {
+    fn last_stmt_at(p: &crate::passes::Prepared, func: &str, line: u32) -> StmtId {
         let prog = &p.normalized;
         let f = prog.func_named(func).expect("function");
         let mut found = StmtId::NONE;
@@ -915,7 +857,7 @@ mod tests {
         found
     }
 
-    fn exit_lines(p: &crate::check::Prepared, func: &str, line: u32) -> Option<Vec<u32>> {
+    fn exit_lines(p: &crate::passes::Prepared, func: &str, line: u32) -> Option<Vec<u32>> {
         let prog = &p.normalized;
         let f = prog.func_named(func)?;
         let body = prog.func(f).body.as_ref()?;
@@ -1007,11 +949,7 @@ int main(void)
     #[test]
     fn a_lock_left_held_points_at_the_return_taken() {
         let p = prepared(EXITS);
-        let src = Source {
-            normalized: &p.normalized,
-            shared: &p.shared,
-            index: &p.index,
-        };
+        let src = &p;
         let at = |line: u32, statement: &str| {
             let sid = last_stmt_at(&p, "early", line);
             let e = p.index.get(sid).expect("indexed");
@@ -1053,7 +991,7 @@ int main(void)
             inputs: Default::default(),
             ends: None,
         };
-        let st = deadlock_state(&src, &resolved, &replay, &[]);
+        let st = deadlock_state(src, &resolved, &replay, &[]);
         let left: Vec<(u32, bool, &str)> = st
             .ended_holding
             .iter()
@@ -1063,7 +1001,7 @@ int main(void)
         // Still waiting at the end (its last block ran "to the end" and blocked): it did
         // not end.
         let waiting = [(1, last_stmt_at(&p, "early", 6))];
-        let st = deadlock_state(&src, &resolved, &replay, &waiting);
+        let st = deadlock_state(src, &resolved, &replay, &waiting);
         assert!(st.ended_holding.is_empty());
         assert_eq!(st.blocked.len(), 1);
     }
@@ -1101,47 +1039,39 @@ int main(void)
 }
 ",
         );
-        let opts = crate::check::CheckOptions {
+        let opts = crate::engine::check::CheckOptions {
             max_rounds: 4,
             ..Default::default()
         };
-        let out = crate::check::check(&p, &opts).expect("checks");
+        let out = crate::engine::check::check(&p, &opts).expect("checks");
         let cex = out.counterexample.expect("deadlocks");
         let resolved = cex
             .schedule
             .resolve(&p.normalized, &p.index)
             .expect("resolves");
-        let src = Source {
-            normalized: &p.normalized,
-            shared: &p.shared,
-            index: &p.index,
-        };
+        let src = &p;
         let stage1 = p.normalized.func_named("stage1").expect("stage1");
         let stage2 = p.normalized.func_named("stage2").expect("stage2");
         // Neither thread ran a step the schedule can name.
-        let extra = unscheduled_threads(&src, &resolved, &cex.steps);
+        let extra = unscheduled_threads(src, &resolved, &cex.steps);
         assert_eq!(extra, vec![(1, stage2), (2, stage1)]);
         let all = with_threads(&resolved, &extra);
         assert_eq!(all.blocks.len(), resolved.blocks.len() + 2);
-        let d = super::super::localize::prepare(
-            &src,
-            &all,
-            &crate::seq::SeqOptions {
+        let framework = crate::seq::Framework::builtin();
+        let replayer = crate::engine::replay::Replayer {
+            prep: &p,
+            framework: &framework,
+            bounds: crate::engine::replay::ReplayBounds {
                 unwind: out.bounds.unwind.max(1),
-                rounds: 1,
-                ..Default::default()
+                max_threads: 32,
+                recursion: 3,
             },
-            super::super::Target::Deadlock,
-            1,
-            &LocalizeOptions {
-                faults: 1,
-                max_candidates: None,
-                deadline: None,
-                fresh_solver: false,
-            },
-        )
-        .expect("the replay with both threads deadlocks");
-        let st = deadlock_state(&src, &d.resolved, &d.replay, &d.waiting);
+            target: super::super::Target::Deadlock,
+            deadline: None,
+        };
+        let d = crate::engine::diagnosis::prepare(&replayer, &all, 1)
+            .expect("the replay with both threads deadlocks");
+        let st = deadlock_state(src, &d.resolved, &d.replay, &d.waiting);
         let blocked: Vec<(u32, u32)> = st.blocked.iter().map(|b| (b.thread, b.line)).collect();
         assert_eq!(blocked, vec![(0, 22), (1, 6), (2, 12)]);
         // Main holds `m` into the deadlock; no thread ended holding a lock.

@@ -16,13 +16,25 @@
 pub mod explain;
 pub mod instrument;
 pub mod interleaving;
-pub mod localize;
 pub mod ordering;
 pub mod waits;
 
 use serde::Serialize;
 
 use crate::ir::{Loc, StmtId};
+use crate::seq::schedule::Resolved;
+
+/// Replays of variants of the failing schedule, as the interleaving analyses
+/// ([`interleaving`], [`ordering`]) ask them; `engine::replay::Replayer` answers with the
+/// built-in checker.
+pub trait Replays {
+    type Error;
+    /// Whether the program still fails along `r`. With `strict`, "no failure" counts only
+    /// when some execution can follow `r`.
+    fn fails(&self, r: &Resolved, strict: bool) -> Result<bool, Self::Error>;
+    /// The analyses' time is up (they stop with what they found).
+    fn expired(&self) -> bool;
+}
 
 /// What the localization must make go away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -67,4 +79,30 @@ pub struct LineKey {
     pub line: u32,
     #[serde(skip)]
     pub loc: Loc,
+}
+
+/// One answer: a set of lines whose change avoids the failure, and the changes made.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    /// Diag values (line keys), increasing.
+    pub set: Vec<u32>,
+    pub changes: Vec<Change>,
+    /// Time from the start of the loop.
+    pub at_ms: u64,
+    /// What an external checker stored on the changed lines (`x = 2`): its model is not
+    /// seqloc's, so its values are shown beside seqloc's hint.
+    pub stored: Vec<String>,
+}
+
+/// A statement copy whose value the checker changed.
+#[derive(Clone, Debug)]
+pub struct Change {
+    pub site: u32,
+    pub chosen: i128,
+    pub original: i128,
+    /// The value is a truth value (`_Bool`).
+    pub boolean: bool,
+    /// Pointers, as `NULL` or `&object` (numbers are rendered by the reader).
+    pub chosen_text: Option<String>,
+    pub original_text: Option<String>,
 }

@@ -18,11 +18,10 @@
 
 use std::collections::BTreeSet;
 
-use super::Target;
-use super::interleaving::{Accesses, fails};
-use super::localize::{LocalizeError, LocalizeOptions, Source};
+use super::Replays;
+use super::interleaving::Accesses;
 use crate::cex::{Counterexample, TraceStep};
-use crate::seq::SeqOptions;
+use crate::passes::Prepared;
 use crate::seq::schedule::{Resolved, ResolvedBlock, Stop};
 
 /// The shared locations a step reads and writes.
@@ -56,15 +55,12 @@ pub struct OrderSearch {
 
 /// Tests moving other threads' blocks in front of conflicting statements (see the module
 /// comment).
-pub fn order_violations(
-    src: &Source,
+pub fn order_violations<R: Replays>(
+    replays: &R,
     resolved: &Resolved,
-    seq_opts: &SeqOptions,
-    target: Target,
-    opts: &LocalizeOptions,
     replay: &Counterexample,
     accesses: &Accesses,
-) -> Result<OrderSearch, LocalizeError> {
+) -> Result<OrderSearch, R::Error> {
     let steps = &replay.steps;
     let Some(runs) = block_runs(resolved, steps) else {
         return Ok(OrderSearch::default());
@@ -99,11 +95,7 @@ pub fn order_violations(
             // may be anything, only when none of those shows the order.
             'pair: for wild in [false, true] {
                 for k in start..end {
-                    if tested >= MAX_TESTED
-                        || opts
-                            .deadline
-                            .is_some_and(|d| std::time::Instant::now() >= d)
-                    {
+                    if tested >= MAX_TESTED || replays.expired() {
                         return Ok(OrderSearch {
                             violations: out,
                             replays: tested,
@@ -141,7 +133,7 @@ pub fn order_violations(
                     };
                     tested += 1;
                     // Strict: a moved block whose thread does not exist yet shows nothing.
-                    if fails(src, &moved, seq_opts, target, opts, true)? {
+                    if replays.fails(&moved, true)? {
                         continue;
                     }
                     let first_access = !steps[..k].iter().any(|p| {
@@ -204,21 +196,19 @@ pub struct MissingJoin {
 /// creates that never ran, when its creator joined only some of the threads created at
 /// the same statement, the replay runs the thread in front of the creator's reads after
 /// its joins; a read whose failure disappears needed the thread joined first.
-pub fn missing_joins(
-    src: &Source,
+pub fn missing_joins<R: Replays>(
+    prep: &Prepared,
+    replays: &R,
     resolved: &Resolved,
-    seq_opts: &SeqOptions,
-    target: Target,
-    opts: &LocalizeOptions,
     replay: &Counterexample,
     accesses: &Accesses,
-) -> Result<Vec<MissingJoin>, LocalizeError> {
+) -> Result<Vec<MissingJoin>, R::Error> {
     let steps = &replay.steps;
     let Some(runs) = block_runs(resolved, steps) else {
         return Ok(vec![]);
     };
     let mut never: Vec<(u32, crate::ir::FuncId)> =
-        super::interleaving::unscheduled_threads(src, resolved, steps);
+        super::interleaving::unscheduled_threads(prep, resolved, steps);
     for (t, f) in &resolved.threads {
         if !resolved.blocks.iter().any(|b| b.thread == *t) {
             never.push((*t, *f));
@@ -267,11 +257,7 @@ pub fn missing_joins(
                 if reads.is_empty() || steps[k].statement.contains("pthread_") {
                     continue;
                 }
-                if tested >= 8
-                    || opts
-                        .deadline
-                        .is_some_and(|d| std::time::Instant::now() >= d)
-                {
+                if tested >= 8 || replays.expired() {
                     break 'reads;
                 }
                 let Some(mut r) = insert_before(resolved, i, steps, k, y) else {
@@ -282,13 +268,13 @@ pub fn missing_joins(
                     r.threads.sort_by_key(|(t, _)| *t);
                 }
                 tested += 1;
-                if fails(src, &r, seq_opts, target, opts, true)? {
+                if replays.fails(&r, true)? {
                     continue;
                 }
                 let (sid, n, at) = *short[0];
                 let mut joins = vec![steps[at].clone()];
-                if let Some(l) = crate::analysis::waits::enclosing_loop(src.normalized, sid) {
-                    if let Some(pos) = src.normalized.sources.position(l.loc) {
+                if let Some(l) = crate::analysis::waits::enclosing_loop(&prep.normalized, sid) {
+                    if let Some(pos) = prep.normalized.sources.position(l.loc) {
                         joins.push(TraceStep {
                             thread: x,
                             loc: l.loc,
@@ -303,7 +289,7 @@ pub fn missing_joins(
                 out.push(MissingJoin {
                     reader: steps[k].clone(),
                     thread: y,
-                    function: src.normalized.func(f).name.clone(),
+                    function: prep.normalized.func(f).name.clone(),
                     creation: creation.clone(),
                     created,
                     joined: n,

@@ -3,6 +3,8 @@
 
 pub mod build;
 pub mod consteval;
+pub mod index;
+pub mod internal;
 pub mod known;
 pub mod loc;
 pub mod print;

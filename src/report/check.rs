@@ -27,8 +27,8 @@ use serde::Serialize;
 
 use super::style::Style;
 use crate::cex::{Counterexample, TraceStep, ViolationKind};
-use crate::check::{Bounds, CheckOutcome, Phase, Verdict};
 use crate::diagnostics::SourceSpot;
+use crate::engine::check::{Bounds, CheckOutcome, Phase, Verdict};
 use crate::ir::Program;
 
 pub const SCHEMA: &str = "seqloc.check/1";
@@ -64,7 +64,7 @@ pub struct CheckJson<'a> {
     pub phases: &'a [Phase],
     pub limit: Option<crate::checker::builtin::Limit>,
     pub exhaustive: bool,
-    pub exploration: Option<&'a crate::check::Exploration>,
+    pub exploration: Option<&'a crate::engine::check::Exploration>,
 }
 
 pub fn to_json(out: &CheckOutcome, program: &str, checker: CheckerInfo, total_ms: u64) -> String {

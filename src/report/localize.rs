@@ -26,9 +26,9 @@ use serde::Serialize;
 use super::check::{CheckerInfo, thread_label};
 use super::style::Style;
 use crate::cex::{Counterexample, ViolationKind};
-use crate::check::Verdict;
 use crate::diag::explain::Candidate;
 use crate::diagnostics::SourceSpot;
+use crate::engine::check::Verdict;
 use crate::ir::Program;
 use crate::seq::schedule::short_file;
 

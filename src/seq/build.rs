@@ -10,12 +10,13 @@ use super::{
     Mode, PointInfo, PointKind, SeqError, SeqOptions, SeqVars, Sequentialized, SlotCode, SlotInfo,
 };
 use crate::analysis::facts::thread_structure;
+use crate::analysis::shared::{SharedInfo, address_taken_in};
 use crate::ir::build as b;
 use crate::ir::known::{Known, classify};
 use crate::ir::visit::{self, VisitorMut};
 use crate::ir::*;
 use crate::passes::inline::Inliner;
-use crate::passes::normalize::{SharedInfo, address_taken_in, shared_accesses};
+use crate::passes::normalize::shared_accesses;
 use crate::passes::unroll::Unroller;
 
 /// `EBUSY` and `ETIMEDOUT` on Linux.

@@ -57,6 +57,103 @@ impl Default for SeqOptions {
     }
 }
 
+/// What `--rules DIR` and `--templates DIR` choose, loaded once and used by every
+/// sequentialization of a run: the symbolic search's, every replay's and the printed
+/// programs' (so an override changes the built-in search too, not only the replay).
+#[derive(Clone, Debug)]
+pub struct Framework {
+    pub deadlock_rules: Rules,
+    pub nondeadlock_rules: Rules,
+    pub skeleton: skeleton::Skeleton,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum FrameworkError {
+    #[error(transparent)]
+    Rules(#[from] rules::RulesError),
+    #[error(transparent)]
+    Skeleton(#[from] skeleton::SkeletonError),
+}
+
+impl Default for Framework {
+    fn default() -> Self {
+        Framework::builtin()
+    }
+}
+
+impl Framework {
+    /// The compiled-in rules and framework.
+    pub fn builtin() -> Framework {
+        Framework {
+            deadlock_rules: Rules::deadlock(),
+            nondeadlock_rules: Rules::nondeadlock(),
+            skeleton: skeleton::Skeleton::builtin(),
+        }
+    }
+
+    /// `DIR/{deadlock,nondeadlock}.toml` and `DIR/framework.c`, each only when its
+    /// directory is given.
+    pub fn load(
+        rules_dir: Option<&std::path::Path>,
+        templates_dir: Option<&std::path::Path>,
+    ) -> Result<Framework, FrameworkError> {
+        let (deadlock_rules, nondeadlock_rules) = match rules_dir {
+            Some(d) => Rules::load_dir(d)?,
+            None => (Rules::deadlock(), Rules::nondeadlock()),
+        };
+        Ok(Framework {
+            deadlock_rules,
+            nondeadlock_rules,
+            skeleton: skeleton::Skeleton::load(templates_dir)?,
+        })
+    }
+
+    /// Options for replaying one schedule (one round): Table II's deadlock group for a
+    /// deadlock, the other group otherwise.
+    pub fn replay_options(
+        &self,
+        unwind: u32,
+        max_threads: u32,
+        recursion: u32,
+        deadlock: bool,
+    ) -> SeqOptions {
+        SeqOptions {
+            unwind: unwind.max(1),
+            rounds: 1,
+            max_threads: max_threads.max(1),
+            recursion: recursion.max(1),
+            deadlock,
+            rules: if deadlock {
+                self.deadlock_rules.clone()
+            } else {
+                self.nondeadlock_rules.clone()
+            },
+            skeleton: self.skeleton.clone(),
+        }
+    }
+
+    /// Options for the symbolic search and for replaying the explorer's failures: the
+    /// deadlock group always (mutexes that block), with the deadlock check on request.
+    pub fn search_options(
+        &self,
+        unwind: u32,
+        rounds: u32,
+        max_threads: u32,
+        recursion: u32,
+        deadlock: bool,
+    ) -> SeqOptions {
+        SeqOptions {
+            unwind,
+            rounds,
+            max_threads,
+            recursion,
+            deadlock,
+            rules: self.deadlock_rules.clone(),
+            skeleton: self.skeleton.clone(),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub enum Mode<'a> {
     Symbolic,

@@ -5,6 +5,7 @@
 //! its `diag != k` constraints and asks again without re-encoding. [`check`] drives the
 //! bounded search with iterative deepening of rounds and loop bounds.
 
+pub mod diagnose;
 pub mod memory;
 pub mod stop;
 pub mod symex;
@@ -531,30 +532,7 @@ fn render(model: &Model, v: &BV, ty: &Type, s: &Session, prog: &Program) -> Stri
     }
 }
 
-/// A name seqloc made up (inlined return values, normalization temporaries, the
-/// sequentializer's and the instrumentation's variables), not one the program has.
-pub fn is_internal_name(name: &str) -> bool {
-    let Some(rest) = name.strip_prefix("__") else {
-        return false;
-    };
-    let numbered = |p: &str| {
-        rest.strip_prefix(p)
-            .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit() || c == '_'))
-    };
-    rest.starts_with("ret")
-        || rest.starts_with("seq")
-        || rest.starts_with("diag")
-        || rest.starts_with("param")
-        || numbered("t")
-        || numbered("r")
-        || numbered("v")
-}
-
-/// Does `text` name something seqloc made up ([`is_internal_name`])?
-pub fn mentions_internal_name(text: &str) -> bool {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .any(is_internal_name)
-}
+use crate::ir::internal::is_internal_name;
 
 pub fn signed_value(u: u64, bits: u32, signed: bool) -> i128 {
     if signed && bits < 64 && (u >> (bits - 1)) & 1 == 1 {
@@ -878,7 +856,7 @@ pub fn remaining(deadline: Option<Instant>) -> Option<Duration> {
 
 #[cfg(test)]
 mod naming_tests {
-    use super::{is_internal_name, mentions_internal_name};
+    use crate::ir::internal::{is_internal_name, mentions_internal_name};
 
     #[test]
     fn internal_names_are_told_from_the_programs() {

@@ -17,9 +17,9 @@ use std::time::Instant;
 use z3::ast::{Ast, BV, Bool};
 
 use super::memory::{Layout, Memory, Namer, ObjKind};
+use crate::analysis::shared::address_taken_vars;
 use crate::ir::known::{Known, classify};
 use crate::ir::*;
-use crate::passes::normalize::address_taken_vars;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SymexError {

@@ -105,7 +105,7 @@ pub fn prove_no_deadlock(prog: &Program, h: &Hazards) -> Result<String, String> 
         main,
         created: vec![],
         joins: 0,
-        taken: crate::passes::normalize::address_taken_vars(prog),
+        taken: crate::analysis::shared::address_taken_vars(prog),
     };
     v.top(&flat(body))?;
     Ok(match v.joins {

@@ -32,12 +32,12 @@ use z3::ast::{BV, Bool};
 use z3::{Params, SatResult, Solver};
 
 use crate::analysis::hazards::Hazards;
+use crate::analysis::shared::address_taken_vars;
 use crate::ir::consteval::eval_int;
 use crate::ir::print::expr_to_string;
 use crate::ir::types::IntKind;
 use crate::ir::visit;
 use crate::ir::*;
-use crate::passes::normalize::address_taken_vars;
 
 use encode::{Leaves, MAX_FACTORS, fits, int, int_of, kind, max_of, sum};
 use prefix::{Prefix, prefix};

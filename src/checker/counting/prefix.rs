@@ -12,11 +12,11 @@ use std::collections::{HashMap, HashSet};
 
 use z3::ast::{BV, Bool};
 
+use crate::analysis::shared::has_effects;
 use crate::ir::consteval::eval_int;
 use crate::ir::known::{Known, classify};
 use crate::ir::visit;
 use crate::ir::*;
-use crate::passes::normalize::has_effects;
 
 use super::encode::{self, Leaves, kind};
 

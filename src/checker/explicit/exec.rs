@@ -6,10 +6,10 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
 
+use crate::analysis::shared::SharedInfo;
 use crate::ir::known::{Known, classify, is_atomic_function};
 use crate::ir::types::{CompLayout, DataModel, IntKind, TypeTable};
 use crate::ir::*;
-use crate::passes::normalize::SharedInfo;
 
 use super::Unsupported;
 use super::code::{Code, Instr, flatten};

@@ -14,10 +14,10 @@ use std::collections::HashSet;
 
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::analysis::shared::address_taken_vars;
 use crate::ir::known::{Known, classify};
 use crate::ir::visit::{Visitor, walk_expr, walk_init};
 use crate::ir::*;
-use crate::passes::normalize::address_taken_vars;
 
 use super::code::{Code, Instr};
 

@@ -1,7 +1,7 @@
 //! The explicit-state explorer: every interleaving of a program whose state space is finite
 //! and whose inputs can be enumerated, with no bound on rounds or loop iterations.
 //!
-//! The bounded checker ([`crate::check`]) can only say "no failure within bounds"; for a
+//! The bounded checker ([`crate::engine::check`]) can only say "no failure within bounds"; for a
 //! program with spin loops it cannot even say that, since the loops never run to their
 //! end. Many concurrent programs, though, have few distinct states: the explorer runs the
 //! normalized IR on concrete values, switching threads only before statements that touch
@@ -40,8 +40,8 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::analysis::hazards::hazards;
+use crate::analysis::shared::SharedInfo;
 use crate::ir::{FuncId, Loc, Program, StmtId};
-use crate::passes::normalize::SharedInfo;
 use crate::seq::schedule::{Resolved, ResolvedBlock, Stop as Stop_};
 
 use exec::{Chooser, Machine, Stop};
@@ -526,8 +526,8 @@ fn stopped(stop: Stop, mut stats: ExploreStats, t0: Instant) -> Explored {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::Prepared;
     use crate::ir::types::DataModel;
+    use crate::passes::Prepared;
 
     const PRELUDE: &str = "typedef unsigned long pthread_t; typedef struct { int x; } pthread_mutex_t;\
         extern int pthread_create(pthread_t *, void *, void *(*)(void *), void *);\

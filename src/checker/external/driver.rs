@@ -5,7 +5,7 @@
 //! The checker always runs on a program seqloc printed (unless `--raw`), in its dialect, in
 //! a private temp dir; its trace is mapped back to the program as written
 //! ([`super::mapping`]), and a failure it reports is replayed with seqloc's sequentializer
-//! before it is trusted ([`crate::diag::localize::prepare`]).
+//! before it is trusted (through [`Backstop::replays`], which the engine answers).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -13,15 +13,15 @@ use std::time::{Duration, Instant};
 use super::flags::{self, RunFlags};
 use super::mapping::{self, LineMap, MapError};
 use super::process::{self, RunOutput, RunSpec};
-use super::{ExternalError, Kind};
+use super::{Backstop, ExternalError, Kind};
 use crate::cex::{Counterexample, ViolationKind};
-use crate::check::{self, CheckOptions, CheckOutcome, Phase, Prepared, Verdict};
 use crate::checker::builtin::{Properties, Stats};
+use crate::checker::outcome::{self, CheckOutcome, Phase, Verdict};
 use crate::diag::Target;
-use crate::diag::localize::{Diagnosis, Finding, Localization, LocalizeError, LocalizeOptions};
 use crate::dialect::Dialect;
+use crate::ir::Program;
 use crate::ir::print::{PrintOptions, print_program};
-use crate::ir::{Program, Stmt, StmtId, StmtKind};
+use crate::passes::Prepared;
 use crate::seq::schedule::Schedule;
 use crate::trace::{self, Outcome, RawTrace};
 
@@ -44,6 +44,9 @@ pub struct Config {
     /// The user's preprocessor flags, for `--raw` runs.
     pub include: Vec<PathBuf>,
     pub defines: Vec<String>,
+    /// `--rules`/`--templates`: the sequentializer's rules and framework, for the
+    /// programs printed for the checker and the replays that validate its answers.
+    pub framework: crate::seq::Framework,
 }
 
 /// The exploration bounds.
@@ -133,6 +136,10 @@ impl External {
         self.cfg.kind.name()
     }
 
+    pub fn kind(&self) -> Kind {
+        self.cfg.kind
+    }
+
     /// Finds `kind` where a run would (`PATH`, `$SEQLOC_ESBMC`/`$SEQLOC_CBMC`) and asks its
     /// version, for `seqloc --version`: the executable and its version line, or why not.
     pub fn probe(kind: Kind) -> Result<(PathBuf, String), ExternalError> {
@@ -147,6 +154,7 @@ impl External {
             templates: None,
             include: Vec::new(),
             defines: Vec::new(),
+            framework: crate::seq::Framework::builtin(),
         };
         let ext = External::start(cfg, &|_, _| {})?;
         let text = ext.version_text();
@@ -214,7 +222,7 @@ impl External {
 
     /// Writes `prog` in the checker's dialect to `name` in the temp dir; returns the line
     /// map of the printed text against `index`'s statements (if any).
-    fn write_program(
+    pub(super) fn write_program(
         &self,
         prog: &Program,
         name: &str,
@@ -242,7 +250,7 @@ impl External {
     }
 
     /// One checker run on `file` (relative to the temp dir, or absolute for `--raw`).
-    fn run(
+    pub(super) fn run(
         &mut self,
         file: &str,
         f: &RunFlags,
@@ -429,6 +437,7 @@ impl External {
         input: &Path,
         props: Properties,
         bounds: &Bounds,
+        backstop: &dyn Backstop,
         log: Log,
     ) -> Result<CheckOutcome, ExternalError> {
         let subject = self.subject(prep, input)?;
@@ -456,7 +465,7 @@ impl External {
         while let Some(&k) = ladder.get(rung) {
             if builtin_deadlock_pending {
                 builtin_deadlock_pending = false;
-                if let Some(out) = self.builtin_deadlock(prep, bounds, &notes, log) {
+                if let Some(out) = self.builtin_deadlock(bounds, backstop, &notes, log) {
                     return Ok(out);
                 }
             }
@@ -533,7 +542,7 @@ impl External {
                         0,
                         &format!("{} found a {what} ({bound_text})", self.cfg.kind.label()),
                     );
-                    return Ok(self.found(*cex, other, prep, bounds, k, unwind, phases, notes, log));
+                    return Ok(self.found(*cex, other, backstop, k, unwind, phases, notes, log));
                 }
                 Step::Undecided(why) => {
                     phases.push(phase(k, unwind, &format!("unknown: {why}"), ms));
@@ -728,8 +737,7 @@ impl External {
         &self,
         mut cex: Counterexample,
         other: Vec<Schedule>,
-        prep: &Prepared,
-        bounds: &Bounds,
+        backstop: &dyn Backstop,
         k: Option<u32>,
         unwind: u32,
         phases: Vec<Phase>,
@@ -743,7 +751,7 @@ impl External {
             Target::Failure
         };
         log(2, &format!("schedule: {}", cex.schedule.compact()));
-        let mut replayed = replay(prep, &cex, target, unwind, bounds, self.remaining());
+        let mut replayed = backstop.replays(&cex, target, unwind, self.remaining());
         for schedule in other {
             let Err(why) = &replayed else { break };
             log(
@@ -755,7 +763,7 @@ impl External {
             );
             let mut second = cex.clone();
             second.schedule = schedule;
-            let again = replay(prep, &second, target, unwind, bounds, self.remaining());
+            let again = backstop.replays(&second, target, unwind, self.remaining());
             if again.is_ok() {
                 cex = second;
                 replayed = again;
@@ -801,30 +809,14 @@ impl External {
     /// checker lacks or could not finish. Only a deadlock found ends the check.
     fn builtin_deadlock(
         &self,
-        prep: &Prepared,
         bounds: &Bounds,
+        backstop: &dyn Backstop,
         notes: &[String],
         log: Log,
     ) -> Option<CheckOutcome> {
-        let opts = CheckOptions {
-            rounds: bounds.context_bound.map(|k| k + 1),
-            max_rounds: bounds.max_context_bound.max(1) + 1,
-            unwind: bounds.unwind,
-            max_unwind: bounds.max_unwind.max(1),
-            max_threads: bounds.threads.max(1),
-            properties: Properties {
-                assertions: false,
-                deadlock: true,
-            },
-            // Half of what is left: the counterexample run still needs time.
-            timeout: self.remaining().map(|r| r / 2),
-            recursion: bounds.recursion.max(1),
-            // Only a deadlock with a counterexample ends the check here.
-            explore: false,
-            fewest_rounds: true,
-        };
         log(1, "built-in deadlock check");
-        match check::check(prep, &opts) {
+        // Half of what is left: the counterexample run still needs time.
+        match backstop.deadlock(bounds, self.remaining().map(|r| r / 2)) {
             Ok(mut out) if out.verdict == Verdict::Deadlock => {
                 let mut n = notes.to_vec();
                 n.push("the deadlock was found by seqloc's built-in checker".into());
@@ -849,52 +841,6 @@ impl External {
     }
 }
 
-/// Replays a counterexample's schedule with seqloc's sequentializer and the built-in checker.
-pub fn replay(
-    prep: &Prepared,
-    cex: &Counterexample,
-    target: Target,
-    unwind: u32,
-    bounds: &Bounds,
-    time: Option<Duration>,
-) -> Result<(), String> {
-    let resolved = cex
-        .schedule
-        .resolve(&prep.normalized, &prep.index)
-        .map_err(|e| e.to_string())?;
-    let deadlock = target == Target::Deadlock;
-    let seq_opts = crate::seq::SeqOptions {
-        unwind: unwind.max(1),
-        rounds: 1,
-        max_threads: bounds.threads.max(1),
-        recursion: bounds.recursion.max(1),
-        deadlock,
-        rules: if deadlock {
-            crate::seq::rules::Rules::deadlock()
-        } else {
-            crate::seq::rules::Rules::nondeadlock()
-        },
-        skeleton: crate::seq::skeleton::Skeleton::builtin(),
-    };
-    let src = crate::diag::localize::Source {
-        normalized: &prep.normalized,
-        shared: &prep.shared,
-        index: &prep.index,
-    };
-    let opts = LocalizeOptions {
-        faults: 1,
-        max_candidates: None,
-        deadline: time.map(|t| Instant::now() + t),
-        fresh_solver: false,
-    };
-    crate::diag::localize::prepare(&src, &resolved, &seq_opts, target, 1, &opts)
-        .map(|_| ())
-        .map_err(|e| match e {
-            LocalizeError::NotReproduced(why) => why,
-            other => other.to_string(),
-        })
-}
-
 fn deadline_left(deadline: Option<Instant>) -> bool {
     deadline.is_none_or(|d| Instant::now() < d)
 }
@@ -906,10 +852,10 @@ fn describe_bounds(k: Option<u32>, unwind: u32) -> String {
     }
 }
 
-fn check_bounds(k: Option<u32>, unwind: u32) -> check::Bounds {
+fn check_bounds(k: Option<u32>, unwind: u32) -> outcome::Bounds {
     // `rounds` holds the context bound for ESBMC (the report's "bounds" field); a schedule
     // with K switches fits K + 1 rounds.
-    check::Bounds {
+    outcome::Bounds {
         rounds: k.map(|k| k + 1).unwrap_or(0),
         unwind,
         threads: 0,
@@ -975,348 +921,4 @@ fn original_line(l: &trace::SrcLoc, map: &LineMap, prog: &Program) -> String {
         return prog.sources.describe_line(*loc);
     }
     format!("{}:{}", l.file, l.line)
-}
-
-// ---- localization ------------------------------------------------------------------------
-
-/// One answer of an external localization round, beyond the diag value: what the checker
-/// stored on the selected line (`x = 2`), for the repair hint.
-#[derive(Clone, Debug, Default)]
-pub struct RoundValues {
-    pub key: u32,
-    pub values: Vec<String>,
-}
-
-/// The result of the external localization loop, in the built-in loop's types.
-pub struct ExternalLocalization {
-    pub loc: Localization,
-    pub values: Vec<RoundValues>,
-}
-
-impl External {
-    /// The localization loop on the external checker: the diagnosis model printed in its
-    /// dialect, one run per round, `assume(diag != k)` added for every answer, until the
-    /// checker finds no counterexample or `max_candidates` answers are in.
-    pub fn localize(
-        &mut self,
-        d: &Diagnosis,
-        max_candidates: Option<usize>,
-        log: Log,
-    ) -> Result<ExternalLocalization, ExternalError> {
-        let t0 = Instant::now();
-        let mut loc = d.validation.clone();
-        let mut values = Vec::new();
-        let ins = &d.model;
-        let Some(&diag_var) = ins.diag_vars.first() else {
-            return Err(ExternalError::Print {
-                checker: self.name().into(),
-                reason: "the diagnosis model has no diag variable".into(),
-            });
-        };
-        let diag_name = ins.program.var(diag_var).name.clone();
-        // The framework's loop runs once per block; two spare iterations keep the unwinding
-        // assertion from firing on its exit test.
-        let unwind = d.sequential.steps + 2;
-        let mut excluded: Vec<u32> = Vec::new();
-        let mut round = 0u32;
-        loop {
-            if max_candidates.is_some_and(|m| loc.findings.len() >= m) {
-                loc.stopped = Some(format!(
-                    "stopped after {} candidates (--max-candidates)",
-                    loc.findings.len()
-                ));
-                break;
-            }
-            round += 1;
-            let prog = with_exclusions(&ins.program, diag_var, &excluded);
-            let name = format!("diag.round{round}.c");
-            let map = self.write_program(&prog, &name, None)?;
-            let f = RunFlags {
-                context_bound: None,
-                unwind,
-                deadlock_check: false,
-                sequential: true,
-            };
-            let t = Instant::now();
-            let result = self.run(&name, &f, &format!("round{round}"), None, log);
-            loc.checker_runs += 1;
-            let (_, trace) = match result {
-                Ok(x) => x,
-                Err(ExternalError::Timeout { .. }) => {
-                    loc.stopped =
-                        Some("time limit reached; the candidates so far are listed".to_string());
-                    break;
-                }
-                Err(e) => return Err(e),
-            };
-            loc.stats.solve_ms += t.elapsed().as_millis() as u64;
-            match &trace.outcome {
-                Outcome::Successful => {
-                    log(
-                        0,
-                        &format!(
-                            "round {round}: no more candidates ({} ms)",
-                            t.elapsed().as_millis()
-                        ),
-                    );
-                    loc.complete = true;
-                    break;
-                }
-                Outcome::Unknown { reason } => {
-                    loc.stopped = Some(format!(
-                        "{} could not decide round {round}: {reason}",
-                        self.cfg.kind.label()
-                    ));
-                    break;
-                }
-                Outcome::Failed => {}
-            }
-            if let Some(v) = &trace.violation
-                && v.kind == trace::ViolationKind::UnwindingAssertion
-            {
-                return Err(ExternalError::Unreadable {
-                    checker: self.name().into(),
-                    reason: format!(
-                        "round {round} hit an unwinding assertion with --unwind {unwind} ({}); the instrumented program should be loop-free",
-                        v.message
-                    ),
-                    command: String::new(),
-                    tail: vec![],
-                });
-            }
-            let Some(key) = diag_value(&trace, &diag_name) else {
-                return Err(ExternalError::Unreadable {
-                    checker: self.name().into(),
-                    reason: format!(
-                        "round {round}: the counterexample assigns no value to `{diag_name}`"
-                    ),
-                    command: String::new(),
-                    tail: vec![],
-                });
-            };
-            if !ins.lines.contains_key(&key) || excluded.contains(&key) {
-                // With no line (or an excluded one) selected the model cannot pass: it was
-                // validated with the built-in checker. A checker that says otherwise
-                // disagrees with seqloc's semantics of the program.
-                return Err(ExternalError::Unreadable {
-                    checker: self.name().into(),
-                    reason: format!(
-                        "round {round}: {} passed the diagnosis model with `{diag_name} = {key}`, which selects no instrumented line; it disagrees with the replay seqloc validated",
-                        self.cfg.kind.label()
-                    ),
-                    command: String::new(),
-                    tail: vec![],
-                });
-            }
-            let line = ins
-                .line(key)
-                .map(|l| format!("{}:{}", crate::seq::schedule::short_file(&l.file), l.line))
-                .unwrap_or_else(|| key.to_string());
-            log(
-                0,
-                &format!(
-                    "round {round}: {diag_name} = {key} ({line}) in {} ms",
-                    t.elapsed().as_millis()
-                ),
-            );
-            values.push(RoundValues {
-                key,
-                values: stored_values(&trace, &map, ins, key),
-            });
-            loc.findings.push(Finding {
-                set: vec![key],
-                changes: vec![],
-                at_ms: t0.elapsed().as_millis() as u64,
-            });
-            excluded.push(key);
-        }
-        Ok(ExternalLocalization { loc, values })
-    }
-}
-
-/// The diag value the counterexample chose: the last value assigned to the diag variable.
-pub fn diag_value(trace: &RawTrace, diag_name: &str) -> Option<u32> {
-    let (_, v) = trace.last_value_of(diag_name)?;
-    v.and_then(|v| u32::try_from(v).ok())
-}
-
-/// The values the checker stored on the instrumented copies of line `key` (the changed
-/// statement's new values), as `lhs = value`.
-fn stored_values(
-    trace: &RawTrace,
-    map: &LineMap,
-    ins: &crate::diag::instrument::Instrumented,
-    key: u32,
-) -> Vec<String> {
-    let LineMap::Printed {
-        file_name,
-        line_locs,
-        ..
-    } = map
-    else {
-        return vec![];
-    };
-    let Some(lk) = ins.line(key) else {
-        return vec![];
-    };
-    let sources = &ins.program.sources;
-    let mut out: Vec<String> = Vec::new();
-    for s in trace.user_steps() {
-        let (Some(l), trace::StepKind::Assignment { lhs, value, .. }) = (&s.loc, &s.kind) else {
-            continue;
-        };
-        if !l.file.ends_with(file_name.as_str()) {
-            continue;
-        }
-        let Some(loc) = (l.line as usize)
-            .checked_sub(1)
-            .and_then(|i| line_locs.get(i))
-            .filter(|x| !x.is_synth())
-        else {
-            continue;
-        };
-        let Some(p) = sources.position(*loc) else {
-            continue;
-        };
-        if p.line == lk.line
-            && crate::seq::schedule::short_file(p.file)
-                == crate::seq::schedule::short_file(&lk.file)
-            && !lhs.contains('$')
-        {
-            let text = format!("{lhs} = {value}");
-            if !out.contains(&text) {
-                out.push(text);
-            }
-        }
-    }
-    out
-}
-
-/// The diagnosis model with `assume(diag != k)` for every excluded `k`, placed right after
-/// the diag variable gets its nondeterministic value at the top of `main`.
-pub fn with_exclusions(prog: &Program, diag: crate::ir::VarId, excluded: &[u32]) -> Program {
-    use crate::ir::build as b;
-    let mut p = prog.clone();
-    if excluded.is_empty() {
-        return p;
-    }
-    let Some(main) = p.main() else { return p };
-    let assumes: Vec<Stmt> = excluded
-        .iter()
-        .map(|k| {
-            let cond = b::bin(
-                crate::ir::BinOp::Ne,
-                b::var(&p, diag),
-                b::int(i128::from(*k)),
-            );
-            b::expr_stmt(
-                b::intrinsic(
-                    crate::ir::Intrinsic::Assume,
-                    vec![cond],
-                    crate::ir::Loc::SYNTH,
-                ),
-                crate::ir::Loc::SYNTH,
-                StmtId::NONE,
-            )
-        })
-        .collect();
-    let writes_diag = |s: &Stmt| match &s.kind {
-        StmtKind::Expr(e) => matches!(
-            &e.kind,
-            crate::ir::ExprKind::Assign(l, _) if matches!(&l.kind, crate::ir::ExprKind::Var(v) if *v == diag)
-        ),
-        _ => false,
-    };
-    if let Some(body) = p.func_mut(main).body.as_mut()
-        && let StmtKind::Block(ss) = &mut body.kind
-    {
-        let at = ss.iter().position(writes_diag).map(|i| i + 1).unwrap_or(0);
-        for (i, a) in assumes.into_iter().enumerate() {
-            ss.insert(at + i, a);
-        }
-    }
-    p
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::checker::external::mapping::tests::{fixtures, prepared};
-    use crate::trace::esbmc;
-
-    fn read(dir: &Path, name: &str) -> String {
-        std::fs::read_to_string(dir.join("esbmc").join(name)).unwrap_or_default()
-    }
-
-    #[test]
-    fn diag_value_is_read_from_the_rounds() {
-        let Some(dir) = fixtures() else { return };
-        let r1 = esbmc::parse_text(
-            &read(&dir, "diag_f01.round1.stdout"),
-            &read(&dir, "diag_f01.round1.stderr"),
-        )
-        .expect("round 1 parses");
-        assert_eq!(r1.outcome, Outcome::Failed);
-        assert_eq!(diag_value(&r1, "diag"), Some(14));
-        assert_eq!(diag_value(&r1, "diag2"), None);
-        let r2 = esbmc::parse_text(
-            &read(&dir, "diag_f01.round2.stdout"),
-            &read(&dir, "diag_f01.round2.stderr"),
-        )
-        .expect("round 2 parses");
-        assert_eq!(r2.outcome, Outcome::Successful);
-        assert_eq!(diag_value(&r2, "diag"), None);
-    }
-
-    /// The exclusions land right after `diag` gets its value, in the checker's spelling.
-    #[test]
-    fn exclusions_follow_the_diag_choice() {
-        let Some(dir) = fixtures() else { return };
-        let prep = prepared(&dir.join("programs/f01_race.c"));
-        let sched = {
-            let out = check::check(&prep, &CheckOptions::default()).expect("builtin check");
-            out.counterexample.expect("f01 fails").schedule
-        };
-        let resolved = sched
-            .resolve(&prep.normalized, &prep.index)
-            .expect("resolves");
-        let src = crate::diag::localize::Source {
-            normalized: &prep.normalized,
-            shared: &prep.shared,
-            index: &prep.index,
-        };
-        let d = crate::diag::localize::prepare(
-            &src,
-            &resolved,
-            &crate::seq::SeqOptions {
-                deadlock: false,
-                rules: crate::seq::rules::Rules::nondeadlock(),
-                ..Default::default()
-            },
-            Target::Failure,
-            1,
-            &LocalizeOptions {
-                faults: 1,
-                max_candidates: None,
-                deadline: None,
-                fresh_solver: false,
-            },
-        )
-        .expect("prepares");
-        let diag = d.model.diag_vars[0];
-        let p = with_exclusions(&d.model.program, diag, &[8, 14]);
-        let dialect = Dialect::load("esbmc", None).expect("dialect");
-        let text = print_program(&p, &dialect, &PrintOptions::default()).text;
-        let at = |needle: &str| {
-            text.find(needle)
-                .unwrap_or_else(|| panic!("{needle}:\n{text}"))
-        };
-        assert!(at("__ESBMC_assume(diag != 8)") > at("diag = "));
-        assert!(at("__ESBMC_assume(diag != 14)") > at("__ESBMC_assume(diag != 8)"));
-        assert!(
-            !print_program(&d.model.program, &dialect, &PrintOptions::default())
-                .text
-                .contains("diag != 8")
-        );
-    }
 }

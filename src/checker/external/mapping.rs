@@ -430,7 +430,7 @@ struct Visibility {
 }
 
 fn visibility(prog: &Program) -> Visibility {
-    let shared = crate::passes::normalize::SharedInfo::compute(prog);
+    let shared = crate::analysis::shared::SharedInfo::compute(prog);
     let mut switches = HashSet::new();
     let mut shows = HashSet::new();
     let mut waits = HashSet::new();
@@ -807,9 +807,9 @@ pub(crate) mod tests {
     use std::path::{Path, PathBuf};
 
     use super::*;
-    use crate::check::Prepared;
-    use crate::checker::external::driver::{self, Bounds};
+    use crate::checker::external::driver::Bounds;
     use crate::diag::Target;
+    use crate::passes::Prepared;
     use crate::trace::esbmc;
 
     pub(crate) fn fixtures() -> Option<PathBuf> {
@@ -885,7 +885,7 @@ pub(crate) mod tests {
                 let site = trace.failure_site().map(|l| l.line);
                 assert_eq!(Some(cex.violation.line), site, "{name}.{run}");
                 assert!(cex.violation.line > 0, "{name}.{run}: {:?}", cex.violation);
-                let r = driver::replay(&prep, &cex, target, 8, &bounds(), None);
+                let r = crate::engine::external::replay(&prep, &cex, target, 8, &bounds(), None);
                 if name == "f05_condvar" {
                     // ESBMC's pthread_cond_wait model returns without a signal (a spurious
                     // wakeup: consumer 1 runs on with items = -1 before the producer exists);
@@ -950,7 +950,6 @@ pub(crate) mod tests {
 mod printed_tests {
     use super::tests::{bounds, fixtures, prepared};
     use super::*;
-    use crate::checker::external::driver;
     use crate::diag::Target;
     use crate::ir::print::{PrintOptions, print_program};
     use crate::trace::{CheckerKind, Outcome, SrcLoc, Step};
@@ -1052,7 +1051,7 @@ mod printed_tests {
                 .collect::<Vec<_>>(),
             vec!["main", "t1", "t2"]
         );
-        let r = driver::replay(&prep, &cex, Target::Failure, 4, &bounds(), None);
+        let r = crate::engine::external::replay(&prep, &cex, Target::Failure, 4, &bounds(), None);
         assert!(r.is_ok(), "{r:?}\n{}", cex.schedule.to_json());
     }
 }

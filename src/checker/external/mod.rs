@@ -17,10 +17,33 @@ pub mod mapping;
 pub mod process;
 #[cfg(test)]
 mod real_recordings;
+pub mod rounds;
 
 use std::fmt;
 
 pub use driver::{Bounds, Config, External};
+
+/// What the driver asks of seqloc's own engine (`engine::external`): the replay that
+/// validates a counterexample before it is trusted, and the built-in deadlock search that
+/// stands in where the external checker has none (CBMC) or did not finish (ESBMC).
+pub trait Backstop {
+    /// Replays `cex`'s schedule with seqloc's sequentializer and the built-in checker:
+    /// `Err` says why it does not fail the same way.
+    fn replays(
+        &self,
+        cex: &crate::cex::Counterexample,
+        target: crate::diag::Target,
+        unwind: u32,
+        time: Option<std::time::Duration>,
+    ) -> Result<(), String>;
+    /// The built-in checker's deadlock search within the driver's bounds: the outcome,
+    /// or why it could not run.
+    fn deadlock(
+        &self,
+        bounds: &Bounds,
+        time: Option<std::time::Duration>,
+    ) -> Result<crate::checker::outcome::CheckOutcome, String>;
+}
 
 /// Which external checker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

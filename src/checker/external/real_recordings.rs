@@ -13,7 +13,6 @@
 
 use std::path::{Path, PathBuf};
 
-use super::driver;
 use super::mapping::tests::{bounds, prepared};
 use super::mapping::{Boundary, LineMap, to_counterexample_with};
 use crate::diag::Target;
@@ -68,7 +67,7 @@ fn readings(tool: &str, name: &str) -> [bool; 3] {
         let cex = to_counterexample_with(&raw, &prep.normalized, &prep.index, &map, tool, policy)
             .unwrap_or_else(|e| panic!("{tool}/{name}: {e}"));
         assert_eq!(cex.violation.line, assertion_line(name), "{tool}/{name}");
-        driver::replay(&prep, &cex, Target::Failure, 8, &bounds(), None).is_ok()
+        crate::engine::external::replay(&prep, &cex, Target::Failure, 8, &bounds(), None).is_ok()
     })
 }
 

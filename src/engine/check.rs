@@ -10,39 +10,15 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
-
 use crate::cex::Counterexample;
 use crate::checker::builtin::{
     Answer, BmcError, Interruptible, Limit, Properties, Session, SolveGate, Stats, Undecided,
 };
 use crate::checker::explicit::{self, ExploreOptions, ExploreStats, Explored};
+pub use crate::checker::outcome::{Bounds, CheckOutcome, Exploration, Phase, Verdict};
 use crate::ir::Program;
-use crate::passes::normalize::SharedInfo;
-use crate::seq::schedule::StmtIndex;
-use crate::seq::{self, Mode, SeqError, SeqOptions};
-
-/// A program ready for checking: as lowered, and normalized.
-pub struct Prepared {
-    pub lowered: Program,
-    pub normalized: Program,
-    pub shared: SharedInfo,
-    pub index: StmtIndex,
-}
-
-impl Prepared {
-    pub fn new(lowered: Program) -> Prepared {
-        let mut normalized = lowered.clone();
-        let shared = crate::passes::normalize::normalize(&mut normalized);
-        let index = StmtIndex::build(&normalized);
-        Prepared {
-            lowered,
-            normalized,
-            shared,
-            index,
-        }
-    }
-}
+use crate::passes::Prepared;
+use crate::seq::{self, Mode, SeqError};
 
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
@@ -65,6 +41,9 @@ pub struct CheckOptions {
     /// context switches to explain, which localization wants. Without it the first
     /// failure found is the answer.
     pub fewest_rounds: bool,
+    /// Table II's rules and the framework (`--rules`, `--templates`): the search
+    /// sequentializes with them as the replay does.
+    pub framework: crate::seq::Framework,
 }
 
 /// Bounds the user gave (rounds, `--context-switches` as rounds, `--max-rounds`;
@@ -108,83 +87,9 @@ impl Default for CheckOptions {
             recursion: 3,
             explore: true,
             fewest_rounds: false,
+            framework: crate::seq::Framework::builtin(),
         }
     }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    Failure,
-    Deadlock,
-    NoFailureWithinBounds,
-    Unknown,
-}
-
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Bounds {
-    pub rounds: u32,
-    pub unwind: u32,
-    pub threads: u32,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct Phase {
-    pub bounds: Bounds,
-    pub result: String,
-    pub encode_ms: u64,
-    pub solve_ms: u64,
-}
-
-#[derive(Debug, Serialize)]
-pub struct CheckOutcome {
-    pub verdict: Verdict,
-    pub reason: Option<String>,
-    pub bounds: Bounds,
-    /// Every loop ran to its end within the unwinding bound and every thread had a slot.
-    pub loops_complete: bool,
-    /// Loop bounds reached in the last phase (`file:line`).
-    pub unwinding_reached: Vec<String>,
-    pub counterexample: Option<Counterexample>,
-    pub phases: Vec<Phase>,
-    pub stats: Stats,
-    /// The search stopped at a time or memory limit (not at its bounds).
-    pub limit_reached: bool,
-    /// What the explicit-state explorer concluded, when it ran.
-    pub exploration: Option<Exploration>,
-}
-
-impl CheckOutcome {
-    /// The limit that left the verdict unknown, if one did.
-    pub fn limit(&self) -> Option<Limit> {
-        if self.verdict != Verdict::Unknown {
-            return None;
-        }
-        // An external checker's only limit is its time limit.
-        self.stats
-            .limit
-            .or(self.limit_reached.then_some(Limit::Time))
-    }
-
-    /// No failure, and every execution was explored with no bound.
-    pub fn exhaustive(&self) -> bool {
-        self.verdict == Verdict::NoFailureWithinBounds
-            && self
-                .exploration
-                .as_ref()
-                .is_some_and(|e| e.result == "safe")
-    }
-}
-
-/// The explicit-state explorer's part in a check.
-#[derive(Clone, Debug, Serialize)]
-pub struct Exploration {
-    /// `safe` (every execution explored), `failure`, `deadlock`, or `inconclusive`.
-    pub result: &'static str,
-    pub reason: Option<String>,
-    pub states: u64,
-    pub transitions: u64,
-    pub ms: u64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -676,15 +581,13 @@ fn replay_explored(
     gate: &Arc<SolveGate>,
 ) -> Option<crate::cex::Counterexample> {
     let (resolved, most) = explicit::schedule_of(&prep.normalized, &prep.shared, path)?;
-    let seq_opts = SeqOptions {
-        unwind: most + 1,
-        rounds: 1,
-        max_threads: opts.max_threads.max(resolved.threads.len() as u32),
-        recursion: opts.recursion,
-        deadlock: opts.properties.deadlock,
-        rules: crate::seq::rules::Rules::deadlock(),
-        skeleton: crate::seq::skeleton::Skeleton::builtin(),
-    };
+    let seq_opts = opts.framework.search_options(
+        most + 1,
+        1,
+        opts.max_threads.max(resolved.threads.len() as u32),
+        opts.recursion,
+        opts.properties.deadlock,
+    );
     let sq = seq::sequentialize(
         &prep.normalized,
         &prep.shared,
@@ -692,15 +595,11 @@ fn replay_explored(
         &seq_opts,
     )
     .ok()?;
-    let bound = sq.steps + most + 2;
-    let mut session = Session::new(sq, bound, deadline).ok()?;
-    session.set_gate(gate.clone());
-    let follows: Vec<z3::ast::Bool> = session.mismatch_lits().iter().map(|m| m.not()).collect();
-    let lits = session.property_lits(&opts.properties.kinds());
-    match session.query(&lits, &follows) {
-        Answer::Violated(model) => {
-            Some(session.counterexample(&model, &prep.index, &prep.normalized))
-        }
+    // The explorer's loops ran up to `most` times: that many more unwindings.
+    let mut replay = super::replay::Replay::encode_bounded(sq, most, deadline, false).ok()?;
+    replay.session.set_gate(gate.clone());
+    match replay.fails_with(&opts.properties.kinds(), false) {
+        Answer::Violated(model) => Some(replay.counterexample(&model, prep)),
         _ => None,
     }
 }
@@ -823,15 +722,13 @@ fn deepen(
                 return Ok(finished(b, complete, reached, phases, stats));
             }
         }
-        let seq_opts = SeqOptions {
+        let seq_opts = opts.framework.search_options(
             unwind,
             rounds,
-            max_threads: opts.max_threads,
-            recursion: opts.recursion,
-            deadlock: opts.properties.deadlock,
-            rules: crate::seq::rules::Rules::deadlock(),
-            skeleton: crate::seq::skeleton::Skeleton::builtin(),
-        };
+            opts.max_threads,
+            opts.recursion,
+            opts.properties.deadlock,
+        );
         let sq = seq::sequentialize(&prep.normalized, &prep.shared, Mode::Symbolic, &seq_opts)?;
         let bounds = Bounds {
             rounds,

@@ -1,0 +1,352 @@
+//! The localization's question on ESBMC or CBMC: the diagnosis model printed in the
+//! checker's dialect with `assume(diag != k)` for every line found before, one run per
+//! question. A counterexample's value of `diag` names the next line; "verification
+//! successful" means no line is left.
+
+use std::time::Instant;
+
+use super::ExternalError;
+use super::driver::{External, Log};
+use super::flags::RunFlags;
+use super::mapping::LineMap;
+use crate::checker::builtin::{Limit, Stats};
+use crate::checker::oracle::{Answered, Next, Oracle, OracleError, Stop};
+use crate::diag::instrument::Instrumented;
+use crate::ir::{Program, Stmt, StmtId, StmtKind};
+use crate::trace::{self, Outcome, RawTrace};
+
+/// An external checker asked the localization's questions, one line at a time.
+pub struct Rounds<'a> {
+    ext: &'a mut External,
+    ins: &'a Instrumented,
+    diag_var: crate::ir::VarId,
+    diag_name: String,
+    /// The framework's loop runs once per block; two spare iterations keep the unwinding
+    /// assertion from firing on its exit test.
+    unwind: u32,
+    round: u32,
+    stats: Stats,
+    log: Log<'a>,
+}
+
+impl<'a> Rounds<'a> {
+    /// `steps`: the blocks of the sequential program the model instruments.
+    pub fn new(
+        ext: &'a mut External,
+        ins: &'a Instrumented,
+        steps: u32,
+        log: Log<'a>,
+    ) -> Result<Rounds<'a>, OracleError> {
+        let Some(&diag_var) = ins.diag_vars.first() else {
+            return Err(ExternalError::Print {
+                checker: ext.name().into(),
+                reason: "the diagnosis model has no diag variable".into(),
+            }
+            .into());
+        };
+        let diag_name = ins.program.var(diag_var).name.clone();
+        Ok(Rounds {
+            ext,
+            ins,
+            diag_var,
+            diag_name,
+            unwind: steps + 2,
+            round: 0,
+            stats: Stats::default(),
+            log,
+        })
+    }
+
+    fn unreadable(&self, reason: String) -> OracleError {
+        ExternalError::Unreadable {
+            checker: self.ext.name().into(),
+            reason,
+            command: String::new(),
+            tail: vec![],
+        }
+        .into()
+    }
+}
+
+impl Oracle for Rounds<'_> {
+    /// One diag variable: sets of several lines need the shape constraints only the
+    /// built-in checker's loop adds.
+    fn max_set(&self) -> usize {
+        1
+    }
+
+    fn next(&mut self, _size: usize, excluded: &[Vec<u32>]) -> Result<Next, OracleError> {
+        let excluded: Vec<u32> = excluded.iter().flatten().copied().collect();
+        self.round += 1;
+        let round = self.round;
+        let prog = with_exclusions(&self.ins.program, self.diag_var, &excluded);
+        let name = format!("diag.round{round}.c");
+        let map = self.ext.write_program(&prog, &name, None)?;
+        let f = RunFlags {
+            context_bound: None,
+            unwind: self.unwind,
+            deadlock_check: false,
+            sequential: true,
+        };
+        let t = Instant::now();
+        let result = self
+            .ext
+            .run(&name, &f, &format!("round{round}"), None, self.log);
+        self.stats.solver_calls += 1;
+        let (_, trace) = match result {
+            Ok(x) => x,
+            Err(ExternalError::Timeout { .. }) => {
+                return Ok(Next::Stopped(Stop::Limit(Limit::Time)));
+            }
+            Err(ExternalError::Interrupted { .. }) => {
+                return Ok(Next::Stopped(Stop::Limit(Limit::Interrupted)));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        self.stats.solve_ms += t.elapsed().as_millis() as u64;
+        let label = self.ext.kind().label();
+        match &trace.outcome {
+            Outcome::Successful => {
+                (self.log)(
+                    0,
+                    &format!(
+                        "round {round}: no more candidates ({} ms)",
+                        t.elapsed().as_millis()
+                    ),
+                );
+                return Ok(Next::Exhausted);
+            }
+            Outcome::Unknown { reason } => {
+                return Ok(Next::Stopped(Stop::Undecided(format!(
+                    "{label} could not decide round {round}: {reason}"
+                ))));
+            }
+            Outcome::Failed => {}
+        }
+        if let Some(v) = &trace.violation
+            && v.kind == trace::ViolationKind::UnwindingAssertion
+        {
+            return Err(self.unreadable(format!(
+                "round {round} hit an unwinding assertion with --unwind {} ({}); the instrumented program should be loop-free",
+                self.unwind, v.message
+            )));
+        }
+        let diag_name = &self.diag_name;
+        let Some(key) = diag_value(&trace, diag_name) else {
+            return Err(self.unreadable(format!(
+                "round {round}: the counterexample assigns no value to `{diag_name}`"
+            )));
+        };
+        if !self.ins.lines.contains_key(&key) || excluded.contains(&key) {
+            // With no line (or an excluded one) selected the model cannot pass: it was
+            // validated with the built-in checker. A checker that says otherwise
+            // disagrees with seqloc's semantics of the program.
+            return Err(self.unreadable(format!(
+                "round {round}: {label} passed the diagnosis model with `{diag_name} = {key}`, which selects no instrumented line; it disagrees with the replay seqloc validated"
+            )));
+        }
+        let line = self
+            .ins
+            .line(key)
+            .map(|l| format!("{}:{}", crate::seq::schedule::short_file(&l.file), l.line))
+            .unwrap_or_else(|| key.to_string());
+        (self.log)(
+            0,
+            &format!(
+                "round {round}: {diag_name} = {key} ({line}) in {} ms",
+                t.elapsed().as_millis()
+            ),
+        );
+        Ok(Next::Found(Answered {
+            set: vec![key],
+            changes: vec![],
+            stored: stored_values(&trace, &map, self.ins, key),
+        }))
+    }
+
+    fn runs(&self) -> u32 {
+        self.round
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats
+    }
+}
+
+/// The diag value the counterexample chose: the last value assigned to the diag variable.
+pub fn diag_value(trace: &RawTrace, diag_name: &str) -> Option<u32> {
+    let (_, v) = trace.last_value_of(diag_name)?;
+    v.and_then(|v| u32::try_from(v).ok())
+}
+
+/// The values the checker stored on the instrumented copies of line `key` (the changed
+/// statement's new values), as `lhs = value`.
+fn stored_values(trace: &RawTrace, map: &LineMap, ins: &Instrumented, key: u32) -> Vec<String> {
+    let LineMap::Printed {
+        file_name,
+        line_locs,
+        ..
+    } = map
+    else {
+        return vec![];
+    };
+    let Some(lk) = ins.line(key) else {
+        return vec![];
+    };
+    let sources = &ins.program.sources;
+    let mut out: Vec<String> = Vec::new();
+    for s in trace.user_steps() {
+        let (Some(l), trace::StepKind::Assignment { lhs, value, .. }) = (&s.loc, &s.kind) else {
+            continue;
+        };
+        if !l.file.ends_with(file_name.as_str()) {
+            continue;
+        }
+        let Some(loc) = (l.line as usize)
+            .checked_sub(1)
+            .and_then(|i| line_locs.get(i))
+            .filter(|x| !x.is_synth())
+        else {
+            continue;
+        };
+        let Some(p) = sources.position(*loc) else {
+            continue;
+        };
+        if p.line == lk.line
+            && crate::seq::schedule::short_file(p.file)
+                == crate::seq::schedule::short_file(&lk.file)
+            && !lhs.contains('$')
+        {
+            let text = format!("{lhs} = {value}");
+            if !out.contains(&text) {
+                out.push(text);
+            }
+        }
+    }
+    out
+}
+
+/// The diagnosis model with `assume(diag != k)` for every excluded `k`, placed right after
+/// the diag variable gets its nondeterministic value at the top of `main`.
+pub fn with_exclusions(prog: &Program, diag: crate::ir::VarId, excluded: &[u32]) -> Program {
+    use crate::ir::build as b;
+    let mut p = prog.clone();
+    if excluded.is_empty() {
+        return p;
+    }
+    let Some(main) = p.main() else { return p };
+    let assumes: Vec<Stmt> = excluded
+        .iter()
+        .map(|k| {
+            let cond = b::bin(
+                crate::ir::BinOp::Ne,
+                b::var(&p, diag),
+                b::int(i128::from(*k)),
+            );
+            b::expr_stmt(
+                b::intrinsic(
+                    crate::ir::Intrinsic::Assume,
+                    vec![cond],
+                    crate::ir::Loc::SYNTH,
+                ),
+                crate::ir::Loc::SYNTH,
+                StmtId::NONE,
+            )
+        })
+        .collect();
+    let writes_diag = |s: &Stmt| match &s.kind {
+        StmtKind::Expr(e) => matches!(
+            &e.kind,
+            crate::ir::ExprKind::Assign(l, _) if matches!(&l.kind, crate::ir::ExprKind::Var(v) if *v == diag)
+        ),
+        _ => false,
+    };
+    if let Some(body) = p.func_mut(main).body.as_mut()
+        && let StmtKind::Block(ss) = &mut body.kind
+    {
+        let at = ss.iter().position(writes_diag).map(|i| i + 1).unwrap_or(0);
+        for (i, a) in assumes.into_iter().enumerate() {
+            ss.insert(at + i, a);
+        }
+    }
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::checker::external::mapping::tests::{fixtures, prepared};
+    use crate::diag::Target;
+    use crate::dialect::Dialect;
+    use crate::ir::print::{PrintOptions, print_program};
+    use crate::trace::esbmc;
+
+    fn read(dir: &Path, name: &str) -> String {
+        std::fs::read_to_string(dir.join("esbmc").join(name)).unwrap_or_default()
+    }
+
+    #[test]
+    fn diag_value_is_read_from_the_rounds() {
+        let Some(dir) = fixtures() else { return };
+        let r1 = esbmc::parse_text(
+            &read(&dir, "diag_f01.round1.stdout"),
+            &read(&dir, "diag_f01.round1.stderr"),
+        )
+        .expect("round 1 parses");
+        assert_eq!(r1.outcome, Outcome::Failed);
+        assert_eq!(diag_value(&r1, "diag"), Some(14));
+        assert_eq!(diag_value(&r1, "diag2"), None);
+        let r2 = esbmc::parse_text(
+            &read(&dir, "diag_f01.round2.stdout"),
+            &read(&dir, "diag_f01.round2.stderr"),
+        )
+        .expect("round 2 parses");
+        assert_eq!(r2.outcome, Outcome::Successful);
+        assert_eq!(diag_value(&r2, "diag"), None);
+    }
+
+    /// The exclusions land right after `diag` gets its value, in the checker's spelling.
+    #[test]
+    fn exclusions_follow_the_diag_choice() {
+        let Some(dir) = fixtures() else { return };
+        let prep = prepared(&dir.join("programs/f01_race.c"));
+        let sched = {
+            let out =
+                crate::engine::check::check(&prep, &Default::default()).expect("builtin check");
+            out.counterexample.expect("f01 fails").schedule
+        };
+        let resolved = sched
+            .resolve(&prep.normalized, &prep.index)
+            .expect("resolves");
+        let framework = crate::seq::Framework::builtin();
+        let replayer = crate::engine::replay::Replayer {
+            prep: &prep,
+            framework: &framework,
+            bounds: crate::engine::replay::ReplayBounds {
+                unwind: 3,
+                max_threads: 32,
+                recursion: 3,
+            },
+            target: Target::Failure,
+            deadline: None,
+        };
+        let d = crate::engine::diagnosis::prepare(&replayer, &resolved, 1).expect("prepares");
+        let diag = d.model.diag_vars[0];
+        let p = with_exclusions(&d.model.program, diag, &[8, 14]);
+        let dialect = Dialect::load("esbmc", None).expect("dialect");
+        let text = print_program(&p, &dialect, &PrintOptions::default()).text;
+        let at = |needle: &str| {
+            text.find(needle)
+                .unwrap_or_else(|| panic!("{needle}:\n{text}"))
+        };
+        assert!(at("__ESBMC_assume(diag != 8)") > at("diag = "));
+        assert!(at("__ESBMC_assume(diag != 14)") > at("__ESBMC_assume(diag != 8)"));
+        assert!(
+            !print_program(&d.model.program, &dialect, &PrintOptions::default())
+                .text
+                .contains("diag != 8")
+        );
+    }
+}

@@ -1,0 +1,82 @@
+//! What a check answers, whichever checker ran it: the verdict, the bounds searched, the
+//! phases of a deepening search, the counterexample, and what stopped it.
+
+use serde::Serialize;
+
+use super::builtin::{Limit, Stats};
+use crate::cex::Counterexample;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    Failure,
+    Deadlock,
+    NoFailureWithinBounds,
+    Unknown,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Bounds {
+    pub rounds: u32,
+    pub unwind: u32,
+    pub threads: u32,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Phase {
+    pub bounds: Bounds,
+    pub result: String,
+    pub encode_ms: u64,
+    pub solve_ms: u64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct CheckOutcome {
+    pub verdict: Verdict,
+    pub reason: Option<String>,
+    pub bounds: Bounds,
+    /// Every loop ran to its end within the unwinding bound and every thread had a slot.
+    pub loops_complete: bool,
+    /// Loop bounds reached in the last phase (`file:line`).
+    pub unwinding_reached: Vec<String>,
+    pub counterexample: Option<Counterexample>,
+    pub phases: Vec<Phase>,
+    pub stats: Stats,
+    /// The search stopped at a time or memory limit (not at its bounds).
+    pub limit_reached: bool,
+    /// What the explicit-state explorer concluded, when it ran.
+    pub exploration: Option<Exploration>,
+}
+
+impl CheckOutcome {
+    /// The limit that left the verdict unknown, if one did.
+    pub fn limit(&self) -> Option<Limit> {
+        if self.verdict != Verdict::Unknown {
+            return None;
+        }
+        // An external checker's only limit is its time limit.
+        self.stats
+            .limit
+            .or(self.limit_reached.then_some(Limit::Time))
+    }
+
+    /// No failure, and every execution was explored with no bound.
+    pub fn exhaustive(&self) -> bool {
+        self.verdict == Verdict::NoFailureWithinBounds
+            && self
+                .exploration
+                .as_ref()
+                .is_some_and(|e| e.result == "safe")
+    }
+}
+
+/// The explicit-state explorer's part in a check.
+#[derive(Clone, Debug, Serialize)]
+pub struct Exploration {
+    /// `safe` (every execution explored), `failure`, `deadlock`, or `inconclusive`.
+    pub result: &'static str,
+    pub reason: Option<String>,
+    pub states: u64,
+    pub transitions: u64,
+    pub ms: u64,
+}

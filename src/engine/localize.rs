@@ -1,0 +1,377 @@
+//! `seqloc localize` as a library call, after a failing interleaving is known (from a
+//! checker's counterexample or a user's schedule): the validated diagnosis model
+//! ([`diagnosis`]), then, side by side, the candidate loop on the chosen checker and the
+//! interleaving analyses on the built-in one (necessary context switches, order
+//! violations, missing joins), and the ranking that merges them ([`candidates`]).
+
+use std::time::Instant;
+
+use super::candidates::{self as candidate_loop, Localization, LoopOptions};
+use super::diagnosis::{self as diagnosis_mod, Diagnosis, DiagnosisError};
+use super::progress::Observer;
+use super::replay::{ReplayBounds, ReplayError, Replayer};
+use crate::cex::{Counterexample, ViolationKind};
+use crate::checker::builtin::Limit;
+use crate::checker::external::External;
+use crate::checker::external::rounds::Rounds;
+use crate::checker::oracle::OracleError;
+use crate::diag::explain::{Candidate, Explainer};
+use crate::diag::interleaving::{
+    NecessarySwitch, deadlock_state, necessary_switches, unscheduled_threads, with_threads,
+};
+use crate::diag::ordering::{MissingJoin, OrderSearch, missing_joins, order_violations};
+use crate::diag::waits::unlooped_waits;
+use crate::diag::{Replays, Target};
+use crate::passes::Prepared;
+use crate::seq::Framework;
+use crate::seq::schedule::{Block, Resolved, Schedule, ThreadSpec, Until};
+
+/// A failing interleaving to localize along.
+#[derive(Clone, Debug)]
+pub struct Failing {
+    pub schedule: Schedule,
+    pub target: Target,
+    /// The loop bound the failure needs.
+    pub unwind: u32,
+    /// The checker's counterexample (absent for a user's schedule).
+    pub cex: Option<Counterexample>,
+}
+
+impl Failing {
+    /// The failure of a checker's counterexample.
+    pub fn of(cex: Counterexample, unwind: u32) -> Failing {
+        Failing {
+            schedule: cex.schedule.clone(),
+            target: target_of(cex.violation.kind),
+            unwind,
+            cex: Some(cex),
+        }
+    }
+}
+
+pub fn target_of(kind: ViolationKind) -> Target {
+    match kind {
+        ViolationKind::Deadlock => Target::Deadlock,
+        _ => Target::Failure,
+    }
+}
+
+/// What every step of the localization shares.
+#[derive(Clone, Debug)]
+pub struct LocalizeConfig {
+    /// `--rules`, `--templates`.
+    pub framework: Framework,
+    pub max_threads: u32,
+    pub recursion: u32,
+    /// Largest set of lines that may change together (`--faults`).
+    pub faults: u32,
+    /// `--max-candidates`.
+    pub max_candidates: Option<usize>,
+    pub deadline: Option<Instant>,
+    /// Ask each of the built-in checker's questions on a fresh solver.
+    pub fresh_solver: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LocalizeError {
+    /// The schedule does not resolve against the program, or its replay does not fail
+    /// the way the checker said: a sequentialization error for a checker's schedule, bad
+    /// input for a user's.
+    #[error("{0}")]
+    NotReproduced(String),
+    /// A limit stopped a step that had to finish.
+    #[error("{} while {}", crate::checker::builtin::stop::describe(*.0), .1)]
+    Limit(Limit, &'static str),
+    /// The checker failed (an external checker's error, or the built-in one's).
+    #[error(transparent)]
+    Oracle(OracleError),
+}
+
+impl From<DiagnosisError> for LocalizeError {
+    fn from(e: DiagnosisError) -> Self {
+        match e {
+            DiagnosisError::NotReproduced(why) => LocalizeError::NotReproduced(format!(
+                "the sequential program does not reproduce the failure: {why}"
+            )),
+            DiagnosisError::Limit(l, what) => LocalizeError::Limit(l, what),
+            DiagnosisError::Bmc(e) => LocalizeError::Oracle(OracleError::Builtin(e)),
+        }
+    }
+}
+
+impl From<OracleError> for LocalizeError {
+    fn from(e: OracleError) -> Self {
+        match e {
+            OracleError::NotReproduced(why) => LocalizeError::NotReproduced(format!(
+                "the sequential program does not reproduce the failure: {why}"
+            )),
+            OracleError::Limit(l, what) => LocalizeError::Limit(l, what),
+            e => LocalizeError::Oracle(e),
+        }
+    }
+}
+
+fn replayer<'a>(
+    prep: &'a Prepared,
+    cfg: &'a LocalizeConfig,
+    unwind: u32,
+    target: Target,
+) -> Replayer<'a> {
+    Replayer {
+        prep,
+        framework: &cfg.framework,
+        bounds: ReplayBounds {
+            unwind,
+            max_threads: cfg.max_threads,
+            recursion: cfg.recursion,
+        },
+        target,
+        deadline: cfg.deadline,
+    }
+}
+
+/// The validated diagnosis model along `f`, with Table II's group chosen by the failure
+/// (deadlock rules for a deadlock).
+pub fn diagnosis(
+    prep: &Prepared,
+    f: &Failing,
+    cfg: &LocalizeConfig,
+) -> Result<Diagnosis, LocalizeError> {
+    let resolved = f
+        .schedule
+        .resolve(&prep.normalized, &prep.index)
+        .map_err(|e| LocalizeError::NotReproduced(e.to_string()))?;
+    let replayer = replayer(prep, cfg, f.unwind.max(1), f.target);
+    let faults = cfg.faults.max(1);
+    // A deadlock involves every live thread, also one that blocked at its first statement
+    // and so has no block in the schedule: the replay must run it (to its first
+    // statement) for its deadlock to be the checker's.
+    let unscheduled = match (&f.cex, f.target) {
+        (Some(cex), Target::Deadlock) => unscheduled_threads(prep, &resolved, &cex.steps),
+        _ => vec![],
+    };
+    if !unscheduled.is_empty() {
+        let all = with_threads(&resolved, &unscheduled);
+        match diagnosis_mod::prepare(&replayer, &all, faults) {
+            // Not reproduced with them: the schedule as the checker gave it.
+            Err(DiagnosisError::NotReproduced(_)) => {}
+            r => return Ok(r?),
+        }
+    }
+    Ok(diagnosis_mod::prepare(&replayer, &resolved, faults)?)
+}
+
+/// The checker that answers the candidate loop's questions.
+pub enum Asked<'a> {
+    Builtin,
+    External(&'a mut External),
+}
+
+/// What the localization found, ranked.
+pub struct Localized {
+    /// The counterexample the report shows: the checker's (or the replay's, for a user's
+    /// schedule), with the threads the replay added.
+    pub cex: Counterexample,
+    pub candidates: Vec<Candidate>,
+    pub loc: Localization,
+    /// Why the list stops short, in words (`--max-candidates`, a limit).
+    pub stopped: Option<String>,
+    /// What the analyses did, for `-v`.
+    pub notes: Vec<String>,
+}
+
+/// The interleaving analyses' questions, answered by replays.
+struct AnalysisReplays<'a> {
+    replayer: Replayer<'a>,
+}
+
+impl Replays for AnalysisReplays<'_> {
+    type Error = ReplayError;
+
+    fn fails(&self, r: &Resolved, strict: bool) -> Result<bool, ReplayError> {
+        self.replayer.fails(r, strict)
+    }
+
+    fn expired(&self) -> bool {
+        self.replayer.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+enum Analysed {
+    Switches(Vec<NecessarySwitch>),
+    Ordering(OrderSearch, Vec<MissingJoin>),
+}
+
+/// The candidate loop on `asked` and the interleaving analyses (on two more threads),
+/// merged and ranked.
+pub fn localize(
+    prep: &Prepared,
+    f: &Failing,
+    d: &Diagnosis,
+    asked: Asked,
+    cfg: &LocalizeConfig,
+    observer: &dyn Observer,
+    log: crate::checker::external::driver::Log,
+) -> Result<Localized, LocalizeError> {
+    let mut cex = f.cex.clone().unwrap_or_else(|| d.replay.clone());
+    super::check::name_assertion(&mut cex, prep);
+    add_replayed_threads(&mut cex, d, prep);
+    let ins = &d.model;
+    let opts = LoopOptions {
+        faults: cfg.faults.max(1),
+        max_candidates: cfg.max_candidates,
+    };
+    let checker_name = match &asked {
+        Asked::Builtin => None,
+        Asked::External(e) => Some(e.name()),
+    };
+    let run_loop = || -> Result<Localization, LocalizeError> {
+        match asked {
+            Asked::Builtin => {
+                let mut oracle = crate::checker::builtin::diagnose::Diagnose::new(
+                    d.model_program(),
+                    ins,
+                    cfg.deadline,
+                    cfg.fresh_solver,
+                )?;
+                Ok(candidate_loop::run(
+                    &mut oracle,
+                    &d.validation,
+                    &opts,
+                    observer,
+                )?)
+            }
+            Asked::External(ext) => {
+                let mut oracle = Rounds::new(ext, ins, d.sequential.steps, log)?;
+                Ok(candidate_loop::run(
+                    &mut oracle,
+                    &d.validation,
+                    &opts,
+                    observer,
+                )?)
+            }
+        }
+    };
+    let replays = AnalysisReplays {
+        replayer: Replayer {
+            prep,
+            framework: &cfg.framework,
+            bounds: ReplayBounds {
+                unwind: d.seq_opts.unwind,
+                max_threads: d.seq_opts.max_threads,
+                recursion: d.seq_opts.recursion,
+            },
+            target: d.target,
+            deadline: cfg.deadline,
+        },
+    };
+    let explainer = Explainer::new(&prep.normalized, &prep.shared, ins, &cex);
+    let accesses = |s: &crate::cex::TraceStep| explainer.accesses(&s.file, s.line);
+    let timed = |switches: bool| {
+        let t = Instant::now();
+        let out = if switches {
+            necessary_switches(&replays, &d.resolved, &d.replay, &accesses).map(Analysed::Switches)
+        } else {
+            order_violations(&replays, &d.resolved, &d.replay, &accesses).and_then(|o| {
+                let j = missing_joins(prep, &replays, &d.resolved, &d.replay, &accesses)?;
+                Ok(Analysed::Ordering(o, j))
+            })
+        };
+        (out, t.elapsed().as_millis())
+    };
+    // The interleaving analyses replay variants of the schedule on their own solvers: on a
+    // second core while the localization loop runs.
+    let (localized, switches, ordering) = std::thread::scope(|scope| {
+        let switches = scope.spawn(|| timed(true));
+        let ordering = scope.spawn(|| timed(false));
+        let localized = run_loop();
+        (localized, switches.join(), ordering.join())
+    });
+    let loc = localized?;
+    let mut notes = Vec::new();
+    let mut candidates = explainer.candidates(&loc.findings);
+    match switches {
+        Ok((Ok(Analysed::Switches(sw)), ms)) => {
+            notes.push(format!(
+                "interleaving: {} necessary context switches ({ms} ms)",
+                sw.len()
+            ));
+            candidates = explainer.switch_candidates(&sw, candidates);
+        }
+        Ok((Err(e), _)) => notes.push(format!("interleaving: not analysed ({e})")),
+        _ => notes.push("interleaving: not analysed (its thread failed)".into()),
+    }
+    let waits = unlooped_waits(&prep.normalized, &d.replay.steps);
+    candidates = explainer.wait_candidates(&waits, candidates);
+    match ordering {
+        Ok((Ok(Analysed::Ordering(v, joins)), ms)) => {
+            notes.push(format!(
+                "ordering: {} statements ran too early, {} missing joins ({} replays, {ms} ms)",
+                v.violations.len(),
+                joins.len(),
+                v.replays
+            ));
+            candidates = explainer.join_candidates(&joins, candidates);
+            candidates = explainer.ordering_candidates(&v.violations, candidates);
+        }
+        Ok((Err(e), _)) => notes.push(format!("ordering: not analysed ({e})")),
+        _ => notes.push("ordering: not analysed (its thread failed)".into()),
+    }
+    if d.target == Target::Deadlock {
+        let st = deadlock_state(prep, &d.resolved, &d.replay, &d.waiting);
+        candidates = explainer.deadlock_candidates(&st, candidates);
+    }
+    // The external checker's model is not seqloc's: what it stored on the changed line is
+    // the repair hint it gives.
+    if let Some(name) = checker_name {
+        for c in &mut candidates {
+            if let Some(fd) = loc
+                .findings
+                .iter()
+                .find(|fd| fd.set == [c.diag] && !fd.stored.is_empty())
+            {
+                c.hint = format!("{} ({name}: {})", c.hint, fd.stored.join(", "));
+            }
+        }
+    }
+    notes.push(format!(
+        "localization: {} answers in {} checker runs (encode {} ms, solve {} ms)",
+        loc.findings.len(),
+        loc.checker_runs,
+        loc.stats.encode_ms,
+        loc.stats.solve_ms
+    ));
+    // The analyses of the interleaving add candidates beside the localization loop's,
+    // which alone `--max-candidates` stops: the list is cut to the best ranked.
+    let mut stopped = loc.stopped.clone();
+    if let Some(m) = cfg.max_candidates.filter(|m| candidates.len() > *m) {
+        candidates.truncate(m);
+        stopped = Some(format!("stopped after {m} candidates (--max-candidates)"));
+    }
+    Ok(Localized {
+        cex,
+        candidates,
+        loc,
+        stopped,
+        notes,
+    })
+}
+
+/// Threads the replay added to the checker's schedule (they blocked at their first
+/// statement), so that the report's schedule replays the same deadlock.
+fn add_replayed_threads(cex: &mut Counterexample, d: &Diagnosis, prep: &Prepared) {
+    for (id, f) in &d.resolved.threads {
+        if !cex.schedule.threads.iter().any(|t| t.id == *id) {
+            cex.schedule.threads.push(ThreadSpec {
+                id: *id,
+                function: prep.normalized.func(*f).name.clone(),
+            });
+            cex.schedule.blocks.push(Block {
+                thread: *id,
+                until: Until::Keyword("end".into()),
+                ran: vec![],
+            });
+        }
+    }
+    cex.schedule.threads.sort_by_key(|t| t.id);
+}

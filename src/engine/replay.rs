@@ -1,0 +1,214 @@
+//! The one replay: "along this schedule, can the program be followed, and does it fail?"
+//!
+//! Every such question — validating a checker's counterexample, replaying the explorer's
+//! failure, the interleaving analyses' variants of the failing schedule, a user's
+//! `--schedule` — is asked here: the concrete sequentialization (`seq::build` with
+//! `Mode::Concrete`) encoded by the built-in checker, with "the run follows the schedule"
+//! as assumptions. The sequentializer's options come from one [`Framework`] and one
+//! [`ReplayBounds`], so `--rules`/`--templates` reach every replay.
+//!
+//! Each question re-sequentializes and re-encodes its schedule. Keeping one encoding and
+//! changing the schedule by assumptions would make the analyses' many questions cheaper;
+//! it is not done yet (the schedule decides which code each block holds).
+
+use std::time::Instant;
+
+use z3::ast::Bool;
+
+use crate::cex::Counterexample;
+use crate::checker::builtin::symex::{PropKind, SymexError};
+use crate::checker::builtin::{Answer, BmcError, Limit, Session, Stats};
+use crate::diag::Target;
+use crate::passes::Prepared;
+use crate::seq::schedule::Resolved;
+use crate::seq::{Framework, Mode, SeqError, SeqOptions, Sequentialized, sequentialize};
+
+/// The loop and thread bounds of a replay.
+#[derive(Clone, Copy, Debug)]
+pub struct ReplayBounds {
+    pub unwind: u32,
+    pub max_threads: u32,
+    pub recursion: u32,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("the schedule cannot be sequentialized: {0}")]
+    Sequentialize(#[from] SeqError),
+    /// A limit stopped the encoding or a solve that had to be answered.
+    #[error("{}", crate::checker::builtin::stop::describe(*.0))]
+    Limit(Limit),
+    #[error(transparent)]
+    Bmc(BmcError),
+}
+
+impl From<BmcError> for ReplayError {
+    fn from(e: BmcError) -> Self {
+        match e {
+            BmcError::Symex(SymexError::Timeout) => ReplayError::Limit(
+                crate::checker::builtin::stop::requested().unwrap_or(Limit::Time),
+            ),
+            e => ReplayError::Bmc(e),
+        }
+    }
+}
+
+/// The properties a target's failure is.
+pub fn target_kinds(t: Target) -> Vec<PropKind> {
+    match t {
+        Target::Failure => vec![PropKind::Assertion, PropKind::Error],
+        Target::Deadlock => vec![PropKind::Deadlock],
+    }
+}
+
+/// What replays of one program share: the program, the framework, the bounds, the
+/// target and the deadline.
+#[derive(Clone)]
+pub struct Replayer<'a> {
+    pub prep: &'a Prepared,
+    pub framework: &'a Framework,
+    pub bounds: ReplayBounds,
+    pub target: Target,
+    pub deadline: Option<Instant>,
+}
+
+impl<'a> Replayer<'a> {
+    /// The sequentializer's options for this replayer's schedules.
+    pub fn seq_options(&self) -> SeqOptions {
+        self.framework.replay_options(
+            self.bounds.unwind,
+            self.bounds.max_threads,
+            self.bounds.recursion,
+            self.target == Target::Deadlock,
+        )
+    }
+
+    /// The sequential program that runs `r`.
+    pub fn sequential(&self, r: &Resolved) -> Result<Sequentialized, SeqError> {
+        sequentialize(
+            &self.prep.normalized,
+            &self.prep.shared,
+            Mode::Concrete(r),
+            &self.seq_options(),
+        )
+    }
+
+    /// `r` sequentialized and encoded, ready for questions.
+    pub fn encode(&self, r: &Resolved) -> Result<Replay, ReplayError> {
+        let sq = self.sequential(r)?;
+        Replay::encode(sq, self.deadline, false)
+    }
+
+    /// Whether the program fails (the target's way) along `r`. With `strict`, "no
+    /// failure" counts only if some execution can follow `r`; without, a schedule no
+    /// execution can follow counts as no failure too (with a preemption removed, the
+    /// later blocks' stops are typically missed because the run took another path, away
+    /// from the failure). A schedule the sequentializer refuses, or an undecided solve,
+    /// is not evidence that the failure is gone: it counts as failing.
+    pub fn fails(&self, r: &Resolved, strict: bool) -> Result<bool, ReplayError> {
+        let mut replay = match self.encode(r) {
+            Ok(x) => x,
+            Err(ReplayError::Sequentialize(_)) => return Ok(true),
+            Err(e) => return Err(e),
+        };
+        Ok(match replay.fails(self.target, true) {
+            Answer::Violated(_) => true,
+            Answer::Holds if strict => !matches!(replay.followable(true), Answer::Violated(_)),
+            Answer::Holds => false,
+            Answer::Unknown(_) => true,
+        })
+    }
+}
+
+/// One schedule's sequential program, encoded.
+pub struct Replay {
+    pub session: Session,
+}
+
+impl Replay {
+    /// Encodes a concrete sequential program. The framework's loop runs once per block
+    /// (`steps`), user loops were unrolled already: `steps + 2` unwindings cover it.
+    /// `valid_loads` discards executions that read through a pointer into no object (the
+    /// localizer's models).
+    pub fn encode(
+        sq: Sequentialized,
+        deadline: Option<Instant>,
+        valid_loads: bool,
+    ) -> Result<Replay, ReplayError> {
+        Replay::encode_bounded(sq, 0, deadline, valid_loads)
+    }
+
+    /// [`Replay::encode`] with `extra` more unwindings (a replay of the explorer's path,
+    /// whose loops ran up to `extra` times).
+    pub fn encode_bounded(
+        sq: Sequentialized,
+        extra: u32,
+        deadline: Option<Instant>,
+        valid_loads: bool,
+    ) -> Result<Replay, ReplayError> {
+        let bound = sq.steps + 2 + extra;
+        let session = if valid_loads {
+            Session::new_valid_loads(sq, bound, deadline)?
+        } else {
+            Session::new(sq, bound, deadline)?
+        };
+        Ok(Replay { session })
+    }
+
+    fn follows(&self) -> Vec<Bool> {
+        self.session.mismatch_lits().iter().map(Bool::not).collect()
+    }
+
+    /// Does a run that follows the schedule fail with one of `kinds`?
+    pub fn fails_with(&mut self, kinds: &[PropKind], incremental: bool) -> Answer {
+        let lits = self.session.property_lits(kinds);
+        let follows = self.follows();
+        if incremental {
+            self.session.query_incremental(&lits, &follows)
+        } else {
+            self.session.query(&lits, &follows)
+        }
+    }
+
+    /// Does a run that follows the schedule fail the target's way?
+    pub fn fails(&mut self, target: Target, incremental: bool) -> Answer {
+        self.fails_with(&target_kinds(target), incremental)
+    }
+
+    /// Can any run follow the schedule to its end?
+    pub fn followable(&mut self, incremental: bool) -> Answer {
+        let follows = self.follows();
+        let t = [Bool::from_bool(true)];
+        if incremental {
+            self.session.query_incremental(&t, &follows)
+        } else {
+            self.session.query(&t, &follows)
+        }
+    }
+
+    /// The first block (1-based) no run can follow past, when some run leaves the
+    /// schedule.
+    pub fn first_mismatch(&mut self) -> Option<i64> {
+        let m = self.session.mismatch_lits();
+        match self.session.query(&m, &[]) {
+            Answer::Violated(model) => self.session.mismatch_step(&model),
+            _ => None,
+        }
+    }
+
+    /// Whether some run is cut short by the loop bound.
+    pub fn bound_reached(&mut self) -> bool {
+        let u = self.session.unwind_lits();
+        matches!(self.session.query(&u, &[]), Answer::Violated(_))
+    }
+
+    /// The failing run of a model, named in the program's statements.
+    pub fn counterexample(&self, model: &z3::Model, prep: &Prepared) -> Counterexample {
+        self.session
+            .counterexample(model, &prep.index, &prep.normalized)
+    }
+
+    pub fn stats(&self) -> &Stats {
+        &self.session.stats
+    }
+}

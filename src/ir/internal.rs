@@ -1,0 +1,28 @@
+//! The names seqloc makes up (normalization's temporaries, inlined returns and
+//! parameters, the sequentializer's `__seq_*` and the instrumentation's `__diag*`): a
+//! report shows a user only the names of their program.
+
+/// A name seqloc made up (inlined return values, normalization temporaries, the
+/// sequentializer's and the instrumentation's variables), not one the program has.
+pub fn is_internal_name(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("__") else {
+        return false;
+    };
+    let numbered = |p: &str| {
+        rest.strip_prefix(p)
+            .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit() || c == '_'))
+    };
+    rest.starts_with("ret")
+        || rest.starts_with("seq")
+        || rest.starts_with("diag")
+        || rest.starts_with("param")
+        || numbered("t")
+        || numbered("r")
+        || numbered("v")
+}
+
+/// Does `text` name something seqloc made up ([`is_internal_name`])?
+pub fn mentions_internal_name(text: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(is_internal_name)
+}
