@@ -1,5 +1,6 @@
 //! Located messages (`file:line:col`, the source line, a caret) shared by every stage that
-//! reports a problem in the user's program. Rendering lives in `report::render`.
+//! reports a problem in the user's program. The text rendering is `report::error` (and
+//! `report::check`/`report::localize` for a counterexample's and the candidates' lines).
 
 use serde::Serialize;
 
