@@ -1209,6 +1209,22 @@ fn progress_only_on_a_terminal() {
         .expect("script runs");
     let seen = std::fs::read_to_string(&log).unwrap_or_default();
     assert!(seen.contains("localizing:"), "{:?}\n{seen}", o.status);
+    // During the candidate loop the line counts the checker's runs and the candidates.
+    let counted = format!(
+        "{} localize benchmarks/paper/account_bad.c",
+        env!("CARGO_BIN_EXE_seqloc")
+    );
+    let o = std::process::Command::new("script")
+        .args(["-qec", &counted, log.to_str().expect("utf-8")])
+        .current_dir(root())
+        .output()
+        .expect("script runs");
+    let seen = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        seen.contains("checker runs, ") && seen.contains("so far)"),
+        "{:?}\n{seen}",
+        o.status
+    );
     // With JSON asked for, nothing of it even on a terminal.
     let cmd = format!("{cmd} --format json");
     let _ = std::process::Command::new("script")
