@@ -216,6 +216,7 @@ fn stored_values(trace: &RawTrace, map: &LineMap, ins: &Instrumented, key: u32) 
             && crate::seq::schedule::short_file(p.file)
                 == crate::seq::schedule::short_file(&lk.file)
             && !lhs.contains('$')
+            && !crate::ir::internal::mentions_internal_name(lhs)
         {
             let text = format!("{lhs} = {value}");
             if !out.contains(&text) {
