@@ -1292,3 +1292,19 @@ fn rules_dir_changes_the_builtin_search() {
         "the lost update's read or write is a candidate: {lines:?}"
     );
 }
+
+/// `parse --dump-ir normalized` shows the program after the passes every engine runs
+/// first: the assertion's shared read is its own statement, with the source line beside it.
+#[test]
+fn the_normalized_program_can_be_dumped() {
+    let o = run(&["parse", "examples/lost_update.c", "--dump-ir", "normalized"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("int __t = balance == 130; /* examples/lost_update.c:28 */"),
+        "{text}"
+    );
+    let o = run(&["parse", "examples/lost_update.c", "--dump-ir", "lowered"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("__t"), "{}", stdout(&o));
+}

@@ -205,6 +205,17 @@ pub struct ParseArgs {
     /// Print the program as seqloc's IR reads it back (C), instead of the facts
     #[arg(long)]
     pub print: bool,
+    /// Print the program (C, with `/* file:line */` comments) as it stands after a
+    /// stage of the pipeline: `lowered` (the front end) or `normalized` (after
+    /// `passes::prepare`: one shared access per statement, every loop in one shape)
+    #[arg(long, value_enum, value_name = "STAGE", conflicts_with_all = ["print", "json"])]
+    pub dump_ir: Option<IrStage>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum IrStage {
+    Lowered,
+    Normalized,
 }
 
 #[derive(Args, Debug)]

@@ -7,7 +7,21 @@ use seqloc::report::style::Style;
 pub fn run(ctx: &Ctx, a: ParseArgs) -> Result<u8, Fail> {
     let prog = super::load_any(ctx, &a.input)?;
     let name = a.input.file.display().to_string();
-    let text = if a.print {
+    let text = if let Some(stage) = a.dump_ir {
+        let shown = match stage {
+            super::args::IrStage::Lowered => prog,
+            super::args::IrStage::Normalized => seqloc::passes::prepare(prog).normalized,
+        };
+        seqloc::ir::print::print_program(
+            &shown,
+            &seqloc::ir::print::SvComp,
+            &seqloc::ir::print::PrintOptions {
+                loc_comments: true,
+                ..Default::default()
+            },
+        )
+        .text
+    } else if a.print {
         seqloc::ir::print::print_program(&prog, &seqloc::ir::print::SvComp, &Default::default())
             .text
     } else {
