@@ -125,9 +125,14 @@ fn sha256_of(p: &Path) -> Option<String> {
         .map(str::to_string)
 }
 
-/// The checks of the format's documented structure, and that the witness tells the
-/// checker's counterexample (`check`: the `seqloc.check/1` report).
-fn validate_graphml(text: &str, program: &Path, check: &Value, arch: &str) {
+/// The checks of the format's documented structure: the graph data, one entry, one
+/// violation, one path through every edge. Returns the document and the path's edge data.
+fn validate_document(
+    text: &str,
+    program: &Path,
+    arch: &str,
+    deadlock: bool,
+) -> (Graph, Vec<Vec<(String, String)>>) {
     let g = read_graphml(text);
     let name = |id: &str| g.keys.get(id).map(|(n, _)| n.clone()).unwrap_or_default();
     let gd: HashMap<String, String> = g.graph.iter().map(|(k, v)| (name(k), v.clone())).collect();
@@ -158,7 +163,6 @@ fn validate_graphml(text: &str, program: &Path, check: &Value, arch: &str) {
         t.len() == 20 && t.as_bytes()[10] == b'T' && t.ends_with('Z'),
         "creationtime `{t}` is ISO 8601 UTC"
     );
-    let deadlock = check["verdict"] == "deadlock";
     let spec = if deadlock {
         "G ! deadlock"
     } else {
@@ -211,6 +215,16 @@ fn validate_graphml(text: &str, program: &Path, check: &Value, arch: &str) {
         at = g.edges[i].1.as_str();
     }
     assert_eq!(path.len(), g.edges.len(), "every edge is on the path");
+    let path = path.into_iter().cloned().collect();
+    (g, path)
+}
+
+/// [`validate_document`], and that the witness tells the checker's counterexample
+/// (`check`: the `seqloc.check/1` report).
+fn validate_graphml(text: &str, program: &Path, check: &Value, arch: &str) {
+    let deadlock = check["verdict"] == "deadlock";
+    let (g, path) = validate_document(text, program, arch, deadlock);
+    let name = |id: &str| g.keys.get(id).map(|(n, _)| n.clone()).unwrap_or_default();
     // Threads: every edge names one; a thread other than main runs only after an edge
     // created it; its first edge enters the thread's function as the schedule names it.
     let functions: HashMap<String, String> = check["schedule"]["threads"]
@@ -723,4 +737,165 @@ fn a_witness_that_does_not_fit_is_refused() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("one path"), "{}", stderr(&o));
+}
+
+/// `sweep --witness-dir`: one witness per failing task, named after the task (the two
+/// `counter` tasks by their paths), well-formed, of the right program, and replaying to the
+/// failure; none for the task without a failure.
+#[test]
+fn a_sweep_writes_one_witness_per_failing_task() {
+    if !have_gcc() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let wdir = dir.path().join("witnesses");
+    let results = dir.path().join("sweep.json");
+    let folder = "tests/programs/witness_sweep";
+    // A stale witness of a task that does not fail must not survive the sweep.
+    std::fs::create_dir_all(&wdir).expect("mkdir");
+    std::fs::write(wdir.join("locked.graphml"), "stale").expect("write");
+    let o = run(&[
+        "sweep",
+        folder,
+        "--witness-dir",
+        &wdir.to_string_lossy(),
+        "--json",
+        &results.to_string_lossy(),
+        "--timeout",
+        "120",
+        "--jobs",
+        "2",
+        "--no-progress",
+    ]);
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&results).expect("results")).expect("JSON");
+    assert_eq!(o.status.code(), Some(0), "{}\n{report:#}", stderr(&o));
+    assert_eq!(
+        report["options"]["witness_dir"].as_str(),
+        Some(wdir.to_string_lossy().as_ref())
+    );
+    let tasks = report["tasks"].as_array().expect("tasks");
+    assert_eq!(tasks.len(), 4, "{report:#}");
+    let mut names: Vec<String> = std::fs::read_dir(&wdir)
+        .expect("witness dir")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    // The two `counter` tasks are told apart by their folders.
+    let want = [
+        "input.graphml",
+        "input.witness.yml",
+        "locks__counter.graphml",
+        "races__counter.graphml",
+        "races__counter.witness.yml",
+    ];
+    assert_eq!(names, want, "{report:#}");
+    for t in tasks {
+        let id = t["id"].as_str().expect("id");
+        let input = root().join(t["input"].as_str().expect("input"));
+        let files: Vec<&str> = t["witnesses"]
+            .as_array()
+            .map(|w| w.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if id.contains("safe/") {
+            assert_eq!(t["status"], "correct", "{t:#}");
+            assert!(files.is_empty(), "{t:#}");
+            continue;
+        }
+        // A bare C file has no expected verdict: its failure is unscored.
+        let want = if t["yml"].is_null() {
+            "unscored"
+        } else {
+            "correct"
+        };
+        assert_eq!(t["status"], want, "{t:#}");
+        let deadlock = t["verdict"] == "deadlock";
+        assert_eq!(deadlock, id.contains("locks/"), "{t:#}");
+        let graphml = files
+            .iter()
+            .find(|f| f.ends_with(".graphml"))
+            .unwrap_or_else(|| panic!("{id}: no GraphML witness: {t:#}"));
+        assert_eq!(files.len(), if deadlock { 1 } else { 2 }, "{t:#}");
+        let arch = if t["data_model"] == "ilp32" {
+            "32bit"
+        } else {
+            "64bit"
+        };
+        let text = std::fs::read_to_string(graphml).expect("witness");
+        let (g, _) = validate_document(&text, &input, arch, deadlock);
+        let file = g
+            .graph
+            .iter()
+            .find(|(k, _)| g.keys[*k].0 == "programfile")
+            .map(|(_, v)| v.clone())
+            .expect("programfile");
+        assert!(
+            file.ends_with(&t["input"].as_str().expect("input")[folder.len()..]),
+            "{id}: programfile {file}"
+        );
+        if let Some(yaml) = files.iter().find(|f| f.ends_with(".witness.yml")) {
+            let y: serde_norway::Value =
+                serde_norway::from_str(&std::fs::read_to_string(yaml).expect("yaml"))
+                    .expect("YAML");
+            let hashes = &y[0]["metadata"]["task"]["input_file_hashes"];
+            assert_eq!(
+                hashes.as_mapping().map(|m| m.len()),
+                Some(1),
+                "{id}: {hashes:?}"
+            );
+            if let Some(h) = sha256_of(&input) {
+                assert!(
+                    hashes
+                        .as_mapping()
+                        .is_some_and(|m| m.values().any(|v| v.as_str() == Some(h.as_str()))),
+                    "{id}: YAML hash"
+                );
+            }
+        }
+        let mut args = vec![
+            "--data-model",
+            if arch == "32bit" { "ilp32" } else { "lp64" },
+        ];
+        if deadlock {
+            args.push("--deadlock-rules");
+        }
+        let name = Path::new(graphml)
+            .file_stem()
+            .expect("stem")
+            .to_string_lossy()
+            .into_owned();
+        let r = replay_file(&input, Path::new(graphml), dir.path(), &name, &args);
+        assert_eq!(r.code, Some(1), "{id}: the replay fails:\n{}", r.out);
+        assert!(
+            r.out.lines().any(|l| l.starts_with("@seqloc ")
+                && !l.contains("mismatch")
+                && (l.contains("deadlock") || l.contains(".c:"))),
+            "{id}: the replay does not reach the failure:\n{}",
+            r.out
+        );
+    }
+    // A localize sweep writes them too.
+    let wdir = dir.path().join("localize");
+    let task = format!("{folder}/races/counter.yml");
+    let o = run(&[
+        "sweep",
+        &task,
+        "--mode",
+        "localize",
+        "--witness-dir",
+        &wdir.to_string_lossy(),
+        "--timeout",
+        "120",
+        "--no-progress",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(wdir.join("counter.graphml")).expect("witness");
+    validate_document(
+        &text,
+        &root().join(folder).join("races/counter.c"),
+        "32bit",
+        false,
+    );
+    assert!(wdir.join("counter.witness.yml").is_file());
 }

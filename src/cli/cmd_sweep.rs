@@ -27,6 +27,7 @@ pub fn run(_ctx: &Ctx, a: SweepArgs) -> Result<u8, Fail> {
         };
         opts.extra_args = a.task_args.clone();
         opts.progress = !a.no_progress;
+        opts.witness_dir = a.witness_dir.clone();
         sweep::sweep(&opts).map_err(|e| Fail::input(e.to_string()))?
     };
     if report.tasks.is_empty() {

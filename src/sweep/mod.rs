@@ -42,6 +42,7 @@ pub mod runner;
 pub mod shard;
 pub mod summary;
 pub mod task;
+pub mod witnesses;
 
 pub use results::{SweepReport, TaskResult};
 pub use runner::run;
@@ -90,6 +91,9 @@ pub struct SweepOptions {
     pub seqloc_exe: PathBuf,
     /// Draw a progress bar; it is drawn only when stderr is also a terminal.
     pub progress: bool,
+    /// Write a violation witness per failing task and property into this folder (created
+    /// if missing); see [`witnesses`].
+    pub witness_dir: Option<PathBuf>,
 }
 
 impl SweepOptions {
@@ -106,6 +110,7 @@ impl SweepOptions {
             extra_args: Vec::new(),
             seqloc_exe,
             progress: true,
+            witness_dir: None,
         }
     }
 
@@ -171,6 +176,12 @@ pub enum SweepError {
     #[error("cannot write the {what} results")]
     Write {
         what: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot create the witness folder {}", path.display())]
+    WitnessDir {
+        path: PathBuf,
         #[source]
         source: std::io::Error,
     },

@@ -23,6 +23,7 @@ use super::process::{self, Limits};
 use super::results::{Machine, ReportOptions, SCHEMA, Status, SweepReport, TaskResult};
 use super::shard;
 use super::task::{DataModel, PropertyKind, Task, TaskProperty, slash_path};
+use super::witnesses::{self, WitnessFiles};
 use super::{Mode, SweepError, SweepOptions};
 
 /// Lines of stderr kept in a result.
@@ -40,6 +41,14 @@ pub fn run(opts: &SweepOptions, tasks: Vec<Task>) -> Result<SweepReport, SweepEr
     check_executable(opts)?;
     let started = SystemTime::now();
     let clock = Instant::now();
+    // Named from every task, before sharding: each shard then names a task's witness alike.
+    let stems = opts.witness_dir.as_ref().map(|_| witnesses::stems(&tasks));
+    if let Some(dir) = &opts.witness_dir {
+        std::fs::create_dir_all(dir).map_err(|source| SweepError::WitnessDir {
+            path: dir.clone(),
+            source,
+        })?;
+    }
     let tasks = match opts.shard {
         Some(s) => shard::select(tasks, s)?,
         None => tasks,
@@ -47,13 +56,21 @@ pub fn run(opts: &SweepOptions, tasks: Vec<Task>) -> Result<SweepReport, SweepEr
 
     // Plan: a finished result for entries that need no run, a job for the others.
     let mut results: Vec<Option<TaskResult>> = Vec::new();
-    let mut jobs: Vec<(usize, &Task, &TaskProperty)> = Vec::new();
+    let mut jobs: Vec<(usize, &Task, &TaskProperty, Option<WitnessFiles>)> = Vec::new();
     for task in &tasks {
         for entry in plan(task) {
             match entry {
                 Planned::Done(r) => results.push(Some(*r)),
                 Planned::Run(p) => {
-                    jobs.push((results.len(), task, p));
+                    let files = opts.witness_dir.as_ref().map(|dir| {
+                        let stem = stems
+                            .as_ref()
+                            .and_then(|s| s.get(&task.id))
+                            .cloned()
+                            .unwrap_or_else(|| "task".to_string());
+                        witnesses::files(dir, &stem, task, &p.kind)
+                    });
+                    jobs.push((results.len(), task, p, files));
                     results.push(None);
                 }
             }
@@ -73,11 +90,12 @@ pub fn run(opts: &SweepOptions, tasks: Vec<Task>) -> Result<SweepReport, SweepEr
                     .spawn_scoped(s, || {
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(&(slot, task, property)) = jobs.get(i) else {
+                            let Some((slot, task, property, files)) = jobs.get(i) else {
                                 break;
                             };
+                            let slot = *slot;
                             bar.set_message(task.id.clone());
-                            let r = run_one(opts, task, property);
+                            let r = run_one(opts, task, property, files.as_ref());
                             if r.status == Status::Error {
                                 messages::task_error(
                                     &r.id,
@@ -222,6 +240,8 @@ fn base_result(task: &Task, property: &str, expected: Option<bool>) -> TaskResul
         faulty_lines: task.ground_truth.as_ref().map(|g| g.faulty_lines.clone()),
         stderr_tail: None,
         command: None,
+        witnesses: Vec::new(),
+        witness_note: None,
     }
 }
 
@@ -255,7 +275,8 @@ fn timeout_arg(timeout: Duration) -> String {
 ///
 /// ```text
 /// <seqloc_exe> check|localize <input> --format json --data-model ilp32|lp64
-///     --property unreach-call|deadlock|all --timeout <secs> [extra_args...]
+///     --property unreach-call|deadlock|all --timeout <secs>
+///     [--witness W.graphml --witness-yaml W.witness.yml [--witness-spec P.prp]] [extra_args...]
 /// ```
 ///
 /// Run as a vector, never through a shell. `None` when seqloc does not check the property or
@@ -264,6 +285,7 @@ pub fn child_argv(
     opts: &SweepOptions,
     task: &Task,
     property: &PropertyKind,
+    witness: Option<&WitnessFiles>,
 ) -> Option<Vec<OsString>> {
     let input = task.inputs.first()?;
     let prop = property.cli_value()?;
@@ -284,6 +306,9 @@ pub fn child_argv(
         "--timeout".into(),
         timeout_arg(opts.timeout).into(),
     ];
+    if let Some(w) = witness {
+        argv.extend(w.child_args());
+    }
     argv.extend(opts.extra_args.iter().map(OsString::from));
     Some(argv)
 }
@@ -306,16 +331,24 @@ pub fn render_command(argv: &[OsString]) -> String {
         .join(" ")
 }
 
-fn run_one(opts: &SweepOptions, task: &Task, property: &TaskProperty) -> TaskResult {
+fn run_one(
+    opts: &SweepOptions,
+    task: &Task,
+    property: &TaskProperty,
+    witness: Option<&WitnessFiles>,
+) -> TaskResult {
     let mut result = base_result(task, property.kind.name(), property.expected);
     result.data_model = Some(task.data_model.unwrap_or(DEFAULT_DATA_MODEL));
-    let Some(argv) = child_argv(opts, task, &property.kind) else {
+    let Some(argv) = child_argv(opts, task, &property.kind, witness) else {
         result.status = Status::Error;
         result.reason = Some("nothing to run".to_string());
         return result;
     };
     result.command = Some(render_command(&argv));
     let limits = limits(opts);
+    if let Some(w) = witness {
+        w.clear();
+    }
     let raw = match process::run_limited(&argv, &limits) {
         Ok(raw) => raw,
         Err(e) => {
@@ -353,6 +386,10 @@ fn run_one(opts: &SweepOptions, task: &Task, property: &TaskProperty) -> TaskRes
     if opts.mode == Mode::Check {
         result.candidates = None;
         result.hit = None;
+    }
+    if let Some(w) = witness {
+        (result.witnesses, result.witness_note) =
+            witnesses::collect(w, result.verdict, &raw.stderr_tail);
     }
     result
 }
@@ -458,6 +495,7 @@ esac
             extra_args: vec!["--unwind".into(), "3".into()],
             seqloc_exe: exe,
             progress: false,
+            witness_dir: None,
         }
     }
 
@@ -717,7 +755,7 @@ esac
         let mut o = opts(PathBuf::from("/opt/seq loc/seqloc"), Mode::Localize);
         o.timeout = Duration::from_millis(2500);
         o.extra_args = vec!["--checker".into(), "esbmc".into()];
-        let argv = child_argv(&o, &task, &PropertyKind::All).unwrap();
+        let argv = child_argv(&o, &task, &PropertyKind::All, None).unwrap();
         let words: Vec<String> = argv
             .iter()
             .map(|a| a.to_string_lossy().into_owned())
@@ -741,9 +779,9 @@ esac
                 "esbmc",
             ]
         );
-        assert!(child_argv(&o, &task, &PropertyKind::Unsupported("x".into())).is_none());
+        assert!(child_argv(&o, &task, &PropertyKind::Unsupported("x".into()), None).is_none());
         assert_eq!(
-            child_argv(&o, &task, &PropertyKind::NoDeadlock).unwrap()[8],
+            child_argv(&o, &task, &PropertyKind::NoDeadlock, None).unwrap()[8],
             OsString::from("deadlock")
         );
         assert!(render_command(&argv).starts_with("'/opt/seq loc/seqloc' localize "));
