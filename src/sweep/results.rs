@@ -49,6 +49,10 @@ pub struct SweepReport {
     pub options: ReportOptions,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<String>,
+    /// The sweep was stopped (SIGINT, SIGTERM) before every task ran: the tasks it ended
+    /// or never started are `skipped`, with the reason.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
     pub tasks: Vec<TaskResult>,
 }
 
@@ -426,6 +430,7 @@ pub(crate) mod tests {
                 witness_dir: None,
             },
             merged_from: vec![],
+            interrupted: false,
             tasks,
         }
     }

@@ -89,6 +89,11 @@ pub fn run(opts: &SweepOptions, tasks: Vec<Task>) -> Result<SweepReport, SweepEr
                     .name(format!("sweep-worker-{w}"))
                     .spawn_scoped(s, || {
                         loop {
+                            // A stopped sweep starts nothing more; the jobs left get a
+                            // result below.
+                            if opts.stop.requested() {
+                                break;
+                            }
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some((slot, task, property, files)) = jobs.get(i) else {
                                 break;
@@ -115,12 +120,19 @@ pub fn run(opts: &SweepOptions, tasks: Vec<Task>) -> Result<SweepReport, SweepEr
     })?;
     bar.finish_and_clear();
 
-    let mut tasks: Vec<TaskResult> = slots
+    let mut slots = slots
         .into_inner()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .into_iter()
-        .flatten()
-        .collect();
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    for (slot, task, property, _) in &jobs {
+        if slots[*slot].is_none() {
+            slots[*slot] = Some(TaskResult {
+                status: Status::Skipped,
+                reason: Some("not run: the sweep was stopped before this task started".into()),
+                ..base_result(task, property.kind.name(), property.expected)
+            });
+        }
+    }
+    let mut tasks: Vec<TaskResult> = slots.into_iter().flatten().collect();
     tasks.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(SweepReport {
         schema: SCHEMA.to_string(),
@@ -130,6 +142,7 @@ pub fn run(opts: &SweepOptions, tasks: Vec<Task>) -> Result<SweepReport, SweepEr
         machine: Machine::current(),
         options: ReportOptions::from_options(opts),
         merged_from: Vec::new(),
+        interrupted: opts.stop.requested(),
         tasks,
     })
 }
@@ -349,7 +362,7 @@ fn run_one(
     if let Some(w) = witness {
         w.clear();
     }
-    let raw = match process::run_limited(&argv, &limits) {
+    let raw = match process::run_limited(&argv, &limits, &opts.stop) {
         Ok(raw) => raw,
         Err(e) => {
             result.status = Status::Error;
@@ -370,6 +383,14 @@ fn run_one(
             .as_ref()
             .map(|g| g.faulty_lines.as_slice()),
     };
+    if raw.interrupted {
+        // Ended by the sweep, not by itself or a limit: no answer to score.
+        result.status = Status::Skipped;
+        result.reason = Some("interrupted: the sweep was stopped while this task ran".into());
+        result.time_ms = millis(raw.elapsed);
+        result.exit_code = Some(raw.exit.code());
+        return result;
+    }
     let o = outcome::interpret(&raw, &ctx);
     result.time_ms = millis(raw.elapsed);
     result.peak_mem_kib = raw.peak_mem_kib;
@@ -496,6 +517,7 @@ esac
             seqloc_exe: exe,
             progress: false,
             witness_dir: None,
+            stop: Default::default(),
         }
     }
 
@@ -736,6 +758,56 @@ esac
         assert!(r.tasks[0].id.ends_with("b/b.c#all"));
         assert_eq!(r.tasks[0].status, Status::Error);
         assert_eq!(r.options.shard.as_deref(), Some("2/2"));
+    }
+
+    #[test]
+    fn a_stopped_sweep_reports_what_finished() {
+        let dir = tree(&[("b/a/bug.c", C), ("b/b/sleep.c", C), ("b/c/safe.c", C)]);
+        let exe = fake_seqloc(dir.path(), None);
+        let tasks = discover(&[dir.path().join("b")]).unwrap();
+        let mut o = opts(exe, Mode::Check);
+        o.jobs = 1;
+        o.timeout = Duration::from_secs(60);
+        // Stop once the second task (30 s of sleep) is running.
+        let pid_file = dir.path().join("b/b/sleep.c.pid");
+        let stop = o.stop.clone();
+        let watcher = std::thread::spawn(move || {
+            let deadline = Instant::now() + Duration::from_secs(30);
+            while !pid_file.exists() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            stop.request();
+        });
+        let clock = Instant::now();
+        let r = run(&o, tasks).unwrap();
+        watcher.join().unwrap();
+        assert!(
+            clock.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            clock.elapsed()
+        );
+        assert!(r.interrupted);
+        assert_eq!(r.tasks.len(), 3, "{:#?}", r.tasks);
+        let bug = by_id(&r, "bug.c#all");
+        assert_eq!(bug.status, Status::Unscored, "{bug:#?}");
+        assert_eq!(bug.verdict, Some(Verdict::Failure));
+        let sleep = by_id(&r, "sleep.c#all");
+        assert_eq!(sleep.status, Status::Skipped, "{sleep:#?}");
+        assert!(
+            sleep
+                .reason
+                .as_deref()
+                .is_some_and(|x| x.contains("interrupted"))
+        );
+        let safe = by_id(&r, "safe.c#all");
+        assert_eq!(safe.status, Status::Skipped, "{safe:#?}");
+        assert!(
+            safe.reason
+                .as_deref()
+                .is_some_and(|x| x.contains("not run"))
+        );
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["interrupted"], true);
     }
 
     #[test]
