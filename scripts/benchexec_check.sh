@@ -58,6 +58,15 @@ for prog, prp, want in cases:
     ok = got == want
     bad += not ok
     print(f"{'ok ' if ok else 'BAD'} {prog}: exit {p.returncode} -> {got} (expected {want})")
+# seqloc's --timeout (wall time) from BenchExec's CPU-time limit and the run's cores: its
+# search runs on two threads.
+for cores, walltime, want in ((None, None, "27"), (1, None, "54"), (2, None, "27"), (8, None, "27"), (1, 40, "38")):
+    task = BaseTool2.Task.with_files(["benchmarks/concbugs/lazy_init_twice.c"], property_file="benchmarks/properties/unreach-call.prp", options={"data_model": "LP64"})
+    cmd = tool.cmdline(exe, [], task, BaseTool2.ResourceLimits(cputime=60, walltime=walltime, cpu_cores=cores))
+    got = cmd[cmd.index("--timeout") + 1]
+    ok = got == want
+    bad += not ok
+    print(f"{'ok ' if ok else 'BAD'} 60 s CPU, {cores} cores, wall limit {walltime}: --timeout {got} (expected {want})")
 sys.exit(1 if bad else 0)
 PY
 echo "benchexec tool-info checks passed"

@@ -912,6 +912,114 @@ fn a_sweep_exits_non_zero_on_a_wrong_or_failed_task() {
     assert!(stderr(&o).contains("no tasks"), "{}", stderr(&o));
 }
 
+/// The processes whose command line mentions `needle`, other than this test.
+fn processes_mentioning(needle: &str) -> Vec<i32> {
+    let me = std::process::id() as i32;
+    std::fs::read_dir("/proc")
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter_map(|e| e.file_name().to_string_lossy().parse::<i32>().ok())
+                .filter(|pid| *pid != me)
+                .filter(|pid| {
+                    std::fs::read(format!("/proc/{pid}/cmdline"))
+                        .is_ok_and(|c| String::from_utf8_lossy(&c).contains(needle))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// SIGINT stops a sweep instead of losing it: no task starts after it, the running one is
+/// ended (its process gone), and the JSON of what finished is written and says so; exit 3.
+#[test]
+fn an_interrupted_sweep_writes_what_finished() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tasks = dir.path().join("tasks");
+    std::fs::create_dir(&tasks).expect("mkdir");
+    for (name, from) in [
+        ("a_quick.c", "examples/lost_update.c"),
+        ("b_long.c", "tests/programs/edges/unbounded_loop.c"),
+        ("c_later.c", "examples/lost_update.c"),
+    ] {
+        std::fs::copy(root().join(from), tasks.join(name)).expect("copy");
+    }
+    let json = dir.path().join("out.json");
+    let mut child = seqloc()
+        .args([
+            "sweep",
+            &tasks.to_string_lossy(),
+            "--jobs",
+            "1",
+            "--timeout",
+            "300",
+        ])
+        .args(["--no-progress", "--json", &json.to_string_lossy()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("sweep starts");
+    // Interrupt once the long task runs (the quick one is done by then: one job).
+    let long = tasks.join("b_long.c").to_string_lossy().into_owned();
+    let t0 = std::time::Instant::now();
+    while processes_mentioning(&long).is_empty() && t0.elapsed().as_secs() < 120 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // SAFETY: kill only sends a signal to the sweep this test started.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let t1 = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        assert!(t1.elapsed().as_secs() < 30, "the sweep did not stop");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let err = child
+        .stderr
+        .take()
+        .map(|mut e| {
+            let mut s = String::new();
+            let _ = std::io::Read::read_to_string(&mut e, &mut s);
+            s
+        })
+        .unwrap_or_default();
+    assert_eq!(status.code(), Some(3), "{err}");
+    assert!(err.contains("the sweep was stopped"), "{err}");
+    assert!(
+        processes_mentioning(&long).is_empty(),
+        "the long task's seqloc survived"
+    );
+    let j: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&json).expect("the JSON is written")).expect("JSON");
+    assert_eq!(j["interrupted"], true, "{j:#}");
+    let task = |name: &str| {
+        j["tasks"]
+            .as_array()
+            .and_then(|t| {
+                t.iter()
+                    .find(|t| t["id"].as_str().is_some_and(|i| i.contains(name)))
+            })
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert_eq!(task("a_quick")["verdict"], "failure", "{j:#}");
+    assert_eq!(task("b_long")["status"], "skipped", "{j:#}");
+    assert!(
+        task("b_long")["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("interrupted")),
+        "{j:#}"
+    );
+    assert_eq!(task("c_later")["status"], "skipped", "{j:#}");
+    assert!(
+        task("c_later")["reason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("not run")),
+        "{j:#}"
+    );
+}
+
 /// The compiled-in framework is used unless `--templates` names a directory: a
 /// `templates/framework.c` in the working directory is not read.
 #[test]

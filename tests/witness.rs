@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::replay::{follows, replay_file};
+use common::replay::{follows, replay, replay_file};
 use common::{have_gcc, json, manifest, parallel, property_arg, root, run, shared, stderr};
 use quick_xml::events::Event;
 use serde_json::Value;
@@ -125,9 +125,14 @@ fn sha256_of(p: &Path) -> Option<String> {
         .map(str::to_string)
 }
 
-/// The checks of the format's documented structure, and that the witness tells the
-/// checker's counterexample (`check`: the `seqloc.check/1` report).
-fn validate_graphml(text: &str, program: &Path, check: &Value, arch: &str) {
+/// The checks of the format's documented structure: the graph data, one entry, one
+/// violation, one path through every edge. Returns the document and the path's edge data.
+fn validate_document(
+    text: &str,
+    program: &Path,
+    arch: &str,
+    deadlock: bool,
+) -> (Graph, Vec<Vec<(String, String)>>) {
     let g = read_graphml(text);
     let name = |id: &str| g.keys.get(id).map(|(n, _)| n.clone()).unwrap_or_default();
     let gd: HashMap<String, String> = g.graph.iter().map(|(k, v)| (name(k), v.clone())).collect();
@@ -158,7 +163,6 @@ fn validate_graphml(text: &str, program: &Path, check: &Value, arch: &str) {
         t.len() == 20 && t.as_bytes()[10] == b'T' && t.ends_with('Z'),
         "creationtime `{t}` is ISO 8601 UTC"
     );
-    let deadlock = check["verdict"] == "deadlock";
     let spec = if deadlock {
         "G ! deadlock"
     } else {
@@ -211,6 +215,16 @@ fn validate_graphml(text: &str, program: &Path, check: &Value, arch: &str) {
         at = g.edges[i].1.as_str();
     }
     assert_eq!(path.len(), g.edges.len(), "every edge is on the path");
+    let path = path.into_iter().cloned().collect();
+    (g, path)
+}
+
+/// [`validate_document`], and that the witness tells the checker's counterexample
+/// (`check`: the `seqloc.check/1` report).
+fn validate_graphml(text: &str, program: &Path, check: &Value, arch: &str) {
+    let deadlock = check["verdict"] == "deadlock";
+    let (g, path) = validate_document(text, program, arch, deadlock);
+    let name = |id: &str| g.keys.get(id).map(|(n, _)| n.clone()).unwrap_or_default();
     // Threads: every edge names one; a thread other than main runs only after an edge
     // created it; its first edge enters the thread's function as the schedule names it.
     let functions: HashMap<String, String> = check["schedule"]["threads"]
@@ -367,39 +381,57 @@ fn round_trip_caught(t: &Task, dir: &Path) -> Outcome {
         })
 }
 
-/// Failing programs whose witness does not replay natively yet, and why: gaps between the
-/// checker's counterexample and the native replay of its schedule (the JSON schedule of
-/// `check --json` does not replay either), not of the witness. Allowed to fail, printed;
-/// any other task whose witness is wrong fails the test. (BENCHMARKS.md, "Witnesses".)
+/// The mark of a witness that does not replay while the checker's own schedule does: a
+/// bug of the witness writer or reader, never excused by [`KNOWN_GAPS`].
+const WITNESS_ONLY: &str = "[witness only]";
+
+/// SV-COMP tasks whose witness does not replay natively, and why. For each, the checker's
+/// own schedule (`check --json`) does not replay either, at the witness's loop bound or a
+/// deeper one: the gap is in the counterexample the checker returns (or in the native
+/// replay of it), not in the witness. The test replays that schedule whenever a witness
+/// fails, so a task here whose schedule replays and witness does not still fails
+/// (`WITNESS_ONLY`). Allowed to fail, printed. (README "Violation witnesses",
+/// BENCHMARKS.md "Witnesses".)
 const KNOWN_GAPS: &[(&str, &str)] = &[
-    // Under load the checker may answer with a counterexample whose trace shows a thread
-    // step after the last block that runs it: no witness is written (a warning says so).
-    (
-        "concbugs_reading_split_atomic_yml",
-        "trace and schedule disagree (under load)",
-    ),
-    (
-        "deadlock_early_return_keeps_lock_yml",
-        "trace and schedule disagree (under load)",
-    ),
-    ("28_buggy_simple_loop1_vf", "trace and schedule disagree"),
-    // `main` runs `until end` through an endless loop (`while (1) pthread_create(..)`)
-    // that the checker cut at its loop bound; natively the loop bound is reached first.
+    // `main` runs `until end` through `while (1) pthread_create(..)`, which the checker
+    // cut at its loop bound; natively the run reaches the bound first.
     (
         "27_Boop_simple_vf",
-        "endless loop in a block that runs to its end",
+        "a block runs `until end` through an endless loop: native replay ends at the loop bound",
     ),
     (
         "32_pthread5_vs",
-        "endless loop in a block that runs to its end",
+        "a block runs `until end` through an endless loop: native replay ends at the loop bound",
     ),
-    ("40_barrier_vf", "native replay ends at a loop bound"),
-    ("25_stack_longer-1", "native replay ends at a loop bound"),
-    ("qrcu-2", "native replay does not reach the failure"),
-    ("stack-2", "native replay does not reach the failure"),
+    // The native replay stops at `unwinding-bound` inside a thread's loop, also with the
+    // checker's schedule and `--unwind 6`.
+    (
+        "25_stack_longer-1",
+        "native replay of the checker's schedule ends at a loop bound",
+    ),
+    (
+        "28_buggy_simple_loop1_vf",
+        "native replay of the checker's schedule ends at a loop bound",
+    ),
+    (
+        "40_barrier_vf",
+        "native replay of the checker's schedule ends at a loop bound",
+    ),
+    // An `assume` of the program fails natively along the checker's schedule.
+    (
+        "qrcu-2",
+        "native replay of the checker's schedule fails an assumption",
+    ),
+    // The native run along the checker's schedule ends without the failure.
+    (
+        "stack-2",
+        "native replay of the checker's schedule ends without the failure",
+    ),
+    // `sequentialize --schedule` refuses the checker's schedule at its step 4 (the
+    // replay validation finds no execution that follows it).
     (
         "fkp2013_variant-2",
-        "the schedule is refused by the replay validation",
+        "the checker's schedule is refused by the replay validation",
     ),
 ];
 
@@ -414,6 +446,7 @@ fn tally(what: &str, tasks: &[Task], out: &[Outcome], secs: f64) -> (usize, Vec<
             Outcome::Failed(s) => {
                 match KNOWN_GAPS
                     .iter()
+                    .filter(|_| !s.contains(WITNESS_ONLY))
                     .find(|(n, _)| s.starts_with(&format!("{n}:")))
                 {
                     Some((n, why)) => eprintln!("witnesses: known gap, {n}: {why}"),
@@ -465,7 +498,12 @@ fn witness_round_trip(t: &Task, dir: &Path) -> Outcome {
     let check = json(&o);
     if o.status.code() != Some(1) {
         assert!(!w.exists(), "{}: a witness without a failure", t.name);
-        return Outcome::Unanswered(format!("{}: {}", t.name, check["verdict"]));
+        let limit = if check["limit"] == "time" {
+            " (time limit)"
+        } else {
+            ""
+        };
+        return Outcome::Unanswered(format!("{}: {}{limit}", t.name, check["verdict"]));
     }
     // seqloc writes no witness, and says why, when the counterexample's trace and its schedule
     // disagree (load-dependent: which counterexample the checker returns first varies). That
@@ -496,8 +534,6 @@ fn witness_round_trip(t: &Task, dir: &Path) -> Outcome {
     if deadlock {
         args.push("--deadlock-rules");
     }
-    let r = replay_file(&t.program, &w, dir, &t.name, &args);
-    assert_eq!(r.code, Some(1), "{}: the replay fails:\n{}", t.name, r.out);
     let expect = if deadlock {
         "@seqloc deadlock -".to_string()
     } else {
@@ -510,14 +546,52 @@ fn witness_round_trip(t: &Task, dir: &Path) -> Outcome {
             check["property"]["line"]
         )
     };
-    assert!(
-        r.out
-            .lines()
-            .any(|l| l.starts_with("@seqloc ") && l.contains(&expect) && !l.contains("mismatch")),
-        "{}: the replay of the witness does not reach `{expect}`:\n{}",
-        t.name,
-        r.out.lines().rev().take(5).collect::<Vec<_>>().join("\n")
-    );
+    let reaches = |r: &common::replay::Run| {
+        r.code == Some(1)
+            && r.out.lines().any(|l| {
+                l.starts_with("@seqloc ") && l.contains(&expect) && !l.contains("mismatch")
+            })
+    };
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        replay_file(&t.program, &w, dir, &t.name, &args)
+    }));
+    let r = match r {
+        Ok(r) if reaches(&r) => r,
+        failed => {
+            // Does the checker's own schedule (`check --json`) replay? If it does, the
+            // witness is wrong, whatever KNOWN_GAPS says; if not, the gap is the
+            // counterexample's, not the witness writer's or reader's.
+            let json_name = format!("{}-schedule", t.name);
+            let json_replays = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                reaches(&replay(
+                    &t.program,
+                    &check["schedule"],
+                    dir,
+                    &json_name,
+                    &args,
+                ))
+            }))
+            .unwrap_or(false);
+            let why = match &failed {
+                Ok(r) => format!(
+                    "the replay exits {:?} without reaching `{expect}`: {}",
+                    r.code,
+                    r.out.lines().rev().take(3).collect::<Vec<_>>().join(" | ")
+                ),
+                Err(_) => "the witness is refused by `sequentialize --schedule`".to_string(),
+            };
+            if json_replays {
+                panic!(
+                    "{}: {WITNESS_ONLY}: the checker's schedule replays to `{expect}`, its witness does not: {why}",
+                    t.name
+                );
+            }
+            panic!(
+                "{}: {why} (the checker's JSON schedule does not replay either)",
+                t.name
+            );
+        }
+    };
     // Point by point along the checker's own schedule (a deadlock leaves its threads
     // blocked, which `follows` reads as stopped threads: the deadlock line is the check).
     if !deadlock {
@@ -559,15 +633,29 @@ fn witnesses_of_failing_benchmarks_replay() {
     });
     let t0 = std::time::Instant::now();
     let out = parallel(&tasks, |t| round_trip_caught(t, dir.path()));
-    let (_, unanswered) = tally("benchmarks", &tasks, &out, t0.elapsed().as_secs_f64());
-    // A failure reported with a warning instead of a witness was answered (see above).
+    let (replayed, unanswered) = tally("benchmarks", &tasks, &out, t0.elapsed().as_secs_f64());
+    // A failure reported with a warning instead of a witness was answered (see above). The
+    // 60-s limit can pass on the heaviest benchmarks when the two cores are shared with
+    // other builds: that is no witness's fault, said, and bounded.
+    let timed_out = unanswered
+        .iter()
+        .filter(|u| u.ends_with("(time limit)"))
+        .count();
+    if timed_out > 0 {
+        eprintln!("NOTICE: {timed_out} benchmarks reached the 60-s limit (a loaded machine?)");
+    }
     let unanswered: Vec<&String> = unanswered
         .iter()
-        .filter(|u| !u.ends_with("(warned)"))
+        .filter(|u| !u.ends_with("(warned)") && !u.ends_with("(time limit)"))
         .collect();
     assert!(
         unanswered.is_empty(),
         "benchmarks seqloc did not answer: {unanswered:?}"
+    );
+    assert!(
+        replayed + 3 >= tasks.len(),
+        "only {replayed} of {} witnesses replayed",
+        tasks.len()
     );
 }
 
@@ -723,4 +811,165 @@ fn a_witness_that_does_not_fit_is_refused() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("one path"), "{}", stderr(&o));
+}
+
+/// `sweep --witness-dir`: one witness per failing task, named after the task (the two
+/// `counter` tasks by their paths), well-formed, of the right program, and replaying to the
+/// failure; none for the task without a failure.
+#[test]
+fn a_sweep_writes_one_witness_per_failing_task() {
+    if !have_gcc() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let wdir = dir.path().join("witnesses");
+    let results = dir.path().join("sweep.json");
+    let folder = "tests/programs/witness_sweep";
+    // A stale witness of a task that does not fail must not survive the sweep.
+    std::fs::create_dir_all(&wdir).expect("mkdir");
+    std::fs::write(wdir.join("locked.graphml"), "stale").expect("write");
+    let o = run(&[
+        "sweep",
+        folder,
+        "--witness-dir",
+        &wdir.to_string_lossy(),
+        "--json",
+        &results.to_string_lossy(),
+        "--timeout",
+        "120",
+        "--jobs",
+        "2",
+        "--no-progress",
+    ]);
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&results).expect("results")).expect("JSON");
+    assert_eq!(o.status.code(), Some(0), "{}\n{report:#}", stderr(&o));
+    assert_eq!(
+        report["options"]["witness_dir"].as_str(),
+        Some(wdir.to_string_lossy().as_ref())
+    );
+    let tasks = report["tasks"].as_array().expect("tasks");
+    assert_eq!(tasks.len(), 4, "{report:#}");
+    let mut names: Vec<String> = std::fs::read_dir(&wdir)
+        .expect("witness dir")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    // The two `counter` tasks are told apart by their folders.
+    let want = [
+        "input.graphml",
+        "input.witness.yml",
+        "locks__counter.graphml",
+        "races__counter.graphml",
+        "races__counter.witness.yml",
+    ];
+    assert_eq!(names, want, "{report:#}");
+    for t in tasks {
+        let id = t["id"].as_str().expect("id");
+        let input = root().join(t["input"].as_str().expect("input"));
+        let files: Vec<&str> = t["witnesses"]
+            .as_array()
+            .map(|w| w.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if id.contains("safe/") {
+            assert_eq!(t["status"], "correct", "{t:#}");
+            assert!(files.is_empty(), "{t:#}");
+            continue;
+        }
+        // A bare C file has no expected verdict: its failure is unscored.
+        let want = if t["yml"].is_null() {
+            "unscored"
+        } else {
+            "correct"
+        };
+        assert_eq!(t["status"], want, "{t:#}");
+        let deadlock = t["verdict"] == "deadlock";
+        assert_eq!(deadlock, id.contains("locks/"), "{t:#}");
+        let graphml = files
+            .iter()
+            .find(|f| f.ends_with(".graphml"))
+            .unwrap_or_else(|| panic!("{id}: no GraphML witness: {t:#}"));
+        assert_eq!(files.len(), if deadlock { 1 } else { 2 }, "{t:#}");
+        let arch = if t["data_model"] == "ilp32" {
+            "32bit"
+        } else {
+            "64bit"
+        };
+        let text = std::fs::read_to_string(graphml).expect("witness");
+        let (g, _) = validate_document(&text, &input, arch, deadlock);
+        let file = g
+            .graph
+            .iter()
+            .find(|(k, _)| g.keys[*k].0 == "programfile")
+            .map(|(_, v)| v.clone())
+            .expect("programfile");
+        assert!(
+            file.ends_with(&t["input"].as_str().expect("input")[folder.len()..]),
+            "{id}: programfile {file}"
+        );
+        if let Some(yaml) = files.iter().find(|f| f.ends_with(".witness.yml")) {
+            let y: serde_norway::Value =
+                serde_norway::from_str(&std::fs::read_to_string(yaml).expect("yaml"))
+                    .expect("YAML");
+            let hashes = &y[0]["metadata"]["task"]["input_file_hashes"];
+            assert_eq!(
+                hashes.as_mapping().map(|m| m.len()),
+                Some(1),
+                "{id}: {hashes:?}"
+            );
+            if let Some(h) = sha256_of(&input) {
+                assert!(
+                    hashes
+                        .as_mapping()
+                        .is_some_and(|m| m.values().any(|v| v.as_str() == Some(h.as_str()))),
+                    "{id}: YAML hash"
+                );
+            }
+        }
+        let mut args = vec![
+            "--data-model",
+            if arch == "32bit" { "ilp32" } else { "lp64" },
+        ];
+        if deadlock {
+            args.push("--deadlock-rules");
+        }
+        let name = Path::new(graphml)
+            .file_stem()
+            .expect("stem")
+            .to_string_lossy()
+            .into_owned();
+        let r = replay_file(&input, Path::new(graphml), dir.path(), &name, &args);
+        assert_eq!(r.code, Some(1), "{id}: the replay fails:\n{}", r.out);
+        assert!(
+            r.out.lines().any(|l| l.starts_with("@seqloc ")
+                && !l.contains("mismatch")
+                && (l.contains("deadlock") || l.contains(".c:"))),
+            "{id}: the replay does not reach the failure:\n{}",
+            r.out
+        );
+    }
+    // A localize sweep writes them too.
+    let wdir = dir.path().join("localize");
+    let task = format!("{folder}/races/counter.yml");
+    let o = run(&[
+        "sweep",
+        &task,
+        "--mode",
+        "localize",
+        "--witness-dir",
+        &wdir.to_string_lossy(),
+        "--timeout",
+        "120",
+        "--no-progress",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(wdir.join("counter.graphml")).expect("witness");
+    validate_document(
+        &text,
+        &root().join(folder).join("races/counter.c"),
+        "32bit",
+        false,
+    );
+    assert!(wdir.join("counter.witness.yml").is_file());
 }

@@ -74,11 +74,16 @@ class Tool(benchexec.tools.template.BaseTool2):
             cmd += ["--data-model", data_model.lower()]
         if "--format" not in options and "--json" not in options:
             cmd += ["--format", "json"]
-        # seqloc's own limit ends the run with a clean answer ("limit": "time") before
-        # BenchExec's kill; its search runs on two threads, so CPU time can run up to
-        # twice as fast as wall time.
+        # seqloc's own limit (wall time) ends the run with a clean answer ("limit":
+        # "time") before BenchExec's kill (CPU time). Its search runs on two threads: with
+        # two cores or more CPU time runs up to twice as fast as wall time; on one core
+        # they share it, and half the limit would stop seqloc at half its CPU time.
         if rlimits.cputime and "--timeout" not in options:
-            cmd += ["--timeout", str(max(1, int(rlimits.cputime * 0.45)))]
+            threads = min(2, rlimits.cpu_cores or 2)
+            secs = rlimits.cputime / threads * 0.9
+            if rlimits.walltime:
+                secs = min(secs, rlimits.walltime * 0.95)
+            cmd += ["--timeout", str(max(1, int(secs)))]
         return cmd + list(options)
 
     def determine_result(self, run):

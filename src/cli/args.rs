@@ -440,6 +440,10 @@ pub struct SweepArgs {
     /// Merge the JSON results of shards instead of running
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub merge: Vec<PathBuf>,
+    /// Write a violation witness of each task that fails into DIR (created if missing):
+    /// DIR/<task>.graphml, and DIR/<task>.witness.yml for an assertion or reach_error failure
+    #[arg(long, value_name = "DIR", conflicts_with = "merge")]
+    pub witness_dir: Option<PathBuf>,
     /// Extra arguments for each task's seqloc run (e.g. --checker esbmc)
     #[arg(long = "task-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub task_args: Vec<String>,

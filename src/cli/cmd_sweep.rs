@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use super::args::{SweepArgs, SweepMode};
-use super::{Ctx, EXIT_FAILURE_FOUND, EXIT_NO_FAILURE, Fail};
+use super::{Ctx, EXIT_CHECKER, EXIT_FAILURE_FOUND, EXIT_NO_FAILURE, Fail};
 use seqloc::sweep::results::Status;
 use seqloc::sweep::{self, Mode, SweepOptions};
 
@@ -27,6 +27,8 @@ pub fn run(_ctx: &Ctx, a: SweepArgs) -> Result<u8, Fail> {
         };
         opts.extra_args = a.task_args.clone();
         opts.progress = !a.no_progress;
+        opts.witness_dir = a.witness_dir.clone();
+        watch_stop_signals(&opts.stop);
         sweep::sweep(&opts).map_err(|e| Fail::input(e.to_string()))?
     };
     if report.tasks.is_empty() {
@@ -51,6 +53,12 @@ pub fn run(_ctx: &Ctx, a: SweepArgs) -> Result<u8, Fail> {
         sweep::results::write_csv(&report, f).map_err(|e| Fail::input(e.to_string()))?;
     }
     print!("{}", sweep::render_table(&report));
+    if report.interrupted {
+        eprintln!(
+            "seqloc: the sweep was stopped: the results hold the tasks that finished; the others are `skipped`, with the reason (exit {EXIT_CHECKER})"
+        );
+        return Ok(EXIT_CHECKER);
+    }
     let bad = report
         .tasks
         .iter()
@@ -63,4 +71,21 @@ pub fn run(_ctx: &Ctx, a: SweepArgs) -> Result<u8, Fail> {
         return Ok(EXIT_FAILURE_FOUND);
     }
     Ok(EXIT_NO_FAILURE)
+}
+
+/// SIGINT and SIGTERM stop the sweep instead of killing it: no task starts after them, the
+/// running ones are ended, and the results of those that finished are written.
+fn watch_stop_signals(stop: &sweep::StopFlag) {
+    use seqloc::checker::external::process::{catch_stop_signals, stop_signal};
+    catch_stop_signals();
+    let stop = stop.clone();
+    // Without the thread a signal is only seen when the sweep ends: nothing is lost.
+    let _ = std::thread::Builder::new()
+        .name("sweep-signals".into())
+        .spawn(move || {
+            while stop_signal().is_none() {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            stop.request();
+        });
 }

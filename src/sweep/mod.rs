@@ -30,6 +30,8 @@
 //! [`summary::render_table`]; `--merge` is [`shard::merge`].
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -42,6 +44,7 @@ pub mod runner;
 pub mod shard;
 pub mod summary;
 pub mod task;
+pub mod witnesses;
 
 pub use results::{SweepReport, TaskResult};
 pub use runner::run;
@@ -90,7 +93,36 @@ pub struct SweepOptions {
     pub seqloc_exe: PathBuf,
     /// Draw a progress bar; it is drawn only when stderr is also a terminal.
     pub progress: bool,
+    /// Write a violation witness per failing task and property into this folder (created
+    /// if missing); see [`witnesses`].
+    pub witness_dir: Option<PathBuf>,
+    /// Set to stop the sweep early (the CLI sets it on SIGINT/SIGTERM): no task starts
+    /// after it, running ones are ended, and the report holds what finished.
+    pub stop: StopFlag,
 }
+
+/// A request to stop a sweep, shared between the sweep and whoever may ask (a signal
+/// watcher). Two flags are equal when they are the same flag.
+#[derive(Clone, Debug, Default)]
+pub struct StopFlag(Arc<AtomicBool>);
+
+impl StopFlag {
+    pub fn request(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    pub fn requested(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+impl PartialEq for StopFlag {
+    fn eq(&self, other: &StopFlag) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for StopFlag {}
 
 impl SweepOptions {
     /// Options with SV-COMP's limits (900 s, 15 000 MB), check mode, one job per core, no
@@ -106,6 +138,8 @@ impl SweepOptions {
             extra_args: Vec::new(),
             seqloc_exe,
             progress: true,
+            witness_dir: None,
+            stop: StopFlag::default(),
         }
     }
 
@@ -171,6 +205,12 @@ pub enum SweepError {
     #[error("cannot write the {what} results")]
     Write {
         what: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot create the witness folder {}", path.display())]
+    WitnessDir {
+        path: PathBuf,
         #[source]
         source: std::io::Error,
     },

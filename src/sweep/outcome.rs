@@ -436,6 +436,7 @@ mod tests {
             stderr_tail: stderr.to_string(),
             elapsed: Duration::from_millis(100),
             killed_on_timeout: false,
+            interrupted: false,
             peak_mem_kib: Some(1000),
             cpu_time: Duration::from_millis(90),
         }

@@ -28,6 +28,8 @@ const STDOUT_CAP: usize = 64 << 20;
 const STDERR_TAIL: usize = 16 << 10;
 /// After SIGTERM to the group, wait this long before SIGKILL.
 const TERM_GRACE: Duration = Duration::from_millis(500);
+/// How often a waiting worker looks for a stop request.
+const STOP_POLL: Duration = Duration::from_millis(100);
 /// After the child is reaped, wait this long for its pipes to close. A descendant that left
 /// the process group (setsid) could hold them open forever; the sweep does not wait for it.
 const PIPE_GRACE: Duration = Duration::from_secs(2);
@@ -72,6 +74,8 @@ pub(crate) struct RawRun {
     pub elapsed: Duration,
     /// The sweep killed the group because the wall-clock limit passed.
     pub killed_on_timeout: bool,
+    /// The sweep ended the group because it was asked to stop.
+    pub interrupted: bool,
     /// Peak resident set size (`ru_maxrss`) of the child and the descendants it waited for.
     pub peak_mem_kib: Option<u64>,
     /// User + system CPU time of the child and the descendants it waited for.
@@ -86,7 +90,11 @@ struct Captured {
 
 /// Runs `argv` (the program first) with `limits`. An `Err` means the child could not be
 /// started (or reaped); everything that happens after a successful start is in the `RawRun`.
-pub(crate) fn run_limited(argv: &[OsString], limits: &Limits) -> io::Result<RawRun> {
+pub(crate) fn run_limited(
+    argv: &[OsString],
+    limits: &Limits,
+    stop: &super::StopFlag,
+) -> io::Result<RawRun> {
     let Some((program, args)) = argv.split_first() else {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "empty command"));
     };
@@ -177,25 +185,25 @@ pub(crate) fn run_limited(argv: &[OsString], limits: &Limits) -> io::Result<RawR
         })?;
 
     let mut killed_on_timeout = false;
-    let waited = match wait_rx.recv_timeout(limits.wall) {
-        Ok(w) => w,
-        Err(RecvTimeoutError::Timeout) => {
-            killed_on_timeout = true;
-            // SIGTERM first so that seqloc may remove its temporary files; SIGKILL if that
-            // does not end it.
-            killpg(pid, libc::SIGTERM);
-            match wait_rx.recv_timeout(TERM_GRACE) {
-                Ok(w) => w,
-                Err(_) => {
-                    killpg(pid, libc::SIGKILL);
-                    wait_rx
-                        .recv()
-                        .map_err(|_| io::Error::other("the reaper thread ended without a result"))?
-                }
-            }
+    let mut interrupted = false;
+    let deadline = start + limits.wall;
+    let waited = loop {
+        if stop.requested() {
+            interrupted = true;
+            break terminate(pid, &wait_rx)?;
         }
-        Err(RecvTimeoutError::Disconnected) => {
-            return Err(io::Error::other("the reaper thread ended without a result"));
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            killed_on_timeout = true;
+            break terminate(pid, &wait_rx)?;
+        }
+        // Woken now and then to see a stop request; the child's end wakes it at once.
+        match wait_rx.recv_timeout(left.min(STOP_POLL)) {
+            Ok(w) => break w,
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(io::Error::other("the reaper thread ended without a result"));
+            }
         }
     };
     let elapsed = start.elapsed();
@@ -233,9 +241,25 @@ pub(crate) fn run_limited(argv: &[OsString], limits: &Limits) -> io::Result<RawR
         stderr_tail: String::from_utf8_lossy(&stderr).into_owned(),
         elapsed,
         killed_on_timeout,
+        interrupted,
         peak_mem_kib: maxrss_kib(&rusage),
         cpu_time: timeval(rusage.ru_utime) + timeval(rusage.ru_stime),
     })
+}
+
+/// Ends the child's group: SIGTERM first so that seqloc may remove its temporary files,
+/// SIGKILL if that does not end it within [`TERM_GRACE`]; then its reaped status.
+fn terminate<T>(pid: libc::pid_t, wait_rx: &mpsc::Receiver<T>) -> io::Result<T> {
+    killpg(pid, libc::SIGTERM);
+    match wait_rx.recv_timeout(TERM_GRACE) {
+        Ok(w) => Ok(w),
+        Err(_) => {
+            killpg(pid, libc::SIGKILL);
+            wait_rx
+                .recv()
+                .map_err(|_| io::Error::other("the reaper thread ended without a result"))
+        }
+    }
 }
 
 /// The process groups of the children running now, for [`kill_all_running`]. A fixed table of
@@ -438,7 +462,7 @@ mod tests {
             memory_bytes: Some(512 << 20),
             cpu_secs: Some(30),
         };
-        run_limited(&argv, &limits).unwrap()
+        run_limited(&argv, &limits, &Default::default()).unwrap()
     }
 
     #[test]
@@ -517,7 +541,7 @@ mod tests {
             memory_bytes: None,
             cpu_secs: None,
         };
-        assert!(run_limited(&argv, &limits).is_err());
-        assert!(run_limited(&[], &limits).is_err());
+        assert!(run_limited(&argv, &limits, &Default::default()).is_err());
+        assert!(run_limited(&[], &limits, &Default::default()).is_err());
     }
 }

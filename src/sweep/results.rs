@@ -49,6 +49,10 @@ pub struct SweepReport {
     pub options: ReportOptions,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<String>,
+    /// The sweep was stopped (SIGINT, SIGTERM) before every task ran: the tasks it ended
+    /// or never started are `skipped`, with the reason.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
     pub tasks: Vec<TaskResult>,
 }
 
@@ -97,6 +101,8 @@ pub struct ReportOptions {
     pub seqloc_exe: String,
     #[serde(default)]
     pub paths: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub witness_dir: Option<String>,
 }
 
 impl ReportOptions {
@@ -109,6 +115,7 @@ impl ReportOptions {
             extra_args: opts.extra_args.clone(),
             seqloc_exe: opts.seqloc_exe.display().to_string(),
             paths: opts.paths.iter().map(|p| p.display().to_string()).collect(),
+            witness_dir: opts.witness_dir.as_ref().map(|p| p.display().to_string()),
         }
     }
 }
@@ -236,6 +243,13 @@ pub struct TaskResult {
     /// The command that ran, ready to paste into a shell.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
+    /// With `--witness-dir`: the violation witnesses the run wrote (GraphML, and YAML for an
+    /// assertion or `reach_error` failure).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub witnesses: Vec<String>,
+    /// With `--witness-dir`: why a failure has no GraphML witness (seqloc's warning).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub witness_note: Option<String>,
 }
 
 /// Writes the report as pretty-printed JSON with a final newline.
@@ -388,6 +402,8 @@ pub(crate) mod tests {
             faulty_lines: None,
             stderr_tail: None,
             command: None,
+            witnesses: Vec::new(),
+            witness_note: None,
         }
     }
 
@@ -411,8 +427,10 @@ pub(crate) mod tests {
                 extra_args: vec![],
                 seqloc_exe: "seqloc".into(),
                 paths: vec!["c".into()],
+                witness_dir: None,
             },
             merged_from: vec![],
+            interrupted: false,
             tasks,
         }
     }

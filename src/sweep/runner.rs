@@ -23,6 +23,7 @@ use super::process::{self, Limits};
 use super::results::{Machine, ReportOptions, SCHEMA, Status, SweepReport, TaskResult};
 use super::shard;
 use super::task::{DataModel, PropertyKind, Task, TaskProperty, slash_path};
+use super::witnesses::{self, WitnessFiles};
 use super::{Mode, SweepError, SweepOptions};
 
 /// Lines of stderr kept in a result.
@@ -40,6 +41,14 @@ pub fn run(opts: &SweepOptions, tasks: Vec<Task>) -> Result<SweepReport, SweepEr
     check_executable(opts)?;
     let started = SystemTime::now();
     let clock = Instant::now();
+    // Named from every task, before sharding: each shard then names a task's witness alike.
+    let stems = opts.witness_dir.as_ref().map(|_| witnesses::stems(&tasks));
+    if let Some(dir) = &opts.witness_dir {
+        std::fs::create_dir_all(dir).map_err(|source| SweepError::WitnessDir {
+            path: dir.clone(),
+            source,
+        })?;
+    }
     let tasks = match opts.shard {
         Some(s) => shard::select(tasks, s)?,
         None => tasks,
@@ -47,13 +56,21 @@ pub fn run(opts: &SweepOptions, tasks: Vec<Task>) -> Result<SweepReport, SweepEr
 
     // Plan: a finished result for entries that need no run, a job for the others.
     let mut results: Vec<Option<TaskResult>> = Vec::new();
-    let mut jobs: Vec<(usize, &Task, &TaskProperty)> = Vec::new();
+    let mut jobs: Vec<(usize, &Task, &TaskProperty, Option<WitnessFiles>)> = Vec::new();
     for task in &tasks {
         for entry in plan(task) {
             match entry {
                 Planned::Done(r) => results.push(Some(*r)),
                 Planned::Run(p) => {
-                    jobs.push((results.len(), task, p));
+                    let files = opts.witness_dir.as_ref().map(|dir| {
+                        let stem = stems
+                            .as_ref()
+                            .and_then(|s| s.get(&task.id))
+                            .cloned()
+                            .unwrap_or_else(|| "task".to_string());
+                        witnesses::files(dir, &stem, task, &p.kind)
+                    });
+                    jobs.push((results.len(), task, p, files));
                     results.push(None);
                 }
             }
@@ -72,12 +89,18 @@ pub fn run(opts: &SweepOptions, tasks: Vec<Task>) -> Result<SweepReport, SweepEr
                     .name(format!("sweep-worker-{w}"))
                     .spawn_scoped(s, || {
                         loop {
+                            // A stopped sweep starts nothing more; the jobs left get a
+                            // result below.
+                            if opts.stop.requested() {
+                                break;
+                            }
                             let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(&(slot, task, property)) = jobs.get(i) else {
+                            let Some((slot, task, property, files)) = jobs.get(i) else {
                                 break;
                             };
+                            let slot = *slot;
                             bar.set_message(task.id.clone());
-                            let r = run_one(opts, task, property);
+                            let r = run_one(opts, task, property, files.as_ref());
                             if r.status == Status::Error {
                                 messages::task_error(
                                     &r.id,
@@ -97,12 +120,19 @@ pub fn run(opts: &SweepOptions, tasks: Vec<Task>) -> Result<SweepReport, SweepEr
     })?;
     bar.finish_and_clear();
 
-    let mut tasks: Vec<TaskResult> = slots
+    let mut slots = slots
         .into_inner()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .into_iter()
-        .flatten()
-        .collect();
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    for (slot, task, property, _) in &jobs {
+        if slots[*slot].is_none() {
+            slots[*slot] = Some(TaskResult {
+                status: Status::Skipped,
+                reason: Some("not run: the sweep was stopped before this task started".into()),
+                ..base_result(task, property.kind.name(), property.expected)
+            });
+        }
+    }
+    let mut tasks: Vec<TaskResult> = slots.into_iter().flatten().collect();
     tasks.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(SweepReport {
         schema: SCHEMA.to_string(),
@@ -112,6 +142,7 @@ pub fn run(opts: &SweepOptions, tasks: Vec<Task>) -> Result<SweepReport, SweepEr
         machine: Machine::current(),
         options: ReportOptions::from_options(opts),
         merged_from: Vec::new(),
+        interrupted: opts.stop.requested(),
         tasks,
     })
 }
@@ -222,6 +253,8 @@ fn base_result(task: &Task, property: &str, expected: Option<bool>) -> TaskResul
         faulty_lines: task.ground_truth.as_ref().map(|g| g.faulty_lines.clone()),
         stderr_tail: None,
         command: None,
+        witnesses: Vec::new(),
+        witness_note: None,
     }
 }
 
@@ -255,7 +288,8 @@ fn timeout_arg(timeout: Duration) -> String {
 ///
 /// ```text
 /// <seqloc_exe> check|localize <input> --format json --data-model ilp32|lp64
-///     --property unreach-call|deadlock|all --timeout <secs> [extra_args...]
+///     --property unreach-call|deadlock|all --timeout <secs>
+///     [--witness W.graphml --witness-yaml W.witness.yml [--witness-spec P.prp]] [extra_args...]
 /// ```
 ///
 /// Run as a vector, never through a shell. `None` when seqloc does not check the property or
@@ -264,6 +298,7 @@ pub fn child_argv(
     opts: &SweepOptions,
     task: &Task,
     property: &PropertyKind,
+    witness: Option<&WitnessFiles>,
 ) -> Option<Vec<OsString>> {
     let input = task.inputs.first()?;
     let prop = property.cli_value()?;
@@ -284,6 +319,9 @@ pub fn child_argv(
         "--timeout".into(),
         timeout_arg(opts.timeout).into(),
     ];
+    if let Some(w) = witness {
+        argv.extend(w.child_args());
+    }
     argv.extend(opts.extra_args.iter().map(OsString::from));
     Some(argv)
 }
@@ -306,17 +344,25 @@ pub fn render_command(argv: &[OsString]) -> String {
         .join(" ")
 }
 
-fn run_one(opts: &SweepOptions, task: &Task, property: &TaskProperty) -> TaskResult {
+fn run_one(
+    opts: &SweepOptions,
+    task: &Task,
+    property: &TaskProperty,
+    witness: Option<&WitnessFiles>,
+) -> TaskResult {
     let mut result = base_result(task, property.kind.name(), property.expected);
     result.data_model = Some(task.data_model.unwrap_or(DEFAULT_DATA_MODEL));
-    let Some(argv) = child_argv(opts, task, &property.kind) else {
+    let Some(argv) = child_argv(opts, task, &property.kind, witness) else {
         result.status = Status::Error;
         result.reason = Some("nothing to run".to_string());
         return result;
     };
     result.command = Some(render_command(&argv));
     let limits = limits(opts);
-    let raw = match process::run_limited(&argv, &limits) {
+    if let Some(w) = witness {
+        w.clear();
+    }
+    let raw = match process::run_limited(&argv, &limits, &opts.stop) {
         Ok(raw) => raw,
         Err(e) => {
             result.status = Status::Error;
@@ -337,6 +383,14 @@ fn run_one(opts: &SweepOptions, task: &Task, property: &TaskProperty) -> TaskRes
             .as_ref()
             .map(|g| g.faulty_lines.as_slice()),
     };
+    if raw.interrupted {
+        // Ended by the sweep, not by itself or a limit: no answer to score.
+        result.status = Status::Skipped;
+        result.reason = Some("interrupted: the sweep was stopped while this task ran".into());
+        result.time_ms = millis(raw.elapsed);
+        result.exit_code = Some(raw.exit.code());
+        return result;
+    }
     let o = outcome::interpret(&raw, &ctx);
     result.time_ms = millis(raw.elapsed);
     result.peak_mem_kib = raw.peak_mem_kib;
@@ -353,6 +407,10 @@ fn run_one(opts: &SweepOptions, task: &Task, property: &TaskProperty) -> TaskRes
     if opts.mode == Mode::Check {
         result.candidates = None;
         result.hit = None;
+    }
+    if let Some(w) = witness {
+        (result.witnesses, result.witness_note) =
+            witnesses::collect(w, result.verdict, &raw.stderr_tail);
     }
     result
 }
@@ -458,6 +516,8 @@ esac
             extra_args: vec!["--unwind".into(), "3".into()],
             seqloc_exe: exe,
             progress: false,
+            witness_dir: None,
+            stop: Default::default(),
         }
     }
 
@@ -701,6 +761,56 @@ esac
     }
 
     #[test]
+    fn a_stopped_sweep_reports_what_finished() {
+        let dir = tree(&[("b/a/bug.c", C), ("b/b/sleep.c", C), ("b/c/safe.c", C)]);
+        let exe = fake_seqloc(dir.path(), None);
+        let tasks = discover(&[dir.path().join("b")]).unwrap();
+        let mut o = opts(exe, Mode::Check);
+        o.jobs = 1;
+        o.timeout = Duration::from_secs(60);
+        // Stop once the second task (30 s of sleep) is running.
+        let pid_file = dir.path().join("b/b/sleep.c.pid");
+        let stop = o.stop.clone();
+        let watcher = std::thread::spawn(move || {
+            let deadline = Instant::now() + Duration::from_secs(30);
+            while !pid_file.exists() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            stop.request();
+        });
+        let clock = Instant::now();
+        let r = run(&o, tasks).unwrap();
+        watcher.join().unwrap();
+        assert!(
+            clock.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            clock.elapsed()
+        );
+        assert!(r.interrupted);
+        assert_eq!(r.tasks.len(), 3, "{:#?}", r.tasks);
+        let bug = by_id(&r, "bug.c#all");
+        assert_eq!(bug.status, Status::Unscored, "{bug:#?}");
+        assert_eq!(bug.verdict, Some(Verdict::Failure));
+        let sleep = by_id(&r, "sleep.c#all");
+        assert_eq!(sleep.status, Status::Skipped, "{sleep:#?}");
+        assert!(
+            sleep
+                .reason
+                .as_deref()
+                .is_some_and(|x| x.contains("interrupted"))
+        );
+        let safe = by_id(&r, "safe.c#all");
+        assert_eq!(safe.status, Status::Skipped, "{safe:#?}");
+        assert!(
+            safe.reason
+                .as_deref()
+                .is_some_and(|x| x.contains("not run"))
+        );
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["interrupted"], true);
+    }
+
+    #[test]
     fn a_missing_executable_stops_the_sweep_before_it_starts() {
         let dir = tree(&[("b/a.c", C)]);
         let tasks = discover(&[dir.path().join("b")]).unwrap();
@@ -717,7 +827,7 @@ esac
         let mut o = opts(PathBuf::from("/opt/seq loc/seqloc"), Mode::Localize);
         o.timeout = Duration::from_millis(2500);
         o.extra_args = vec!["--checker".into(), "esbmc".into()];
-        let argv = child_argv(&o, &task, &PropertyKind::All).unwrap();
+        let argv = child_argv(&o, &task, &PropertyKind::All, None).unwrap();
         let words: Vec<String> = argv
             .iter()
             .map(|a| a.to_string_lossy().into_owned())
@@ -741,9 +851,9 @@ esac
                 "esbmc",
             ]
         );
-        assert!(child_argv(&o, &task, &PropertyKind::Unsupported("x".into())).is_none());
+        assert!(child_argv(&o, &task, &PropertyKind::Unsupported("x".into()), None).is_none());
         assert_eq!(
-            child_argv(&o, &task, &PropertyKind::NoDeadlock).unwrap()[8],
+            child_argv(&o, &task, &PropertyKind::NoDeadlock, None).unwrap()[8],
             OsString::from("deadlock")
         );
         assert!(render_command(&argv).starts_with("'/opt/seq loc/seqloc' localize "));

@@ -117,6 +117,7 @@ pub fn merge(files: &[PathBuf]) -> Result<SweepReport, SweepError> {
                     m.started = report.started;
                 }
                 m.elapsed_ms = m.elapsed_ms.saturating_add(report.elapsed_ms);
+                m.interrupted |= report.interrupted;
                 m.tasks.extend(report.tasks);
             }
         }

@@ -22,7 +22,7 @@ use quick_xml::events::Event;
 use quick_xml::reader::Reader;
 
 use super::{Meta, WitnessError};
-use crate::cex::Counterexample;
+use crate::cex::{Counterexample, TraceStep};
 use crate::seq::schedule::{Block, InputValue, SCHEMA, Schedule, StmtIndex, ThreadSpec, Until};
 
 /// The keys a witness declares: (id = attr.name, for, type, default).
@@ -98,24 +98,21 @@ pub fn write(cex: &Counterexample, index: &StmtIndex, meta: &Meta) -> Result<Str
         },
         None => &cex.steps[..],
     };
-    let mut si = 0usize;
-    for (bi, block) in sched.blocks.iter().enumerate() {
-        if si == steps.len() && steps.len() < cex.steps.len() {
-            // The failure ended the execution in an earlier block.
-            break;
-        }
-        // Steps of a thread neither this block nor the next one runs are not part of the
-        // schedule (a trace may show a thread the schedule leaves out): the witness
-        // follows the schedule, which is what replays.
-        let next_block_thread = sched.blocks.get(bi + 1).map(|b| b.thread);
-        while steps
-            .get(si)
-            .is_some_and(|s| s.thread != block.thread && Some(s.thread) != next_block_thread)
-        {
-            si += 1;
-        }
+    let truncated = steps.len() < cex.steps.len();
+    // The trace's order first; a checker may show a thread's local steps anywhere (CBMC,
+    // or a declaration shown before another thread's atomic block), so when that order
+    // leaves steps over, each block takes its own thread's steps up to its `until`.
+    let plan = match in_trace_order(steps, sched, truncated) {
+        Ok(plan) => plan,
+        Err(first) => by_thread(steps, sched, index, truncated).map_err(|second| {
+            not_covered(format!(
+                "the trace does not follow the schedule's blocks: {first}; by thread: {second}"
+            ))
+        })?,
+    };
+    for (bi, (block, taken)) in sched.blocks.iter().zip(&plan).enumerate() {
         let start = edges.len();
-        while let Some(step) = steps.get(si).filter(|s| s.thread == block.thread) {
+        for step in taken.iter().map(|&i| &steps[i]) {
             let mut e = EdgeOut {
                 thread: step.thread,
                 sid: Some(step.sid),
@@ -155,7 +152,6 @@ pub fn write(cex: &Counterexample, index: &StmtIndex, meta: &Meta) -> Result<Str
             } else {
                 edges.push(e);
             }
-            si += 1;
         }
         if edges.len() == start {
             edges.push(EdgeOut {
@@ -182,14 +178,6 @@ pub fn write(cex: &Counterexample, index: &StmtIndex, meta: &Meta) -> Result<Str
             });
         }
     }
-    if let Some(step) = steps.get(si) {
-        return Err(not_covered(format!(
-            "the trace does not follow the schedule's blocks: step {} (thread {}, line {}) is left over",
-            si + 1,
-            step.thread,
-            step.line
-        )));
-    }
     attach_inputs(&mut edges, sched, index);
     // The most times one thread ran one statement: the loop bound a replay needs.
     let mut runs: HashMap<(u32, crate::ir::StmtId), u32> = HashMap::new();
@@ -198,6 +186,103 @@ pub fn write(cex: &Counterexample, index: &StmtIndex, meta: &Meta) -> Result<Str
     }
     let unwind = runs.values().copied().max().unwrap_or(0) + 1;
     Ok(render(&edges, meta, unwind))
+}
+
+/// The steps of each block (indices into `steps`), taken in the trace's order: a block
+/// takes the steps of its thread that follow, skipping those of threads neither it nor
+/// the next block runs (a trace may show a thread the schedule leaves out). Fewer blocks
+/// than the schedule's when the failure (the last step, `truncated`) ended the execution
+/// earlier. An error names a step no block took.
+fn in_trace_order(
+    steps: &[TraceStep],
+    sched: &Schedule,
+    truncated: bool,
+) -> Result<Vec<Vec<usize>>, String> {
+    let mut plan = Vec::new();
+    let mut si = 0usize;
+    for (bi, block) in sched.blocks.iter().enumerate() {
+        if si == steps.len() && truncated {
+            break;
+        }
+        let next_block_thread = sched.blocks.get(bi + 1).map(|b| b.thread);
+        while steps
+            .get(si)
+            .is_some_and(|s| s.thread != block.thread && Some(s.thread) != next_block_thread)
+        {
+            si += 1;
+        }
+        let mut taken = Vec::new();
+        while steps.get(si).is_some_and(|s| s.thread == block.thread) {
+            taken.push(si);
+            si += 1;
+        }
+        plan.push(taken);
+    }
+    match steps.get(si) {
+        Some(step) => Err(format!(
+            "step {} (thread {}, line {}) is left over",
+            si + 1,
+            step.thread,
+            step.line
+        )),
+        None => Ok(plan),
+    }
+}
+
+/// The steps of each block taken thread by thread: a block takes its thread's next steps
+/// in the trace up to the `occurrence`-th execution of its `before` statement (counted
+/// over the thread's run), or all of them (`end`). Steps no block takes are of threads the
+/// schedule does not run there (a thread created and blocked at once in a deadlock, a
+/// step after the thread's last stop): the witness follows the schedule, which is what
+/// replays. Refused when the failing step (the last, `truncated`) is not in the last
+/// block that runs anything.
+fn by_thread(
+    steps: &[TraceStep],
+    sched: &Schedule,
+    index: &StmtIndex,
+    truncated: bool,
+) -> Result<Vec<Vec<usize>>, String> {
+    let mut queues: HashMap<u32, std::collections::VecDeque<usize>> = HashMap::new();
+    for (i, s) in steps.iter().enumerate() {
+        queues.entry(s.thread).or_default().push_back(i);
+    }
+    let mut runs: HashMap<(u32, String), u32> = HashMap::new();
+    let mut plan: Vec<Vec<usize>> = Vec::new();
+    for block in &sched.blocks {
+        let queue = queues.entry(block.thread).or_default();
+        let mut taken = Vec::new();
+        while let Some(&i) = queue.front() {
+            let name = index.name(steps[i].sid);
+            let n = runs.entry((block.thread, name.clone())).or_insert(0);
+            if let Until::Before { before, occurrence } = &block.until {
+                if *before == name && *n + 1 == *occurrence {
+                    break;
+                }
+            }
+            *n += 1;
+            taken.push(i);
+            queue.pop_front();
+        }
+        plan.push(taken);
+    }
+    if truncated {
+        let last = steps.len().saturating_sub(1);
+        let Some(at) = plan.iter().position(|t| t.contains(&last)) else {
+            return Err(format!(
+                "no block runs the failing step (thread {}, line {})",
+                steps[last].thread, steps[last].line
+            ));
+        };
+        if let Some(later) = plan[at + 1..].iter().position(|t| !t.is_empty()) {
+            return Err(format!(
+                "block {} runs steps after the failure in block {}",
+                at + later + 2,
+                at + 1
+            ));
+        }
+        plan.truncate(at + 1);
+    }
+    Ok(plan)
 }
 
 impl EdgeOut {
