@@ -31,7 +31,7 @@
 //!   bindings), unless a left-hand side repeats (a one-line loop running again).
 //!
 //! A schedule built this way is a claim, not a fact: callers replay it with the built-in
-//! sequentializer before trusting it (`diag::localize::prepare`).
+//! sequentializer before trusting it (`engine::diagnosis::prepare`, through the driver's `Backstop`).
 
 use crate::ir::known::Known;
 use std::collections::{HashMap, HashSet};
