@@ -10,9 +10,6 @@ use crate::ir::known::{Known, classify, is_atomic_function};
 use crate::ir::visit::{self, VisitorMut};
 use crate::ir::*;
 
-/// glibc's `PTHREAD_MUTEX_NORMAL` (also `PTHREAD_MUTEX_DEFAULT`).
-const MUTEX_NORMAL: i32 = 0;
-
 #[derive(Debug, thiserror::Error)]
 pub enum InlineError {
     #[error(
@@ -223,23 +220,9 @@ impl<'a> Inliner<'a> {
         Ok(Some(chain))
     }
 
-    fn library_call(&mut self, f: FuncId, args: &[Expr], loc: Loc) -> Result<(), InlineError> {
+    fn library_call(&mut self, f: FuncId, _args: &[Expr], loc: Loc) -> Result<(), InlineError> {
         let func = self.prog.func(f);
         let name = func.name.clone();
-        // Mutex attributes are dropped (rules/*.toml), which is right only for the default
-        // type: a recursive mutex locked twice would be reported as a deadlock, an
-        // error-checking one's EDEADLK/EPERM returns would be missed.
-        if name == "pthread_mutexattr_settype"
-            && args.get(1).and_then(Expr::as_int) != Some(i128::from(MUTEX_NORMAL))
-        {
-            return Err(InlineError::Unsupported {
-                function: name,
-                at: self.prog.sources.describe(loc),
-                reason: "a mutex type other than PTHREAD_MUTEX_NORMAL or PTHREAD_MUTEX_DEFAULT: \
-                         recursive and error-checking mutexes are not modelled yet"
-                    .into(),
-            });
-        }
         if let Some((why, at)) = &func.unsupported {
             return Err(InlineError::Unsupported {
                 function: name,
