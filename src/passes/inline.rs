@@ -223,6 +223,19 @@ impl<'a> Inliner<'a> {
     fn library_call(&mut self, f: FuncId, _args: &[Expr], loc: Loc) -> Result<(), InlineError> {
         let func = self.prog.func(f);
         let name = func.name.clone();
+        // A joined thread cannot be detached (ESRCH) and a detached one cannot be joined
+        // (EINVAL, at once): both are modelled as succeeding, the join as waiting, which
+        // would hide the interleavings where the joiner goes on early.
+        if classify(&name) == Known::ThreadDetach && calls(self.prog, "pthread_join") {
+            return Err(InlineError::Unsupported {
+                function: name,
+                at: self.prog.sources.describe(loc),
+                reason: "detaching in a program that also joins threads: the error returns of \
+                         `pthread_join` on a detached thread (EINVAL) and of `pthread_detach` \
+                         on a joined one (ESRCH) are not modelled yet"
+                    .into(),
+            });
+        }
         if let Some((why, at)) = &func.unsupported {
             return Err(InlineError::Unsupported {
                 function: name,
@@ -455,4 +468,22 @@ impl VisitorMut for Rewriter<'_> {
         }
         visit::walk_expr_mut(self, e)
     }
+}
+
+/// Whether some function of `prog` calls the function named `name`.
+fn calls(prog: &Program, name: &str) -> bool {
+    prog.funcs
+        .iter()
+        .filter_map(|f| f.body.as_ref())
+        .any(|body| {
+            let mut found = false;
+            crate::ir::visit::each_expr(body, &mut |e| {
+                if let ExprKind::Call(c, _) = &e.kind {
+                    if let ExprKind::Func(g) = c.peel().kind {
+                        found |= prog.func(g).name == name;
+                    }
+                }
+            });
+            found
+        })
 }
