@@ -300,3 +300,85 @@ fn deep_expressions_do_not_overflow_the_stack() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The synchronization primitives' failing programs, sequentialized along their
+/// counterexample for gcc, compile and reach the same failure natively: the printed
+/// sequential C means what the model means (the program ESBMC and CBMC localize on).
+/// Their correct twins hold natively too (run repeatedly, compiled as written).
+#[test]
+fn issue26_sync_primitives_sequentialize_to_native_programs() {
+    if !have_gcc() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("seqloc-sync-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let family = [
+        "spin_",
+        "sem_",
+        "rwlock_",
+        "mutex_recursive_",
+        "mutex_errorcheck_",
+    ];
+    let progs: Vec<PathBuf> = programs()
+        .into_iter()
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            family.iter().any(|f| name.starts_with(f)) && !name.ends_with("_refused.c")
+        })
+        .collect();
+    assert!(progs.len() >= 16, "sync programs: {progs:?}");
+    let gcc = |src: &std::path::Path, exe: &std::path::Path| {
+        let o = std::process::Command::new("gcc")
+            .args(["-w", "-pthread", "-o"])
+            .arg(exe)
+            .arg(src)
+            .output()
+            .expect("gcc runs");
+        assert!(
+            o.status.success(),
+            "{}: {}",
+            src.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    for p in &progs {
+        let stem = p.file_stem().and_then(|s| s.to_str()).expect("file name");
+        let exe = dir.join(stem);
+        if stem.ends_with("_ok") {
+            gcc(p, &exe);
+            for _ in 0..20 {
+                let r = std::process::Command::new(&exe).output().expect("runs");
+                assert!(r.status.success(), "{} fails natively", p.display());
+            }
+            continue;
+        }
+        let seq = dir.join(format!("{stem}.seq.c"));
+        let rel = p.strip_prefix(root()).unwrap_or(p).display().to_string();
+        let o = run(&[
+            "sequentialize",
+            &rel,
+            "--dialect",
+            "gcc",
+            "-o",
+            seq.to_str().expect("utf-8 path"),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{rel}: {}", stderr(&o));
+        gcc(&seq, &exe);
+        let r = std::process::Command::new(&exe).output().expect("runs");
+        let out =
+            String::from_utf8_lossy(&r.stdout).to_string() + &String::from_utf8_lossy(&r.stderr);
+        let want = if stem.contains("deadlock")
+            || stem.starts_with("mutex_recursive")
+            || stem == "sem_missing_post_fail"
+        {
+            "@seqloc deadlock"
+        } else {
+            "@seqloc error-reached"
+        };
+        assert!(
+            out.contains(want),
+            "{rel}: the sequential program printed {out}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
