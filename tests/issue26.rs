@@ -22,7 +22,12 @@
 //! the locked worker's lines are the candidates along it), `sem_missing_post_fail.c` and
 //! `spin_order_deadlock_fail.c` deadlock with both and are localized with their faulty
 //! lines. With `--schedule`, localization with them stays available: the sequential
-//! program is seqloc's own model.
+//! program is seqloc's own model. Along the built-in checker's counterexamples (by hand,
+//! ESBMC 8.4 and CBMC 6.6): `sem_bounded_buffer_fail.c` is localized with line 16 among
+//! the candidates by both, `mutex_errorcheck_fail.c` with line 19 and
+//! `rwlock_cache_fail.c` with line 11, the same candidates as the built-in loop; the
+//! deadlock of `sem_missing_post_fail.c` (with `--property deadlock`) gets the built-in
+//! loop's candidates too.
 //!
 //! The atomics programs with the real checkers (ESBMC 8.4, CBMC 6.6, by hand, not tested
 //! here: several take minutes): `stdatomic_exchange_fail.c` fails and is localized with
