@@ -1,4 +1,4 @@
-// seqloc-expect: failure 11
+// seqloc-expect: failure 14
 // A configuration cache under a read-write lock: readers share it, the refresher must
 // hold it exclusively while it updates both fields. Two refreshers take only the read
 // lock, so their read-modify-writes of `version` overlap and one is lost.

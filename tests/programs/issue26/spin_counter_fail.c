@@ -1,4 +1,4 @@
-// seqloc-expect: failure 17
+// seqloc-expect: failure 16
 // Two workers count hits under a spinlock; the second worker's helper forgets the lock
 // and its read-modify-write can be lost.
 #include <pthread.h>
