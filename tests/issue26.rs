@@ -12,6 +12,23 @@
 //!
 //! A `// seqloc-notice: TEXT` line requires `TEXT` on stderr (the memory-order notice).
 //!
+//! The synchronization primitives (spinlocks, semaphores, typed mutexes, read-write locks)
+//! are refused for ESBMC's and CBMC's own search: their pthread libraries do not model them
+//! as POSIX does (ESBMC 8.4 has no `sem_trywait`, CBMC 6.6 no `pthread_spin_init` and a
+//! `sem_wait` that does not block, so CBMC "found" a failure of `sem_bounded_buffer_ok.c`
+//! that the replay could not tell from a real one). Tried by hand before the refusal:
+//! `spin_counter_fail.c` fails with both and is localized (CBMC names line 17; ESBMC's
+//! interleaving puts the unlocked worker inside the locked one's critical section, so
+//! the locked worker's lines are the candidates along it), `sem_missing_post_fail.c` and
+//! `spin_order_deadlock_fail.c` deadlock with both and are localized with their faulty
+//! lines. With `--schedule`, localization with them stays available: the sequential
+//! program is seqloc's own model. Along the built-in checker's counterexamples (by hand,
+//! ESBMC 8.4 and CBMC 6.6): `sem_bounded_buffer_fail.c` is localized with line 16 among
+//! the candidates by both, `mutex_errorcheck_fail.c` with line 19 and
+//! `rwlock_cache_fail.c` with line 11, the same candidates as the built-in loop; the
+//! deadlock of `sem_missing_post_fail.c` (with `--property deadlock`) gets the built-in
+//! loop's candidates too.
+//!
 //! The atomics programs with the real checkers (ESBMC 8.4, CBMC 6.6, by hand, not tested
 //! here: several take minutes): `stdatomic_exchange_fail.c` fails and is localized with
 //! line 11 among the candidates by both; `atomic_flag_spinlock_fail.c` fails with both;
@@ -156,6 +173,31 @@ fn issue26_programs_get_their_expected_verdicts() {
     assert!(errors.is_empty(), "{}", errors.join("\n\n"));
 }
 
+/// ESBMC's and CBMC's own pthread libraries would decide the interleavings of a program
+/// with semaphores: refused by name before any checker runs.
+#[test]
+fn issue26_sync_primitives_are_refused_for_the_external_search() {
+    for (checker, prog) in [
+        ("esbmc", "sem_bounded_buffer_ok.c"),
+        ("cbmc", "sem_bounded_buffer_ok.c"),
+        ("cbmc", "mutex_recursive_ok.c"),
+        ("esbmc", "rwlock_cache_fail.c"),
+    ] {
+        let rel = format!("{DIR}/{prog}");
+        let o = run(&[
+            "check",
+            &rel,
+            "--checker",
+            checker,
+            "--checker-path",
+            "/nonexistent",
+        ]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{checker} {prog}: {err}");
+        assert!(err.contains("is not modelled as POSIX specifies"), "{err}");
+    }
+}
+
 /// Every correct program of the directory has a failing twin and the other way round, so
 /// each feature is tested both ways.
 #[test]
@@ -259,6 +301,88 @@ fn deep_expressions_do_not_overflow_the_stack() {
             o.status.code(),
             stdout(&o),
             stderr(&o)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The synchronization primitives' failing programs, sequentialized along their
+/// counterexample for gcc, compile and reach the same failure natively: the printed
+/// sequential C means what the model means (the program ESBMC and CBMC localize on).
+/// Their correct twins hold natively too (run repeatedly, compiled as written).
+#[test]
+fn issue26_sync_primitives_sequentialize_to_native_programs() {
+    if !have_gcc() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("seqloc-sync-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let family = [
+        "spin_",
+        "sem_",
+        "rwlock_",
+        "mutex_recursive_",
+        "mutex_errorcheck_",
+    ];
+    let progs: Vec<PathBuf> = programs()
+        .into_iter()
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            family.iter().any(|f| name.starts_with(f)) && !name.ends_with("_refused.c")
+        })
+        .collect();
+    assert!(progs.len() >= 16, "sync programs: {progs:?}");
+    let gcc = |src: &std::path::Path, exe: &std::path::Path| {
+        let o = std::process::Command::new("gcc")
+            .args(["-w", "-pthread", "-o"])
+            .arg(exe)
+            .arg(src)
+            .output()
+            .expect("gcc runs");
+        assert!(
+            o.status.success(),
+            "{}: {}",
+            src.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    for p in &progs {
+        let stem = p.file_stem().and_then(|s| s.to_str()).expect("file name");
+        let exe = dir.join(stem);
+        if stem.ends_with("_ok") {
+            gcc(p, &exe);
+            for _ in 0..20 {
+                let r = std::process::Command::new(&exe).output().expect("runs");
+                assert!(r.status.success(), "{} fails natively", p.display());
+            }
+            continue;
+        }
+        let seq = dir.join(format!("{stem}.seq.c"));
+        let rel = p.strip_prefix(root()).unwrap_or(p).display().to_string();
+        let o = run(&[
+            "sequentialize",
+            &rel,
+            "--dialect",
+            "gcc",
+            "-o",
+            seq.to_str().expect("utf-8 path"),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{rel}: {}", stderr(&o));
+        gcc(&seq, &exe);
+        let r = std::process::Command::new(&exe).output().expect("runs");
+        let out =
+            String::from_utf8_lossy(&r.stdout).to_string() + &String::from_utf8_lossy(&r.stderr);
+        let want = if stem.contains("deadlock")
+            || stem.starts_with("mutex_recursive")
+            || stem == "sem_missing_post_fail"
+        {
+            "@seqloc deadlock"
+        } else {
+            "@seqloc error-reached"
+        };
+        assert!(
+            out.contains(want),
+            "{rel}: the sequential program printed {out}"
         );
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -107,13 +107,8 @@ impl Scan<'_> {
                 self.check(loc);
                 self.found.opaque_check.get_or_insert(loc);
             }
-            // Unsupported facilities (barriers, semaphores, ...) may block; seqloc cannot
-            // tell.
-            Known::MutexLock
-            | Known::ThreadJoin
-            | Known::CondWait
-            | Known::CondTimedwait
-            | Known::Unsupported => self.block(loc),
+            // Unsupported facilities (barriers, ...) may block too; seqloc cannot tell.
+            k if k.may_block() => self.block(loc),
             _ => {}
         }
         self.enter(f);

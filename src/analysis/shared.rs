@@ -77,27 +77,14 @@ pub fn address_taken_in(prog: &Program, stmts: &[&Stmt]) -> HashSet<VarId> {
                 return false;
             };
             let k = classify(&self.1.func(f).name);
+            // `sem_getvalue` stores through its second argument.
+            if k.is_sync_object_op() && !(k == Known::SemGetvalue && i == 1) {
+                return true;
+            }
             matches!(
                 (k, i),
                 (Known::ThreadCreate, 0)
                     | (Known::ThreadJoin, 1)
-                    | (
-                        Known::MutexInit
-                            | Known::MutexLock
-                            | Known::MutexTrylock
-                            | Known::MutexUnlock
-                            | Known::MutexDestroy,
-                        _
-                    )
-                    | (
-                        Known::CondInit
-                            | Known::CondWait
-                            | Known::CondTimedwait
-                            | Known::CondSignal
-                            | Known::CondBroadcast
-                            | Known::CondDestroy,
-                        _
-                    )
                     | (Known::Attr, _)
                     | (Known::KeyCreate, 0)
             )

@@ -206,6 +206,19 @@ fn seqloc_external(
     framework: &seqloc::seq::Framework,
     templates: Option<&Path>,
 ) -> Result<(CheckOutcome, CheckerInfo, Option<External>), Fail> {
+    // Their own library models of these would decide the interleavings they search and
+    // the replay of their traces cannot tell (README, "Supported C").
+    if let Some((name, loc)) = seqloc::checker::external::gaps::unmodelled_sync(&prep.normalized) {
+        let checker = if a.checker.checker == CheckerKind::Cbmc {
+            "CBMC"
+        } else {
+            "ESBMC"
+        };
+        return Err(Fail::input(format!(
+            "{}: `{name}` is not modelled as POSIX specifies by {checker}'s own pthread library, which it would use to search the program (semaphores, read-write locks, spinlocks and mutex types); use --checker builtin, or localize along a known failure with --schedule",
+            prep.normalized.sources.describe(loc)
+        )));
+    }
     let log = |level: u8, msg: &str| verbose(ctx, level, msg);
     let cfg = external_config(&a.checker, &a.input, framework, templates);
     let mut ext = External::start(cfg, &log).map_err(external_fail)?;

@@ -700,7 +700,13 @@ impl<'a> Explainer<'a> {
         let stmt = self.stmts.get(&site.sid);
         if let Some(call) = stmt.and_then(|s| self.lock_call(s)) {
             let (name, obj) = call;
-            if name == "pthread_mutex_lock" || name == "pthread_mutex_trylock" {
+            if matches!(
+                name.as_str(),
+                "pthread_mutex_lock"
+                    | "pthread_mutex_trylock"
+                    | "pthread_spin_lock"
+                    | "pthread_spin_trylock"
+            ) {
                 return if c.chosen == 0 {
                     format!("had `{name}` left `{obj}` free (not taken it)")
                 } else {
@@ -749,7 +755,10 @@ impl<'a> Explainer<'a> {
             return None;
         };
         let name = self.normalized.func(fid).name.clone();
-        if !(name.starts_with("pthread_mutex_") || name.starts_with("pthread_cond_")) {
+        if !(name.starts_with("pthread_mutex_")
+            || name.starts_with("pthread_spin_")
+            || name.starts_with("pthread_cond_"))
+        {
             return None;
         }
         let arg = args.first()?.peel();

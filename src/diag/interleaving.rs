@@ -727,14 +727,20 @@ enum LockOp {
 /// Locks reached through different pointer expressions are told apart by their text: a
 /// lock passed as a parameter under another name is missed, never confused.
 fn lock_op(stmt: &str) -> Option<(LockOp, String)> {
-    let (op, rest) = if let Some(p) = stmt.find("pthread_mutex_lock(") {
-        (LockOp::Acquire, &stmt[p + "pthread_mutex_lock(".len()..])
-    } else if let Some(p) = stmt.find("pthread_mutex_trylock(") {
-        // A trylock may fail; the trace does not say, so it is not counted as held.
-        let _ = p;
+    // A spinlock is a mutex that busy-waits. A trylock may fail; the trace does not say,
+    // so it is not counted as held.
+    let find = |names: &[&str]| {
+        names
+            .iter()
+            .find_map(|n| stmt.find(n).map(|p| &stmt[p + n.len()..]))
+    };
+    if find(&["pthread_mutex_trylock(", "pthread_spin_trylock("]).is_some() {
         return None;
-    } else if let Some(p) = stmt.find("pthread_mutex_unlock(") {
-        (LockOp::Release, &stmt[p + "pthread_mutex_unlock(".len()..])
+    }
+    let (op, rest) = if let Some(r) = find(&["pthread_mutex_lock(", "pthread_spin_lock("]) {
+        (LockOp::Acquire, r)
+    } else if let Some(r) = find(&["pthread_mutex_unlock(", "pthread_spin_unlock("]) {
+        (LockOp::Release, r)
     } else {
         return None;
     };

@@ -359,6 +359,9 @@ fn finishes_unblocked(resolved: &Resolved, j: usize, ran: &[TraceStep]) -> bool 
         "pthread_cond_timedwait(",
         "pthread_join(",
         "sem_wait(",
+        "pthread_spin_lock(",
+        "pthread_rwlock_rdlock(",
+        "pthread_rwlock_wrlock(",
     ];
     last && b.until == Stop::End
         && !ran

@@ -27,6 +27,22 @@ pub enum Known {
     CondSignal,
     CondBroadcast,
     CondDestroy,
+    // Counting semaphores (`sem_t`): the count lives in the object itself.
+    SemInit,
+    SemWait,
+    SemTrywait,
+    SemPost,
+    SemGetvalue,
+    SemDestroy,
+    // Read-write locks (`pthread_rwlock_t`): 0 free, n > 0 held by n readers, -1 by a
+    // writer.
+    RwInit,
+    RwRdlock,
+    RwWrlock,
+    RwTryrdlock,
+    RwTrywrlock,
+    RwUnlock,
+    RwDestroy,
     /// `pthread_attr_*`, `pthread_mutexattr_*`, `pthread_condattr_*`: no effect.
     Attr,
     // Thread-specific data.
@@ -75,11 +91,72 @@ impl Known {
                 | Known::CondSignal
                 | Known::CondBroadcast
                 | Known::CondDestroy
+                | Known::SemInit
+                | Known::SemWait
+                | Known::SemTrywait
+                | Known::SemPost
+                | Known::SemGetvalue
+                | Known::SemDestroy
+                | Known::RwInit
+                | Known::RwRdlock
+                | Known::RwWrlock
+                | Known::RwTryrdlock
+                | Known::RwTrywrlock
+                | Known::RwUnlock
+                | Known::RwDestroy
                 | Known::Attr
                 | Known::KeyCreate
                 | Known::KeyDelete
                 | Known::GetSpecific
                 | Known::SetSpecific
+        )
+    }
+
+    /// A call that may wait for another thread: every deadlock analysis and proof must
+    /// count it.
+    pub fn may_block(self) -> bool {
+        matches!(
+            self,
+            Known::MutexLock
+                | Known::ThreadJoin
+                | Known::CondWait
+                | Known::CondTimedwait
+                | Known::SemWait
+                | Known::RwRdlock
+                | Known::RwWrlock
+                | Known::Unsupported
+        )
+    }
+
+    /// A call on a synchronization object whose first argument names the object only
+    /// (its address does not escape into the program's memory).
+    pub fn is_sync_object_op(self) -> bool {
+        matches!(
+            self,
+            Known::MutexInit
+                | Known::MutexLock
+                | Known::MutexTrylock
+                | Known::MutexUnlock
+                | Known::MutexDestroy
+                | Known::CondInit
+                | Known::CondWait
+                | Known::CondTimedwait
+                | Known::CondSignal
+                | Known::CondBroadcast
+                | Known::CondDestroy
+                | Known::SemInit
+                | Known::SemWait
+                | Known::SemTrywait
+                | Known::SemPost
+                | Known::SemGetvalue
+                | Known::SemDestroy
+                | Known::RwInit
+                | Known::RwRdlock
+                | Known::RwWrlock
+                | Known::RwTryrdlock
+                | Known::RwTrywrlock
+                | Known::RwUnlock
+                | Known::RwDestroy
         )
     }
 }
@@ -103,6 +180,27 @@ pub fn classify(name: &str) -> Known {
         "pthread_cond_signal" => Known::CondSignal,
         "pthread_cond_broadcast" => Known::CondBroadcast,
         "pthread_cond_destroy" => Known::CondDestroy,
+        // A spinlock is a default mutex that busy-waits instead of sleeping: the same
+        // interleavings, the same deadlocks (a spin forever is a thread that never
+        // proceeds), `EBUSY` from trylock.
+        "pthread_spin_init" => Known::MutexInit,
+        "pthread_spin_lock" => Known::MutexLock,
+        "pthread_spin_trylock" => Known::MutexTrylock,
+        "pthread_spin_unlock" => Known::MutexUnlock,
+        "pthread_spin_destroy" => Known::MutexDestroy,
+        "sem_init" => Known::SemInit,
+        "sem_wait" => Known::SemWait,
+        "sem_trywait" => Known::SemTrywait,
+        "sem_post" => Known::SemPost,
+        "sem_getvalue" => Known::SemGetvalue,
+        "sem_destroy" => Known::SemDestroy,
+        "pthread_rwlock_init" => Known::RwInit,
+        "pthread_rwlock_rdlock" => Known::RwRdlock,
+        "pthread_rwlock_wrlock" => Known::RwWrlock,
+        "pthread_rwlock_tryrdlock" => Known::RwTryrdlock,
+        "pthread_rwlock_trywrlock" => Known::RwTrywrlock,
+        "pthread_rwlock_unlock" => Known::RwUnlock,
+        "pthread_rwlock_destroy" => Known::RwDestroy,
         "pthread_key_create" => Known::KeyCreate,
         "pthread_key_delete" => Known::KeyDelete,
         "pthread_getspecific" => Known::GetSpecific,
@@ -124,6 +222,8 @@ pub fn classify(name: &str) -> Known {
         "calloc" => Known::Calloc,
         "free" => Known::Free,
         n if n.starts_with("__VERIFIER_nondet_") => Known::Nondet,
+        // A robust mutex answers EOWNERDEAD when its owner ended holding it.
+        "pthread_mutexattr_setrobust" | "pthread_mutexattr_setrobust_np" => Known::Unsupported,
         n if n.starts_with("pthread_attr_")
             || n.starts_with("pthread_mutexattr_")
             || n.starts_with("pthread_condattr_")
@@ -165,6 +265,28 @@ pub fn dialect_alias(name: &str) -> Option<String> {
     }
 }
 
+/// Whether the program chooses a mutex type other than the default: a call of
+/// `pthread_mutexattr_settype` whose type is not the constant `PTHREAD_MUTEX_NORMAL`
+/// (= `PTHREAD_MUTEX_DEFAULT`, 0 in glibc).
+pub fn sets_mutex_type(prog: &crate::ir::Program) -> bool {
+    let mut typed = false;
+    for f in &prog.funcs {
+        let Some(body) = &f.body else { continue };
+        crate::ir::visit::each_expr(body, &mut |e| {
+            if let crate::ir::ExprKind::Call(c, args) = &e.kind {
+                if let crate::ir::ExprKind::Func(g) = c.peel().kind {
+                    if prog.func(g).name == "pthread_mutexattr_settype"
+                        && args.get(1).and_then(crate::ir::Expr::as_int) != Some(0)
+                    {
+                        typed = true;
+                    }
+                }
+            }
+        });
+    }
+    typed
+}
+
 /// `__VERIFIER_atomic_*` functions run atomically (SV-COMP convention), except the
 /// begin/end markers themselves.
 pub fn is_atomic_function(name: &str) -> bool {
@@ -176,8 +298,10 @@ pub fn is_atomic_function(name: &str) -> bool {
 /// The typedef names of pthread synchronisation objects (Table II rewrites them).
 pub fn sync_typedef(name: &str) -> Option<SyncKind> {
     match name {
-        "pthread_mutex_t" => Some(SyncKind::Mutex),
+        "pthread_mutex_t" | "pthread_spinlock_t" => Some(SyncKind::Mutex),
         "pthread_cond_t" => Some(SyncKind::Cond),
+        "sem_t" => Some(SyncKind::Semaphore),
+        "pthread_rwlock_t" => Some(SyncKind::RwLock),
         _ => None,
     }
 }
@@ -187,6 +311,8 @@ pub fn sync_typedef(name: &str) -> Option<SyncKind> {
 pub enum SyncKind {
     Mutex,
     Cond,
+    Semaphore,
+    RwLock,
 }
 
 #[cfg(test)]

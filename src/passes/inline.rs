@@ -10,9 +10,6 @@ use crate::ir::known::{Known, classify, is_atomic_function};
 use crate::ir::visit::{self, VisitorMut};
 use crate::ir::*;
 
-/// glibc's `PTHREAD_MUTEX_NORMAL` (also `PTHREAD_MUTEX_DEFAULT`).
-const MUTEX_NORMAL: i32 = 0;
-
 #[derive(Debug, thiserror::Error)]
 pub enum InlineError {
     #[error(
@@ -223,20 +220,19 @@ impl<'a> Inliner<'a> {
         Ok(Some(chain))
     }
 
-    fn library_call(&mut self, f: FuncId, args: &[Expr], loc: Loc) -> Result<(), InlineError> {
+    fn library_call(&mut self, f: FuncId, _args: &[Expr], loc: Loc) -> Result<(), InlineError> {
         let func = self.prog.func(f);
         let name = func.name.clone();
-        // Mutex attributes are dropped (rules/*.toml), which is right only for the default
-        // type: a recursive mutex locked twice would be reported as a deadlock, an
-        // error-checking one's EDEADLK/EPERM returns would be missed.
-        if name == "pthread_mutexattr_settype"
-            && args.get(1).and_then(Expr::as_int) != Some(i128::from(MUTEX_NORMAL))
-        {
+        // A joined thread cannot be detached (ESRCH) and a detached one cannot be joined
+        // (EINVAL, at once): both are modelled as succeeding, the join as waiting, which
+        // would hide the interleavings where the joiner goes on early.
+        if classify(&name) == Known::ThreadDetach && calls(self.prog, "pthread_join") {
             return Err(InlineError::Unsupported {
                 function: name,
                 at: self.prog.sources.describe(loc),
-                reason: "a mutex type other than PTHREAD_MUTEX_NORMAL or PTHREAD_MUTEX_DEFAULT: \
-                         recursive and error-checking mutexes are not modelled yet"
+                reason: "detaching in a program that also joins threads: the error returns of \
+                         `pthread_join` on a detached thread (EINVAL) and of `pthread_detach` \
+                         on a joined one (ESRCH) are not modelled yet"
                     .into(),
             });
         }
@@ -472,4 +468,22 @@ impl VisitorMut for Rewriter<'_> {
         }
         visit::walk_expr_mut(self, e)
     }
+}
+
+/// Whether some function of `prog` calls the function named `name`.
+fn calls(prog: &Program, name: &str) -> bool {
+    prog.funcs
+        .iter()
+        .filter_map(|f| f.body.as_ref())
+        .any(|body| {
+            let mut found = false;
+            crate::ir::visit::each_expr(body, &mut |e| {
+                if let ExprKind::Call(c, _) = &e.kind {
+                    if let ExprKind::Func(g) = c.peel().kind {
+                        found |= prog.func(g).name == name;
+                    }
+                }
+            });
+            found
+        })
 }

@@ -137,6 +137,8 @@ pub fn render_text(f: &Facts, program: &str, st: &Style) -> String {
         let kind = match o.kind {
             crate::ir::known::SyncKind::Mutex => "mutex",
             crate::ir::known::SyncKind::Cond => "condition variable",
+            crate::ir::known::SyncKind::Semaphore => "semaphore",
+            crate::ir::known::SyncKind::RwLock => "read-write lock",
         };
         s.push_str(&format!(
             "  {:<16} {:<18} {:<22} {}\n",

@@ -24,6 +24,8 @@ const EBUSY: i128 = 16;
 const ETIMEDOUT: i128 = 110;
 /// Most `pthread_key_create` keys modelled.
 const MAX_KEYS: u32 = 4;
+
+mod sync;
 /// Where `pthread_exit` in main jumps: past main's exit point, which would end the process.
 const MAIN_EXIT: &str = "__seq_main_pthread_exit";
 
@@ -85,6 +87,7 @@ pub fn sequentialize(
     let nslots = slot_fns.len() as u32;
 
     let vars = make_vars(&mut prog, nslots, mode);
+    let typed_mutexes = crate::ir::known::sets_mutex_type(&prog);
     let mut builder = Builder {
         prog,
         opts,
@@ -98,7 +101,8 @@ pub fn sequentialize(
         occ_vars: HashMap::new(),
         input_occ: HashMap::new(),
         input_tables: HashMap::new(),
-        models_mutexes: opts.rules.models_mutexes(),
+        models_mutexes: opts.rules.models_mutexes() || typed_mutexes,
+        typed_mutexes,
         dtors: vec![],
         static_ids: None,
         creates_seen: 0,
@@ -594,6 +598,8 @@ struct Builder<'a> {
     input_occ: HashMap<(u32, StmtId), VarId>,
     input_tables: HashMap<(u32, StmtId), (VarId, usize)>,
     models_mutexes: bool,
+    /// The program sets a mutex type: mutexes use the typed encoding (see `sync`).
+    typed_mutexes: bool,
     dtors: Vec<FuncId>,
     /// Symbolic mode, main's code: the fixed thread id of each creation site in order
     /// (see [`static_create_ids`]), and how many sites the translation has met.
@@ -1400,7 +1406,12 @@ impl<'a, 'b> SlotGen<'a, 'b> {
         if let Some((lhs, callee, args)) = call {
             if let ExprKind::Func(f) = callee.peel().kind {
                 let name = self.b.prog.func(f).name.clone();
-                if let Some(action) = self.b.opts.rules.action(&name) {
+                let typed = if self.b.typed_mutexes {
+                    sync::typed_action(&name)
+                } else {
+                    None
+                };
+                if let Some(action) = typed.or_else(|| self.b.opts.rules.action(&name)) {
                     return self.model(action, lhs, &args, loc, id);
                 }
             }
@@ -1765,6 +1776,9 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 s.extend(zero_result(&lhs));
                 vec![step(s, true, None)]
             }
+            Action::Lock | Action::Trylock | Action::Unlock if self.b.typed_mutexes => {
+                self.sync_model(action, lhs, args, loc, id)
+            }
             Action::Lock => {
                 let m = b::deref(arg(0), &tt);
                 let free = b::bin(BinOp::Eq, m.clone(), b::int(0));
@@ -1803,7 +1817,12 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 // Part one: release the mutex and start waiting.
                 let mut a = Vec::new();
                 if self.b.models_mutexes && !is_null(&m_ptr, &tt) {
-                    a.push(st(b::assign(b::deref(m_ptr.clone(), &tt), b::int(0), &tt)));
+                    let m = b::deref(m_ptr.clone(), &tt);
+                    a.push(st(if self.b.typed_mutexes {
+                        self.typed_release(m)
+                    } else {
+                        b::assign(m, b::int(0), &tt)
+                    }));
                 }
                 a.push(st(b::assign(wait.clone(), c, &tt)));
                 a.push(st(b::assign(sig.clone(), b::int(0), &tt)));
@@ -1828,12 +1847,18 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 }
                 if self.b.models_mutexes && !is_null(&m_ptr, &tt) {
                     let m = b::deref(m_ptr.clone(), &tt);
-                    enabled = b::and(enabled, b::bin(BinOp::Eq, m.clone(), b::int(0)));
-                    c2.push(st(b::assign(
-                        m,
-                        b::bin(BinOp::Add, b::int(k), b::int(1)),
-                        &tt,
-                    )));
+                    if self.b.typed_mutexes {
+                        let (free, take) = self.typed_retake(m);
+                        enabled = b::and(enabled, free);
+                        c2.push(st(take));
+                    } else {
+                        enabled = b::and(enabled, b::bin(BinOp::Eq, m.clone(), b::int(0)));
+                        c2.push(st(b::assign(
+                            m,
+                            b::bin(BinOp::Add, b::int(k), b::int(1)),
+                            &tt,
+                        )));
+                    }
                 }
                 match (&lhs, timeout) {
                     (Some(l), Some(_)) => {
@@ -1932,6 +1957,19 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 s.extend(zero_result(&lhs));
                 vec![step(s, true, None)]
             }
+            Action::SemInit
+            | Action::SemWait
+            | Action::SemTrywait
+            | Action::SemPost
+            | Action::SemGetvalue
+            | Action::RdLock
+            | Action::WrLock
+            | Action::TryRdLock
+            | Action::TryWrLock
+            | Action::RwUnlock
+            | Action::MutexInit
+            | Action::MutexattrSettype
+            | Action::MutexattrGettype => self.sync_model(action, lhs, args, loc, id),
             Action::KeyCreate => {
                 let nk = b::var(prog, v.nkeys);
                 let mut s = vec![b::if_(

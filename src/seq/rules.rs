@@ -29,6 +29,20 @@ pub enum Action {
     KeyCreate,
     GetSpecific,
     SetSpecific,
+    SemInit,
+    SemWait,
+    SemTrywait,
+    SemPost,
+    SemGetvalue,
+    RdLock,
+    WrLock,
+    TryRdLock,
+    TryWrLock,
+    RwUnlock,
+    /// `pthread_mutex_init`: free, of the attribute's type (typed mutexes) or default.
+    MutexInit,
+    MutexattrSettype,
+    MutexattrGettype,
 }
 
 impl Action {
@@ -51,6 +65,19 @@ impl Action {
             "key-create" => Action::KeyCreate,
             "getspecific" => Action::GetSpecific,
             "setspecific" => Action::SetSpecific,
+            "sem-init" => Action::SemInit,
+            "sem-wait" => Action::SemWait,
+            "sem-trywait" => Action::SemTrywait,
+            "sem-post" => Action::SemPost,
+            "sem-getvalue" => Action::SemGetvalue,
+            "rdlock" => Action::RdLock,
+            "wrlock" => Action::WrLock,
+            "tryrdlock" => Action::TryRdLock,
+            "trywrlock" => Action::TryWrLock,
+            "rwunlock" => Action::RwUnlock,
+            "mutex-init" => Action::MutexInit,
+            "mutexattr-settype" => Action::MutexattrSettype,
+            "mutexattr-gettype" => Action::MutexattrGettype,
             _ => return None,
         })
     }

@@ -77,14 +77,12 @@ pub fn prove_no_deadlock(prog: &Program, h: &Hazards) -> Result<String, String> 
                             && !prog.sources.is_system(fun.loc));
                     why = match known {
                         _ if unseen => Some(format!("code seqloc cannot see at {}", at(e.loc))),
-                        Known::MutexLock
-                        | Known::CondWait
-                        | Known::CondTimedwait
-                        | Known::Unsupported => {
-                            Some(format!("`{}` at {} may block", fun.name, at(e.loc)))
-                        }
                         Known::ThreadJoin if *f != main => {
                             Some(format!("a join outside main at {}", at(e.loc)))
+                        }
+                        Known::ThreadJoin => None,
+                        k if k.may_block() => {
+                            Some(format!("`{}` at {} may block", fun.name, at(e.loc)))
                         }
                         Known::AtomicBegin if *f == main => {
                             Some(format!("main enters an atomic section at {}", at(e.loc)))

@@ -21,6 +21,8 @@ use super::state::{
 };
 use super::symbolic::{self, Dom, MAX_ENUM};
 
+mod sync;
+
 /// Why a step did not produce a successor.
 #[derive(Debug)]
 pub enum Stop {
@@ -95,6 +97,9 @@ pub struct Machine<'p> {
     pub globals: HashMap<VarId, u32>,
     layouts: RefCell<HashMap<CompId, CompLayout>>,
     pub main: FuncId,
+    /// The program sets a mutex type: each mutex keeps its type and re-lock count in its
+    /// own bytes (see `sync`).
+    typed_mutexes: bool,
 }
 
 impl<'p> Machine<'p> {
@@ -124,7 +129,9 @@ impl<'p> Machine<'p> {
         let guarded = guarded_reads(prog, &codes, main);
         // Unlocks, and the ends of threads other than `main`, are left movers (see
         // `locks`): they run in the step before them.
-        let unlocks_move = unlock_moves_left(prog, &codes);
+        // An unlock of a typed mutex may answer EPERM or only count down: not a mover.
+        let typed_mutexes = crate::ir::known::sets_mutex_type(prog);
+        let unlocks_move = unlock_moves_left(prog, &codes) && !typed_mutexes;
         for (id, code) in &codes {
             let vis = code
                 .instrs
@@ -155,6 +162,7 @@ impl<'p> Machine<'p> {
             globals: HashMap::default(),
             layouts: RefCell::new(HashMap::default()),
             main,
+            typed_mutexes,
         })
     }
 
@@ -850,6 +858,14 @@ impl Cx<'_, '_> {
                 let b = self.eval(arg(1)?)?;
                 Ok(Some(Val::int((a == b) as i128)))
             }
+            Known::MutexInit | Known::MutexLock | Known::MutexTrylock | Known::MutexUnlock
+                if self.m.typed_mutexes =>
+            {
+                Ok(Some(Val::int(self.typed_mutex(known, args, loc)?)))
+            }
+            Known::Attr if self.m.typed_mutexes && name.starts_with("pthread_mutexattr_") => {
+                Ok(Some(Val::int(self.mutex_attr(name, args, loc)?)))
+            }
             Known::ThreadDetach
             | Known::Attr
             | Known::CondInit
@@ -885,6 +901,10 @@ impl Cx<'_, '_> {
                 let c = self.eval_place_of_ptr(arg(0)?)?;
                 let mx = self.eval_place_of_ptr(arg(1)?)?;
                 self.st.locks.remove(&mx);
+                if self.m.typed_mutexes {
+                    // Waiting gives up every re-lock of a recursive mutex too.
+                    self.set_relocks(mx, 0, loc)?;
+                }
                 self.st.threads[self.tid].status = Status::Waiting {
                     cond: c,
                     mutex: mx,
@@ -915,6 +935,19 @@ impl Cx<'_, '_> {
                 }
                 Ok(Some(Val::int(0)))
             }
+            Known::SemInit
+            | Known::SemWait
+            | Known::SemTrywait
+            | Known::SemPost
+            | Known::SemGetvalue
+            | Known::SemDestroy
+            | Known::RwInit
+            | Known::RwRdlock
+            | Known::RwWrlock
+            | Known::RwTryrdlock
+            | Known::RwTrywrlock
+            | Known::RwUnlock
+            | Known::RwDestroy => Ok(Some(Val::int(self.sync_object(known, name, args, loc)?))),
             Known::Malloc | Known::Calloc => {
                 let n = if known == Known::Calloc {
                     let a = self.eval(arg(0)?)?;

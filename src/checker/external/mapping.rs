@@ -474,6 +474,9 @@ fn visibility(prog: &Program) -> Visibility {
                         crate::ir::known::classify(name),
                         Known::MutexLock
                             | Known::MutexTrylock
+                            | Known::SemWait
+                            | Known::RwRdlock
+                            | Known::RwWrlock
                             | Known::ThreadJoin
                             | Known::CondWait
                             | Known::CondTimedwait

@@ -13,6 +13,7 @@
 
 pub mod driver;
 pub mod flags;
+pub mod gaps;
 pub mod mapping;
 pub mod process;
 #[cfg(test)]

@@ -1,0 +1,60 @@
+//! What ESBMC and CBMC do not model as POSIX does. The program they search keeps its
+//! pthread calls, which they run on their own library models: ESBMC 8.4 has no body for
+//! `sem_trywait`, CBMC 6.6 none for `pthread_spin_init`, and CBMC's `sem_wait` does not
+//! block at 0; neither knows mutex types. Their "no failure" would then be no answer, and
+//! their counterexamples are not safe either: the replay that validates one takes a
+//! thread that blocks where the trace let it run to its end as having ended, and the
+//! non-deadlock rules drop joins, so a trace through a `sem_wait` that should have
+//! blocked replayed as an assertion failure of a correct program. Such programs are
+//! refused for the external search (the sequential programs of localization are
+//! seqloc's own and stay available through `--schedule`).
+
+use crate::ir::known::{Known, classify};
+use crate::ir::{ExprKind, Loc, Program};
+
+/// The first call of a synchronization primitive the external checkers do not model
+/// faithfully: its name and where it is.
+pub fn unmodelled_sync(prog: &Program) -> Option<(String, Loc)> {
+    let mut found: Option<(String, Loc)> = None;
+    for f in &prog.funcs {
+        let Some(body) = &f.body else { continue };
+        crate::ir::visit::each_expr(body, &mut |e| {
+            if found.is_some() {
+                return;
+            }
+            let ExprKind::Call(c, args) = &e.kind else {
+                return;
+            };
+            let ExprKind::Func(g) = c.peel().kind else {
+                return;
+            };
+            let name = &prog.func(g).name;
+            let k = classify(name);
+            let sem_or_rw = matches!(
+                k,
+                Known::SemInit
+                    | Known::SemWait
+                    | Known::SemTrywait
+                    | Known::SemPost
+                    | Known::SemGetvalue
+                    | Known::SemDestroy
+                    | Known::RwInit
+                    | Known::RwRdlock
+                    | Known::RwWrlock
+                    | Known::RwTryrdlock
+                    | Known::RwTrywrlock
+                    | Known::RwUnlock
+                    | Known::RwDestroy
+            );
+            let typed = name == "pthread_mutexattr_settype"
+                && args.get(1).and_then(crate::ir::Expr::as_int) != Some(0);
+            if sem_or_rw || typed || name.starts_with("pthread_spin_") {
+                found = Some((name.clone(), e.loc));
+            }
+        });
+        if found.is_some() {
+            break;
+        }
+    }
+    found
+}

@@ -1,0 +1,283 @@
+//! Table II actions for the synchronization objects beyond the default mutex: counting
+//! semaphores, read-write locks, and mutexes whose type an attribute chooses (recursive,
+//! error-checking). Each object is one integer of the sequential program:
+//!
+//! * a semaphore: its count;
+//! * a read-write lock: 0 free, `n > 0` held by `n` readers, -1 held by a writer;
+//! * a mutex, when the program sets a mutex type (`typed_mutexes`): the owner's slot + 1
+//!   in bits 0-7 (0: free), the recursive re-locks in bits 8-23, the type in bits 24-25
+//!   (`PTHREAD_MUTEX_RECURSIVE` 1, `..._ERRORCHECK` 2, anything else behaves as the
+//!   default type). A program without a mutex type keeps the plain encoding (0 free, else
+//!   owner + 1), so its encoding and its explanations stay as they were.
+
+use super::{EBUSY, SlotGen, Step, bin_or, is_null};
+use crate::ir::build as b;
+use crate::ir::*;
+use crate::seq::rules::Action;
+
+/// `EDEADLK` and `EPERM` on Linux.
+const EDEADLK: i128 = 35;
+const EPERM: i128 = 1;
+const RECURSIVE: i128 = 1;
+const ERRORCHECK: i128 = 2;
+const OWNER_MASK: i128 = 0xff;
+const COUNT_ONE: i128 = 0x100;
+const COUNT_MASK: i128 = 0xff_ff00;
+const KIND_SHIFT: i128 = 24;
+
+/// The action of a mutex call in a program with typed mutexes, whatever the rule group
+/// says: a re-lock's and an unlock's results depend on the type and owner, which no
+/// schedule records, so they are modelled in both groups.
+pub fn typed_action(name: &str) -> Option<Action> {
+    Some(match name {
+        "pthread_mutex_init" => Action::MutexInit,
+        "pthread_mutex_lock" => Action::Lock,
+        "pthread_mutex_trylock" => Action::Trylock,
+        "pthread_mutex_unlock" => Action::Unlock,
+        "pthread_mutexattr_init" => Action::Store0,
+        "pthread_mutexattr_settype" => Action::MutexattrSettype,
+        "pthread_mutexattr_gettype" => Action::MutexattrGettype,
+        _ => return None,
+    })
+}
+
+fn cond(c: Expr, t: Expr, e: Expr, loc: Loc) -> Expr {
+    Expr::new(
+        ExprKind::Cond(Box::new(c), Box::new(t), Box::new(e)),
+        Type::int(),
+        loc,
+    )
+}
+
+impl SlotGen<'_, '_> {
+    /// The steps of one of the actions this module owns.
+    pub(super) fn sync_model(
+        &mut self,
+        action: Action,
+        lhs: Option<Expr>,
+        args: &[Expr],
+        loc: Loc,
+        id: StmtId,
+    ) -> Vec<Step> {
+        let tt = self.b.prog.types.clone();
+        let st = |e: Expr| b::expr_stmt(e, loc, id);
+        let arg = |i: usize| args.get(i).cloned().unwrap_or_else(|| b::int(0));
+        let set = |l: &Option<Expr>, v: i128| -> Vec<Stmt> {
+            match l {
+                Some(l) => vec![st(b::assign(l.clone(), b::int(v), &tt))],
+                None => vec![],
+            }
+        };
+        let step = |stmts: Vec<Stmt>, blocking: Option<Expr>| Step {
+            stmts,
+            head: id,
+            loc,
+            visible: true,
+            blocking,
+            then_goto: None,
+        };
+        let x = b::deref(arg(0), &tt);
+        let me1 = b::int(i128::from(self.k) + 1);
+        let int = |v: i128| b::int(v);
+        let bin = b::bin;
+        match action {
+            Action::SemInit => {
+                let mut s = vec![st(b::assign(x, arg(2), &tt))];
+                s.extend(set(&lhs, 0));
+                vec![step(s, None)]
+            }
+            Action::SemWait | Action::RdLock | Action::WrLock => {
+                let (enabled, next) = match action {
+                    Action::SemWait => (
+                        bin(BinOp::Gt, x.clone(), int(0)),
+                        bin(BinOp::Sub, x.clone(), int(1)),
+                    ),
+                    Action::RdLock => (
+                        bin(BinOp::Ge, x.clone(), int(0)),
+                        bin(BinOp::Add, x.clone(), int(1)),
+                    ),
+                    _ => (bin(BinOp::Eq, x.clone(), int(0)), int(-1)),
+                };
+                let mut s = vec![st(b::assign(x, next, &tt))];
+                s.extend(set(&lhs, 0));
+                vec![step(s, Some(enabled))]
+            }
+            Action::SemTrywait | Action::TryRdLock | Action::TryWrLock => {
+                let (free, next, busy) = match action {
+                    // `sem_trywait` fails with -1 (errno EAGAIN; seqloc refuses `errno`).
+                    Action::SemTrywait => (
+                        bin(BinOp::Gt, x.clone(), int(0)),
+                        bin(BinOp::Sub, x.clone(), int(1)),
+                        -1,
+                    ),
+                    Action::TryRdLock => (
+                        bin(BinOp::Ge, x.clone(), int(0)),
+                        bin(BinOp::Add, x.clone(), int(1)),
+                        EBUSY,
+                    ),
+                    _ => (bin(BinOp::Eq, x.clone(), int(0)), int(-1), EBUSY),
+                };
+                let mut ok = vec![st(b::assign(x, next, &tt))];
+                ok.extend(set(&lhs, 0));
+                vec![step(vec![b::if_(free, ok, Some(set(&lhs, busy)))], None)]
+            }
+            Action::SemPost => {
+                let mut s = vec![st(b::assign(x.clone(), bin(BinOp::Add, x, int(1)), &tt))];
+                s.extend(set(&lhs, 0));
+                vec![step(s, None)]
+            }
+            Action::SemGetvalue => {
+                let mut s = vec![];
+                let out = arg(1);
+                if !is_null(&out, &tt) {
+                    s.push(st(b::assign(b::deref(out, &tt), x, &tt)));
+                }
+                s.extend(set(&lhs, 0));
+                vec![step(s, None)]
+            }
+            Action::RwUnlock => {
+                // Readers leave one at a time; a writer (-1) leaves it free.
+                let next = cond(
+                    bin(BinOp::Gt, x.clone(), int(0)),
+                    bin(BinOp::Sub, x.clone(), int(1)),
+                    int(0),
+                    loc,
+                );
+                let mut s = vec![st(b::assign(x, next, &tt))];
+                s.extend(set(&lhs, 0));
+                vec![step(s, None)]
+            }
+            Action::MutexInit => {
+                // The type the attribute holds, or the default type.
+                let mut s = vec![st(b::assign(x.clone(), int(0), &tt))];
+                let attr = arg(1);
+                if self.b.typed_mutexes && !is_null(&attr, &tt) {
+                    let nonnull = bin(BinOp::Ne, attr.clone(), b::conv(int(0), &attr.ty, &tt));
+                    let kind = bin(BinOp::Shl, b::deref(attr, &tt), int(KIND_SHIFT));
+                    s.push(b::if_(nonnull, vec![st(b::assign(x, kind, &tt))], None));
+                }
+                s.extend(set(&lhs, 0));
+                vec![step(s, None)]
+            }
+            Action::MutexattrSettype => {
+                let mut s = vec![st(b::assign(x, arg(1), &tt))];
+                s.extend(set(&lhs, 0));
+                vec![step(s, None)]
+            }
+            Action::MutexattrGettype => {
+                let mut s = vec![];
+                let out = arg(1);
+                if !is_null(&out, &tt) {
+                    s.push(st(b::assign(b::deref(out, &tt), x, &tt)));
+                }
+                s.extend(set(&lhs, 0));
+                vec![step(s, None)]
+            }
+            Action::Lock | Action::Trylock | Action::Unlock => {
+                let owner = bin(BinOp::BitAnd, x.clone(), int(OWNER_MASK));
+                let kind = bin(BinOp::Shr, x.clone(), int(KIND_SHIFT));
+                let free = bin(BinOp::Eq, owner.clone(), int(0));
+                let mine = bin(BinOp::Eq, owner, me1.clone());
+                let is = |k: i128| bin(BinOp::Eq, kind.clone(), int(k));
+                let take = |r: i128| {
+                    let mut v = vec![st(b::assign(
+                        x.clone(),
+                        bin(BinOp::Add, x.clone(), me1.clone()),
+                        &tt,
+                    ))];
+                    v.extend(set(&lhs, r));
+                    v
+                };
+                let again = |r: i128| {
+                    let mut v = vec![st(b::assign(
+                        x.clone(),
+                        bin(BinOp::Add, x.clone(), int(COUNT_ONE)),
+                        &tt,
+                    ))];
+                    v.extend(set(&lhs, r));
+                    v
+                };
+                // Only the type stays: free, no re-locks.
+                let release = {
+                    let mut v = vec![st(b::assign(
+                        x.clone(),
+                        bin(BinOp::Shl, kind.clone(), int(KIND_SHIFT)),
+                        &tt,
+                    ))];
+                    v.extend(set(&lhs, 0));
+                    v
+                };
+                match action {
+                    Action::Lock => {
+                        // The owner re-locking a recursive mutex counts; an error-checking
+                        // one answers EDEADLK; the default type blocks for ever.
+                        let enabled = b::and(
+                            bin_or(free.clone(), mine),
+                            bin_or(bin_or(free.clone(), is(RECURSIVE)), is(ERRORCHECK)),
+                        );
+                        let relock = b::if_(is(RECURSIVE), again(0), Some(set(&lhs, EDEADLK)));
+                        vec![step(
+                            vec![b::if_(free, take(0), Some(vec![relock]))],
+                            Some(enabled),
+                        )]
+                    }
+                    Action::Trylock => {
+                        let relock = b::if_(
+                            b::and(mine, is(RECURSIVE)),
+                            again(0),
+                            Some(set(&lhs, EBUSY)),
+                        );
+                        vec![step(vec![b::if_(free, take(0), Some(vec![relock]))], None)]
+                    }
+                    _ => {
+                        // The owner: one re-lock less, or free. Another thread: EPERM for
+                        // the checking types; the default type's unlock is undefined
+                        // there and frees it, as without a type.
+                        let counted = bin(
+                            BinOp::Ne,
+                            bin(BinOp::BitAnd, x.clone(), int(COUNT_MASK)),
+                            int(0),
+                        );
+                        let mut down = vec![st(b::assign(
+                            x.clone(),
+                            bin(BinOp::Sub, x.clone(), int(COUNT_ONE)),
+                            &tt,
+                        ))];
+                        down.extend(set(&lhs, 0));
+                        let owner_unlock =
+                            b::if_(b::and(is(RECURSIVE), counted), down, Some(release.clone()));
+                        let other = b::if_(
+                            bin_or(is(RECURSIVE), is(ERRORCHECK)),
+                            set(&lhs, EPERM),
+                            Some(release),
+                        );
+                        vec![step(
+                            vec![b::if_(mine, vec![owner_unlock], Some(vec![other]))],
+                            None,
+                        )]
+                    }
+                }
+            }
+            _ => vec![step(set(&lhs, 0), None)],
+        }
+    }
+
+    /// `pthread_cond_wait` on a typed mutex: releases it keeping its type.
+    pub(super) fn typed_release(&self, m: Expr) -> Expr {
+        let tt = &self.b.prog.types;
+        let kind = b::bin(BinOp::Shr, m.clone(), b::int(KIND_SHIFT));
+        b::assign(m, b::bin(BinOp::Shl, kind, b::int(KIND_SHIFT)), tt)
+    }
+
+    /// `pthread_cond_wait` on a typed mutex: whether it is free to take back, and taking it.
+    pub(super) fn typed_retake(&self, m: Expr) -> (Expr, Expr) {
+        let tt = &self.b.prog.types;
+        let free = b::bin(
+            BinOp::Eq,
+            b::bin(BinOp::BitAnd, m.clone(), b::int(OWNER_MASK)),
+            b::int(0),
+        );
+        let me1 = b::int(i128::from(self.k) + 1);
+        (free, b::assign(m.clone(), b::bin(BinOp::Add, m, me1), tt))
+    }
+}

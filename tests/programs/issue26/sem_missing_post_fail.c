@@ -1,0 +1,30 @@
+// seqloc-expect: deadlock 13
+// A pool of two connections guarded by a counting semaphore. A worker that finds its
+// request invalid returns early without giving its connection back, so the third
+// worker waits for a connection forever.
+#include <pthread.h>
+#include <semaphore.h>
+sem_t pool;
+int served;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *worker(void *arg) {
+  long request = (long)arg;
+  sem_wait(&pool);
+  if (request < 0)
+    return 0;
+  pthread_mutex_lock(&m);
+  served++;
+  pthread_mutex_unlock(&m);
+  sem_post(&pool);
+  return 0;
+}
+int main(void) {
+  sem_init(&pool, 0, 2);
+  pthread_t t[3];
+  pthread_create(&t[0], 0, worker, (void *)-1L);
+  pthread_create(&t[1], 0, worker, (void *)-2L);
+  pthread_create(&t[2], 0, worker, (void *)3L);
+  for (int i = 0; i < 3; i++)
+    pthread_join(t[i], 0);
+  return 0;
+}
