@@ -1,15 +1,17 @@
-//! Fault localization (paper 004, sections III-C and IV): Griesmeyer's instrumentation of
-//! the sequential program that replays one failing interleaving, and the loop that asks a
-//! checker which lines' changes make the failure go away.
+//! Fault localization's pieces that need no solver (paper 004, sections III-C and IV):
+//! Griesmeyer's instrumentation of the sequential program that replays one failing
+//! interleaving, the analyses of that interleaving, and the explanations. The procedure
+//! that runs them — validation, the candidate loop over a checker, the analyses' replays —
+//! is `engine` (`engine::diagnosis`, `engine::candidates`, `engine::localize`).
 //!
 //! * [`instrument`] turns the concrete sequential program into the diagnosis model: every
 //!   statement copy computes `diag == k ? nondet : original` (k names the statement's
 //!   original source line), the failure becomes an assumption that it does not happen,
 //!   and `assert(false)` closes the program — so a "counterexample" of the instrumented
 //!   program is a choice of lines, and values for them, that avoids the failure.
-//! * [`localize`] drives the built-in checker over it on one live solver: validation first
-//!   (the unchanged replay must fail, deterministically), then `diag != k` after each
-//!   answer until none is left; with `--faults N`, minimal sets of up to N lines.
+//! * [`interleaving`] and [`ordering`] ask, through [`Replays`], which context switches the
+//!   failure needs and which statements ran too early; [`waits`] finds condition waits
+//!   guarded by `if` that the trace wakes from.
 //! * [`explain`] turns the solver's choices into source-level repair hints and collects,
 //!   per line, the threads that ran it and the shared variables it reads and writes.
 
