@@ -142,7 +142,7 @@ pub struct LeftHolding {
 
 /// The wait-for picture of a deadlocked replay (no solving: read off the schedule, the
 /// trace and `waiting`, the statement each live thread would resume at when the replay
-/// ended, as the end-of-run probes found it; see [`super::localize::Diagnosis::waiting`]).
+/// ended, as the end-of-run probes found it; see `engine::diagnosis::Diagnosis::waiting`).
 /// A thread with no step in the trace (it blocked at its first statement) is only known
 /// from `waiting`.
 pub fn deadlock_state(

@@ -1,8 +1,8 @@
 //! `seqloc localize` as a library call, after a failing interleaving is known (from a
 //! checker's counterexample or a user's schedule): the validated diagnosis model
-//! ([`diagnosis`]), then, side by side, the candidate loop on the chosen checker and the
+//! (`engine::diagnosis`), then, side by side, the candidate loop on the chosen checker and the
 //! interleaving analyses on the built-in one (necessary context switches, order
-//! violations, missing joins), and the ranking that merges them ([`candidates`]).
+//! violations, missing joins), and the ranking that merges them (`engine::candidates`, `diag::explain`).
 
 use std::time::Instant;
 

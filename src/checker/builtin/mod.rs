@@ -2,7 +2,7 @@
 //! program into SMT, solved with Z3 (the system libz3).
 //!
 //! A [`Session`] keeps one program's encoding in a live solver, so the localizer adds
-//! its `diag != k` constraints and asks again without re-encoding. [`check`] drives the
+//! its `diag != k` constraints and asks again without re-encoding. `engine::check` drives the
 //! bounded search with iterative deepening of rounds and loop bounds.
 
 pub mod diagnose;
