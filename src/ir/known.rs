@@ -128,6 +128,27 @@ impl Known {
         )
     }
 
+    /// A semaphore or read-write-lock call: modelled by seqloc alone (the checkers' own
+    /// libraries differ from POSIX there).
+    pub fn is_semaphore_or_rwlock(self) -> bool {
+        matches!(
+            self,
+            Known::SemInit
+                | Known::SemWait
+                | Known::SemTrywait
+                | Known::SemPost
+                | Known::SemGetvalue
+                | Known::SemDestroy
+                | Known::RwInit
+                | Known::RwRdlock
+                | Known::RwWrlock
+                | Known::RwTryrdlock
+                | Known::RwTrywrlock
+                | Known::RwUnlock
+                | Known::RwDestroy
+        )
+    }
+
     /// A call on a synchronization object whose first argument names the object only
     /// (its address does not escape into the program's memory).
     pub fn is_sync_object_op(self) -> bool {

@@ -935,19 +935,9 @@ impl Cx<'_, '_> {
                 }
                 Ok(Some(Val::int(0)))
             }
-            Known::SemInit
-            | Known::SemWait
-            | Known::SemTrywait
-            | Known::SemPost
-            | Known::SemGetvalue
-            | Known::SemDestroy
-            | Known::RwInit
-            | Known::RwRdlock
-            | Known::RwWrlock
-            | Known::RwTryrdlock
-            | Known::RwTrywrlock
-            | Known::RwUnlock
-            | Known::RwDestroy => Ok(Some(Val::int(self.sync_object(known, name, args, loc)?))),
+            k if k.is_semaphore_or_rwlock() => {
+                Ok(Some(Val::int(self.sync_object(known, name, args, loc)?)))
+            }
             Known::Malloc | Known::Calloc => {
                 let n = if known == Known::Calloc {
                     let a = self.eval(arg(0)?)?;

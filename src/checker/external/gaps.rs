@@ -9,7 +9,7 @@
 //! refused for the external search (the sequential programs of localization are
 //! seqloc's own and stay available through `--schedule`).
 
-use crate::ir::known::{Known, classify};
+use crate::ir::known::classify;
 use crate::ir::{ExprKind, Loc, Program};
 
 /// The first call of a synchronization primitive the external checkers do not model
@@ -30,22 +30,7 @@ pub fn unmodelled_sync(prog: &Program) -> Option<(String, Loc)> {
             };
             let name = &prog.func(g).name;
             let k = classify(name);
-            let sem_or_rw = matches!(
-                k,
-                Known::SemInit
-                    | Known::SemWait
-                    | Known::SemTrywait
-                    | Known::SemPost
-                    | Known::SemGetvalue
-                    | Known::SemDestroy
-                    | Known::RwInit
-                    | Known::RwRdlock
-                    | Known::RwWrlock
-                    | Known::RwTryrdlock
-                    | Known::RwTrywrlock
-                    | Known::RwUnlock
-                    | Known::RwDestroy
-            );
+            let sem_or_rw = k.is_semaphore_or_rwlock();
             let typed = name == "pthread_mutexattr_settype"
                 && args.get(1).and_then(crate::ir::Expr::as_int) != Some(0);
             if sem_or_rw || typed || name.starts_with("pthread_spin_") {
