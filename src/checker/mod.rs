@@ -1,5 +1,6 @@
 //! Checkers: the built-in bounded model checker, and ESBMC and CBMC run as processes.
 
+pub mod bounded;
 pub mod builtin;
 pub mod counting;
 pub mod explicit;

@@ -223,22 +223,16 @@ fn seqloc_external(
     let cfg = external_config(&a.checker, &a.input, framework, templates);
     let mut ext = External::start(cfg, &log).map_err(external_fail)?;
     let bounds = external_bounds(&a.bounds);
-    let backstop = seqloc::engine::external::EngineBackstop {
+    let out = seqloc::engine::external::check(
+        &mut ext,
         prep,
+        &a.input.file,
+        properties(a.property),
+        &bounds,
         framework,
-        threads: bounds.threads.max(1),
-        recursion: bounds.recursion.max(1),
-    };
-    let out = ext
-        .check(
-            prep,
-            &a.input.file,
-            properties(a.property),
-            &bounds,
-            &backstop,
-            &log,
-        )
-        .map_err(external_fail)?;
+        &log,
+    )
+    .map_err(external_fail)?;
     let info = CheckerInfo {
         name: ext.name().into(),
         version: ext.version_text(),

@@ -10,9 +10,12 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+pub use super::deepen::seconds;
+use super::deepen::{Ladder, Plan, Steer};
 use crate::cex::Counterexample;
+use crate::checker::builtin::probe::{BoundedProbe, ProbeError};
 use crate::checker::builtin::{
-    Answer, BmcError, Interruptible, Limit, Properties, Session, SolveGate, Stats, Undecided,
+    Answer, BmcError, Interruptible, Limit, Properties, SolveGate, Stats,
 };
 use crate::checker::explicit::{self, ExploreOptions, ExploreStats, Explored};
 pub use crate::checker::outcome::{Bounds, CheckOutcome, Exploration, Phase, Verdict};
@@ -98,6 +101,15 @@ pub enum CheckError {
     Seq(#[from] SeqError),
     #[error(transparent)]
     Bmc(#[from] BmcError),
+}
+
+impl From<ProbeError> for CheckError {
+    fn from(e: ProbeError) -> Self {
+        match e {
+            ProbeError::Seq(e) => CheckError::Seq(e),
+            ProbeError::Bmc(e) => CheckError::Bmc(e),
+        }
+    }
 }
 
 const ROUNDS: &[u32] = &[2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64];
@@ -287,7 +299,19 @@ fn search(
     };
     if let Some(why) = explicit::unfailing(&prep.normalized, &eopts) {
         // Nothing reachable can fail: no search is needed, bounded or not.
-        let mut out = finished(Bounds::default(), true, vec![], vec![], Stats::default());
+        // `combine` below gives the verdict and its reason.
+        let mut out = CheckOutcome {
+            verdict: Verdict::NoFailureWithinBounds,
+            reason: None,
+            bounds: Bounds::default(),
+            loops_complete: true,
+            unwinding_reached: vec![],
+            counterexample: None,
+            phases: vec![],
+            stats: Stats::default(),
+            limit_reached: false,
+            exploration: None,
+        };
         let stats = ExploreStats {
             states: 0,
             transitions: 0,
@@ -669,6 +693,8 @@ fn combine(out: &mut CheckOutcome, ex: Explored, prog: &Program) {
     }
 }
 
+/// The built-in bounded search, deepened by [`super::deepen`] and steered by the explorer
+/// beside it.
 fn deepen(
     prep: &Prepared,
     opts: &CheckOptions,
@@ -676,318 +702,79 @@ fn deepen(
     user: UserBounds,
 ) -> Result<CheckOutcome, CheckError> {
     let deadline = opts.timeout.map(|t| Instant::now() + t);
-    let mut rounds_i = 0usize;
-    let mut diag_unwind = opts.unwind.unwrap_or(2);
-    let mut phases = Vec::new();
-    let mut stats = Stats::default();
-    let mut last_done: Option<(Bounds, bool, Vec<String>)> = None;
-    // Loop bounds for the wide phases (fewest rounds, deep loops) due before the next
-    // phase of the diagonal, in order.
-    let mut wide: std::collections::VecDeque<u32> = Default::default();
-    let mut widest = 0u32;
-    loop {
+    let max_rounds = opts.max_rounds.max(1);
+    let plan = Plan {
+        schedule: Some(Ladder {
+            fixed: opts.rounds.map(|r| r.min(max_rounds)),
+            steps: ROUNDS.to_vec(),
+            max: max_rounds,
+        }),
+        unwind: opts.unwind,
+        first_unwind: 2,
+        max_unwind: opts.max_unwind,
+        diagonal: true,
+        wide: true,
+        deadline,
+        timeout: opts.timeout,
+    };
+    let mut search = BoundedProbe {
+        prep,
+        framework: &opts.framework,
+        properties: opts.properties,
+        max_threads: opts.max_threads,
+        recursion: opts.recursion,
+        deadline,
+        gate: ctl.gate.clone(),
+    };
+    let steer = Steering { ctl, user };
+    Ok(super::deepen::deepen(&mut search, &plan, &steer)?)
+}
+
+/// What the explorer, on its thread, says to the bounded search through [`Control`].
+struct Steering<'a> {
+    ctl: &'a Control,
+    user: UserBounds,
+}
+
+impl Steer for Steering<'_> {
+    fn max_schedule(&self, usual: u32) -> u32 {
         // A failure the explorer found is worth looking for beyond `max_rounds`.
         // Once it is replayed, the bounded search only looks for a shorter one within its
         // usual bounds.
-        let max_rounds = if ctl.failing.load(Ordering::SeqCst)
-            && !ctl.replayed.load(Ordering::SeqCst)
-            && user.rounds.is_none()
+        if self.ctl.failing.load(Ordering::SeqCst)
+            && !self.ctl.replayed.load(Ordering::SeqCst)
+            && self.user.rounds.is_none()
         {
-            opts.max_rounds.max(64)
+            usual.max(64)
         } else {
-            opts.max_rounds.max(1)
-        };
-        let diagonal = opts
-            .rounds
-            .unwrap_or(ROUNDS.get(rounds_i).copied().unwrap_or(max_rounds))
-            .min(max_rounds);
-        let wide_unwind = wide.pop_front();
-        let (rounds, unwind) = match wide_unwind {
-            Some(u) => (ROUNDS[0].min(max_rounds), u),
-            None => (diagonal, diag_unwind),
-        };
-        ctl.running_rounds.store(rounds, Ordering::SeqCst);
-        if ctl.gate.is_closed() {
-            let trying = last_done.as_ref().map(|l| l.0.clone()).unwrap_or_default();
-            return Ok(timed_out(last_done, trying, phases, stats, opts.timeout));
+            usual
         }
+    }
+
+    fn halted(&self) -> bool {
+        self.ctl.gate.is_closed()
+    }
+
+    fn settled(&self, last: &Bounds) -> bool {
         // Once the cheap phases (up to 4 rounds) found nothing, the explorer's replayed
         // counterexample stands: deeper phases could find one with fewer context switches,
         // but a deep bug can keep them busy until the time limit. (Without the need for
         // the fewest rounds, the explorer's thread also cuts the cheap phases short.)
-        if ctl.replayed.load(Ordering::SeqCst) {
-            if let Some((b, complete, reached)) =
-                last_done.clone().filter(|l| l.0.rounds >= CHEAP_ROUNDS)
-            {
-                return Ok(finished(b, complete, reached, phases, stats));
-            }
-        }
-        let seq_opts = opts.framework.search_options(
-            unwind,
-            rounds,
-            opts.max_threads,
-            opts.recursion,
-            opts.properties.deadlock,
-        );
-        let sq = seq::sequentialize(&prep.normalized, &prep.shared, Mode::Symbolic, &seq_opts)?;
-        let bounds = Bounds {
-            rounds,
-            unwind,
-            threads: sq.slot_bound,
-        };
-        // The framework's own loop runs once per round; loops left in user code were
-        // unrolled already.
-        let session = Session::new(sq, rounds.max(unwind) + 2, deadline);
-        let mut session = match session {
-            Ok(mut s) => {
-                s.set_gate(ctl.gate.clone());
-                s
-            }
-            Err(BmcError::Symex(crate::checker::builtin::symex::SymexError::Timeout)) => {
-                return Ok(timed_out(last_done, bounds, phases, stats, opts.timeout));
-            }
-            Err(e) => return Err(e.into()),
-        };
-        let lits = session.property_lits(&opts.properties.kinds());
-        let answer = session.query(&lits, &[]);
-        let mut phase = Phase {
-            bounds: bounds.clone(),
-            result: String::new(),
-            encode_ms: session.stats.encode_ms,
-            solve_ms: 0,
-        };
-        match answer {
-            Answer::Violated(model) => {
-                let cex = session.counterexample(&model, &prep.index, &prep.normalized);
-                phase.result = "failure".into();
-                phase.solve_ms = session.stats.solve_ms;
-                add_stats(&mut stats, &session.stats);
-                phases.push(phase);
-                let verdict = if cex.violation.kind == crate::cex::ViolationKind::Deadlock {
-                    Verdict::Deadlock
-                } else {
-                    Verdict::Failure
-                };
-                return Ok(CheckOutcome {
-                    verdict,
-                    reason: None,
-                    bounds,
-                    loops_complete: false,
-                    unwinding_reached: vec![],
-                    counterexample: Some(cex),
-                    phases,
-                    stats,
-                    limit_reached: false,
-                    exploration: None,
-                });
-            }
-            Answer::Unknown(why) => {
-                phase.result = format!("unknown: {why}");
-                phase.solve_ms = session.stats.solve_ms;
-                add_stats(&mut stats, &session.stats);
-                phases.push(phase);
-                let limit = why.limit();
-                if limit == Some(Limit::Time)
-                    || why == Undecided::Stopped
-                    || deadline.is_some_and(|d| Instant::now() >= d)
-                    || ctl.gate.is_closed()
-                {
-                    return Ok(timed_out(last_done, bounds, phases, stats, opts.timeout));
-                }
-                stats.limit = limit;
-                let trying = format!(
-                    "{} rounds with loops unwound {} times",
-                    bounds.rounds, bounds.unwind
-                );
-                return Ok(CheckOutcome {
-                    verdict: Verdict::Unknown,
-                    reason: Some(match limit {
-                        Some(l @ (Limit::Memory | Limit::Interrupted)) => format!(
-                            "{} while checking {trying}",
-                            crate::checker::builtin::stop::describe(l)
-                        ),
-                        _ => format!("the solver could not decide: {why}"),
-                    }),
-                    bounds,
-                    loops_complete: false,
-                    unwinding_reached: vec![],
-                    counterexample: None,
-                    phases,
-                    stats,
-                    limit_reached: limit.is_some(),
-                    exploration: None,
-                });
-            }
-            Answer::Holds => {}
-        }
-        // No failure within these bounds: were the loop bounds reached?
-        let unwinds = session.unwind_lits();
-        let reached: Vec<String> = match session.query(&unwinds, &[]) {
-            Answer::Violated(model) => session
-                .out
-                .unwinds
-                .iter()
-                .filter(|(_, b)| {
-                    model
-                        .eval(b, true)
-                        .and_then(|v| v.as_bool())
-                        .unwrap_or(false)
-                })
-                .map(|(l, _)| prep.normalized.sources.describe_line(*l))
-                .collect(),
-            Answer::Holds => vec![],
-            Answer::Unknown(_) => vec!["(undecided)".into()],
-        };
-        phase.result = if reached.is_empty() {
-            "no failure; loops complete".into()
-        } else {
-            format!("no failure; loop bound reached at {}", reached.join(", "))
-        };
-        phase.solve_ms = session.stats.solve_ms;
-        add_stats(&mut stats, &session.stats);
-        phases.push(phase);
-        let complete = reached.is_empty();
-        if deadline.is_some_and(|d| Instant::now() >= d) || ctl.proved.load(Ordering::SeqCst) {
-            let done = if wide_unwind.is_some() {
-                last_done
-            } else {
-                Some((bounds.clone(), complete, reached))
-            };
-            return Ok(timed_out(done, bounds, phases, stats, opts.timeout));
-        }
-        if wide_unwind.is_some() {
-            // A wide phase only looks for failures; its loops running to their end with
-            // the fewest rounds says nothing about more rounds, but deeper wide phases
-            // are pointless.
-            if complete {
-                wide.clear();
-            }
-            continue;
-        }
-        last_done = Some((bounds.clone(), complete, reached.clone()));
+        self.ctl.replayed.load(Ordering::SeqCst) && last.rounds >= CHEAP_ROUNDS
+    }
+
+    fn proved(&self) -> bool {
+        self.ctl.proved.load(Ordering::SeqCst)
+    }
+
+    fn starting(&self, rounds: u32) {
+        self.ctl.running_rounds.store(rounds, Ordering::SeqCst);
+    }
+
+    fn finished(&self, rounds: u32) {
         if rounds >= CHEAP_ROUNDS {
-            ctl.cheap_done.store(true, Ordering::SeqCst);
+            self.ctl.cheap_done.store(true, Ordering::SeqCst);
         }
-        let rounds_done = opts.rounds.is_some() || rounds >= max_rounds;
-        let unwind_done = opts.unwind.is_some() || complete || unwind >= opts.max_unwind;
-        if rounds_done && unwind_done {
-            return Ok(finished(bounds, complete, reached, phases, stats));
-        }
-        if !unwind_done {
-            diag_unwind = (diag_unwind * 2).min(opts.max_unwind);
-        }
-        if !rounds_done {
-            rounds_i += 1;
-        }
-        // While loop bounds are reached, phases with the fewest rounds and deeper loops
-        // are cheaper than the diagonal's next one (cost grows with rounds times unwind)
-        // and find failures that need many loop iterations or thread instances but few
-        // context switches (all threads created, then each run to its end). They go
-        // first, as long as they cost no more than that next phase.
-        if !complete && opts.rounds.is_none() && opts.unwind.is_none() {
-            let next_rounds = ROUNDS.get(rounds_i).copied().unwrap_or(max_rounds);
-            let next_cost = u64::from(next_rounds.min(max_rounds)) * u64::from(diag_unwind);
-            let mut u = widest.max(diag_unwind).saturating_mul(2);
-            while u <= opts.max_unwind && u64::from(ROUNDS[0]) * u64::from(u) <= next_cost {
-                wide.push_back(u);
-                widest = u;
-                u = u.saturating_mul(2);
-            }
-        }
-    }
-}
-
-fn add_stats(total: &mut Stats, s: &Stats) {
-    total.encode_ms += s.encode_ms;
-    total.solve_ms += s.solve_ms;
-    total.solver_calls += s.solver_calls;
-}
-
-fn finished(
-    bounds: Bounds,
-    complete: bool,
-    reached: Vec<String>,
-    phases: Vec<Phase>,
-    stats: Stats,
-) -> CheckOutcome {
-    let reason = if complete {
-        format!(
-            "no failure in any execution with up to {} rounds of context switches; every loop ran to its end",
-            bounds.rounds
-        )
-    } else {
-        format!(
-            "no failure with up to {} rounds and loops unwound {} times; loop bounds were reached at {}",
-            bounds.rounds,
-            bounds.unwind,
-            reached.join(", ")
-        )
-    };
-    CheckOutcome {
-        verdict: if complete {
-            Verdict::NoFailureWithinBounds
-        } else {
-            Verdict::Unknown
-        },
-        reason: Some(reason),
-        bounds,
-        loops_complete: complete,
-        unwinding_reached: reached,
-        counterexample: None,
-        phases,
-        stats,
-        limit_reached: false,
-        exploration: None,
-    }
-}
-
-fn timed_out(
-    last: Option<(Bounds, bool, Vec<String>)>,
-    trying: Bounds,
-    phases: Vec<Phase>,
-    mut stats: Stats,
-    timeout: Option<Duration>,
-) -> CheckOutcome {
-    // The watchdog's stop (memory, a signal) ends an encoding as the time limit does.
-    let stopped = crate::checker::builtin::stop::requested();
-    stats.limit = Some(stopped.unwrap_or(Limit::Time));
-    let limit = match (stopped, timeout) {
-        (Some(l), _) => crate::checker::builtin::stop::describe(l),
-        (None, Some(t)) => format!("time limit of {} reached", seconds(t)),
-        (None, None) => "time limit reached".into(),
-    };
-    let reason = match &last {
-        Some((b, _, _)) => format!(
-            "{limit} while checking {} rounds with loops unwound {} times (no failure with {} rounds, loops unwound {} times)",
-            trying.rounds, trying.unwind, b.rounds, b.unwind
-        ),
-        None => format!(
-            "{limit} while checking {} rounds with loops unwound {} times",
-            trying.rounds, trying.unwind
-        ),
-    };
-    let (bounds, complete, reached) = last.unwrap_or((trying, false, vec![]));
-    CheckOutcome {
-        verdict: Verdict::Unknown,
-        reason: Some(reason),
-        bounds,
-        loops_complete: complete,
-        unwinding_reached: reached,
-        counterexample: None,
-        phases,
-        stats,
-        limit_reached: true,
-        exploration: None,
-    }
-}
-
-/// `10 s`, `2.5 s`: a limit as the user gave it.
-pub fn seconds(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    if s.fract() == 0.0 {
-        format!("{s:.0} s")
-    } else {
-        format!("{s} s")
     }
 }
 

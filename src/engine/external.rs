@@ -2,15 +2,19 @@
 //! ([`crate::checker::external::Backstop`]): the replay that validates their
 //! counterexamples, and the built-in deadlock search where they have none.
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::check::{self, CheckOptions};
+use super::deepen::{Alone, Ladder, Plan, deepen};
 use super::diagnosis::{DiagnosisError, prepare};
 use super::replay::{ReplayBounds, Replayer};
 use crate::cex::Counterexample;
+use crate::checker::bounded::BoundedSearch;
 use crate::checker::builtin::Properties;
-use crate::checker::external::{Backstop, Bounds};
-use crate::checker::outcome::CheckOutcome;
+use crate::checker::external::driver::Log;
+use crate::checker::external::{Backstop, Bounds, External, ExternalError};
+use crate::checker::outcome::{CheckOutcome, Verdict};
 use crate::diag::Target;
 use crate::passes::Prepared;
 use crate::seq::Framework;
@@ -93,4 +97,50 @@ impl Backstop for EngineBackstop<'_> {
         };
         check::check(self.prep, &opts).map_err(|e| e.to_string())
     }
+}
+
+/// `seqloc check` with ESBMC or CBMC: the deepening of [`super::deepen`] over one checker
+/// run per phase, loops first (a run is expensive, and a deeper loop bound at the same
+/// context bound is the cheaper next question), the context bound once every loop ran to
+/// its end.
+#[allow(clippy::too_many_arguments)]
+pub fn check(
+    ext: &mut External,
+    prep: &Prepared,
+    input: &Path,
+    props: Properties,
+    bounds: &Bounds,
+    framework: &Framework,
+    log: Log,
+) -> Result<CheckOutcome, ExternalError> {
+    let backstop = EngineBackstop {
+        prep,
+        framework,
+        threads: bounds.threads.max(1),
+        recursion: bounds.recursion.max(1),
+    };
+    let plan = Plan {
+        schedule: ext
+            .context_ladder(bounds)
+            .map(|(fixed, steps, max)| Ladder { fixed, steps, max }),
+        unwind: bounds.unwind,
+        first_unwind: bounds.unwind.unwrap_or(2).max(1),
+        max_unwind: bounds.max_unwind.max(1),
+        diagonal: false,
+        wide: false,
+        deadline: ext.deadline(),
+        timeout: ext.cfg.timeout,
+    };
+    let mut probing = ext.probing(prep, input, props, bounds, &backstop, log)?;
+    let out = deepen(&mut probing, &plan, &Alone)?;
+    if out.verdict == Verdict::NoFailureWithinBounds {
+        log(
+            0,
+            &format!(
+                "context bound reached: {}",
+                probing.bounds_text(&out.bounds)
+            ),
+        );
+    }
+    Ok(out)
 }

@@ -1,9 +1,12 @@
 //! The paper's procedure, written once for every checker.
 //!
-//! * [`check`] — find a failure: the built-in bounded search deepening rounds and loop
-//!   bounds with the explicit-state explorer beside it; ESBMC and CBMC deepen in their
-//!   driver (`checker::external::driver`), backed by [`external`] for the replays and the
-//!   deadlock search only the built-in checker has.
+//! * [`deepen`] — the one deepening loop: bounds raised phase by phase over any
+//!   [`crate::checker::bounded::BoundedSearch`].
+//! * [`check`] — find a failure with the built-in checker: its bounded search deepened
+//!   with the explicit-state explorer beside it.
+//! * [`external`] — find a failure with ESBMC or CBMC (one run per phase of the same
+//!   deepening), and what their driver asks of the engine: the replays and the deadlock
+//!   search only the built-in checker has.
 //! * [`replay`] — the one replay: does a schedule replay, does it fail.
 //! * [`diagnosis`] — the validated diagnosis model along a failing schedule.
 //! * [`candidates`] — the candidate loop over any [`crate::checker::oracle::Oracle`].
@@ -13,6 +16,7 @@
 
 pub mod candidates;
 pub mod check;
+pub mod deepen;
 pub mod diagnosis;
 pub mod external;
 pub mod localize;

@@ -7,6 +7,7 @@
 
 pub mod diagnose;
 pub mod memory;
+pub mod probe;
 pub mod stop;
 pub mod symex;
 

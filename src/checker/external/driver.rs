@@ -1,6 +1,6 @@
-//! The paper's procedure (section V-A) with an external checker: the deadlock check first,
-//! then the counterexample run, the context bound deepened step by step; and the
-//! localization rounds, one checker run per candidate with `assume(diag != k)` added.
+//! An external checker run by the paper's procedure (section V-A): each question of the
+//! deepening (`engine::deepen`) one run — the deadlock check first, then the counterexample
+//! run — as [`Probing`]; the localization's questions are `super::rounds`.
 //!
 //! The checker always runs on a program seqloc printed (unless `--raw`), in its dialect, in
 //! a private temp dir; its trace is mapped back to the program as written
@@ -15,8 +15,9 @@ use super::mapping::{self, LineMap, MapError};
 use super::process::{self, RunOutput, RunSpec};
 use super::{Backstop, ExternalError, Kind};
 use crate::cex::{Counterexample, ViolationKind};
+use crate::checker::bounded::{BoundedSearch, Probe, Probed, Rung};
 use crate::checker::builtin::{Properties, Stats};
-use crate::checker::outcome::{self, CheckOutcome, Phase, Verdict};
+use crate::checker::outcome::{self, CheckOutcome, Verdict};
 use crate::diag::Target;
 use crate::dialect::Dialect;
 use crate::ir::Program;
@@ -430,235 +431,58 @@ impl External {
         Ok(Subject { file: name, map })
     }
 
-    /// `seqloc check` with this checker.
-    pub fn check(
-        &mut self,
-        prep: &Prepared,
+    /// The deepening's question for `seqloc check` with this checker (the loop is
+    /// `engine::deepen`).
+    pub fn probing<'a>(
+        &'a mut self,
+        prep: &'a Prepared,
         input: &Path,
         props: Properties,
-        bounds: &Bounds,
-        backstop: &dyn Backstop,
-        log: Log,
-    ) -> Result<CheckOutcome, ExternalError> {
+        bounds: &'a Bounds,
+        backstop: &'a dyn Backstop,
+        log: Log<'a>,
+    ) -> Result<Probing<'a>, ExternalError> {
         let subject = self.subject(prep, input)?;
-        let ladder: Vec<Option<u32>> = match self.cfg.kind {
-            Kind::Esbmc => flags::context_ladder(bounds.context_bound, bounds.max_context_bound)
-                .into_iter()
-                .map(Some)
-                .collect(),
-            Kind::Cbmc => vec![None],
-        };
-        let mut unwind = bounds.unwind.unwrap_or(2).max(1);
-        let mut phases: Vec<Phase> = Vec::new();
+        let kind = self.cfg.kind;
+        let mut notes = Vec::new();
         // The deadlock check: ESBMC's own while it keeps finishing; else (CBMC has none, or
         // ESBMC's timed out) the built-in checker's, once.
-        let mut esbmc_deadlock = props.deadlock && self.cfg.kind == Kind::Esbmc;
-        let mut builtin_deadlock_pending = props.deadlock && self.cfg.kind == Kind::Cbmc;
-        let mut notes: Vec<String> = Vec::new();
+        let builtin_deadlock_pending = props.deadlock && kind == Kind::Cbmc;
         if builtin_deadlock_pending {
             notes.push(
                 "CBMC has no deadlock check; seqloc's built-in checker looked for deadlocks".into(),
             );
         }
-        let mut last_clean: Option<(Option<u32>, u32)> = None;
-        let mut rung = 0usize;
-        while let Some(&k) = ladder.get(rung) {
-            if builtin_deadlock_pending {
-                builtin_deadlock_pending = false;
-                if let Some(out) = self.builtin_deadlock(bounds, backstop, &notes, log) {
-                    return Ok(out);
-                }
-            }
-            let deadlock_run = esbmc_deadlock;
-            let f = RunFlags {
-                context_bound: k,
-                unwind,
-                deadlock_check: deadlock_run,
-                sequential: false,
-            };
-            let tag = match k {
-                Some(k) => format!(
-                    "{}-k{k}-u{unwind}",
-                    if deadlock_run { "deadlock" } else { "cex" }
-                ),
-                None => format!("cex-u{unwind}"),
-            };
-            let budget = deadlock_run.then(|| {
-                self.cfg
-                    .timeout
-                    .map(|t| t.mul_f64(DEADLOCK_SHARE))
-                    .unwrap_or(DEADLOCK_DEFAULT)
-            });
-            let t0 = Instant::now();
-            let result = self.run(&subject.file, &f, &tag, budget, log);
-            let ms = t0.elapsed().as_millis() as u64;
-            let bound_text = describe_bounds(k, unwind);
-            let (out, trace) = match result {
-                Ok(x) => x,
-                Err(ExternalError::Timeout { .. })
-                    if deadline_left(self.deadline) && deadlock_run =>
-                {
-                    // The documented failure mode of ESBMC's deadlock check: fall back.
-                    let secs = t0.elapsed().as_secs_f64();
-                    log(
-                        0,
-                        &format!(
-                            "ESBMC's --deadlock-check did not finish in {secs:.0} s ({bound_text}); seqloc's built-in checker looks for deadlocks instead"
-                        ),
-                    );
-                    notes.push(format!(
-                        "ESBMC's --deadlock-check timed out after {secs:.0} s; deadlocks were looked for by seqloc's built-in checker"
-                    ));
-                    phases.push(phase(k, unwind, "deadlock check: time limit", ms));
-                    esbmc_deadlock = false;
-                    builtin_deadlock_pending = true;
-                    continue;
-                }
-                Err(ExternalError::Timeout { .. }) if last_clean.is_some() => {
-                    phases.push(phase(k, unwind, "time limit", ms));
-                    let (lk, lu) = last_clean.unwrap_or((k, unwind));
-                    return Ok(limit_outcome(
-                        self.name(),
-                        lk,
-                        lu,
-                        &bound_text,
-                        phases,
-                        notes,
-                    ));
-                }
-                Err(e) => return Err(e),
-            };
-            let _ = out;
-            let step = self.read_step(&trace, prep, &subject.map)?;
-            match step {
-                Step::Found(cex, other) => {
-                    let what = if cex.violation.kind == ViolationKind::Deadlock {
-                        "deadlock"
-                    } else {
-                        "failure"
-                    };
-                    phases.push(phase(k, unwind, what, ms));
-                    log(
-                        0,
-                        &format!("{} found a {what} ({bound_text})", self.cfg.kind.label()),
-                    );
-                    return Ok(self.found(*cex, other, backstop, k, unwind, phases, notes, log));
-                }
-                Step::Undecided(why) => {
-                    phases.push(phase(k, unwind, &format!("unknown: {why}"), ms));
-                    return Ok(CheckOutcome {
-                        verdict: Verdict::Unknown,
-                        reason: Some(join_notes(
-                            format!(
-                                "{} could not decide ({bound_text}): {why}",
-                                self.cfg.kind.label()
-                            ),
-                            &notes,
-                        )),
-                        bounds: check_bounds(k, unwind),
-                        loops_complete: false,
-                        unwinding_reached: vec![],
-                        counterexample: None,
-                        phases,
-                        stats: Stats::default(),
-                        limit_reached: false,
-                        exploration: None,
-                    });
-                }
-                Step::Unwind(at) => {
-                    phases.push(phase(k, unwind, &format!("loop bound reached at {at}"), ms));
-                    if bounds.unwind.is_some() || unwind >= bounds.max_unwind {
-                        return Ok(CheckOutcome {
-                            verdict: Verdict::Unknown,
-                            reason: Some(join_notes(
-                                format!(
-                                    "no failure found with {bound_text}, but the loop bound was reached at {at}"
-                                ),
-                                &notes,
-                            )),
-                            bounds: check_bounds(k, unwind),
-                            loops_complete: false,
-                            unwinding_reached: vec![at],
-                            counterexample: None,
-                            phases,
-                            stats: Stats::default(),
-                            limit_reached: false,
-                            exploration: None,
-                        });
-                    }
-                    unwind = unwind.saturating_mul(2).min(bounds.max_unwind);
-                    continue;
-                }
-                Step::Clean => {
-                    phases.push(phase(k, unwind, "no failure; loops complete", ms));
-                    log(1, &format!("no failure with {bound_text}"));
-                    last_clean = Some((k, unwind));
-                    rung += 1;
-                }
-            }
-        }
-        let (k, u) = last_clean.unwrap_or((None, unwind));
-        let reached = match k {
-            Some(k) => format!(
-                "no failure in any interleaving with up to {k} context switches (ESBMC --context-bound {k}); every loop ran to its end within {u} iterations"
-            ),
-            None => format!(
-                "no failure in any interleaving (CBMC); every loop ran to its end within {u} iterations"
-            ),
-        };
-        log(
-            0,
-            &format!("context bound reached: {}", describe_bounds(k, u)),
-        );
-        if self.cfg.kind == Kind::Esbmc
-            && let Some(f) = prep
-                .normalized
-                .funcs
-                .iter()
-                .find(|f| f.body.is_some() && crate::ir::known::is_atomic_function(&f.name))
-        {
-            // ESBMC 8.4 says VERIFICATION SUCCESSFUL on two threads that each call an atomic
-            // get and then an atomic set (a lost update it finds once the functions are
-            // renamed): its treatment of these functions loses interleavings, so its "no
-            // failure" is not an answer here. Failures it reports are still replayed.
-            let at = prep
-                .normalized
-                .sources
-                .position(f.loc)
-                .map(|p| format!(" (line {})", p.line))
-                .unwrap_or_default();
-            return Ok(CheckOutcome {
-                verdict: Verdict::Unknown,
-                reason: Some(join_notes(
-                    format!(
-                        "ESBMC found no failure ({}), but it misses interleavings between calls of `__VERIFIER_atomic_*` functions such as `{}`{at}, so that is not trusted; the built-in checker and CBMC model them",
-                        describe_bounds(k, u),
-                        f.name
-                    ),
-                    &notes,
-                )),
-                bounds: check_bounds(k, u),
-                loops_complete: true,
-                unwinding_reached: vec![],
-                counterexample: None,
-                phases,
-                stats: Stats::default(),
-                limit_reached: false,
-                exploration: None,
-            });
-        }
-        Ok(CheckOutcome {
-            verdict: Verdict::NoFailureWithinBounds,
-            reason: Some(join_notes(reached, &notes)),
-            bounds: check_bounds(k, u),
-            loops_complete: true,
-            unwinding_reached: vec![],
-            counterexample: None,
-            phases,
-            stats: Stats::default(),
-            limit_reached: false,
-            exploration: None,
+        Ok(Probing {
+            ext: self,
+            prep,
+            subject,
+            bounds,
+            backstop,
+            log,
+            esbmc_deadlock: props.deadlock && kind == Kind::Esbmc,
+            builtin_deadlock_pending,
+            notes,
+            answered: false,
         })
+    }
+
+    /// The context bounds the deepening goes through (ESBMC's `--context-bound`); `None`
+    /// for CBMC, which has no such bound.
+    pub fn context_ladder(&self, bounds: &Bounds) -> Option<(Option<u32>, Vec<u32>, u32)> {
+        match self.cfg.kind {
+            Kind::Esbmc => Some((
+                bounds.context_bound,
+                flags::context_ladder(None, bounds.max_context_bound),
+                bounds.max_context_bound.max(1),
+            )),
+            Kind::Cbmc => None,
+        }
+    }
+
+    /// When the whole analysis must end.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
     }
 
     /// Reads one run's verdict.
@@ -731,19 +555,17 @@ impl External {
         }
     }
 
-    /// A failure or deadlock the checker reported, replayed with seqloc's sequentializer.
-    #[allow(clippy::too_many_arguments)]
+    /// A failure or deadlock the checker reported, replayed with seqloc's sequentializer:
+    /// the counterexample (the reading of the trace that replays, when one does) and what
+    /// the replay said.
     fn found(
         &self,
         mut cex: Counterexample,
         other: Vec<Schedule>,
         backstop: &dyn Backstop,
-        k: Option<u32>,
         unwind: u32,
-        phases: Vec<Phase>,
-        mut notes: Vec<String>,
         log: Log,
-    ) -> CheckOutcome {
+    ) -> (Counterexample, Option<String>) {
         let deadlock = cex.violation.kind == ViolationKind::Deadlock;
         let target = if deadlock {
             Target::Deadlock
@@ -770,39 +592,22 @@ impl External {
             }
         }
         let label = self.cfg.kind.label();
-        match (&replayed, deadlock) {
-            (Ok(()), true) => notes.insert(
-                0,
-                format!("{label}'s deadlock confirmed: seqloc's replay of its interleaving deadlocks too"),
-            ),
-            (Ok(()), false) => log(1, "the interleaving replays with seqloc's sequentializer"),
-            (Err(why), true) => notes.insert(
-                0,
-                format!(
-                    "{label} reported a deadlock that seqloc could not confirm (unconfirmed; {label}'s deadlock check has given false deadlocks, esbmc#6474, #6479, #6477): {why}"
-                ),
-            ),
-            (Err(why), false) => notes.insert(
-                0,
-                format!("seqloc's replay of {label}'s interleaving does not reproduce the failure: {why}"),
-            ),
-        }
-        CheckOutcome {
-            verdict: if deadlock {
-                Verdict::Deadlock
-            } else {
-                Verdict::Failure
-            },
-            reason: (!notes.is_empty()).then(|| notes.join("; ")),
-            bounds: check_bounds(k, unwind),
-            loops_complete: false,
-            unwinding_reached: vec![],
-            counterexample: Some(cex),
-            phases,
-            stats: Stats::default(),
-            limit_reached: false,
-            exploration: None,
-        }
+        let note = match (&replayed, deadlock) {
+            (Ok(()), true) => Some(format!(
+                "{label}'s deadlock confirmed: seqloc's replay of its interleaving deadlocks too"
+            )),
+            (Ok(()), false) => {
+                log(1, "the interleaving replays with seqloc's sequentializer");
+                None
+            }
+            (Err(why), true) => Some(format!(
+                "{label} reported a deadlock that seqloc could not confirm (unconfirmed; {label}'s deadlock check has given false deadlocks, esbmc#6474, #6479, #6477): {why}"
+            )),
+            (Err(why), false) => Some(format!(
+                "seqloc's replay of {label}'s interleaving does not reproduce the failure: {why}"
+            )),
+        };
+        (cex, note)
     }
 
     /// The built-in checker's deadlock search, standing in for a deadlock check the external
@@ -811,18 +616,12 @@ impl External {
         &self,
         bounds: &Bounds,
         backstop: &dyn Backstop,
-        notes: &[String],
         log: Log,
     ) -> Option<CheckOutcome> {
         log(1, "built-in deadlock check");
         // Half of what is left: the counterexample run still needs time.
         match backstop.deadlock(bounds, self.remaining().map(|r| r / 2)) {
-            Ok(mut out) if out.verdict == Verdict::Deadlock => {
-                let mut n = notes.to_vec();
-                n.push("the deadlock was found by seqloc's built-in checker".into());
-                out.reason = Some(n.join("; "));
-                Some(out)
-            }
+            Ok(out) if out.verdict == Verdict::Deadlock => Some(out),
             Ok(out) => {
                 log(
                     1,
@@ -862,49 +661,6 @@ fn check_bounds(k: Option<u32>, unwind: u32) -> outcome::Bounds {
     }
 }
 
-fn phase(k: Option<u32>, unwind: u32, result: &str, ms: u64) -> Phase {
-    Phase {
-        bounds: check_bounds(k, unwind),
-        result: result.to_string(),
-        encode_ms: 0,
-        solve_ms: ms,
-    }
-}
-
-fn join_notes(first: String, notes: &[String]) -> String {
-    let mut all = vec![first];
-    all.extend(notes.iter().cloned());
-    all.join("; ")
-}
-
-fn limit_outcome(
-    name: &str,
-    k: Option<u32>,
-    unwind: u32,
-    trying: &str,
-    phases: Vec<Phase>,
-    notes: Vec<String>,
-) -> CheckOutcome {
-    CheckOutcome {
-        verdict: Verdict::Unknown,
-        reason: Some(join_notes(
-            format!(
-                "time limit reached while {name} checked {trying} (no failure with {})",
-                describe_bounds(k, unwind)
-            ),
-            &notes,
-        )),
-        bounds: check_bounds(k, unwind),
-        loops_complete: false,
-        unwinding_reached: vec![],
-        counterexample: None,
-        phases,
-        stats: Stats::default(),
-        limit_reached: true,
-        exploration: None,
-    }
-}
-
 /// A checker location as the user's `file:line`.
 fn original_line(l: &trace::SrcLoc, map: &LineMap, prog: &Program) -> String {
     if let LineMap::Printed {
@@ -921,4 +677,189 @@ fn original_line(l: &trace::SrcLoc, map: &LineMap, prog: &Program) -> String {
         return prog.sources.describe_line(*loc);
     }
     format!("{}:{}", l.file, l.line)
+}
+
+/// `seqloc check` with an external checker, one run per question of the deepening
+/// ([`BoundedSearch`]): the deadlock check first (ESBMC's own while it finishes, else the
+/// built-in checker's, once), then the counterexample run.
+pub struct Probing<'a> {
+    ext: &'a mut External,
+    prep: &'a Prepared,
+    subject: Subject,
+    bounds: &'a Bounds,
+    backstop: &'a dyn Backstop,
+    log: Log<'a>,
+    esbmc_deadlock: bool,
+    builtin_deadlock_pending: bool,
+    notes: Vec<String>,
+    /// Some question was answered with "no failure".
+    answered: bool,
+}
+
+impl BoundedSearch for Probing<'_> {
+    type Error = ExternalError;
+
+    fn probe(&mut self, rung: Rung) -> Result<Probe, ExternalError> {
+        let (k, unwind) = (rung.schedule, rung.unwind);
+        let log = self.log;
+        let bound_text = describe_bounds(k, unwind);
+        let t0 = Instant::now();
+        let probe = |result| Probe {
+            bounds: check_bounds(k, unwind),
+            result,
+            encode_ms: 0,
+            solve_ms: t0.elapsed().as_millis() as u64,
+            stats: Stats::default(),
+        };
+        loop {
+            if self.builtin_deadlock_pending {
+                self.builtin_deadlock_pending = false;
+                if let Some(out) = self.ext.builtin_deadlock(self.bounds, self.backstop, log)
+                    && let Some(cex) = out.counterexample
+                {
+                    return Ok(Probe {
+                        bounds: out.bounds,
+                        result: Probed::Found {
+                            cex: Box::new(cex),
+                            notes: vec![
+                                "the deadlock was found by seqloc's built-in checker".into(),
+                            ],
+                        },
+                        encode_ms: out.stats.encode_ms,
+                        solve_ms: out.stats.solve_ms,
+                        stats: out.stats,
+                    });
+                }
+            }
+            let deadlock_run = self.esbmc_deadlock;
+            let f = RunFlags {
+                context_bound: k,
+                unwind,
+                deadlock_check: deadlock_run,
+                sequential: false,
+            };
+            let tag = match k {
+                Some(k) => format!(
+                    "{}-k{k}-u{unwind}",
+                    if deadlock_run { "deadlock" } else { "cex" }
+                ),
+                None => format!("cex-u{unwind}"),
+            };
+            let budget = deadlock_run.then(|| {
+                self.ext
+                    .cfg
+                    .timeout
+                    .map(|t| t.mul_f64(DEADLOCK_SHARE))
+                    .unwrap_or(DEADLOCK_DEFAULT)
+            });
+            let run_start = Instant::now();
+            let trace = match self.ext.run(&self.subject.file, &f, &tag, budget, log) {
+                Ok((_, trace)) => trace,
+                Err(ExternalError::Timeout { .. })
+                    if deadline_left(self.ext.deadline) && deadlock_run =>
+                {
+                    // The documented failure mode of ESBMC's deadlock check: fall back.
+                    let secs = run_start.elapsed().as_secs_f64();
+                    log(
+                        0,
+                        &format!(
+                            "ESBMC's --deadlock-check did not finish in {secs:.0} s ({bound_text}); seqloc's built-in checker looks for deadlocks instead"
+                        ),
+                    );
+                    self.notes.push(format!(
+                        "ESBMC's --deadlock-check timed out after {secs:.0} s; deadlocks were looked for by seqloc's built-in checker"
+                    ));
+                    self.esbmc_deadlock = false;
+                    self.builtin_deadlock_pending = true;
+                    continue;
+                }
+                // Before any bound was searched to its end there is nothing to report but
+                // the run that timed out, with its command line and output.
+                Err(e @ ExternalError::Timeout { .. }) if !self.answered => return Err(e),
+                Err(ExternalError::Timeout { .. }) => return Ok(probe(Probed::OutOfTime)),
+                Err(e) => return Err(e),
+            };
+            let label = self.ext.cfg.kind.label();
+            let result = match self.ext.read_step(&trace, self.prep, &self.subject.map)? {
+                Step::Found(cex, other) => {
+                    let what = if cex.violation.kind == ViolationKind::Deadlock {
+                        "deadlock"
+                    } else {
+                        "failure"
+                    };
+                    log(0, &format!("{label} found a {what} ({bound_text})"));
+                    let (cex, note) = self.ext.found(*cex, other, self.backstop, unwind, log);
+                    Probed::Found {
+                        cex: Box::new(cex),
+                        notes: note.into_iter().collect(),
+                    }
+                }
+                Step::Undecided(why) => Probed::Undecided {
+                    reason: format!("{label} could not decide ({bound_text}): {why}"),
+                    limit: None,
+                },
+                Step::Unwind(at) => {
+                    self.answered = true;
+                    Probed::NoFailure { reached: vec![at] }
+                }
+                Step::Clean => {
+                    self.answered = true;
+                    log(1, &format!("no failure with {bound_text}"));
+                    Probed::NoFailure { reached: vec![] }
+                }
+            };
+            return Ok(probe(result));
+        }
+    }
+
+    fn bounds_text(&self, b: &outcome::Bounds) -> String {
+        describe_bounds(schedule_bound(self.ext.cfg.kind, b), b.unwind)
+    }
+
+    fn no_failure_text(&self, b: &outcome::Bounds) -> String {
+        match schedule_bound(self.ext.cfg.kind, b) {
+            Some(k) => format!(
+                "no failure in any interleaving with up to {k} context switches (ESBMC --context-bound {k}), loops unwound {} times",
+                b.unwind
+            ),
+            None => format!(
+                "no failure in any interleaving (CBMC), loops unwound {} times",
+                b.unwind
+            ),
+        }
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.notes.clone()
+    }
+
+    fn doubt(&self, b: &outcome::Bounds) -> Option<String> {
+        if self.ext.cfg.kind != Kind::Esbmc {
+            return None;
+        }
+        let prog = &self.prep.normalized;
+        let f = prog
+            .funcs
+            .iter()
+            .find(|f| f.body.is_some() && crate::ir::known::is_atomic_function(&f.name))?;
+        // ESBMC 8.4 says VERIFICATION SUCCESSFUL on two threads that each call an atomic
+        // get and then an atomic set (a lost update it finds once the functions are
+        // renamed): its treatment of these functions loses interleavings, so its "no
+        // failure" is not an answer here. Failures it reports are still replayed.
+        let at = prog
+            .sources
+            .position(f.loc)
+            .map(|p| format!(" (line {})", p.line))
+            .unwrap_or_default();
+        Some(format!(
+            "ESBMC found no failure ({}), but it misses interleavings between calls of `__VERIFIER_atomic_*` functions such as `{}`{at}, so that is not trusted; the built-in checker and CBMC model them",
+            self.bounds_text(b),
+            f.name
+        ))
+    }
+}
+
+/// The context bound a report's bounds hold (`rounds` is the bound plus one), for ESBMC.
+fn schedule_bound(kind: Kind, b: &outcome::Bounds) -> Option<u32> {
+    (kind == Kind::Esbmc && b.rounds > 0).then(|| b.rounds - 1)
 }

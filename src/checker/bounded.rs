@@ -1,0 +1,75 @@
+//! The check's one question, as every checker answers it: within these bounds, is there a
+//! failing execution?
+//!
+//! The deepening that asks it, bound after bound, is written once (`engine::deepen`); each
+//! checker implements only the question: the built-in bounded search on a fresh encoding
+//! per phase (`checker::builtin::probe`), ESBMC and CBMC with one run per phase
+//! (`checker::external::probe`).
+
+use super::builtin::{Limit, Stats};
+use super::outcome::Bounds;
+use crate::cex::Counterexample;
+
+/// The bounds of one question. `schedule` is the checker's own bound on interleavings:
+/// rounds for the built-in search, the context bound for ESBMC, `None` for CBMC (which has
+/// none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rung {
+    pub schedule: Option<u32>,
+    pub unwind: u32,
+}
+
+/// What one question found.
+#[derive(Debug)]
+pub enum Probed {
+    /// A failing execution (or a deadlock), with what the checker says about it (an external
+    /// checker's replay that did not confirm it, a deadlock found by the stand-in search).
+    Found {
+        cex: Box<Counterexample>,
+        notes: Vec<String>,
+    },
+    /// No failure within the bounds; `reached` names the loops (`file:line`) whose bound was
+    /// reached, empty when every loop ran to its end.
+    NoFailure { reached: Vec<String> },
+    /// A time limit (or a stop the deepening asked for) ended the question: the deepening
+    /// reports what it had before it.
+    OutOfTime,
+    /// The checker could not decide; `limit` when a limit other than time (memory, an
+    /// interruption) was why. `reason` is the whole sentence for the report.
+    Undecided {
+        reason: String,
+        limit: Option<Limit>,
+    },
+}
+
+/// One answer with its cost.
+#[derive(Debug)]
+pub struct Probe {
+    /// The bounds as the report states them (`rounds` holds ESBMC's context bound plus one:
+    /// a schedule with K switches fits K + 1 rounds).
+    pub bounds: Bounds,
+    pub result: Probed,
+    pub encode_ms: u64,
+    pub solve_ms: u64,
+    pub stats: Stats,
+}
+
+pub trait BoundedSearch {
+    type Error;
+    /// Is there a failing execution within `rung`?
+    fn probe(&mut self, rung: Rung) -> Result<Probe, Self::Error>;
+    /// `4 rounds with loops unwound 2 times`, `context bound 4, unwind 2`: the bounds of a
+    /// question, for "while checking …".
+    fn bounds_text(&self, b: &Bounds) -> String;
+    /// The sentence for no failure within `b` with every loop run to its end.
+    fn no_failure_text(&self, b: &Bounds) -> String;
+    /// Notes for every outcome (a stand-in deadlock search, a check that timed out).
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Why this checker's "no failure" within `b` is not an answer for this program, if it is not
+    /// (a construct it is known to search incompletely): the verdict becomes unknown.
+    fn doubt(&self, _b: &Bounds) -> Option<String> {
+        None
+    }
+}

@@ -1,0 +1,144 @@
+//! The built-in checker's answer to the deepening's question ([`BoundedSearch`]): the
+//! program sequentialized with a symbolic schedule of `rounds` rounds and loops unrolled
+//! `unwind` times, encoded afresh, and one solver call for a violated property.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::{Answer, BmcError, Properties, Session, SolveGate, Stats, Undecided};
+use crate::checker::bounded::{BoundedSearch, Probe, Probed, Rung};
+use crate::checker::outcome::Bounds;
+use crate::passes::Prepared;
+use crate::seq::{self, Framework, Mode, SeqError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    #[error(transparent)]
+    Seq(#[from] SeqError),
+    #[error(transparent)]
+    Bmc(#[from] BmcError),
+}
+
+/// The bounded search over one prepared program.
+pub struct BoundedProbe<'a> {
+    pub prep: &'a Prepared,
+    pub framework: &'a Framework,
+    pub properties: Properties,
+    pub max_threads: u32,
+    pub recursion: u32,
+    pub deadline: Option<Instant>,
+    /// Closed by a search beside this one: the solver call in progress is interrupted and
+    /// the phase ends as at the time limit.
+    pub gate: Arc<SolveGate>,
+}
+
+/// The smallest rounds the deepening starts with, when a question comes without any.
+const FIRST_ROUNDS: u32 = 2;
+
+impl BoundedSearch for BoundedProbe<'_> {
+    type Error = ProbeError;
+
+    fn probe(&mut self, rung: Rung) -> Result<Probe, ProbeError> {
+        let rounds = rung.schedule.unwrap_or(FIRST_ROUNDS);
+        let unwind = rung.unwind;
+        let seq_opts = self.framework.search_options(
+            unwind,
+            rounds,
+            self.max_threads,
+            self.recursion,
+            self.properties.deadlock,
+        );
+        let prep = self.prep;
+        let sq = seq::sequentialize(&prep.normalized, &prep.shared, Mode::Symbolic, &seq_opts)?;
+        let bounds = Bounds {
+            rounds,
+            unwind,
+            threads: sq.slot_bound,
+        };
+        let probe = |result, session: Option<&Session>| Probe {
+            bounds: bounds.clone(),
+            result,
+            encode_ms: session.map_or(0, |s| s.stats.encode_ms),
+            solve_ms: session.map_or(0, |s| s.stats.solve_ms),
+            stats: session.map_or(Stats::default(), |s| s.stats),
+        };
+        // The framework's own loop runs once per round; loops left in user code were
+        // unrolled already.
+        let mut session = match Session::new(sq, rounds.max(unwind) + 2, self.deadline) {
+            Ok(mut s) => {
+                s.set_gate(self.gate.clone());
+                s
+            }
+            Err(BmcError::Symex(super::symex::SymexError::Timeout)) => {
+                return Ok(probe(Probed::OutOfTime, None));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let lits = session.property_lits(&self.properties.kinds());
+        match session.query(&lits, &[]) {
+            Answer::Violated(model) => {
+                let cex = session.counterexample(&model, &prep.index, &prep.normalized);
+                return Ok(probe(
+                    Probed::Found {
+                        cex: Box::new(cex),
+                        notes: vec![],
+                    },
+                    Some(&session),
+                ));
+            }
+            Answer::Unknown(why) => {
+                let limit = why.limit();
+                let result = if limit == Some(super::Limit::Time)
+                    || why == Undecided::Stopped
+                    || self.deadline.is_some_and(|d| Instant::now() >= d)
+                    || self.gate.is_closed()
+                {
+                    Probed::OutOfTime
+                } else {
+                    let trying = self.bounds_text(&bounds);
+                    Probed::Undecided {
+                        reason: match limit {
+                            Some(l @ (super::Limit::Memory | super::Limit::Interrupted)) => {
+                                format!("{} while checking {trying}", super::stop::describe(l))
+                            }
+                            _ => format!("the solver could not decide: {why}"),
+                        },
+                        limit,
+                    }
+                };
+                return Ok(probe(result, Some(&session)));
+            }
+            Answer::Holds => {}
+        }
+        // No failure within these bounds: were the loop bounds reached?
+        let unwinds = session.unwind_lits();
+        let reached: Vec<String> = match session.query(&unwinds, &[]) {
+            Answer::Violated(model) => session
+                .out
+                .unwinds
+                .iter()
+                .filter(|(_, b)| {
+                    model
+                        .eval(b, true)
+                        .and_then(|v| v.as_bool())
+                        .unwrap_or(false)
+                })
+                .map(|(l, _)| prep.normalized.sources.describe_line(*l))
+                .collect(),
+            Answer::Holds => vec![],
+            Answer::Unknown(_) => vec!["(undecided)".into()],
+        };
+        Ok(probe(Probed::NoFailure { reached }, Some(&session)))
+    }
+
+    fn bounds_text(&self, b: &Bounds) -> String {
+        format!("{} rounds with loops unwound {} times", b.rounds, b.unwind)
+    }
+
+    fn no_failure_text(&self, b: &Bounds) -> String {
+        format!(
+            "no failure in any execution with up to {} rounds of context switches",
+            b.rounds
+        )
+    }
+}

@@ -1,0 +1,579 @@
+//! The deepening loop, written once for every checker: ask for a failure within small
+//! bounds, and raise the bounds until one is found, the bounds the user allowed are
+//! searched, or a limit ends it.
+//!
+//! Two bounds grow: the checker's bound on interleavings (rounds for the built-in search,
+//! ESBMC's context bound; CBMC has none) and the loop bound, doubled while some loop reaches
+//! it. How they grow is the [`Plan`]: together (the built-in search, where one phase costs
+//! about rounds times unwind and a phase is one solver call) or loops first (a checker run
+//! per phase). The question itself is the checker's ([`BoundedSearch`]); a [`Steer`] lets
+//! a search running beside the loop (the built-in explorer) stop it or widen it.
+//!
+//! Invariants:
+//! * a failure is reported with the bounds of the phase that found it, never a later one;
+//! * "no failure" is only said of bounds searched to the end: a phase cut short by a limit
+//!   reports the last phase that finished, and the verdict is unknown;
+//! * loops that reached their bound in the last phase make the verdict unknown, never
+//!   "no failure".
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use crate::cex::ViolationKind;
+use crate::checker::bounded::{BoundedSearch, Probe, Probed, Rung};
+use crate::checker::builtin::{Limit, Stats};
+use crate::checker::outcome::{Bounds, CheckOutcome, Phase, Verdict};
+
+/// How the bounds grow.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The bound on interleavings; `None` when the checker has none.
+    pub schedule: Option<Ladder>,
+    /// A loop bound the user fixed.
+    pub unwind: Option<u32>,
+    pub first_unwind: u32,
+    pub max_unwind: u32,
+    /// Raise both bounds after each phase; otherwise the loop bound first, and the
+    /// schedule bound once every loop ran to its end (or the loop bound is at its most).
+    pub diagonal: bool,
+    /// While loop bounds are reached, try phases with the smallest schedule bound and
+    /// deeper loops that cost no more than the next phase (see [`Plan::diagonal`]).
+    pub wide: bool,
+    pub deadline: Option<Instant>,
+    /// The user's time limit, for the report.
+    pub timeout: Option<Duration>,
+}
+
+/// The schedule bound's steps.
+#[derive(Clone, Debug)]
+pub struct Ladder {
+    /// A bound the user fixed: the only step.
+    pub fixed: Option<u32>,
+    /// The steps before `max`; past them, `max`.
+    pub steps: Vec<u32>,
+    pub max: u32,
+}
+
+/// What a search running beside the deepening may say to it.
+pub trait Steer {
+    /// The most the schedule bound may grow to, given the usual most (the built-in search
+    /// goes on past it while the explorer holds a failure it has not replayed yet).
+    fn max_schedule(&self, usual: u32) -> u32 {
+        usual
+    }
+    /// Stop before the next phase, as a time limit would.
+    fn halted(&self) -> bool {
+        false
+    }
+    /// Stop before the next phase with the outcome of the last finished one, which had
+    /// these bounds (a failure found beside the loop is the answer).
+    fn settled(&self, _last: &Bounds) -> bool {
+        false
+    }
+    /// Stop after a phase that found no failure, as a time limit would (a proof beside the
+    /// loop makes the rest pointless).
+    fn proved(&self) -> bool {
+        false
+    }
+    /// A phase with this schedule bound starts.
+    fn starting(&self, _schedule: u32) {}
+    /// A phase of the diagonal with this schedule bound found no failure.
+    fn finished(&self, _schedule: u32) {}
+}
+
+/// Steers nothing.
+pub struct Alone;
+impl Steer for Alone {}
+
+/// The last phase of the diagonal that finished: its bounds, whether every loop ran to its
+/// end, and the loops that reached their bound.
+type Done = (Bounds, bool, Vec<String>);
+
+/// Deepens `search` by `plan` until an answer.
+pub fn deepen<S: BoundedSearch>(
+    search: &mut S,
+    plan: &Plan,
+    steer: &dyn Steer,
+) -> Result<CheckOutcome, S::Error> {
+    let mut step = 0usize;
+    let mut diag_unwind = plan.unwind.unwrap_or(plan.first_unwind).max(1);
+    let mut phases: Vec<Phase> = Vec::new();
+    let mut stats = Stats::default();
+    let mut last_done: Option<Done> = None;
+    // Loop bounds for the wide phases due before the next phase of the diagonal, in order.
+    let mut wide: VecDeque<u32> = VecDeque::new();
+    let mut widest = 0u32;
+    let fixed_schedule = plan.schedule.as_ref().is_some_and(|l| l.fixed.is_some());
+    loop {
+        let max = plan
+            .schedule
+            .as_ref()
+            .map(|l| steer.max_schedule(l.max).max(1));
+        let diagonal = plan.schedule.as_ref().zip(max).map(|(l, max)| {
+            l.fixed
+                .unwrap_or_else(|| l.steps.get(step).copied().unwrap_or(max).min(max))
+        });
+        let wide_unwind = wide.pop_front();
+        let rung = match wide_unwind {
+            Some(u) => Rung {
+                schedule: plan
+                    .schedule
+                    .as_ref()
+                    .zip(max)
+                    .map(|(l, max)| l.steps.first().copied().unwrap_or(max).min(max)),
+                unwind: u,
+            },
+            None => Rung {
+                schedule: diagonal,
+                unwind: diag_unwind,
+            },
+        };
+        if let Some(s) = rung.schedule {
+            steer.starting(s);
+        }
+        if steer.halted() {
+            let trying = last_done.as_ref().map(|l| l.0.clone()).unwrap_or_default();
+            return Ok(timed_out(search, last_done, trying, phases, stats, plan));
+        }
+        if let Some(done) = last_done.clone().filter(|l| steer.settled(&l.0)) {
+            return Ok(finished(search, done, phases, stats));
+        }
+        let Probe {
+            bounds,
+            result,
+            encode_ms,
+            solve_ms,
+            stats: s,
+        } = search.probe(rung)?;
+        add_stats(&mut stats, &s);
+        let mut phase = Phase {
+            bounds: bounds.clone(),
+            result: String::new(),
+            encode_ms,
+            solve_ms,
+        };
+        let reached = match result {
+            Probed::Found { cex, notes } => {
+                let deadlock = cex.violation.kind == ViolationKind::Deadlock;
+                phase.result = if deadlock { "deadlock" } else { "failure" }.into();
+                phases.push(phase);
+                let notes = with_notes(notes, search);
+                return Ok(CheckOutcome {
+                    verdict: if deadlock {
+                        Verdict::Deadlock
+                    } else {
+                        Verdict::Failure
+                    },
+                    reason: (!notes.is_empty()).then(|| notes.join("; ")),
+                    bounds,
+                    loops_complete: false,
+                    unwinding_reached: vec![],
+                    counterexample: Some(*cex),
+                    phases,
+                    stats,
+                    limit_reached: false,
+                    exploration: None,
+                });
+            }
+            Probed::OutOfTime => {
+                phase.result = "time limit".into();
+                phases.push(phase);
+                return Ok(timed_out(search, last_done, bounds, phases, stats, plan));
+            }
+            Probed::Undecided { reason, limit } => {
+                phase.result = format!("unknown: {reason}");
+                phases.push(phase);
+                stats.limit = limit;
+                let reason = with_notes(vec![reason], search).join("; ");
+                return Ok(CheckOutcome {
+                    verdict: Verdict::Unknown,
+                    reason: Some(reason),
+                    bounds,
+                    loops_complete: false,
+                    unwinding_reached: vec![],
+                    counterexample: None,
+                    phases,
+                    stats,
+                    limit_reached: limit.is_some(),
+                    exploration: None,
+                });
+            }
+            Probed::NoFailure { reached } => reached,
+        };
+        phase.result = if reached.is_empty() {
+            "no failure; loops complete".into()
+        } else {
+            format!("no failure; loop bound reached at {}", reached.join(", "))
+        };
+        phases.push(phase);
+        let complete = reached.is_empty();
+        if plan.deadline.is_some_and(|d| Instant::now() >= d) || steer.proved() {
+            let done = if wide_unwind.is_some() {
+                last_done
+            } else {
+                Some((bounds.clone(), complete, reached))
+            };
+            return Ok(timed_out(search, done, bounds, phases, stats, plan));
+        }
+        if wide_unwind.is_some() {
+            // A wide phase only looks for failures; its loops running to their end with
+            // the fewest rounds says nothing about more rounds, but deeper wide phases
+            // are pointless.
+            if complete {
+                wide.clear();
+            }
+            continue;
+        }
+        last_done = Some((bounds.clone(), complete, reached.clone()));
+        if let Some(s) = rung.schedule {
+            steer.finished(s);
+        }
+        let schedule_done = fixed_schedule
+            || match (rung.schedule, max) {
+                (Some(s), Some(max)) => s >= max,
+                _ => true,
+            };
+        let unwind_done = plan.unwind.is_some() || complete || diag_unwind >= plan.max_unwind;
+        if schedule_done && unwind_done {
+            return Ok(finished(search, (bounds, complete, reached), phases, stats));
+        }
+        if !unwind_done {
+            diag_unwind = diag_unwind.saturating_mul(2).min(plan.max_unwind);
+        }
+        if !schedule_done && (plan.diagonal || unwind_done) {
+            step += 1;
+        }
+        // While loop bounds are reached, phases with the fewest rounds and deeper loops
+        // are cheaper than the diagonal's next one (cost grows with rounds times unwind)
+        // and find failures that need many loop iterations or thread instances but few
+        // context switches (all threads created, then each run to its end). They go
+        // first, as long as they cost no more than that next phase.
+        if plan.wide && !complete && !fixed_schedule && plan.unwind.is_none() {
+            if let (Some(l), Some(max)) = (&plan.schedule, max) {
+                let first = l.steps.first().copied().unwrap_or(max).min(max);
+                let next = l.steps.get(step).copied().unwrap_or(max).min(max);
+                let next_cost = u64::from(next) * u64::from(diag_unwind);
+                let mut u = widest.max(diag_unwind).saturating_mul(2);
+                while u <= plan.max_unwind && u64::from(first) * u64::from(u) <= next_cost {
+                    wide.push_back(u);
+                    widest = u;
+                    u = u.saturating_mul(2);
+                }
+            }
+        }
+    }
+}
+
+fn with_notes<S: BoundedSearch>(mut first: Vec<String>, search: &S) -> Vec<String> {
+    first.extend(search.notes());
+    first
+}
+
+fn add_stats(total: &mut Stats, s: &Stats) {
+    total.encode_ms += s.encode_ms;
+    total.solve_ms += s.solve_ms;
+    total.solver_calls += s.solver_calls;
+}
+
+fn finished<S: BoundedSearch>(
+    search: &S,
+    (bounds, complete, reached): Done,
+    phases: Vec<Phase>,
+    stats: Stats,
+) -> CheckOutcome {
+    let doubt = complete.then(|| search.doubt(&bounds)).flatten();
+    let reason = if let Some(d) = &doubt {
+        d.clone()
+    } else if complete {
+        format!(
+            "{}; every loop ran to its end",
+            search.no_failure_text(&bounds)
+        )
+    } else {
+        format!(
+            "no failure with {}; loop bounds were reached at {}",
+            search.bounds_text(&bounds),
+            reached.join(", ")
+        )
+    };
+    CheckOutcome {
+        verdict: if complete && doubt.is_none() {
+            Verdict::NoFailureWithinBounds
+        } else {
+            Verdict::Unknown
+        },
+        reason: Some(with_notes(vec![reason], search).join("; ")),
+        bounds,
+        loops_complete: complete,
+        unwinding_reached: reached,
+        counterexample: None,
+        phases,
+        stats,
+        limit_reached: false,
+        exploration: None,
+    }
+}
+
+fn timed_out<S: BoundedSearch>(
+    search: &S,
+    last: Option<Done>,
+    trying: Bounds,
+    phases: Vec<Phase>,
+    mut stats: Stats,
+    plan: &Plan,
+) -> CheckOutcome {
+    // The watchdog's stop (memory, a signal) ends a phase as the time limit does.
+    let stopped = crate::checker::builtin::stop::requested();
+    stats.limit = Some(stopped.unwrap_or(Limit::Time));
+    let limit = match (stopped, plan.timeout) {
+        (Some(l), _) => crate::checker::builtin::stop::describe(l),
+        (None, Some(t)) => format!("time limit of {} reached", seconds(t)),
+        (None, None) => "time limit reached".into(),
+    };
+    let reason = match &last {
+        Some((b, _, _)) => format!(
+            "{limit} while checking {} (no failure with {})",
+            search.bounds_text(&trying),
+            search.bounds_text(b)
+        ),
+        None => format!("{limit} while checking {}", search.bounds_text(&trying)),
+    };
+    let (bounds, complete, reached) = last.unwrap_or((trying, false, vec![]));
+    CheckOutcome {
+        verdict: Verdict::Unknown,
+        reason: Some(with_notes(vec![reason], search).join("; ")),
+        bounds,
+        loops_complete: complete,
+        unwinding_reached: reached,
+        counterexample: None,
+        phases,
+        stats,
+        limit_reached: true,
+        exploration: None,
+    }
+}
+
+/// `10 s`, `2.5 s`: a limit as the user gave it.
+pub fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{s} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cex::{Counterexample, Violation};
+    use crate::seq::schedule::Schedule;
+
+    /// A checker whose failure needs `fail_at` (schedule, unwind) or more, and whose loops
+    /// run to their end from `loops_end` on; it records the questions asked.
+    struct Scripted {
+        fail_at: Option<(u32, u32)>,
+        loops_end: u32,
+        /// Answer "out of time" from this question on (0-based).
+        out_of_time_at: Option<usize>,
+        doubt: Option<String>,
+        asked: Vec<Rung>,
+    }
+
+    fn scripted(fail_at: Option<(u32, u32)>, loops_end: u32) -> Scripted {
+        Scripted {
+            fail_at,
+            loops_end,
+            out_of_time_at: None,
+            doubt: None,
+            asked: vec![],
+        }
+    }
+
+    fn cex() -> Box<Counterexample> {
+        let schedule = Schedule::from_json(r#"{"threads":[],"blocks":[]}"#, "test")
+            .unwrap_or_else(|e| unreachable!("{e}"));
+        Box::new(Counterexample {
+            checker: "scripted".into(),
+            violation: Violation {
+                kind: ViolationKind::Assertion,
+                loc: crate::ir::Loc::SYNTH,
+                file: "p.c".into(),
+                line: 3,
+                column: 1,
+                thread: Some(1),
+                message: "assertion".into(),
+            },
+            schedule,
+            steps: vec![],
+            inputs: vec![],
+        })
+    }
+
+    impl BoundedSearch for Scripted {
+        type Error = std::convert::Infallible;
+        fn probe(&mut self, rung: Rung) -> Result<Probe, Self::Error> {
+            self.asked.push(rung);
+            let s = rung.schedule.unwrap_or(0);
+            let result = if self.out_of_time_at.is_some_and(|n| self.asked.len() > n) {
+                Probed::OutOfTime
+            } else if self
+                .fail_at
+                .is_some_and(|(fs, fu)| s >= fs && rung.unwind >= fu)
+            {
+                Probed::Found {
+                    cex: cex(),
+                    notes: vec![],
+                }
+            } else if rung.unwind >= self.loops_end {
+                Probed::NoFailure { reached: vec![] }
+            } else {
+                Probed::NoFailure {
+                    reached: vec!["p.c:7".into()],
+                }
+            };
+            Ok(Probe {
+                bounds: Bounds {
+                    rounds: s,
+                    unwind: rung.unwind,
+                    threads: 2,
+                },
+                result,
+                encode_ms: 0,
+                solve_ms: 0,
+                stats: Stats::default(),
+            })
+        }
+        fn bounds_text(&self, b: &Bounds) -> String {
+            format!("{}/{}", b.rounds, b.unwind)
+        }
+        fn no_failure_text(&self, b: &Bounds) -> String {
+            format!("no failure within {}/{}", b.rounds, b.unwind)
+        }
+        fn doubt(&self, _b: &Bounds) -> Option<String> {
+            self.doubt.clone()
+        }
+    }
+
+    fn plan(diagonal: bool, wide: bool) -> Plan {
+        Plan {
+            schedule: Some(Ladder {
+                fixed: None,
+                steps: vec![2, 3, 4, 6, 8],
+                max: 8,
+            }),
+            unwind: None,
+            first_unwind: 2,
+            max_unwind: 16,
+            diagonal,
+            wide,
+            deadline: None,
+            timeout: None,
+        }
+    }
+
+    fn run(s: &mut Scripted, p: &Plan) -> CheckOutcome {
+        match deepen(s, p, &Alone) {
+            Ok(o) => o,
+            Err(e) => match e {},
+        }
+    }
+
+    #[test]
+    fn a_failure_is_reported_with_the_bounds_that_found_it() {
+        let mut s = scripted(Some((4, 4)), 4);
+        let out = run(&mut s, &plan(true, false));
+        assert_eq!(out.verdict, Verdict::Failure);
+        assert_eq!((out.bounds.rounds, out.bounds.unwind), (4, 4));
+        assert!(out.counterexample.is_some());
+        // The diagonal: both bounds grow after each phase, the loop bound until every loop
+        // runs to its end.
+        let asked: Vec<_> = s.asked.iter().map(|r| (r.schedule, r.unwind)).collect();
+        assert_eq!(asked, vec![(Some(2), 2), (Some(3), 4), (Some(4), 4)]);
+    }
+
+    #[test]
+    fn loops_first_raises_the_schedule_bound_only_once_loops_end() {
+        let mut s = scripted(None, 8);
+        let out = run(&mut s, &plan(false, false));
+        assert_eq!(out.verdict, Verdict::NoFailureWithinBounds);
+        let asked: Vec<_> = s.asked.iter().map(|r| (r.schedule, r.unwind)).collect();
+        assert_eq!(
+            asked,
+            vec![
+                (Some(2), 2),
+                (Some(2), 4),
+                (Some(2), 8),
+                (Some(3), 8),
+                (Some(4), 8),
+                (Some(6), 8),
+                (Some(8), 8)
+            ]
+        );
+        assert_eq!(out.bounds.rounds, 8);
+        assert!(out.loops_complete);
+    }
+
+    #[test]
+    fn loops_that_never_end_leave_the_verdict_unknown() {
+        let mut s = scripted(None, u32::MAX);
+        let out = run(&mut s, &plan(true, false));
+        assert_eq!(out.verdict, Verdict::Unknown);
+        assert!(!out.loops_complete);
+        assert_eq!(out.unwinding_reached, vec!["p.c:7".to_string()]);
+        assert_eq!(out.bounds.unwind, 16);
+        assert!(!out.limit_reached);
+    }
+
+    #[test]
+    fn a_phase_cut_short_reports_the_last_finished_one() {
+        let mut s = scripted(None, 2);
+        s.out_of_time_at = Some(2);
+        let out = run(&mut s, &plan(true, false));
+        assert_eq!(out.verdict, Verdict::Unknown);
+        assert!(out.limit_reached);
+        assert_eq!(out.bounds.rounds, 3);
+        let reason = out.reason.unwrap_or_default();
+        assert!(reason.contains("while checking 4/2"), "{reason}");
+        assert!(reason.contains("no failure with 3/2"), "{reason}");
+    }
+
+    #[test]
+    fn wide_phases_find_deep_loops_with_few_rounds_first() {
+        // The failure needs 16 loop iterations but only the first schedule bound.
+        let mut s = scripted(Some((2, 16)), u32::MAX);
+        let out = run(&mut s, &plan(true, true));
+        assert_eq!(out.verdict, Verdict::Failure);
+        assert_eq!((out.bounds.rounds, out.bounds.unwind), (2, 16));
+        // Found before the diagonal reached 16.
+        assert!(
+            s.asked
+                .iter()
+                .all(|r| r.unwind < 16 || r.schedule == Some(2))
+        );
+    }
+
+    #[test]
+    fn a_doubted_no_failure_is_unknown() {
+        let mut s = scripted(None, 2);
+        s.doubt = Some("this checker misses interleavings here".into());
+        let out = run(&mut s, &plan(true, false));
+        assert_eq!(out.verdict, Verdict::Unknown);
+        assert!(
+            out.reason
+                .unwrap_or_default()
+                .contains("misses interleavings")
+        );
+    }
+
+    #[test]
+    fn without_a_schedule_bound_only_loops_deepen() {
+        let mut s = scripted(None, 8);
+        let mut p = plan(false, false);
+        p.schedule = None;
+        let out = run(&mut s, &p);
+        assert_eq!(out.verdict, Verdict::NoFailureWithinBounds);
+        let asked: Vec<_> = s.asked.iter().map(|r| (r.schedule, r.unwind)).collect();
+        assert_eq!(asked, vec![(None, 2), (None, 4), (None, 8)]);
+    }
+}
