@@ -2,13 +2,10 @@
 //! property, the schedule the sequentializer can replay, the readable trace (one step
 //! per statement, with its thread and the values it wrote) and the input values.
 
-use serde::Serialize;
-
 use crate::ir::{Loc, SourceMap, StmtId};
 use crate::seq::schedule::Schedule;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ViolationKind {
     /// An `assert`/`__VERIFIER_assert` condition was false.
     Assertion,
@@ -18,10 +15,9 @@ pub enum ViolationKind {
     Deadlock,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Violation {
     pub kind: ViolationKind,
-    #[serde(skip)]
     pub loc: Loc,
     pub file: String,
     pub line: u32,
@@ -31,34 +27,31 @@ pub struct Violation {
     pub message: String,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Write {
     pub lhs: String,
     pub value: String,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct TraceStep {
     pub thread: u32,
-    #[serde(skip)]
     pub loc: Loc,
-    #[serde(skip)]
     pub sid: StmtId,
     pub file: String,
     pub line: u32,
     pub statement: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub writes: Vec<Write>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct InputStep {
     pub thread: u32,
     pub at: String,
     pub value: i128,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Counterexample {
     pub checker: String,
     pub violation: Violation,

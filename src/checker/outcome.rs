@@ -1,13 +1,10 @@
 //! What a check answers, whichever checker ran it: the verdict, the bounds searched, the
 //! phases of a deepening search, the counterexample, and what stopped it.
 
-use serde::Serialize;
-
 use super::builtin::{Limit, Stats};
 use crate::cex::Counterexample;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
     Failure,
     Deadlock,
@@ -15,14 +12,14 @@ pub enum Verdict {
     Unknown,
 }
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default)]
 pub struct Bounds {
     pub rounds: u32,
     pub unwind: u32,
     pub threads: u32,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Phase {
     pub bounds: Bounds,
     pub result: String,
@@ -30,7 +27,7 @@ pub struct Phase {
     pub solve_ms: u64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 pub struct CheckOutcome {
     pub verdict: Verdict,
     pub reason: Option<String>,
@@ -71,7 +68,7 @@ impl CheckOutcome {
 }
 
 /// The explicit-state explorer's part in a check.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Exploration {
     /// `safe` (every execution explored), `failure`, `deadlock`, or `inconclusive`.
     pub result: &'static str,

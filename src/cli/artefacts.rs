@@ -114,10 +114,7 @@ pub fn html_page(
         .collect();
     shared.sort();
     shared.dedup();
-    let verdict = serde_json::to_value(verdict)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default();
+    let verdict = seqloc::report::json::verdict(*verdict).to_string();
     let headline = match (cex, reason) {
         (Some(c), _) => c.violation.describe(),
         (None, Some(r)) => r.to_string(),

@@ -5,8 +5,6 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use serde::Serialize;
-
 use super::instrument::Instrumented;
 use super::{Change, Finding};
 use super::{SiteKind, Target};
@@ -15,14 +13,14 @@ use crate::cex::{Counterexample, ViolationKind};
 use crate::ir::print::expr_to_string;
 use crate::ir::*;
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct ThreadRef {
     pub id: u32,
     pub function: String,
 }
 
 /// One changed statement copy, for people.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct ChangeView {
     pub thread: u32,
     pub column: u32,
@@ -32,8 +30,7 @@ pub struct ChangeView {
 }
 
 /// How a candidate was found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CandidateKind {
     /// Griesmeyer: changing the value the line computes avoids the failure along the
     /// failing interleaving.
@@ -52,7 +49,7 @@ pub enum CandidateKind {
     Ordering,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct Candidate {
     pub rank: usize,
     pub kind: CandidateKind,
@@ -76,9 +73,7 @@ pub struct Candidate {
     /// program, is wrong. Ranked after the other single lines.
     pub specification: bool,
     pub changes: Vec<ChangeView>,
-    #[serde(skip)]
     pub loc: Loc,
-    #[serde(skip)]
     pub source_line: Option<String>,
 }
 

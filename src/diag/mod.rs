@@ -21,8 +21,6 @@ pub mod interleaving;
 pub mod ordering;
 pub mod waits;
 
-use serde::Serialize;
-
 use crate::ir::{Loc, StmtId};
 use crate::seq::schedule::Resolved;
 
@@ -39,8 +37,7 @@ pub trait Replays {
 }
 
 /// What the localization must make go away.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
     /// An assertion failure or a reached error location (every assertion must hold).
     Failure,
@@ -74,12 +71,11 @@ pub enum SiteKind {
 /// A diag value and the source line it names. Lines of the input file are their own line
 /// numbers (as in the paper's Fig. 2); lines of other files (headers) get numbers above
 /// 100000 so two files never share a value.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct LineKey {
     pub key: u32,
     pub file: String,
     pub line: u32,
-    #[serde(skip)]
     pub loc: Loc,
 }
 

@@ -25,10 +25,11 @@
 
 use serde::Serialize;
 
+use super::json;
 use super::style::Style;
 use crate::cex::{Counterexample, TraceStep, ViolationKind};
 use crate::diagnostics::SourceSpot;
-use crate::engine::check::{Bounds, CheckOutcome, Phase, Verdict};
+use crate::engine::check::{CheckOutcome, Verdict};
 use crate::ir::Program;
 
 pub const SCHEMA: &str = "seqloc.check/1";
@@ -47,24 +48,24 @@ pub struct TimeMs {
 }
 
 #[derive(Serialize)]
-pub struct CheckJson<'a> {
-    pub schema: &'static str,
-    pub program: String,
-    pub checker: CheckerInfo,
-    pub verdict: Verdict,
-    pub reason: Option<String>,
-    pub property: Option<&'a crate::cex::Violation>,
-    pub bounds: &'a Bounds,
-    pub loops_complete: bool,
-    pub unwinding_reached: &'a [String],
-    pub schedule: Option<&'a crate::seq::schedule::Schedule>,
-    pub trace: &'a [TraceStep],
-    pub inputs: &'a [crate::cex::InputStep],
-    pub time_ms: TimeMs,
-    pub phases: &'a [Phase],
-    pub limit: Option<crate::checker::builtin::Limit>,
-    pub exhaustive: bool,
-    pub exploration: Option<&'a crate::engine::check::Exploration>,
+struct CheckJson<'a> {
+    schema: &'static str,
+    program: String,
+    checker: &'a CheckerInfo,
+    verdict: &'static str,
+    reason: Option<String>,
+    property: Option<json::Property>,
+    bounds: json::BoundsJson,
+    loops_complete: bool,
+    unwinding_reached: &'a [String],
+    schedule: Option<&'a crate::seq::schedule::Schedule>,
+    trace: Vec<json::StepJson>,
+    inputs: Vec<json::InputJson>,
+    time_ms: TimeMs,
+    phases: Vec<json::PhaseJson>,
+    limit: Option<&'static str>,
+    exhaustive: bool,
+    exploration: Option<json::ExplorationJson>,
 }
 
 pub fn to_json(out: &CheckOutcome, program: &str, checker: CheckerInfo, total_ms: u64) -> String {
@@ -72,25 +73,29 @@ pub fn to_json(out: &CheckOutcome, program: &str, checker: CheckerInfo, total_ms
     let j = CheckJson {
         schema: SCHEMA,
         program: program.to_string(),
-        checker,
-        verdict: out.verdict,
+        checker: &checker,
+        verdict: json::verdict(out.verdict),
         reason: out.reason.clone(),
-        property: cex.map(|c| &c.violation),
-        bounds: &out.bounds,
+        property: cex.map(|c| (&c.violation).into()),
+        bounds: (&out.bounds).into(),
         loops_complete: out.loops_complete,
         unwinding_reached: &out.unwinding_reached,
         schedule: cex.map(|c| &c.schedule),
-        trace: cex.map(|c| c.steps.as_slice()).unwrap_or(&[]),
-        inputs: cex.map(|c| c.inputs.as_slice()).unwrap_or(&[]),
+        trace: cex
+            .map(|c| c.steps.iter().map(Into::into).collect())
+            .unwrap_or_default(),
+        inputs: cex
+            .map(|c| c.inputs.iter().map(Into::into).collect())
+            .unwrap_or_default(),
         time_ms: TimeMs {
             total: total_ms,
             encode: out.stats.encode_ms,
             solve: out.stats.solve_ms,
         },
-        phases: &out.phases,
-        limit: out.limit(),
+        phases: out.phases.iter().map(Into::into).collect(),
+        limit: json::limit(out.limit()),
         exhaustive: out.exhaustive(),
-        exploration: out.exploration.as_ref(),
+        exploration: out.exploration.as_ref().map(Into::into),
     };
     serde_json::to_string_pretty(&j).unwrap_or_default()
 }
@@ -352,9 +357,9 @@ pub fn to_sarif(out: &CheckOutcome, checker: &CheckerInfo) -> String {
                 "properties": {
                     "checker": checker.name,
                     "checkerVersion": checker.version,
-                    "verdict": out.verdict,
+                    "verdict": json::verdict(out.verdict),
                     "exhaustive": out.exhaustive(),
-                    "limit": out.limit(),
+                    "limit": json::limit(out.limit()),
                     "reason": out.reason
                 }
             }],

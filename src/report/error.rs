@@ -46,7 +46,7 @@ struct Json<'a> {
     error: &'a str,
     notes: &'a [String],
     locations: Vec<Location<'a>>,
-    limit: Option<Limit>,
+    limit: Option<&'static str>,
 }
 
 fn locations<'a>(e: &ErrorReport<'a>) -> Vec<Location<'a>> {
@@ -69,7 +69,7 @@ pub fn to_json(e: &ErrorReport) -> String {
         error: e.message,
         notes: e.notes,
         locations: locations(e),
-        limit: e.limit,
+        limit: super::json::limit(e.limit),
     };
     serde_json::to_string_pretty(&j).unwrap_or_default()
 }
@@ -107,7 +107,7 @@ pub fn to_sarif(e: &ErrorReport) -> String {
                     "message": { "text": text },
                     "locations": locs
                 }],
-                "properties": { "limit": e.limit }
+                "properties": { "limit": super::json::limit(e.limit) }
             }],
             "results": []
         }]

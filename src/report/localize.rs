@@ -24,6 +24,7 @@
 use serde::Serialize;
 
 use super::check::{CheckerInfo, thread_label};
+use super::json;
 use super::style::Style;
 use crate::cex::{Counterexample, ViolationKind};
 use crate::diag::explain::Candidate;
@@ -65,17 +66,17 @@ struct Json<'a> {
     schema: &'static str,
     program: &'a str,
     checker: &'a CheckerInfo,
-    verdict: Verdict,
+    verdict: &'static str,
     exhaustive: bool,
     reason: &'a Option<String>,
-    property: Option<&'a crate::cex::Violation>,
+    property: Option<json::Property>,
     schedule: Option<&'a crate::seq::schedule::Schedule>,
     interleaving: Option<String>,
     context_switches: Option<usize>,
-    candidates: &'a [Candidate],
+    candidates: Vec<json::CandidateJson>,
     complete: bool,
     stopped: &'a Option<String>,
-    limit: Option<crate::checker::builtin::Limit>,
+    limit: Option<&'static str>,
     checker_runs: u32,
     time_ms: Times,
 }
@@ -85,17 +86,17 @@ pub fn to_json(r: &LocalizeReport) -> String {
         schema: SCHEMA,
         program: &r.program,
         checker: &r.checker,
-        verdict: r.verdict,
+        verdict: json::verdict(r.verdict),
         exhaustive: r.exhaustive,
         reason: &r.reason,
-        property: r.cex.map(|c| &c.violation),
+        property: r.cex.map(|c| (&c.violation).into()),
         schedule: r.cex.map(|c| &c.schedule),
         interleaving: r.cex.map(interleaving),
         context_switches: r.cex.map(|c| c.context_switches()),
-        candidates: &r.candidates,
+        candidates: r.candidates.iter().map(Into::into).collect(),
         complete: r.complete,
         stopped: &r.stopped,
-        limit: r.limit,
+        limit: json::limit(r.limit),
         checker_runs: r.checker_runs,
         time_ms: r.time,
     };
@@ -337,9 +338,9 @@ pub fn to_sarif(r: &LocalizeReport) -> String {
                     }
                 }],
                 "properties": {
-                    "kind": c.kind,
+                    "kind": json::candidate_kind(c.kind),
                     "diag": c.diag,
-                    "threads": c.threads,
+                    "threads": json::CandidateJson::from(c).threads,
                     "reads": c.reads,
                     "writes": c.writes,
                     "set": c.set
@@ -373,7 +374,7 @@ pub fn to_sarif(r: &LocalizeReport) -> String {
                 "properties": {
                     "checker": r.checker.name,
                     "checkerVersion": r.checker.version,
-                    "verdict": r.verdict,
+                    "verdict": json::verdict(r.verdict),
                     "complete": r.complete
                 }
             }],

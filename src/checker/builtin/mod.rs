@@ -35,7 +35,7 @@ pub enum BmcError {
 }
 
 /// Time spent encoding and solving, for BENCHMARKS.md and `-v`.
-#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Stats {
     pub encode_ms: u64,
     pub solve_ms: u64,
@@ -43,14 +43,12 @@ pub struct Stats {
     /// The limit that ended the search without an answer. It lives with the statistics
     /// because every checker fills them (an external one leaves it `None` and says
     /// `limit_reached` for its time limit).
-    #[serde(skip)]
     pub limit: Option<Limit>,
 }
 
 /// A limit that stops a search before it has an answer: the exit code and the sweep's
 /// classification follow it, never the wording of a message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {
     Time,
     Memory,
