@@ -659,6 +659,10 @@ fn nonsense_bounds_are_refused() {
         ("check", "--threads", "0"),
         ("check", "--timeout", "0"),
         ("check", "--timeout", "nan"),
+        // Past the clock's range: a deadline that far would overflow it.
+        ("check", "--timeout", "1e30"),
+        ("localize", "--timeout", "18446744073709551615"),
+        ("sweep", "--timeout", "1e30"),
         ("check", "--memory-limit", "0"),
         ("localize", "--faults", "0"),
         ("localize", "--max-candidates", "0"),

@@ -325,11 +325,18 @@ impl BoundArgs {
 /// A time limit in seconds: positive and finite.
 fn seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        Ok(v) if v.is_finite() && v > 0.0 && v <= MAX_SECONDS => Ok(v),
+        Ok(v) if v > MAX_SECONDS => Err(format!(
+            "must be at most {MAX_SECONDS:.0} seconds (about a year); leave it out for no limit"
+        )),
         Ok(_) => Err("must be a positive number of seconds".into()),
         Err(e) => Err(e.to_string()),
     }
 }
+
+/// The longest time limit taken: a deadline past it overflows the clock (`Instant` plus a
+/// duration of 10^30 s panics), and no run is meant to last longer.
+const MAX_SECONDS: f64 = 31_536_000.0;
 
 impl DialectArg {
     pub fn name(self) -> &'static str {
