@@ -674,7 +674,8 @@ fn nonsense_bounds_are_refused() {
     }
 }
 
-/// `--max-candidates N` lists at most N, the best ranked, and says it stopped.
+/// `--max-candidates N` lists at most N (the first found, ranked among themselves) and says
+/// it stopped.
 #[test]
 fn max_candidates_means_at_most() {
     let o = run(&[

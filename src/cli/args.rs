@@ -392,7 +392,8 @@ pub struct LocalizeArgs {
     /// Number of diag variables: report minimal sets of up to N lines that must change together
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub faults: u32,
-    /// List at most this many candidates (the best ranked)
+    /// Stop after this many candidates: the first N the checker finds, ranked among
+    /// themselves (a full run may rank another line first)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_candidates: Option<u32>,
     /// Output format (a failure then prints a `seqloc.error/1` document, or SARIF with
