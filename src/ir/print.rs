@@ -3,7 +3,7 @@
 //! The output is self-contained: it declares every type, function and variable it uses
 //! (unused system-header declarations are dropped) and includes no headers, so it means
 //! the same under gcc, ESBMC and CBMC. Intrinsics (nondet, assume, assert, error) are
-//! spelled by a [`Speller`], one per checker dialect. Alongside the text the printer
+//! spelled by a checker [`Dialect`]; messages use the SV-COMP one. Alongside the text the printer
 //! records, for every output line, the source location of the statement printed there,
 //! which is how an external checker's trace is mapped back to the user's lines.
 
@@ -11,57 +11,10 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use super::Loc;
+use super::dialect::Dialect;
 use super::syntax::*;
 use super::types::*;
 use super::visit::{self, Visitor};
-
-/// How a checker dialect spells seqloc's intrinsics.
-pub trait Speller {
-    /// Declarations printed before everything else.
-    fn prelude(&self) -> String {
-        String::new()
-    }
-    /// Text of an intrinsic call; `args` are already printed, `loc` is `file:line`.
-    fn intrinsic(
-        &self,
-        i: Intrinsic,
-        ty: &str,
-        type_key: &str,
-        args: &[String],
-        loc: &str,
-    ) -> String;
-}
-
-/// The SV-COMP spelling (`__VERIFIER_nondet_int()`, `__VERIFIER_assume`, `reach_error`).
-pub struct SvComp;
-
-impl Speller for SvComp {
-    fn prelude(&self) -> String {
-        String::new()
-    }
-    fn intrinsic(&self, i: Intrinsic, ty: &str, key: &str, args: &[String], _loc: &str) -> String {
-        match i {
-            Intrinsic::Nondet => format!("(({ty})__VERIFIER_nondet_{key}())"),
-            Intrinsic::Assume => format!("__VERIFIER_assume({})", args.join(", ")),
-            Intrinsic::Assert => format!("__VERIFIER_assert({})", args.join(", ")),
-            Intrinsic::Error => "reach_error()".to_string(),
-            Intrinsic::AtomicBegin => "__VERIFIER_atomic_begin()".to_string(),
-            Intrinsic::AtomicEnd => "__VERIFIER_atomic_end()".to_string(),
-            Intrinsic::Abort => "abort()".to_string(),
-            Intrinsic::Unwind => "__VERIFIER_assume(0)".to_string(),
-            Intrinsic::Point => format!(
-                "/* thread {}, point {} */ (void)0",
-                args.first().map(String::as_str).unwrap_or("?"),
-                args.get(1).map(String::as_str).unwrap_or("?")
-            ),
-            Intrinsic::Deadlock => format!("__VERIFIER_assert(!({}))", args.join(", ")),
-            Intrinsic::Mismatch => "__VERIFIER_assume(0)".to_string(),
-            Intrinsic::Await => format!("__VERIFIER_assume({})", args.join(", ")),
-            Intrinsic::Resume => "(void)0".to_string(),
-            Intrinsic::Diag => String::new(),
-        }
-    }
-}
 
 #[derive(Clone, Debug, Default)]
 pub struct PrintOptions {
@@ -71,6 +24,10 @@ pub struct PrintOptions {
     pub keep_unused: bool,
     /// A comment block printed at the top.
     pub header: Option<String>,
+    /// Leave out the dialect's prelude: a program printed as the user wrote it declares
+    /// the primitives it calls itself, and its own `reach_error` would clash with the
+    /// prelude's.
+    pub omit_prelude: bool,
 }
 
 pub struct Printed {
@@ -81,8 +38,8 @@ pub struct Printed {
     pub line_funcs: Vec<Option<FuncId>>,
 }
 
-pub fn print_program(prog: &Program, speller: &dyn Speller, opts: &PrintOptions) -> Printed {
-    let mut p = Printer::new(prog, speller, opts);
+pub fn print_program(prog: &Program, dialect: &Dialect, opts: &PrintOptions) -> Printed {
+    let mut p = Printer::new(prog, dialect, opts);
     p.program();
     p.finish()
 }
@@ -90,21 +47,21 @@ pub fn print_program(prog: &Program, speller: &dyn Speller, opts: &PrintOptions)
 /// Prints one expression (for messages and reports).
 pub fn expr_to_string(prog: &Program, e: &Expr) -> String {
     let opts = PrintOptions::default();
-    let mut p = Printer::for_messages(prog, &SvComp, &opts);
+    let mut p = Printer::for_messages(prog, Dialect::svcomp(), &opts);
     p.expr(e, 0)
 }
 
 /// `ty name` as a C declarator (for declarations seqloc generates).
 pub fn declaration(prog: &Program, ty: &Type, name: &str) -> String {
     let opts = PrintOptions::default();
-    let p = Printer::for_messages(prog, &SvComp, &opts);
+    let p = Printer::for_messages(prog, Dialect::svcomp(), &opts);
     p.declare(ty, name)
 }
 
 /// Prints one statement on one line where possible (for traces and reports).
 pub fn stmt_summary(prog: &Program, s: &Stmt) -> String {
     let opts = PrintOptions::default();
-    let mut p = Printer::for_messages(prog, &SvComp, &opts);
+    let mut p = Printer::for_messages(prog, Dialect::svcomp(), &opts);
     match &s.kind {
         StmtKind::Expr(e) => format!("{};", p.expr(e, 0)),
         StmtKind::Decl { var, init } => {
@@ -138,7 +95,7 @@ pub fn stmt_summary(prog: &Program, s: &Stmt) -> String {
 
 struct Printer<'a> {
     prog: &'a Program,
-    speller: &'a dyn Speller,
+    dialect: &'a Dialect,
     opts: &'a PrintOptions,
     out: String,
     line_locs: Vec<Loc>,
@@ -153,8 +110,8 @@ struct Printer<'a> {
 }
 
 impl<'a> Printer<'a> {
-    fn new(prog: &'a Program, speller: &'a dyn Speller, opts: &'a PrintOptions) -> Printer<'a> {
-        let mut p = Printer::for_messages(prog, speller, opts);
+    fn new(prog: &'a Program, dialect: &'a Dialect, opts: &'a PrintOptions) -> Printer<'a> {
+        let mut p = Printer::for_messages(prog, dialect, opts);
         p.assign_var_names();
         p
     }
@@ -164,12 +121,12 @@ impl<'a> Printer<'a> {
     /// costs a pass over every variable and function, too much for each trace step.
     fn for_messages(
         prog: &'a Program,
-        speller: &'a dyn Speller,
+        dialect: &'a Dialect,
         opts: &'a PrintOptions,
     ) -> Printer<'a> {
         let mut p = Printer {
             prog,
-            speller,
+            dialect,
             opts,
             out: String::new(),
             line_locs: Vec::new(),
@@ -340,8 +297,8 @@ impl<'a> Printer<'a> {
             let h = h.clone();
             self.raw_lines(&h);
         }
-        let prelude = self.speller.prelude();
-        if !prelude.is_empty() {
+        let prelude = self.dialect.prelude.clone();
+        if !prelude.is_empty() && !self.opts.omit_prelude {
             self.raw_lines(&prelude);
         }
         let used = if self.opts.keep_unused {
@@ -997,13 +954,13 @@ impl<'a> Printer<'a> {
                 if *i == Intrinsic::Diag {
                     // `(diag == k ? nondet : original)`, the nondet in the dialect's spelling.
                     let nondet = self
-                        .speller
+                        .dialect
                         .intrinsic(Intrinsic::Nondet, &ty, &key, &[], &loc);
                     let c = args.first().map(|x| self.expr(x, 4)).unwrap_or_default();
                     let orig = args.get(1).map(|x| self.expr(x, 3)).unwrap_or_default();
                     return (format!("({c} ? {nondet} : {orig})"), 16);
                 }
-                (self.speller.intrinsic(*i, &ty, &key, &a, &loc), 16)
+                (self.dialect.intrinsic(*i, &ty, &key, &a, &loc), 16)
             }
         }
     }
