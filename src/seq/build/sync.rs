@@ -10,7 +10,7 @@
 //!   default type). A program without a mutex type keeps the plain encoding (0 free, else
 //!   owner + 1), so its encoding and its explanations stay as they were.
 
-use super::{EBUSY, SlotGen, Step, bin_or, is_null};
+use super::state::{EBUSY, SlotGen, Step, bin_or, is_null};
 use crate::ir::build as b;
 use crate::ir::known::{Known, MutexAttr, classify, is_spinlock_call, mutex_attr};
 use crate::ir::*;
