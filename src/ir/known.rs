@@ -286,7 +286,8 @@ pub fn dialect_alias(name: &str) -> Option<String> {
 }
 
 /// What a `pthread_mutexattr_*` call does, for a program that sets mutex types (where
-/// the attribute carries the type): `classify` calls them all [`Known::Attr`], no effect.
+/// the attribute carries the type): `classify` calls them [`Known::Attr`], no effect (but
+/// the robustness setters, which it refuses).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MutexAttr {
     Init,
