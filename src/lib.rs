@@ -13,7 +13,6 @@ pub mod cex;
 pub mod checker;
 pub mod diag;
 pub mod diagnostics;
-pub mod dialect;
 pub mod engine;
 pub mod exit;
 pub mod frontend;
@@ -24,3 +23,7 @@ pub mod seq;
 pub mod sweep;
 pub mod trace;
 pub mod witness;
+
+/// The checker dialects are the printer's spellings (`ir::dialect`); the other stages
+/// name them here.
+pub use ir::dialect;

@@ -226,7 +226,7 @@ fn front_end(name: &str, header: &str, user: &str) {
             let _ = seqloc::analysis::facts::compute(&prog);
             let _ = seqloc::ir::print::print_program(
                 &prog,
-                &seqloc::ir::print::SvComp,
+                seqloc::dialect::Dialect::svcomp(),
                 &Default::default(),
             );
         }

@@ -14,16 +14,24 @@ pub fn run(ctx: &Ctx, a: ParseArgs) -> Result<u8, Fail> {
         };
         seqloc::ir::print::print_program(
             &shown,
-            &seqloc::ir::print::SvComp,
+            seqloc::dialect::Dialect::svcomp(),
             &seqloc::ir::print::PrintOptions {
                 loc_comments: true,
+                omit_prelude: true,
                 ..Default::default()
             },
         )
         .text
     } else if a.print {
-        seqloc::ir::print::print_program(&prog, &seqloc::ir::print::SvComp, &Default::default())
-            .text
+        seqloc::ir::print::print_program(
+            &prog,
+            seqloc::dialect::Dialect::svcomp(),
+            &seqloc::ir::print::PrintOptions {
+                omit_prelude: true,
+                ..Default::default()
+            },
+        )
+        .text
     } else {
         let facts = seqloc::analysis::facts::compute(&prog);
         if a.json {

@@ -256,8 +256,7 @@ pub fn classify(name: &str) -> Known {
         }
         n if n.starts_with("pthread_")
             || n.starts_with("sem_")
-            || n.starts_with("__atomic_")
-            || n.starts_with("__sync_")
+            || is_gcc_atomic_builtin(n)
             || n == "realloc"
             || n == "signal"
             || n == "raise"
@@ -286,26 +285,93 @@ pub fn dialect_alias(name: &str) -> Option<String> {
     }
 }
 
-/// Whether the program chooses a mutex type other than the default: a call of
-/// `pthread_mutexattr_settype` whose type is not the constant `PTHREAD_MUTEX_NORMAL`
-/// (= `PTHREAD_MUTEX_DEFAULT`, 0 in glibc).
+/// What a `pthread_mutexattr_*` call does, for a program that sets mutex types (where
+/// the attribute carries the type): `classify` calls them [`Known::Attr`], no effect (but
+/// the robustness setters, which it refuses).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MutexAttr {
+    Init,
+    SetType,
+    GetType,
+    /// Any other attribute (`pthread_mutexattr_destroy`, `..._setpshared`...).
+    Other,
+}
+
+pub fn mutex_attr(name: &str) -> Option<MutexAttr> {
+    match name {
+        "pthread_mutexattr_init" => Some(MutexAttr::Init),
+        "pthread_mutexattr_settype" => Some(MutexAttr::SetType),
+        "pthread_mutexattr_gettype" => Some(MutexAttr::GetType),
+        n if n.starts_with("pthread_mutexattr_") => Some(MutexAttr::Other),
+        _ => None,
+    }
+}
+
+/// Whether `pthread_mutexattr_settype(attr, type)` chooses a type other than
+/// `PTHREAD_MUTEX_NORMAL` (= `PTHREAD_MUTEX_DEFAULT`, 0 in glibc): only a constant 0 is
+/// known to keep the default.
+pub fn sets_a_mutex_type(name: &str, args: &[crate::ir::Expr]) -> bool {
+    mutex_attr(name) == Some(MutexAttr::SetType)
+        && args.get(1).and_then(crate::ir::Expr::as_int) != Some(0)
+}
+
+/// Whether the program chooses a mutex type other than the default anywhere.
 pub fn sets_mutex_type(prog: &crate::ir::Program) -> bool {
-    let mut typed = false;
+    any_call(prog, sets_a_mutex_type)
+}
+
+/// Whether some function of `prog` calls a function of kind `k`.
+pub fn calls(prog: &crate::ir::Program, k: Known) -> bool {
+    any_call(prog, |name, _| classify(name) == k)
+}
+
+/// Whether some direct call in `prog` satisfies `pred` (given the callee's name and the
+/// arguments).
+fn any_call(prog: &crate::ir::Program, pred: impl Fn(&str, &[crate::ir::Expr]) -> bool) -> bool {
+    let mut found = false;
     for f in &prog.funcs {
         let Some(body) = &f.body else { continue };
         crate::ir::visit::each_expr(body, &mut |e| {
             if let crate::ir::ExprKind::Call(c, args) = &e.kind {
                 if let crate::ir::ExprKind::Func(g) = c.peel().kind {
-                    if prog.func(g).name == "pthread_mutexattr_settype"
-                        && args.get(1).and_then(crate::ir::Expr::as_int) != Some(0)
-                    {
-                        typed = true;
-                    }
+                    found |= pred(&prog.func(g).name, args);
                 }
             }
         });
+        if found {
+            break;
+        }
     }
-    typed
+    found
+}
+
+/// A spinlock call: `classify` models it as the mutex call of the same name, but the
+/// checkers' own libraries and the typed-mutex model tell them apart.
+pub fn is_spinlock_call(name: &str) -> bool {
+    name.starts_with("pthread_spin_")
+}
+
+/// GCC's `__atomic_*` and `__sync_*` builtins: the front end lowers the ones seqloc
+/// models; any left is refused by name.
+pub fn is_gcc_atomic_builtin(name: &str) -> bool {
+    name.starts_with("__atomic_") || name.starts_with("__sync_")
+}
+
+/// External functions with no effect on the program's state that seqloc accepts as
+/// no-ops returning an unconstrained value (output, sleeping).
+pub fn has_no_effect(name: &str) -> bool {
+    matches!(
+        name,
+        "printf"
+            | "puts"
+            | "putchar"
+            | "fprintf"
+            | "fflush"
+            | "fputs"
+            | "perror"
+            | "usleep"
+            | "sleep"
+    )
 }
 
 /// `__VERIFIER_atomic_*` functions run atomically (SV-COMP convention), except the

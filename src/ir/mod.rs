@@ -1,8 +1,9 @@
 //! seqloc's program representation: types, statements and expressions with source
-//! locations, visitors, constant folding and the C printer.
+//! locations, visitors, constant folding and the C printer with its checker dialects.
 
 pub mod build;
 pub mod consteval;
+pub mod dialect;
 pub mod index;
 pub mod internal;
 pub mod known;

@@ -6,7 +6,9 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::analysis::facts::address_taken_functions;
-use crate::ir::known::{Known, classify, is_atomic_function};
+use crate::ir::known::{
+    Known, calls, classify, has_no_effect, is_atomic_function, is_gcc_atomic_builtin,
+};
 use crate::ir::visit::{self, VisitorMut};
 use crate::ir::*;
 
@@ -226,7 +228,7 @@ impl<'a> Inliner<'a> {
         // A joined thread cannot be detached (ESRCH) and a detached one cannot be joined
         // (EINVAL, at once): both are modelled as succeeding, the join as waiting, which
         // would hide the interleavings where the joiner goes on early.
-        if classify(&name) == Known::ThreadDetach && calls(self.prog, "pthread_join") {
+        if classify(&name) == Known::ThreadDetach && calls(self.prog, Known::ThreadJoin) {
             return Err(InlineError::Unsupported {
                 function: name,
                 at: self.prog.sources.describe(loc),
@@ -247,7 +249,7 @@ impl<'a> Inliner<'a> {
             });
         }
         match classify(&name) {
-            Known::Other if !is_modelled_library(&name) => Err(InlineError::Unsupported {
+            Known::Other if !has_no_effect(&name) => Err(InlineError::Unsupported {
                 function: name,
                 at: self.prog.sources.describe(loc),
                 reason: "an external function with no definition; seqloc models the pthread API, \
@@ -256,7 +258,7 @@ impl<'a> Inliner<'a> {
             }),
             Known::Unsupported => Err(InlineError::Unsupported {
                 at: self.prog.sources.describe(loc),
-                reason: if name.starts_with("__atomic_") || name.starts_with("__sync_") {
+                reason: if is_gcc_atomic_builtin(&name) {
                     "a GCC atomic builtin seqloc does not model (it models loads, stores, \
                      exchanges, compare-exchanges, fetch-and-op, test-and-set, clear and \
                      fences: README \"Supported C\")"
@@ -398,23 +400,6 @@ fn intrinsic_stmt(i: Intrinsic, loc: Loc, id: StmtId) -> Stmt {
     .with_id(id)
 }
 
-/// External functions with no effect on the program's state that seqloc accepts as
-/// no-ops returning an unconstrained value (output functions).
-pub fn is_modelled_library(name: &str) -> bool {
-    matches!(
-        name,
-        "printf"
-            | "puts"
-            | "putchar"
-            | "fprintf"
-            | "fflush"
-            | "fputs"
-            | "perror"
-            | "usleep"
-            | "sleep"
-    )
-}
-
 struct Rewriter<'a> {
     renames: &'a HashMap<VarId, VarId>,
     label_suffix: &'a str,
@@ -468,22 +453,4 @@ impl VisitorMut for Rewriter<'_> {
         }
         visit::walk_expr_mut(self, e)
     }
-}
-
-/// Whether some function of `prog` calls the function named `name`.
-fn calls(prog: &Program, name: &str) -> bool {
-    prog.funcs
-        .iter()
-        .filter_map(|f| f.body.as_ref())
-        .any(|body| {
-            let mut found = false;
-            crate::ir::visit::each_expr(body, &mut |e| {
-                if let ExprKind::Call(c, _) = &e.kind {
-                    if let ExprKind::Func(g) = c.peel().kind {
-                        found |= prog.func(g).name == name;
-                    }
-                }
-            });
-            found
-        })
 }

@@ -80,7 +80,7 @@ mod tests {
         prune(&mut prog);
         crate::ir::print::print_program(
             &prog,
-            &crate::ir::print::SvComp,
+            crate::ir::dialect::Dialect::svcomp(),
             &crate::ir::print::PrintOptions::default(),
         )
         .text

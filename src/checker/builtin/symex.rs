@@ -1783,7 +1783,7 @@ impl<'p> Symex<'p> {
                 }
                 Ok(BV::from_u64(0, w))
             }
-            _ if crate::passes::inline::is_modelled_library(&func.name) => {
+            _ if crate::ir::known::has_no_effect(&func.name) => {
                 for a in args {
                     self.eval(a)?;
                 }

@@ -863,7 +863,7 @@ impl Cx<'_, '_> {
             {
                 Ok(Some(Val::int(self.typed_mutex(known, args, loc)?)))
             }
-            Known::Attr if self.m.typed_mutexes && name.starts_with("pthread_mutexattr_") => {
+            Known::Attr if self.m.typed_mutexes && crate::ir::known::mutex_attr(name).is_some() => {
                 Ok(Some(Val::int(self.mutex_attr(name, args, loc)?)))
             }
             Known::ThreadDetach
@@ -967,7 +967,7 @@ impl Cx<'_, '_> {
                 Ok(None)
             }
             // Output and sleeping: no effect on the program's state.
-            _ if crate::passes::inline::is_modelled_library(name) || name == "nanosleep" => {
+            _ if crate::ir::known::has_no_effect(name) || name == "nanosleep" => {
                 Ok(Some(Val::int(0)))
             }
             _ => unsupported(&format!("a call to `{name}`"), loc),

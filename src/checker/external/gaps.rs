@@ -9,7 +9,7 @@
 //! refused for the external search (the sequential programs of localization are
 //! seqloc's own and stay available through `--schedule`).
 
-use crate::ir::known::classify;
+use crate::ir::known::{classify, is_spinlock_call, sets_a_mutex_type};
 use crate::ir::{ExprKind, Loc, Program};
 
 /// The first call of a synchronization primitive the external checkers do not model
@@ -31,9 +31,7 @@ pub fn unmodelled_sync(prog: &Program) -> Option<(String, Loc)> {
             let name = &prog.func(g).name;
             let k = classify(name);
             let sem_or_rw = k.is_semaphore_or_rwlock();
-            let typed = name == "pthread_mutexattr_settype"
-                && args.get(1).and_then(crate::ir::Expr::as_int) != Some(0);
-            if sem_or_rw || typed || name.starts_with("pthread_spin_") {
+            if sem_or_rw || sets_a_mutex_type(name, args) || is_spinlock_call(name) {
                 found = Some((name.clone(), e.loc));
             }
         });

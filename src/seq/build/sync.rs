@@ -10,8 +10,9 @@
 //!   default type). A program without a mutex type keeps the plain encoding (0 free, else
 //!   owner + 1), so its encoding and its explanations stay as they were.
 
-use super::{EBUSY, SlotGen, Step, bin_or, is_null};
+use super::state::{EBUSY, SlotGen, Step, bin_or, is_null};
 use crate::ir::build as b;
+use crate::ir::known::{Known, MutexAttr, classify, is_spinlock_call, mutex_attr};
 use crate::ir::*;
 use crate::seq::rules::Action;
 
@@ -27,16 +28,25 @@ const KIND_SHIFT: i128 = 24;
 
 /// The action of a mutex call in a program with typed mutexes, whatever the rule group
 /// says: a re-lock's and an unlock's results depend on the type and owner, which no
-/// schedule records, so they are modelled in both groups.
+/// schedule records, so they are modelled in both groups. Spinlocks keep their rules: a
+/// spinlock has no type.
 pub fn typed_action(name: &str) -> Option<Action> {
-    Some(match name {
-        "pthread_mutex_init" => Action::MutexInit,
-        "pthread_mutex_lock" => Action::Lock,
-        "pthread_mutex_trylock" => Action::Trylock,
-        "pthread_mutex_unlock" => Action::Unlock,
-        "pthread_mutexattr_init" => Action::Store0,
-        "pthread_mutexattr_settype" => Action::MutexattrSettype,
-        "pthread_mutexattr_gettype" => Action::MutexattrGettype,
+    if let Some(attr) = mutex_attr(name) {
+        return match attr {
+            MutexAttr::Init => Some(Action::Store0),
+            MutexAttr::SetType => Some(Action::MutexattrSettype),
+            MutexAttr::GetType => Some(Action::MutexattrGettype),
+            MutexAttr::Other => None,
+        };
+    }
+    if is_spinlock_call(name) {
+        return None;
+    }
+    Some(match classify(name) {
+        Known::MutexInit => Action::MutexInit,
+        Known::MutexLock => Action::Lock,
+        Known::MutexTrylock => Action::Trylock,
+        Known::MutexUnlock => Action::Unlock,
         _ => return None,
     })
 }

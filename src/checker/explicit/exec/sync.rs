@@ -5,7 +5,7 @@
 //! free lock.
 
 use super::{Cx, R, Stop, unsupported};
-use crate::ir::known::Known;
+use crate::ir::known::{Known, MutexAttr, mutex_attr};
 use crate::ir::{Expr, Loc, Type};
 
 /// `EBUSY` on Linux.
@@ -195,18 +195,18 @@ impl Cx<'_, '_> {
             return unsupported(&format!("`{name}` without its attribute"), loc);
         };
         let p = self.eval_place_of_ptr(a)?;
-        match name {
-            "pthread_mutexattr_init" => {
+        match mutex_attr(name) {
+            Some(MutexAttr::Init) => {
                 self.store(p, &Type::int(), super::Val::int(0), loc)?;
             }
-            "pthread_mutexattr_settype" => {
+            Some(MutexAttr::SetType) => {
                 let Some(t) = args.get(1) else {
                     return unsupported("`pthread_mutexattr_settype` without a type", loc);
                 };
                 let v = self.eval(t)?;
                 self.store(p, &Type::int(), super::Val::int(v.v), loc)?;
             }
-            "pthread_mutexattr_gettype" => {
+            Some(MutexAttr::GetType) => {
                 let Some(out) = args.get(1) else {
                     return unsupported("`pthread_mutexattr_gettype` without its result", loc);
                 };
@@ -214,7 +214,7 @@ impl Cx<'_, '_> {
                 let q = self.eval_place_of_ptr(out)?;
                 self.store(q, &Type::int(), v, loc)?;
             }
-            _ => {}
+            Some(MutexAttr::Other) | None => {}
         }
         Ok(0)
     }

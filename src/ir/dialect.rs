@@ -4,17 +4,20 @@
 //! `--templates DIR`, so seqloc adapts to another checker without recompiling.
 
 use std::path::Path;
+use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use crate::ir::Intrinsic;
-use crate::ir::print::Speller;
+use super::Intrinsic;
 
 const BUILTIN: &[(&str, &str)] = &[
-    ("svcomp", include_str!("../templates/dialects/svcomp.toml")),
-    ("esbmc", include_str!("../templates/dialects/esbmc.toml")),
-    ("cbmc", include_str!("../templates/dialects/cbmc.toml")),
-    ("gcc", include_str!("../templates/dialects/gcc.toml")),
+    (
+        "svcomp",
+        include_str!("../../templates/dialects/svcomp.toml"),
+    ),
+    ("esbmc", include_str!("../../templates/dialects/esbmc.toml")),
+    ("cbmc", include_str!("../../templates/dialects/cbmc.toml")),
+    ("gcc", include_str!("../../templates/dialects/gcc.toml")),
 ];
 
 #[derive(Clone, Debug, Deserialize)]
@@ -46,6 +49,15 @@ pub enum DialectError {
 }
 
 impl Dialect {
+    /// The built-in SV-COMP dialect, parsed once: the spelling of messages and of the
+    /// programs `seqloc parse` prints.
+    pub fn svcomp() -> &'static Dialect {
+        static SVCOMP: OnceLock<Dialect> = OnceLock::new();
+        SVCOMP.get_or_init(|| {
+            Dialect::load("svcomp", None).expect("the built-in svcomp dialect parses")
+        })
+    }
+
     /// The dialect `name`, from `dir/dialects/NAME.toml` when a template directory is
     /// given and has it, else the compiled-in one.
     pub fn load(name: &str, dir: Option<&Path>) -> Result<Dialect, DialectError> {
@@ -85,12 +97,17 @@ fn fill(t: &str, ty: &str, key: &str, args: &[String], loc: &str) -> String {
         .replace("{point}", args.get(1).map(String::as_str).unwrap_or("0"))
 }
 
-impl Speller for Dialect {
-    fn prelude(&self) -> String {
-        self.prelude.clone()
-    }
-
-    fn intrinsic(&self, i: Intrinsic, ty: &str, key: &str, args: &[String], loc: &str) -> String {
+impl Dialect {
+    /// Text of an intrinsic call; `args` are already printed, `ty` is the call's C type and
+    /// `key` its `nondet_*` suffix, `loc` is `file:line`.
+    pub fn intrinsic(
+        &self,
+        i: Intrinsic,
+        ty: &str,
+        key: &str,
+        args: &[String],
+        loc: &str,
+    ) -> String {
         let t = match i {
             Intrinsic::Nondet => &self.nondet,
             Intrinsic::Assume => &self.assume,

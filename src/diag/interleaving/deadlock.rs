@@ -1,0 +1,403 @@
+//! The picture of a deadlock: who waits where, who holds which lock, who ended holding one.
+
+use std::collections::BTreeMap;
+
+use super::exits::exit_jumps;
+use super::locks::{LockUse, locks_held};
+use crate::cex::{Counterexample, TraceStep};
+use crate::ir::{FuncId, Stmt, StmtId, StmtKind};
+use crate::passes::Prepared;
+use crate::seq::schedule::{Resolved, Stop};
+
+/// Where a deadlock stands: the statement each blocked thread waits at, the locks held
+/// at the end with the steps that took them, and, for every thread that ended while
+/// still holding a lock, the statement by which it left the function that took the lock
+/// (an unlock missing on that way out).
+#[derive(Clone, Debug, Default)]
+pub struct DeadlockState {
+    pub blocked: Vec<TraceStep>,
+    pub held: Vec<LockUse>,
+    pub ended_holding: Vec<LeftHolding>,
+}
+
+/// A way out of a function with a lock still held, by a thread that then ended.
+#[derive(Clone, Debug)]
+pub struct LeftHolding {
+    /// The statement by which the thread left the function that took the lock: a `return`
+    /// (or a `goto`/`break` on the way to one) the execution took, else the thread's last
+    /// step in that function.
+    pub step: TraceStep,
+    pub lock: String,
+    /// The acquisition.
+    pub acquired: TraceStep,
+    /// The function that took the lock.
+    pub function: String,
+    /// `step` is a statement that leaves the function (not merely its last step).
+    pub exit: bool,
+}
+
+/// The wait-for picture of a deadlocked replay (no solving: read off the schedule, the
+/// trace and `waiting`, the statement each live thread would resume at when the replay
+/// ended, as the end-of-run probes found it; see `engine::diagnosis::Diagnosis::waiting`).
+/// A thread with no step in the trace (it blocked at its first statement) is only known
+/// from `waiting`.
+pub fn deadlock_state(
+    prep: &Prepared,
+    resolved: &Resolved,
+    replay: &Counterexample,
+    waiting: &[(u32, StmtId)],
+) -> DeadlockState {
+    let mut st = DeadlockState::default();
+    let steps = &replay.steps;
+    let mut last_block: BTreeMap<u32, Stop> = BTreeMap::new();
+    for b in &resolved.blocks {
+        last_block.insert(b.thread, b.until);
+    }
+    let mut blocked_at: BTreeMap<u32, StmtId> = BTreeMap::new();
+    for (t, until) in &last_block {
+        if let Stop::Before(sid, _) = until {
+            blocked_at.insert(*t, *sid);
+        }
+    }
+    // The probes know every live thread, also those the schedule never ran.
+    for (t, sid) in waiting {
+        blocked_at.insert(*t, *sid);
+    }
+    for (t, sid) in &blocked_at {
+        if let Some(e) = prep.index.get(*sid) {
+            st.blocked.push(TraceStep {
+                thread: *t,
+                loc: e.loc,
+                sid: *sid,
+                file: e.file.clone(),
+                line: e.line,
+                statement: e.text.clone(),
+                writes: vec![],
+            });
+        }
+    }
+    let held = locks_held(steps);
+    if let Some(end) = held.last() {
+        for (t, locks) in end {
+            for (lock, acq) in locks {
+                let Some(step) = steps.get(*acq) else {
+                    continue;
+                };
+                st.held.push(LockUse {
+                    thread: *t,
+                    lock: lock.clone(),
+                    step: step.clone(),
+                    access_line: 0,
+                    same_name: false,
+                });
+                // A thread whose last block runs "to the end" may have blocked instead.
+                let ended = matches!(last_block.get(t), Some(Stop::End))
+                    && !waiting.iter().any(|(w, _)| w == t);
+                if ended {
+                    st.ended_holding
+                        .extend(left_holding(prep, steps, *acq, *t, lock));
+                }
+            }
+        }
+    }
+    st
+}
+
+/// How thread `t` left the function whose statement `steps[acq]` took `lock`, which it
+/// never released: the jumps from its last step there to a `return` of that function
+/// (an inlined `return` runs no step of its own), else that last step.
+fn left_holding(
+    prep: &Prepared,
+    steps: &[TraceStep],
+    acq: usize,
+    t: u32,
+    lock: &str,
+) -> Vec<LeftHolding> {
+    let Some(acquired) = steps.get(acq) else {
+        return vec![];
+    };
+    let func = prep.index.get(acquired.sid).map(|e| e.func);
+    let Some(last) = steps[acq..]
+        .iter()
+        .rev()
+        .filter(|s| s.thread == t)
+        .find(|s| func.is_none() || prep.index.get(s.sid).map(|e| e.func) == func)
+    else {
+        return vec![];
+    };
+    let function = func
+        .map(|f| prep.normalized.func(f).name.clone())
+        .unwrap_or_default();
+    let entry = |step: TraceStep, exit: bool| LeftHolding {
+        step,
+        lock: lock.to_string(),
+        acquired: acquired.clone(),
+        function: function.clone(),
+        exit,
+    };
+    let jumps = func
+        .and_then(|f| prep.normalized.func(f).body.as_ref())
+        .and_then(|body| exit_jumps(body, last.sid))
+        .unwrap_or_default();
+    let out: Vec<LeftHolding> = jumps
+        .into_iter()
+        .filter_map(|s| step_of(prep, t, s))
+        .map(|s| entry(s, true))
+        .collect();
+    if out.is_empty() {
+        return vec![entry(last.clone(), false)];
+    }
+    out
+}
+
+/// Threads the trace creates that the schedule does not list, with their functions. A
+/// thread that blocks at its first statement runs no block, so a counterexample's
+/// schedule leaves it out; its replay then gives it no code, and the deadlock it is part
+/// of loses a thread (the replay's join on it blocks whatever the thread would do). Ids
+/// are creation order, as in schedules; a creation through a function pointer names no
+/// function and adds no thread.
+pub fn unscheduled_threads(
+    prep: &Prepared,
+    resolved: &Resolved,
+    steps: &[TraceStep],
+) -> Vec<(u32, FuncId)> {
+    let prog = &prep.normalized;
+    let mut creates: BTreeMap<StmtId, Option<FuncId>> = BTreeMap::new();
+    for f in &prog.funcs {
+        let Some(body) = &f.body else { continue };
+        crate::ir::visit::each_stmt(body, &mut |s| {
+            if let Some(tf) = created_function(prog, s) {
+                creates.insert(s.id, tf);
+            }
+        });
+    }
+    let mut out = Vec::new();
+    let mut id = 0u32;
+    for s in steps {
+        let Some(tf) = creates.get(&s.sid) else {
+            continue;
+        };
+        id += 1;
+        if id > crate::seq::schedule::MAX_THREAD_ID {
+            break;
+        }
+        let Some(tf) = tf else { continue };
+        let listed = resolved.threads.iter().any(|(t, _)| *t == id);
+        if !listed && prog.func(*tf).body.is_some() {
+            out.push((id, *tf));
+        }
+    }
+    out
+}
+
+/// `resolved` with the threads `extra` (see [`unscheduled_threads`]) added, each with one
+/// block at the end that runs it until it blocks (or ends): a thread that ran no statement
+/// a schedule can name still ran its entry (thread-local code) up to its first shared
+/// access or synchronization, where the counterexample left it.
+pub fn with_threads(resolved: &Resolved, extra: &[(u32, FuncId)]) -> Resolved {
+    let mut r = resolved.clone();
+    for (id, f) in extra {
+        if r.threads.iter().any(|(t, _)| t == id) {
+            continue;
+        }
+        r.threads.push((*id, *f));
+        r.blocks.push(crate::seq::schedule::ResolvedBlock {
+            thread: *id,
+            until: Stop::End,
+        });
+    }
+    r.threads.sort_by_key(|(id, _)| *id);
+    r
+}
+
+/// For a `pthread_create` statement: the thread function, when the call names one.
+fn created_function(prog: &crate::ir::Program, s: &Stmt) -> Option<Option<FuncId>> {
+    use crate::ir::ExprKind;
+    let StmtKind::Expr(e) = &s.kind else {
+        return None;
+    };
+    let call = match &e.kind {
+        ExprKind::Assign(_, r) => r.peel(),
+        _ => e.peel(),
+    };
+    let ExprKind::Call(f, args) = &call.kind else {
+        return None;
+    };
+    let ExprKind::Func(fid) = f.peel().kind else {
+        return None;
+    };
+    if crate::ir::known::classify(&prog.func(fid).name) != crate::ir::known::Known::ThreadCreate
+        || s.id.is_none()
+    {
+        return None;
+    }
+    let mut arg = args.get(2)?;
+    loop {
+        arg = arg.peel();
+        match &arg.kind {
+            ExprKind::Cast { e, .. } | ExprKind::AddrOf(e) => arg = e,
+            ExprKind::Func(tf) => return Some(Some(*tf)),
+            _ => return Some(None),
+        }
+    }
+}
+
+/// A statement of the program as written, as a trace step of thread `t`.
+fn step_of(prep: &Prepared, t: u32, s: &Stmt) -> Option<TraceStep> {
+    let p = prep.normalized.sources.position(s.loc)?;
+    let statement = prep
+        .index
+        .get(s.id)
+        .map(|e| e.text.clone())
+        .unwrap_or_else(|| crate::ir::print::stmt_summary(&prep.normalized, s));
+    Some(TraceStep {
+        thread: t,
+        loc: s.loc,
+        sid: s.id,
+        file: p.file.to_string(),
+        line: p.line,
+        statement,
+        writes: vec![],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::interleaving::fixtures::{EXITS, last_stmt_at, prepared};
+
+    /// A thread that ended holding a lock taken in a function it left by an inlined
+    /// `return`: the candidate is that `return`, not the thread's last step.
+    #[test]
+    fn a_lock_left_held_points_at_the_return_taken() {
+        let p = prepared(EXITS);
+        let src = &p;
+        let at = |line: u32, statement: &str| {
+            let sid = last_stmt_at(&p, "early", line);
+            let e = p.index.get(sid).expect("indexed");
+            TraceStep {
+                thread: 1,
+                loc: e.loc,
+                sid,
+                file: e.file.clone(),
+                line,
+                statement: statement.into(),
+                writes: vec![],
+            }
+        };
+        let replay = Counterexample {
+            checker: "test".into(),
+            violation: crate::cex::Violation::new(
+                crate::cex::ViolationKind::Deadlock,
+                crate::ir::Loc::SYNTH,
+                None,
+                String::new(),
+                &p.normalized.sources,
+            ),
+            schedule: crate::seq::schedule::Schedule {
+                schema: crate::seq::schedule::SCHEMA.into(),
+                threads: vec![],
+                blocks: vec![],
+                inputs: vec![],
+            },
+            steps: vec![at(6, "pthread_mutex_lock(&m);"), at(8, "n = __t + 1;")],
+            inputs: vec![],
+        };
+        let t = p.normalized.func_named("t").expect("t");
+        let resolved = Resolved {
+            threads: vec![(1, t)],
+            blocks: vec![crate::seq::schedule::ResolvedBlock {
+                thread: 1,
+                until: Stop::End,
+            }],
+            inputs: Default::default(),
+            ends: None,
+        };
+        let st = deadlock_state(src, &resolved, &replay, &[]);
+        let left: Vec<(u32, bool, &str)> = st
+            .ended_holding
+            .iter()
+            .map(|l| (l.step.line, l.exit, l.function.as_str()))
+            .collect();
+        assert_eq!(left, vec![(9, true, "early")]);
+        // Still waiting at the end (its last block ran "to the end" and blocked): it did
+        // not end.
+        let waiting = [(1, last_stmt_at(&p, "early", 6))];
+        let st = deadlock_state(src, &resolved, &replay, &waiting);
+        assert!(st.ended_holding.is_empty());
+        assert_eq!(st.blocked.len(), 1);
+    }
+
+    /// As in join_cycle: threads that block at their first statement run no step, so
+    /// the counterexample's schedule never names them. The replay must still run them,
+    /// and the deadlock picture must say where they wait.
+    #[test]
+    fn threads_blocked_at_their_first_statement_are_in_the_deadlock() {
+        let p = prepared(
+            "#include <pthread.h>
+pthread_t second;
+pthread_mutex_t m;
+void *stage2(void *arg)
+{
+  pthread_mutex_lock(&m);
+  pthread_mutex_unlock(&m);
+  return arg;
+}
+void *stage1(void *arg)
+{
+  pthread_join(second, 0);
+  return arg;
+}
+int main(void)
+{
+  pthread_t s1;
+  pthread_mutex_init(&m, 0);
+  pthread_mutex_lock(&m);
+  pthread_create(&second, 0, stage2, 0);
+  pthread_create(&s1, 0, stage1, 0);
+  pthread_join(s1, 0);
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+",
+        );
+        let opts = crate::engine::check::CheckOptions {
+            max_rounds: 4,
+            ..Default::default()
+        };
+        let out = crate::engine::check::check(&p, &opts).expect("checks");
+        let cex = out.counterexample.expect("deadlocks");
+        let resolved = cex
+            .schedule
+            .resolve(&p.normalized, &p.index)
+            .expect("resolves");
+        let src = &p;
+        let stage1 = p.normalized.func_named("stage1").expect("stage1");
+        let stage2 = p.normalized.func_named("stage2").expect("stage2");
+        // Neither thread ran a step the schedule can name.
+        let extra = unscheduled_threads(src, &resolved, &cex.steps);
+        assert_eq!(extra, vec![(1, stage2), (2, stage1)]);
+        let all = with_threads(&resolved, &extra);
+        assert_eq!(all.blocks.len(), resolved.blocks.len() + 2);
+        let framework = crate::seq::Framework::builtin();
+        let replayer = crate::engine::replay::Replayer {
+            prep: &p,
+            framework: &framework,
+            bounds: crate::engine::replay::ReplayBounds {
+                unwind: out.bounds.unwind.max(1),
+                max_threads: 32,
+                recursion: 3,
+            },
+            target: crate::diag::Target::Deadlock,
+            deadline: None,
+        };
+        let d = crate::engine::diagnosis::prepare(&replayer, &all, 1)
+            .expect("the replay with both threads deadlocks");
+        let st = deadlock_state(src, &d.resolved, &d.replay, &d.waiting);
+        let blocked: Vec<(u32, u32)> = st.blocked.iter().map(|b| (b.thread, b.line)).collect();
+        assert_eq!(blocked, vec![(0, 22), (1, 6), (2, 12)]);
+        // Main holds `m` into the deadlock; no thread ended holding a lock.
+        assert!(st.held.iter().any(|h| h.thread == 0 && h.lock == "m"));
+        assert!(st.ended_holding.is_empty());
+    }
+}

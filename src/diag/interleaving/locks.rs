@@ -1,0 +1,167 @@
+//! Lock sets along a trace, read from the printed statements of its steps.
+
+use std::collections::BTreeMap;
+
+use crate::cex::TraceStep;
+
+/// A lock acquisition a finding names.
+#[derive(Clone, Debug)]
+pub struct LockUse {
+    pub thread: u32,
+    pub lock: String,
+    /// The acquisition.
+    pub step: TraceStep,
+    /// The conflicting access it guards.
+    pub access_line: u32,
+    /// The other thread's lock is written the same way (`j->lock`) but is another mutex:
+    /// both threads held it at once.
+    pub same_name: bool,
+}
+
+/// After each step, per thread, the locks held with the step that took each.
+pub(super) type LockSets = Vec<BTreeMap<u32, Vec<(String, usize)>>>;
+
+/// After each step: the locks every thread holds, with the step that acquired each.
+pub(super) fn locks_held(steps: &[TraceStep]) -> LockSets {
+    let mut cur: BTreeMap<u32, Vec<(String, usize)>> = BTreeMap::new();
+    let mut out = Vec::with_capacity(steps.len());
+    // A condition wait shows twice: it releases its mutex when the thread starts waiting
+    // and takes it again when the thread wakes.
+    let mut waits: BTreeMap<(u32, crate::ir::StmtId), u32> = BTreeMap::new();
+    for (i, s) in steps.iter().enumerate() {
+        let op = lock_op(&s.statement).or_else(|| {
+            let lock = wait_mutex(&s.statement)?;
+            let n = waits.entry((s.thread, s.sid)).or_default();
+            *n += 1;
+            Some((
+                if *n % 2 == 1 {
+                    LockOp::Release
+                } else {
+                    LockOp::Acquire
+                },
+                lock,
+            ))
+        });
+        if let Some((op, lock)) = op {
+            let mine = cur.entry(s.thread).or_default();
+            match op {
+                LockOp::Acquire => mine.push((lock, i)),
+                LockOp::Release => {
+                    if let Some(p) = mine.iter().rposition(|(l, _)| *l == lock) {
+                        mine.remove(p);
+                    }
+                }
+            }
+        }
+        out.push(cur.clone());
+    }
+    out
+}
+
+enum LockOp {
+    Acquire,
+    Release,
+}
+
+/// A mutex operation in a trace statement, with the lock named as written (`&m` → `m`).
+/// Locks reached through different pointer expressions are told apart by their text: a
+/// lock passed as a parameter under another name is missed, never confused.
+fn lock_op(stmt: &str) -> Option<(LockOp, String)> {
+    // A spinlock is a mutex that busy-waits. A trylock may fail; the trace does not say,
+    // so it is not counted as held.
+    let find = |names: &[&str]| {
+        names
+            .iter()
+            .find_map(|n| stmt.find(n).map(|p| &stmt[p + n.len()..]))
+    };
+    if find(&["pthread_mutex_trylock(", "pthread_spin_trylock("]).is_some() {
+        return None;
+    }
+    let (op, rest) = if let Some(r) = find(&["pthread_mutex_lock(", "pthread_spin_lock("]) {
+        (LockOp::Acquire, r)
+    } else if let Some(r) = find(&["pthread_mutex_unlock(", "pthread_spin_unlock("]) {
+        (LockOp::Release, r)
+    } else {
+        return None;
+    };
+    let arg = rest.split(')').next()?.trim();
+    let name = arg.strip_prefix('&').unwrap_or(arg).trim();
+    (!name.is_empty()).then(|| (op, name.to_string()))
+}
+
+/// The mutex a `pthread_cond_wait` or `pthread_cond_timedwait` statement releases while
+/// it waits, named as written (`&m` → `m`).
+fn wait_mutex(stmt: &str) -> Option<String> {
+    let p = stmt
+        .find("pthread_cond_wait(")
+        .map(|p| p + "pthread_cond_wait(".len())
+        .or_else(|| {
+            stmt.find("pthread_cond_timedwait(")
+                .map(|p| p + "pthread_cond_timedwait(".len())
+        })?;
+    let arg = stmt[p..].split(')').next()?.split(',').nth(1)?.trim();
+    let name = arg.strip_prefix('&').unwrap_or(arg).trim();
+    (!name.is_empty()).then(|| name.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::interleaving::fixtures::step;
+
+    #[test]
+    fn a_condition_wait_releases_its_mutex_until_it_wakes() {
+        assert_eq!(
+            wait_mutex("pthread_cond_wait(&c, &m);").as_deref(),
+            Some("m")
+        );
+        assert_eq!(
+            wait_mutex("r = pthread_cond_timedwait(&s->c, &s->m, &t);").as_deref(),
+            Some("s->m")
+        );
+        assert!(wait_mutex("pthread_cond_signal(&c);").is_none());
+        let mut wait = step(1, 11, "pthread_cond_wait(&c, &m);");
+        wait.sid = crate::ir::StmtId(7);
+        let steps = vec![
+            step(1, 10, "pthread_mutex_lock(&m);"),
+            wait.clone(),
+            step(2, 20, "pthread_mutex_lock(&m);"),
+            step(2, 21, "pthread_cond_signal(&c);"),
+            step(2, 22, "pthread_mutex_unlock(&m);"),
+            wait,
+        ];
+        let held = locks_held(&steps);
+        let has = |at: usize, t: u32| held[at].get(&t).is_some_and(|v| !v.is_empty());
+        assert!(has(0, 1));
+        assert!(!has(1, 1), "waiting releases m");
+        assert!(has(2, 2) && !has(2, 1));
+        assert!(has(5, 1), "waking takes m again");
+    }
+
+    #[test]
+    fn lock_operations_are_read_from_statements() {
+        assert!(matches!(
+            lock_op("pthread_mutex_lock(&count_lock);"),
+            Some((LockOp::Acquire, l)) if l == "count_lock"
+        ));
+        assert!(matches!(
+            lock_op("r = pthread_mutex_unlock(&s->m);"),
+            Some((LockOp::Release, l)) if l == "s->m"
+        ));
+        assert!(lock_op("pthread_mutex_trylock(&m);").is_none());
+        assert!(lock_op("x = y + 1;").is_none());
+    }
+
+    #[test]
+    fn lock_sets_follow_the_trace() {
+        let steps = vec![
+            step(1, 10, "pthread_mutex_lock(&a);"),
+            step(2, 20, "pthread_mutex_lock(&b);"),
+            step(1, 11, "pthread_mutex_unlock(&a);"),
+        ];
+        let held = locks_held(&steps);
+        assert_eq!(held[1][&1], vec![("a".to_string(), 0)]);
+        assert_eq!(held[1][&2], vec![("b".to_string(), 1)]);
+        assert!(held[2][&1].is_empty());
+    }
+}

@@ -1,0 +1,273 @@
+//! Interleaving causes: the context switches the failure needs.
+//!
+//! Griesmeyer's method keeps the failing interleaving fixed and asks which *value* to
+//! change. Synchronization faults — a too-short atomic section, a read-modify-write split
+//! by a preemption, two critical sections under different locks — have no such value
+//! along the interleaving: the repair changes which interleavings exist. In the spirit of
+//! ConcBugAssist's atomicity constraints (paper README: "atomicity-violation search"), each
+//! preemption of the failing schedule is tested by replaying the schedule without it (the
+//! preempted thread runs on to its next switch point): a preemption whose removal makes the
+//! failure disappear is *necessary*, and the statements on both sides of it must not be
+//! separated. For each necessary preemption the locks held around the conflicting accesses
+//! are compared, so that two critical sections guarded by different locks name their
+//! lock acquisitions.
+//!
+//! Every verdict here is a concrete replay on the built-in checker (never a guess), at the
+//! cost of one small encoding per preemption.
+
+mod deadlock;
+mod exits;
+#[cfg(test)]
+mod fixtures;
+mod locks;
+
+pub use deadlock::{DeadlockState, LeftHolding, deadlock_state, unscheduled_threads, with_threads};
+
+use std::collections::BTreeSet;
+
+use super::Replays;
+use crate::cex::{Counterexample, TraceStep};
+use crate::seq::schedule::{Resolved, Stop};
+pub use locks::LockUse;
+use locks::locks_held;
+
+/// A run of one thread in the trace: (thread, first step, one past its last step).
+type Run = (u32, usize, usize);
+
+/// The shared locations a step's line reads and writes.
+pub type Accesses<'a> = dyn Fn(&TraceStep) -> (Vec<String>, Vec<String>) + 'a;
+
+/// Preemptions tested at most (each costs one replay).
+const MAX_TESTED: usize = 24;
+
+/// A preemption the failure needs.
+#[derive(Clone, Debug)]
+pub struct NecessarySwitch {
+    /// The preempted thread.
+    pub thread: u32,
+    /// The last step the thread ran before the switch, and the one it resumed at (none
+    /// when it never ran again).
+    pub last: Option<TraceStep>,
+    pub resume: Option<TraceStep>,
+    /// Threads that ran in between.
+    pub between: Vec<u32>,
+    /// Shared locations the thread touched around the switch that the threads in between
+    /// also touched.
+    pub conflicts: Vec<String>,
+    /// Inconsistent locking around the conflicting accesses: a lock acquisition of the
+    /// preempted thread or of a thread in between, when their lock sets at the accesses
+    /// are disjoint (both non-empty).
+    pub locks: Vec<LockUse>,
+}
+
+/// Tests every preemption of the replayed schedule (see the module comment).
+pub fn necessary_switches<R: Replays>(
+    replays: &R,
+    resolved: &Resolved,
+    replay: &Counterexample,
+    accesses: &Accesses,
+) -> Result<Vec<NecessarySwitch>, R::Error> {
+    let segments = segments(&replay.steps);
+    let mut out = Vec::new();
+    let mut tested = 0;
+    for (i, b) in resolved.blocks.iter().enumerate() {
+        let Stop::Before(..) = b.until else { continue };
+        if tested >= MAX_TESTED {
+            break;
+        }
+        if replays.expired() {
+            break;
+        }
+        tested += 1;
+        let next = resolved.blocks[i + 1..]
+            .iter()
+            .position(|o| o.thread == b.thread)
+            .map(|p| p + i + 1);
+        let mut r = resolved.clone();
+        r.ends = None;
+        match next {
+            Some(j) => {
+                r.blocks[i].until = r.blocks[j].until;
+                r.blocks.remove(j);
+            }
+            None => r.blocks[i].until = Stop::End,
+        }
+        if !replays.fails(&r, false)? {
+            out.push(describe(
+                b.thread,
+                i,
+                resolved,
+                &segments,
+                &replay.steps,
+                accesses,
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// The trace cut into maximal runs of one thread: (thread, first step, end).
+fn segments(steps: &[TraceStep]) -> Vec<Run> {
+    let mut out: Vec<Run> = Vec::new();
+    for (i, s) in steps.iter().enumerate() {
+        match out.last_mut() {
+            Some((t, _, end)) if *t == s.thread => *end = i + 1,
+            _ => out.push((s.thread, i, i + 1)),
+        }
+    }
+    out
+}
+
+fn describe(
+    thread: u32,
+    block: usize,
+    resolved: &Resolved,
+    segments: &[Run],
+    steps: &[TraceStep],
+    accesses: &Accesses,
+) -> NecessarySwitch {
+    let mut sw = NecessarySwitch {
+        thread,
+        last: None,
+        resume: None,
+        between: vec![],
+        conflicts: vec![],
+        locks: vec![],
+    };
+    // The thread's k-th block is its k-th run in the trace when every block ran a
+    // visible step; otherwise the switch is reported without its surroundings.
+    let k = resolved.blocks[..block]
+        .iter()
+        .filter(|b| b.thread == thread)
+        .count();
+    let blocks_of = resolved
+        .blocks
+        .iter()
+        .filter(|b| b.thread == thread)
+        .count();
+    let runs: Vec<&Run> = segments.iter().filter(|s| s.0 == thread).collect();
+    if runs.len() != blocks_of && !(runs.len() + 1 == blocks_of && k + 1 < blocks_of) {
+        return sw;
+    }
+    let Some(&&(_, start, end)) = runs.get(k) else {
+        return sw;
+    };
+    let resume_at = runs.get(k + 1).map(|r| r.1);
+    sw.last = steps.get(end - 1).cloned();
+    sw.resume = resume_at.and_then(|i| steps.get(i).cloned());
+    let between_end = resume_at.unwrap_or(steps.len());
+    let between: Vec<&TraceStep> = steps[end..between_end].iter().collect();
+    sw.between = between
+        .iter()
+        .map(|s| s.thread)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+
+    // What the thread touched around the switch: its run before it and its next run.
+    let after_end = resume_at
+        .and_then(|r| segments.iter().find(|s| s.1 == r).map(|s| s.2))
+        .unwrap_or(between_end);
+    let mine: Vec<(usize, &TraceStep)> = (start..end)
+        .chain(resume_at.unwrap_or(between_end)..after_end)
+        .filter_map(|i| steps.get(i).map(|s| (i, s)))
+        .collect();
+    // Data only: a mutex taken by both threads is synchronization, not a conflict.
+    let touched = |s: &TraceStep| -> (BTreeSet<String>, BTreeSet<String>) {
+        if s.statement.contains("pthread_") {
+            return Default::default();
+        }
+        let (r, w) = accesses(s);
+        (r.into_iter().collect(), w.into_iter().collect())
+    };
+    let mut my_reads = BTreeSet::new();
+    let mut my_writes = BTreeSet::new();
+    for (_, s) in &mine {
+        let (r, w) = touched(s);
+        my_reads.extend(r);
+        my_writes.extend(w);
+    }
+    let held = locks_held(steps);
+    let mut conflicts = BTreeSet::new();
+    for (bi, s) in (end..between_end).zip(between.iter()) {
+        let (r, w) = touched(s);
+        let clash: Vec<String> = w
+            .iter()
+            .filter(|v| my_reads.contains(*v) || my_writes.contains(*v))
+            .chain(r.iter().filter(|v| my_writes.contains(*v)))
+            .cloned()
+            .collect();
+        if clash.is_empty() {
+            continue;
+        }
+        // The preempted thread's own access to what clashes, nearest the switch.
+        let my_line = mine
+            .iter()
+            .filter(|(i, _)| *i < end)
+            .rev()
+            .find(|(_, m)| {
+                let (r, w) = touched(m);
+                clash.iter().any(|v| r.contains(v) || w.contains(v))
+            })
+            .map(|(_, m)| m.line)
+            .unwrap_or(0);
+        conflicts.extend(clash);
+        // Locks: the other thread's at this access, the preempted thread's at the switch.
+        let theirs = &held[bi];
+        let mine_held = &held[end - 1];
+        let their_set: BTreeSet<&String> = theirs
+            .get(&s.thread)
+            .map(|v| v.iter().map(|(l, _)| l).collect())
+            .unwrap_or_default();
+        let my_set: BTreeSet<&String> = mine_held
+            .get(&thread)
+            .map(|v| v.iter().map(|(l, _)| l).collect())
+            .unwrap_or_default();
+        // Both sets are held at once (the preempted thread keeps its locks while the
+        // other accesses), and the trace respects mutual exclusion (the checker models
+        // locks), so a lock written the same way in both (`j->lock`, `&w->m`) is a
+        // different mutex in each thread: the sections never excluded each other.
+        if their_set.is_empty() || my_set.is_empty() {
+            continue;
+        }
+        let same_name = !their_set.is_disjoint(&my_set);
+        for (t, at) in [(s.thread, bi), (thread, end - 1)] {
+            for (lock, acq) in held[at].get(&t).into_iter().flatten() {
+                if let Some(step) = steps.get(*acq) {
+                    if !sw
+                        .locks
+                        .iter()
+                        .any(|l| l.step.line == step.line && l.thread == t)
+                    {
+                        sw.locks.push(LockUse {
+                            thread: t,
+                            lock: lock.clone(),
+                            step: step.clone(),
+                            access_line: if t == thread { my_line } else { s.line },
+                            same_name,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    sw.conflicts = conflicts.into_iter().collect();
+    sw
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::step;
+    use super::*;
+
+    #[test]
+    fn segments_are_runs_of_one_thread() {
+        let steps = vec![
+            step(0, 1, ""),
+            step(0, 2, ""),
+            step(1, 3, ""),
+            step(0, 4, ""),
+        ];
+        assert_eq!(segments(&steps), vec![(0, 0, 2), (1, 2, 3), (0, 3, 4)]);
+    }
+}

@@ -1,0 +1,448 @@
+//! Table II actions as statements: what each pthread call becomes in the sequential
+//! program (`sync` has the semaphores, read-write locks and typed mutexes).
+
+use super::state::{EBUSY, ETIMEDOUT, MAIN_EXIT, MAX_KEYS, SlotGen, Step, bin_or, is_null};
+use crate::ir::build as b;
+use crate::ir::*;
+use crate::seq::rules::Action;
+
+impl<'a, 'b> SlotGen<'a, 'b> {
+    /// Table II actions as statements in the sequential program.
+    pub(super) fn model(
+        &mut self,
+        action: Action,
+        lhs: Option<Expr>,
+        args: &[Expr],
+        loc: Loc,
+        id: StmtId,
+    ) -> Vec<Step> {
+        let tt = self.b.prog.types.clone();
+        let k = self.k as i128;
+        let prog = &self.b.prog;
+        let v = self.b.vars.clone();
+        let st = |e: Expr| b::expr_stmt(e, loc, id);
+        let zero_result = |lhs: &Option<Expr>| -> Vec<Stmt> {
+            match lhs {
+                Some(l) => vec![b::expr_stmt(b::assign(l.clone(), b::int(0), &tt), loc, id)],
+                None => vec![],
+            }
+        };
+        let step = |stmts: Vec<Stmt>, visible: bool, blocking: Option<Expr>| Step {
+            stmts,
+            head: id,
+            loc,
+            visible,
+            blocking,
+            then_goto: None,
+        };
+        let arg = |i: usize| args.get(i).cloned().unwrap_or_else(|| b::int(0));
+        let me = b::uint(k);
+        match action {
+            // A removed synchronization call still marks a point (where it was), so both
+            // rule groups cut the code at the same places.
+            // It stays in the trace as `(void)0` (no value to set), so that lock-set and
+            // ordering questions about the replay can see where it ran.
+            Action::Remove => {
+                let mut s = zero_result(&lhs);
+                if s.is_empty() {
+                    s.push(st(b::conv(b::int(0), &Type::Void, &tt)));
+                }
+                vec![step(s, true, None)]
+            }
+            Action::Create => {
+                let mut s = Vec::new();
+                let tmp = b::var(prog, v.tmp);
+                let nthreads = b::var(prog, v.nthreads);
+                let nslots = self.b.nslots as i128;
+                let concrete = self.b.concrete.is_some();
+                let fixed_id = match &self.b.static_ids {
+                    Some(ids) if self.k == 0 => {
+                        let id = ids.get(self.b.creates_seen).copied().flatten();
+                        self.b.creates_seen += 1;
+                        id.filter(|&id| (id as i128) < nslots)
+                    }
+                    _ => None,
+                };
+                // The new thread's id: fixed at translation time, or `nthreads` at run time
+                // (then bounded by the slots).
+                let id = match fixed_id {
+                    Some(id) => b::uint(id as i128),
+                    None => {
+                        if !concrete {
+                            // More threads than slots: the bounded exploration stops here.
+                            s.push(b::if_(
+                                b::bin(BinOp::Ge, nthreads.clone(), b::uint(nslots)),
+                                vec![st(b::intrinsic(Intrinsic::Unwind, vec![], loc))],
+                                None,
+                            ));
+                        }
+                        tmp.clone()
+                    }
+                };
+                let source = if fixed_id.is_some() {
+                    id.clone()
+                } else {
+                    nthreads.clone()
+                };
+                s.push(st(b::assign(tmp.clone(), source, &tt)));
+                let fid = self.thread_fn_index(&arg(2));
+                let record = vec![
+                    st(b::assign(
+                        b::elem(prog, v.created, id.clone()),
+                        b::int(1),
+                        &tt,
+                    )),
+                    st(b::assign(b::elem(prog, v.arg, id.clone()), arg(3), &tt)),
+                    st(b::assign(b::elem(prog, v.fnid, id.clone()), fid, &tt)),
+                ];
+                if concrete {
+                    // A replayed schedule lists only the threads that ran; one created
+                    // but never scheduled gets its id and no slot.
+                    s.push(b::if_(
+                        b::bin(BinOp::Lt, nthreads.clone(), b::uint(nslots)),
+                        record,
+                        None,
+                    ));
+                } else {
+                    s.extend(record);
+                }
+                s.push(st(b::assign(
+                    nthreads,
+                    b::bin(BinOp::Add, id.clone(), b::uint(1)),
+                    &tt,
+                )));
+                let t_ptr = arg(0);
+                if !is_null(&t_ptr, &tt) {
+                    let target = b::deref(t_ptr, &tt);
+                    s.push(st(b::assign(target, id, &tt)));
+                }
+                s.extend(zero_result(&lhs));
+                vec![step(s, true, None)]
+            }
+            Action::Join => {
+                let t = b::conv(arg(0), &Type::uint(), &tt);
+                let mut done = b::elem(prog, v.done, t.clone());
+                if self.b.concrete.is_some() {
+                    // A thread without a slot never ran (see Create): joining it blocks.
+                    let slotted = b::bin(BinOp::Lt, t.clone(), b::uint(self.b.nslots as i128));
+                    done = b::bin(BinOp::LogAnd, slotted, done);
+                }
+                let mut s = Vec::new();
+                let rp = arg(1);
+                if !is_null(&rp, &tt) {
+                    let nonnull = b::bin(BinOp::Ne, rp.clone(), b::conv(b::int(0), &rp.ty, &tt));
+                    let target = b::deref(rp, &tt);
+                    let val = b::elem(prog, v.ret, t);
+                    s.push(b::if_(nonnull, vec![st(b::assign(target, val, &tt))], None));
+                }
+                s.extend(zero_result(&lhs));
+                vec![step(s, true, Some(done))]
+            }
+            Action::Exit => {
+                let mut s = Vec::new();
+                if self.k != 0 {
+                    s.push(st(b::assign(b::elem(prog, v.ret, me), arg(0), &tt)));
+                    let end = self.end_label();
+                    return vec![Step {
+                        stmts: s,
+                        head: id,
+                        loc,
+                        visible: true,
+                        blocking: None,
+                        then_goto: Some(end),
+                    }];
+                }
+                // pthread_exit in main: main ends, the other threads go on.
+                s.push(st(b::assign(
+                    b::elem(prog, v.done, b::uint(0)),
+                    b::int(1),
+                    &tt,
+                )));
+                vec![Step {
+                    stmts: s,
+                    head: id,
+                    loc,
+                    visible: true,
+                    blocking: None,
+                    then_goto: Some(MAIN_EXIT.to_string()),
+                }]
+            }
+            Action::SelfId => {
+                let s = match lhs {
+                    Some(l) => vec![st(b::assign(l, me, &tt))],
+                    None => vec![],
+                };
+                vec![step(s, false, None)]
+            }
+            Action::Equal => {
+                let s = match lhs {
+                    Some(l) => vec![st(b::assign(l, b::bin(BinOp::Eq, arg(0), arg(1)), &tt))],
+                    None => vec![],
+                };
+                vec![step(s, false, None)]
+            }
+            Action::Store0 => {
+                let mut s = vec![];
+                let p = arg(0);
+                if !is_null(&p, &tt) {
+                    s.push(st(b::assign(b::deref(p, &tt), b::int(0), &tt)));
+                }
+                s.extend(zero_result(&lhs));
+                vec![step(s, true, None)]
+            }
+            Action::Lock | Action::Trylock | Action::Unlock if self.b.typed_mutexes => {
+                self.sync_model(action, lhs, args, loc, id)
+            }
+            Action::Lock => {
+                let m = b::deref(arg(0), &tt);
+                let free = b::bin(BinOp::Eq, m.clone(), b::int(0));
+                let mut s = vec![st(b::assign(
+                    m,
+                    b::bin(BinOp::Add, b::int(k), b::int(1)),
+                    &tt,
+                ))];
+                s.extend(zero_result(&lhs));
+                vec![step(s, true, Some(free))]
+            }
+            Action::Trylock => {
+                let m = b::deref(arg(0), &tt);
+                let free = b::bin(BinOp::Eq, m.clone(), b::int(0));
+                let take = st(b::assign(m, b::bin(BinOp::Add, b::int(k), b::int(1)), &tt));
+                let (ok, busy) = match &lhs {
+                    Some(l) => (
+                        vec![take, st(b::assign(l.clone(), b::int(0), &tt))],
+                        vec![st(b::assign(l.clone(), b::int(EBUSY), &tt))],
+                    ),
+                    None => (vec![take], vec![]),
+                };
+                vec![step(vec![b::if_(free, ok, Some(busy))], true, None)]
+            }
+            Action::Unlock => {
+                let m = b::deref(arg(0), &tt);
+                let mut s = vec![st(b::assign(m, b::int(0), &tt))];
+                s.extend(zero_result(&lhs));
+                vec![step(s, true, None)]
+            }
+            Action::CondWait | Action::CondTimedwait => {
+                let c = b::conv(arg(0), &Type::void_ptr(), &tt);
+                let m_ptr = arg(1);
+                let wait = b::elem(prog, v.wait, me.clone());
+                let sig = b::elem(prog, v.sig, me.clone());
+                // Part one: release the mutex and start waiting.
+                let mut a = Vec::new();
+                if self.b.models_mutexes && !is_null(&m_ptr, &tt) {
+                    let m = b::deref(m_ptr.clone(), &tt);
+                    a.push(st(if self.b.typed_mutexes {
+                        self.typed_release(m)
+                    } else {
+                        b::assign(m, b::int(0), &tt)
+                    }));
+                }
+                a.push(st(b::assign(wait.clone(), c, &tt)));
+                a.push(st(b::assign(sig.clone(), b::int(0), &tt)));
+                // Part two: woken up (no spurious wake-ups), take the mutex back.
+                let timed = action == Action::CondTimedwait;
+                let timeout = if timed {
+                    let t = self.b.prog.new_global(
+                        &format!("__seq_timeout{}_{}", self.k, id.0),
+                        Type::bool(),
+                        None,
+                        loc,
+                    );
+                    Some(t)
+                } else {
+                    None
+                };
+                let prog = &self.b.prog;
+                let mut enabled = sig.clone();
+                let mut c2 = Vec::new();
+                if let Some(t) = timeout {
+                    enabled = bin_or(enabled, b::var(prog, t));
+                }
+                if self.b.models_mutexes && !is_null(&m_ptr, &tt) {
+                    let m = b::deref(m_ptr.clone(), &tt);
+                    if self.b.typed_mutexes {
+                        let (free, take) = self.typed_retake(m);
+                        enabled = b::and(enabled, free);
+                        c2.push(st(take));
+                    } else {
+                        enabled = b::and(enabled, b::bin(BinOp::Eq, m.clone(), b::int(0)));
+                        c2.push(st(b::assign(
+                            m,
+                            b::bin(BinOp::Add, b::int(k), b::int(1)),
+                            &tt,
+                        )));
+                    }
+                }
+                match (&lhs, timeout) {
+                    (Some(l), Some(_)) => {
+                        let r = Expr::new(
+                            ExprKind::Cond(
+                                Box::new(sig.clone()),
+                                Box::new(b::int(0)),
+                                Box::new(b::int(ETIMEDOUT)),
+                            ),
+                            Type::int(),
+                            loc,
+                        );
+                        c2.push(st(b::assign(l.clone(), r, &tt)));
+                    }
+                    (Some(l), None) => c2.push(st(b::assign(l.clone(), b::int(0), &tt))),
+                    _ => {}
+                }
+                c2.push(st(b::assign(
+                    wait,
+                    b::conv(b::int(0), &Type::void_ptr(), &tt),
+                    &tt,
+                )));
+                c2.push(st(b::assign(sig, b::int(0), &tt)));
+                let mut part_b = Vec::new();
+                if let Some(t) = timeout {
+                    // Whether this wait times out is a nondeterministic choice (an input).
+                    let (mut pre, choose) = self.input(&Type::bool(), loc, id);
+                    let prog = &self.b.prog;
+                    pre.push(st(b::assign(b::var(prog, t), choose, &tt)));
+                    part_b.push(step(pre, false, None));
+                }
+                let mut out = vec![step(a, true, None)];
+                out.extend(part_b);
+                out.push(step(c2, true, Some(enabled)));
+                out
+            }
+            Action::CondSignal | Action::CondBroadcast => {
+                let c = b::conv(arg(0), &Type::void_ptr(), &tt);
+                let n = self.b.nslots as i128;
+                let mut s = Vec::new();
+                if action == Action::CondBroadcast {
+                    for j in 0..n {
+                        let waits = b::bin(BinOp::Eq, b::elem(prog, v.wait, b::uint(j)), c.clone());
+                        s.push(b::if_(
+                            waits,
+                            vec![
+                                st(b::assign(
+                                    b::elem(prog, v.wait, b::uint(j)),
+                                    b::conv(b::int(0), &Type::void_ptr(), &tt),
+                                    &tt,
+                                )),
+                                st(b::assign(b::elem(prog, v.sig, b::uint(j)), b::int(1), &tt)),
+                            ],
+                            None,
+                        ));
+                    }
+                } else {
+                    // Wake one waiter, chosen nondeterministically (an input when replayed).
+                    let mut any: Option<Expr> = None;
+                    for j in 0..n {
+                        let w = b::bin(BinOp::Eq, b::elem(prog, v.wait, b::uint(j)), c.clone());
+                        any = Some(match any {
+                            Some(a) => bin_or(a, w),
+                            None => w,
+                        });
+                    }
+                    let pick = self.b.prog.new_global(
+                        &format!("__seq_pick{}_{}", self.k, id.0),
+                        Type::uint(),
+                        None,
+                        loc,
+                    );
+                    let (pre, choose) = self.input(&Type::uint(), loc, id);
+                    s.extend(pre);
+                    let prog = &self.b.prog;
+                    let pk = b::var(prog, pick);
+                    let valid = b::and(
+                        b::bin(BinOp::Lt, pk.clone(), b::uint(n)),
+                        b::bin(BinOp::Eq, b::elem(prog, v.wait, pk.clone()), c.clone()),
+                    );
+                    s.push(b::if_(
+                        any.unwrap_or_else(|| b::int(0)),
+                        vec![
+                            st(b::assign(pk.clone(), choose, &tt)),
+                            st(b::intrinsic(Intrinsic::Assume, vec![valid], loc)),
+                            st(b::assign(
+                                b::elem(prog, v.wait, pk.clone()),
+                                b::conv(b::int(0), &Type::void_ptr(), &tt),
+                                &tt,
+                            )),
+                            st(b::assign(b::elem(prog, v.sig, pk), b::int(1), &tt)),
+                        ],
+                        None,
+                    ));
+                }
+                s.extend(zero_result(&lhs));
+                vec![step(s, true, None)]
+            }
+            Action::SemInit
+            | Action::SemWait
+            | Action::SemTrywait
+            | Action::SemPost
+            | Action::SemGetvalue
+            | Action::RdLock
+            | Action::WrLock
+            | Action::TryRdLock
+            | Action::TryWrLock
+            | Action::RwUnlock
+            | Action::MutexInit
+            | Action::MutexattrSettype
+            | Action::MutexattrGettype => self.sync_model(action, lhs, args, loc, id),
+            Action::KeyCreate => {
+                let nk = b::var(prog, v.nkeys);
+                let mut s = vec![b::if_(
+                    b::bin(BinOp::Ge, nk.clone(), b::uint(MAX_KEYS as i128)),
+                    vec![st(b::intrinsic(Intrinsic::Unwind, vec![], loc))],
+                    None,
+                )];
+                let kp = arg(0);
+                if !is_null(&kp, &tt) {
+                    s.push(st(b::assign(b::deref(kp, &tt), nk.clone(), &tt)));
+                }
+                s.push(st(b::assign(
+                    b::elem(prog, v.dtor, nk.clone()),
+                    arg(1),
+                    &tt,
+                )));
+                s.push(st(b::assign(
+                    nk.clone(),
+                    b::bin(BinOp::Add, nk, b::uint(1)),
+                    &tt,
+                )));
+                s.extend(zero_result(&lhs));
+                vec![step(s, true, None)]
+            }
+            Action::GetSpecific => {
+                let key = b::conv(arg(0), &Type::uint(), &tt);
+                let s = match lhs {
+                    Some(l) => vec![st(b::assign(l, b::elem2(prog, v.tls, me, key), &tt))],
+                    None => vec![],
+                };
+                vec![step(s, false, None)]
+            }
+            Action::SetSpecific => {
+                let key = b::conv(arg(0), &Type::uint(), &tt);
+                let mut s = vec![st(b::assign(b::elem2(prog, v.tls, me, key), arg(1), &tt))];
+                s.extend(zero_result(&lhs));
+                vec![step(s, false, None)]
+            }
+        }
+    }
+
+    /// The index of the thread function a `pthread_create` argument denotes.
+    pub(super) fn thread_fn_index(&self, e: &Expr) -> Expr {
+        let fns = &self.b.thread_fns;
+        if let ExprKind::Func(f) = e.peel().kind {
+            if let Some(i) = fns.iter().position(|x| *x == f) {
+                return b::int(i as i128);
+            }
+        }
+        let mut r = b::int(-1);
+        for (i, f) in fns.iter().enumerate().skip(1).rev() {
+            let fe = Expr::new(ExprKind::Func(*f), e.ty.clone(), Loc::SYNTH);
+            let is = b::bin(BinOp::Eq, e.clone(), fe);
+            r = Expr::new(
+                ExprKind::Cond(Box::new(is), Box::new(b::int(i as i128)), Box::new(r)),
+                Type::int(),
+                Loc::SYNTH,
+            );
+        }
+        r
+    }
+}

@@ -1,0 +1,153 @@
+//! What every part of the builder shares: the program under construction, one slot's
+//! generator and its steps, and the errno values the pthread model returns.
+
+use std::collections::HashMap;
+
+use crate::analysis::shared::SharedInfo;
+use crate::ir::build as b;
+use crate::ir::*;
+use crate::seq::schedule::Resolved;
+use crate::seq::{PointInfo, SeqOptions, SeqVars};
+
+/// `EBUSY` and `ETIMEDOUT` on Linux.
+pub(super) const EBUSY: i128 = 16;
+
+pub(super) const ETIMEDOUT: i128 = 110;
+
+/// Most `pthread_key_create` keys modelled.
+pub(super) const MAX_KEYS: u32 = 4;
+
+/// Where `pthread_exit` in main jumps: past main's exit point, which would end the process.
+pub(super) const MAIN_EXIT: &str = "__seq_main_pthread_exit";
+
+pub(super) struct Builder<'a> {
+    pub(super) prog: Program,
+    pub(super) opts: &'a SeqOptions,
+    pub(super) vars: SeqVars,
+    pub(super) nslots: u32,
+    pub(super) thread_fns: Vec<FuncId>,
+    pub(super) concrete: Option<&'a Resolved>,
+    /// Occurrence counters per (slot, statement), for concrete stops and inputs.
+    pub(super) occ_vars: HashMap<(u32, StmtId), VarId>,
+    pub(super) input_occ: HashMap<(u32, StmtId), VarId>,
+    pub(super) input_tables: HashMap<(u32, StmtId), (VarId, usize)>,
+    pub(super) models_mutexes: bool,
+    /// The program sets a mutex type: mutexes use the typed encoding (see `sync`).
+    pub(super) typed_mutexes: bool,
+    pub(super) dtors: Vec<FuncId>,
+    /// Symbolic mode, main's code: the fixed thread id of each creation site in order
+    /// (see `threads::static_create_ids`), and how many sites the translation has met.
+    pub(super) static_ids: Option<Vec<Option<u32>>>,
+    pub(super) creates_seen: usize,
+}
+
+impl Builder<'_> {
+    pub(super) fn label(&mut self, hint: &str) -> String {
+        self.prog.fresh_label(&format!("seq_{hint}"))
+    }
+
+    pub(super) fn tt(&self) -> &TypeTable {
+        &self.prog.types
+    }
+
+    pub(super) fn new_function(&mut self, name: &str, body: Vec<Stmt>) -> FuncId {
+        let f = self.prog.add_func(Function {
+            name: name.to_string(),
+            ty: FuncType {
+                ret: Type::Void,
+                params: vec![],
+                variadic: false,
+                unprototyped: false,
+            },
+            params: vec![],
+            body: Some(Stmt::block(body, Loc::SYNTH)),
+            is_static: true,
+            is_inline: false,
+            noreturn: false,
+            loc: Loc::SYNTH,
+            unsupported: None,
+        });
+        self.prog.items.push(Item::Func(f));
+        f
+    }
+
+    pub(super) fn input_occ_var(&mut self, k: u32, sid: StmtId) -> VarId {
+        if let Some(v) = self.input_occ.get(&(k, sid)) {
+            return *v;
+        }
+        let v = self.prog.new_global(
+            &format!("__seq_inocc{}_{}", k, sid.0),
+            Type::uint(),
+            None,
+            Loc::SYNTH,
+        );
+        self.input_occ.insert((k, sid), v);
+        v
+    }
+
+    pub(super) fn occ_var(&mut self, k: u32, sid: StmtId) -> VarId {
+        if let Some(v) = self.occ_vars.get(&(k, sid)) {
+            return *v;
+        }
+        let v = self.prog.new_global(
+            &format!("__seq_occ{}_{}", k, sid.0),
+            Type::uint(),
+            None,
+            Loc::SYNTH,
+        );
+        self.occ_vars.insert((k, sid), v);
+        v
+    }
+}
+
+/// One step of translated code: its statements and what kind of point it needs.
+pub(super) struct Step {
+    pub(super) stmts: Vec<Stmt>,
+    pub(super) head: StmtId,
+    pub(super) loc: Loc,
+    pub(super) visible: bool,
+    pub(super) blocking: Option<Expr>,
+    /// A jump that follows the step (`pthread_exit`, `return`).
+    pub(super) then_goto: Option<String>,
+}
+
+pub(super) struct Group {
+    pub(super) head: StmtId,
+    pub(super) step_heads: Vec<StmtId>,
+    pub(super) loc: Loc,
+    pub(super) stmts: Vec<Stmt>,
+    pub(super) visible: bool,
+    pub(super) blocking: Option<Expr>,
+}
+
+/// Cuts one slot's code into points and guards them.
+pub(super) struct SlotGen<'a, 'b> {
+    pub(super) b: &'a mut Builder<'b>,
+    pub(super) k: u32,
+    pub(super) shared: &'a SharedInfo,
+    pub(super) points: Vec<PointInfo>,
+    pub(super) cur: Option<Group>,
+    pub(super) end_label: Option<String>,
+}
+
+impl<'a, 'b> SlotGen<'a, 'b> {
+    pub(super) fn new(b: &'a mut Builder<'b>, k: u32, shared: &'a SharedInfo) -> SlotGen<'a, 'b> {
+        SlotGen {
+            b,
+            k,
+            shared,
+            points: vec![],
+            cur: None,
+            end_label: None,
+        }
+    }
+}
+
+pub(super) fn bin_or(a: Expr, c: Expr) -> Expr {
+    b::bin(BinOp::LogOr, a, c)
+}
+
+pub(super) fn is_null(e: &Expr, tt: &TypeTable) -> bool {
+    let _ = tt;
+    e.as_int() == Some(0)
+}

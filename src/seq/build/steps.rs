@@ -1,0 +1,320 @@
+//! One slot's code cut into steps and points: which statements may be preempted, and
+//! what each normalized statement becomes.
+
+use super::inputs::{havoc_elements, init_elements};
+use super::state::{Group, SlotGen, Step};
+use crate::ir::build as b;
+use crate::ir::*;
+use crate::passes::normalize::shared_accesses;
+use crate::seq::schedule::Stop;
+use crate::seq::{PointInfo, PointKind};
+
+impl<'a, 'b> SlotGen<'a, 'b> {
+    pub(super) fn flush(&mut self, out: &mut Vec<Stmt>) {
+        if let Some(g) = self.cur.take() {
+            let p = self.points.len();
+            self.points.push(PointInfo {
+                head: g.head,
+                loc: g.loc,
+                stmts: g
+                    .stmts
+                    .iter()
+                    .filter(|s| !s.id.is_none())
+                    .map(|s| (s.id, s.loc))
+                    .collect(),
+                step_heads: g.step_heads,
+                visible: g.visible,
+                blocking: g.blocking.clone(),
+                kind: PointKind::Code,
+            });
+            let s = self.b.guard(self.k, p, g.head, g.loc, g.blocking, g.stmts);
+            out.push(s);
+        }
+    }
+
+    pub(super) fn walk(&mut self, s: Stmt, out: &mut Vec<Stmt>) {
+        let loc = s.loc;
+        match s.kind {
+            StmtKind::Block(ss) => {
+                for x in ss {
+                    self.walk(x, out);
+                }
+            }
+            StmtKind::If { cond, then, els } => {
+                self.flush(out);
+                let t = self.branch(*then);
+                let e = els.map(|e| Box::new(self.branch(*e)));
+                out.push(Stmt::new(
+                    StmtKind::If {
+                        cond,
+                        then: Box::new(t),
+                        els: e,
+                    },
+                    loc,
+                ));
+            }
+            StmtKind::Goto(l) => {
+                self.flush(out);
+                out.push(Stmt::new(StmtKind::Goto(l), loc));
+            }
+            StmtKind::Label(l) => {
+                self.flush(out);
+                out.push(Stmt::new(StmtKind::Label(l), loc));
+            }
+            StmtKind::Skip
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Case { .. }
+            | StmtKind::Default => {}
+            StmtKind::Return(v) => {
+                let id = s.id;
+                let mut stmts = Vec::new();
+                if let Some(v) = v {
+                    if self.k != 0 && !v.ty.is_void(self.b.tt()) {
+                        let tt = self.b.prog.types.clone();
+                        let target =
+                            b::elem(&self.b.prog, self.b.vars.ret, b::uint(self.k as i128));
+                        stmts.push(b::expr_stmt(b::assign(target, v, &tt), loc, id));
+                    }
+                }
+                let end = self.end_label();
+                let step = Step {
+                    stmts,
+                    head: id,
+                    loc,
+                    visible: false,
+                    blocking: None,
+                    then_goto: Some(end),
+                };
+                self.add(step, out);
+            }
+            kind @ (StmtKind::Decl { .. } | StmtKind::Expr(_)) => {
+                let st = Stmt {
+                    kind,
+                    loc,
+                    id: s.id,
+                };
+                let steps = self.translate(st);
+                for step in steps {
+                    self.add(step, out);
+                }
+            }
+            StmtKind::While { .. }
+            | StmtKind::DoWhile { .. }
+            | StmtKind::For { .. }
+            | StmtKind::Switch { .. } => {
+                // Unrolling leaves none; keep the statement in its own point if one slips.
+                self.flush(out);
+                out.push(Stmt {
+                    kind: s.kind,
+                    loc,
+                    id: s.id,
+                });
+            }
+        }
+    }
+
+    pub(super) fn end_label(&mut self) -> String {
+        if self.end_label.is_none() {
+            self.end_label = Some(format!("__seq_end{}", self.k));
+        }
+        self.end_label.clone().unwrap_or_default()
+    }
+
+    pub(super) fn branch(&mut self, s: Stmt) -> Stmt {
+        let loc = s.loc;
+        let mut v = Vec::new();
+        self.walk(s, &mut v);
+        self.flush(&mut v);
+        Stmt::block(v, loc)
+    }
+
+    pub(super) fn add(&mut self, step: Step, out: &mut Vec<Stmt>) {
+        let forced = self.b.concrete.is_some_and(|r| {
+            !step.head.is_none()
+                && r.blocks.iter().any(|bl| {
+                    bl.thread == self.k && matches!(bl.until, Stop::Before(s, _) if s == step.head)
+                })
+        });
+        let starts_new = step.visible || step.blocking.is_some() || forced;
+        if starts_new || self.cur.is_none() {
+            self.flush(out);
+            self.cur = Some(Group {
+                head: step.head,
+                step_heads: vec![],
+                loc: step.loc,
+                stmts: vec![],
+                visible: step.visible,
+                blocking: step.blocking.clone(),
+            });
+        }
+        if let Some(g) = &mut self.cur {
+            if !step.head.is_none() {
+                g.step_heads.push(step.head);
+            }
+            g.stmts.extend(step.stmts);
+        }
+        if step.blocking.is_some() {
+            self.flush(out);
+        }
+        if let Some(l) = step.then_goto {
+            self.flush(out);
+            // The jump targets this slot's end label, which the caller places.
+            out.push(b::goto(&l));
+        }
+    }
+
+    /// One normalized statement in the sequential program: pthread calls through the
+    /// rules, declarations as assignments to the hoisted globals, inputs fixed in
+    /// concrete mode.
+    pub(super) fn translate(&mut self, s: Stmt) -> Vec<Step> {
+        let loc = s.loc;
+        let id = s.id;
+        let tt = self.b.prog.types.clone();
+        let plain = |this: &Self, stmts: Vec<Stmt>| -> Step {
+            let visible = stmts.iter().any(|x| shared_accesses(this.shared, x) > 0)
+                || stmts.iter().any(is_sync_marker);
+            Step {
+                stmts,
+                head: id,
+                loc,
+                visible,
+                blocking: None,
+                then_goto: None,
+            }
+        };
+        // Pull out a library call: (lhs, callee, args).
+        let call = match &s.kind {
+            StmtKind::Expr(e) => match &e.kind {
+                ExprKind::Call(c, a) => Some((None, (**c).clone(), a.clone())),
+                ExprKind::Assign(l, r) => match &r.kind {
+                    ExprKind::Call(c, a) => Some((Some((**l).clone()), (**c).clone(), a.clone())),
+                    _ => None,
+                },
+                _ => None,
+            },
+            StmtKind::Decl {
+                var,
+                init: Some(Init::Expr(e)),
+            } => match &e.kind {
+                ExprKind::Call(c, a) => {
+                    Some((Some(b::var(&self.b.prog, *var)), (**c).clone(), a.clone()))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some((lhs, callee, args)) = call {
+            if let ExprKind::Func(f) = callee.peel().kind {
+                let name = self.b.prog.func(f).name.clone();
+                let typed = if self.b.typed_mutexes {
+                    super::sync::typed_action(&name)
+                } else {
+                    None
+                };
+                if let Some(action) = typed.or_else(|| self.b.opts.rules.action(&name)) {
+                    return self.model(action, lhs, &args, loc, id);
+                }
+            }
+        }
+        match s.kind {
+            StmtKind::Decl { var, init } => {
+                let target = b::var(&self.b.prog, var);
+                let ty = target.ty.clone();
+                let stmts = match init {
+                    None => {
+                        if ty.is_scalar(&tt) {
+                            let (mut pre, v) = self.input(&ty, loc, id);
+                            pre.push(b::expr_stmt(b::assign(target, v, &tt), loc, id));
+                            pre
+                        } else {
+                            havoc_elements(&self.b.prog, target, loc, id)
+                        }
+                    }
+                    Some(Init::Expr(e)) => {
+                        let (mut pre, e) = self.fix_inputs(e, loc, id);
+                        if ty.is_array(&tt) {
+                            pre.extend(init_elements(
+                                &self.b.prog,
+                                target,
+                                &Init::Expr(e),
+                                loc,
+                                id,
+                            ));
+                        } else {
+                            pre.push(b::expr_stmt(b::assign(target, e, &tt), loc, id));
+                        }
+                        pre
+                    }
+                    Some(init) => init_elements(&self.b.prog, target, &init, loc, id),
+                };
+                vec![plain(self, stmts)]
+            }
+            StmtKind::Expr(e) => {
+                let e = match &e.kind {
+                    ExprKind::Intrinsic(Intrinsic::Await, args) => {
+                        // A spin-wait: a blocking point whose enabling condition is read
+                        // each time the thread tries to go on.
+                        let c = args.first().cloned().unwrap_or_else(|| b::int(1));
+                        return vec![Step {
+                            stmts: vec![],
+                            head: id,
+                            loc,
+                            visible: true,
+                            blocking: Some(c),
+                            then_goto: None,
+                        }];
+                    }
+                    // Symbolic mode: a violation is recorded and stops the run (every later
+                    // point is guarded by `!failed`), without ending the path, so the
+                    // probes at the end still see where each thread stood.
+                    ExprKind::Intrinsic(Intrinsic::Error, _) if self.b.concrete.is_none() => {
+                        let failed = b::var(&self.b.prog, self.b.vars.failed);
+                        let record =
+                            b::intrinsic(Intrinsic::Error, vec![b::int(ERROR_RECORD_ONLY)], loc);
+                        let set = b::assign(failed, b::int(1), &tt);
+                        return vec![plain(
+                            self,
+                            vec![b::expr_stmt(record, loc, id), b::expr_stmt(set, loc, id)],
+                        )];
+                    }
+                    ExprKind::Intrinsic(Intrinsic::Assert, args) if self.b.concrete.is_none() => {
+                        let c = args.first().cloned().unwrap_or_else(|| b::int(1));
+                        let failed = b::var(&self.b.prog, self.b.vars.failed);
+                        let set = b::assign(failed, b::int(1), &tt);
+                        let check = b::expr_stmt(e.clone(), loc, id);
+                        let mark = b::if_(b::not(c), vec![b::expr_stmt(set, loc, id)], None);
+                        return vec![plain(self, vec![check, mark])];
+                    }
+                    ExprKind::Intrinsic(Intrinsic::AtomicBegin | Intrinsic::AtomicEnd, _) => {
+                        let begin =
+                            matches!(e.kind, ExprKind::Intrinsic(Intrinsic::AtomicBegin, _));
+                        let flag =
+                            b::elem(&self.b.prog, self.b.vars.atomic, b::uint(self.k as i128));
+                        let set = b::assign(flag, b::int(begin as i128), &tt);
+                        return vec![Step {
+                            stmts: vec![b::expr_stmt(set, loc, id)],
+                            head: id,
+                            loc,
+                            visible: begin,
+                            blocking: None,
+                            then_goto: None,
+                        }];
+                    }
+                    _ => e,
+                };
+                let (mut pre, e) = self.fix_inputs(e, loc, id);
+                pre.push(b::expr_stmt(e, loc, id));
+                vec![plain(self, pre)]
+            }
+            k => vec![plain(self, vec![Stmt { kind: k, loc, id }])],
+        }
+    }
+}
+
+/// `Error` argument: record the violation without ending the path (symbolic mode).
+pub const ERROR_RECORD_ONLY: i128 = 1;
+
+pub(super) fn is_sync_marker(s: &Stmt) -> bool {
+    matches!(&s.kind, StmtKind::Expr(e) if matches!(e.kind, ExprKind::Intrinsic(Intrinsic::AtomicBegin, _)))
+}
