@@ -614,14 +614,12 @@ fn place_joins(
                     )));
                 }
                 moves_left -= 1;
-                let span: Vec<Exec> = execs.drain(i..=last).collect();
-                let (moved, stay): (Vec<(usize, Exec)>, Vec<(usize, Exec)>) = span
-                    .into_iter()
-                    .enumerate()
-                    .partition(|(k, x)| *k == 0 || x.thread == joiner);
+                // The join is the joiner's first exec of the span.
+                let (moved, stay): (Vec<Exec>, Vec<Exec>) =
+                    execs.drain(i..=last).partition(|x| x.thread == joiner);
                 let tail = execs.split_off(i);
-                execs.extend(stay.into_iter().map(|(_, x)| x));
-                execs.extend(moved.into_iter().map(|(_, x)| x));
+                execs.extend(stay);
+                execs.extend(moved);
                 execs.extend(tail);
             }
             Some(_) => {
