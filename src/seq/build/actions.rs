@@ -1,7 +1,9 @@
 //! Table II actions as statements: what each pthread call becomes in the sequential
 //! program (`sync` has the semaphores, read-write locks and typed mutexes).
 
-use super::state::{EBUSY, ETIMEDOUT, MAIN_EXIT, MAX_KEYS, SlotGen, Step, bin_or, is_null};
+use super::state::{
+    EBUSY, EDEADLK, ETIMEDOUT, MAIN_EXIT, MAX_KEYS, SlotGen, Step, bin_or, is_null,
+};
 use crate::ir::build as b;
 use crate::ir::*;
 use crate::seq::rules::Action;
@@ -127,15 +129,31 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                     let slotted = b::bin(BinOp::Lt, t.clone(), b::uint(self.b.nslots as i128));
                     done = b::bin(BinOp::LogAnd, slotted, done);
                 }
+                // Joining oneself does not block: Linux (and POSIX, as the error it may
+                // report) returns EDEADLK at once and stores nothing.
+                let is_self = b::bin(BinOp::Eq, t.clone(), me.clone());
+                let done = b::bin(BinOp::LogOr, is_self.clone(), done);
                 let mut s = Vec::new();
                 let rp = arg(1);
                 if !is_null(&rp, &tt) {
                     let nonnull = b::bin(BinOp::Ne, rp.clone(), b::conv(b::int(0), &rp.ty, &tt));
+                    let other = b::bin(BinOp::LogAnd, nonnull, b::not(is_self.clone()));
                     let target = b::deref(rp, &tt);
                     let val = b::elem(prog, v.ret, t);
-                    s.push(b::if_(nonnull, vec![st(b::assign(target, val, &tt))], None));
+                    s.push(b::if_(other, vec![st(b::assign(target, val, &tt))], None));
                 }
-                s.extend(zero_result(&lhs));
+                if let Some(l) = &lhs {
+                    s.push(b::if_(
+                        is_self,
+                        vec![st(b::assign(l.clone(), b::int(EDEADLK), &tt))],
+                        Some(zero_result(&lhs)),
+                    ));
+                }
+                // As a removed call, a join with nothing to store stays in the trace as
+                // `(void)0`: the ordering questions look for where the joins ran.
+                if s.is_empty() {
+                    s.push(st(b::conv(b::int(0), &Type::Void, &tt)));
+                }
                 vec![step(s, true, Some(done))]
             }
             Action::Exit => {

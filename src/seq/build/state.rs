@@ -9,9 +9,9 @@ use crate::ir::*;
 use crate::seq::schedule::Resolved;
 use crate::seq::{PointInfo, SeqOptions, SeqVars};
 
-/// `EBUSY` and `ETIMEDOUT` on Linux.
+/// `EBUSY`, `EDEADLK` and `ETIMEDOUT` on Linux.
 pub(super) const EBUSY: i128 = 16;
-
+pub(super) const EDEADLK: i128 = 35;
 pub(super) const ETIMEDOUT: i128 = 110;
 
 /// Most `pthread_key_create` keys modelled.
