@@ -13,11 +13,13 @@ impl<'a, 'b> SlotGen<'a, 'b> {
     pub(super) fn model(
         &mut self,
         action: Action,
+        callee: &str,
         lhs: Option<Expr>,
         args: &[Expr],
         loc: Loc,
         id: StmtId,
     ) -> Vec<Step> {
+        let joins = crate::ir::known::classify(callee) == crate::ir::known::Known::ThreadJoin;
         let tt = self.b.prog.types.clone();
         let k = self.k as i128;
         let prog = &self.b.prog;
@@ -45,7 +47,17 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             // It stays in the trace as `(void)0` (no value to set), so that lock-set and
             // ordering questions about the replay can see where it ran.
             Action::Remove => {
-                let mut s = zero_result(&lhs);
+                let mut s = match (&lhs, joins) {
+                    // A removed join still answers what it would have: the schedule
+                    // already waited for the thread, but a thread joining itself gets
+                    // EDEADLK at once (as with the `join` action).
+                    (Some(l), true) => vec![b::if_(
+                        b::bin(BinOp::Eq, b::conv(arg(0), &Type::uint(), &tt), me.clone()),
+                        vec![st(b::assign(l.clone(), b::int(EDEADLK), &tt))],
+                        Some(zero_result(&lhs)),
+                    )],
+                    _ => zero_result(&lhs),
+                };
                 if s.is_empty() {
                     s.push(st(b::conv(b::int(0), &Type::Void, &tt)));
                 }
@@ -148,11 +160,6 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                         vec![st(b::assign(l.clone(), b::int(EDEADLK), &tt))],
                         Some(zero_result(&lhs)),
                     ));
-                }
-                // As a removed call, a join with nothing to store stays in the trace as
-                // `(void)0`: the ordering questions look for where the joins ran.
-                if s.is_empty() {
-                    s.push(st(b::conv(b::int(0), &Type::Void, &tt)));
                 }
                 vec![step(s, true, Some(done))]
             }

@@ -213,7 +213,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                     None
                 };
                 if let Some(action) = typed.or_else(|| self.b.opts.rules.action(&name)) {
-                    return self.model(action, lhs, &args, loc, id);
+                    return self.model(action, &name, lhs, &args, loc, id);
                 }
             }
         }
