@@ -5,4 +5,5 @@ pub mod facts;
 pub mod hazards;
 pub mod loops;
 pub mod shared;
+pub mod thread_ids;
 pub mod waits;

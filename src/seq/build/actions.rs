@@ -47,7 +47,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             // It stays in the trace as `(void)0` (no value to set), so that lock-set and
             // ordering questions about the replay can see where it ran.
             Action::Remove => {
-                let mut s = match (&lhs, joins) {
+                let mut s = match (&lhs, joins && self.b.self_joins) {
                     // A removed join still answers what it would have: the schedule
                     // already waited for the thread, but a thread joining itself gets
                     // EDEADLK at once (as with the `join` action).
@@ -143,18 +143,32 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 }
                 // Joining oneself does not block: Linux (and POSIX, as the error it may
                 // report) returns EDEADLK at once and stores nothing.
-                let is_self = b::bin(BinOp::Eq, t.clone(), me.clone());
-                let done = b::bin(BinOp::LogOr, is_self.clone(), done);
+                let is_self = if self.b.self_joins {
+                    b::bin(BinOp::Eq, t.clone(), me.clone())
+                } else {
+                    b::int(0)
+                };
+                let done = if self.b.self_joins {
+                    b::bin(BinOp::LogOr, is_self.clone(), done)
+                } else {
+                    done
+                };
                 let mut s = Vec::new();
                 let rp = arg(1);
                 if !is_null(&rp, &tt) {
                     let nonnull = b::bin(BinOp::Ne, rp.clone(), b::conv(b::int(0), &rp.ty, &tt));
-                    let other = b::bin(BinOp::LogAnd, nonnull, b::not(is_self.clone()));
+                    let other = if self.b.self_joins {
+                        b::bin(BinOp::LogAnd, nonnull, b::not(is_self.clone()))
+                    } else {
+                        nonnull
+                    };
                     let target = b::deref(rp, &tt);
                     let val = b::elem(prog, v.ret, t);
                     s.push(b::if_(other, vec![st(b::assign(target, val, &tt))], None));
                 }
-                if let Some(l) = &lhs {
+                if !self.b.self_joins {
+                    s.extend(zero_result(&lhs));
+                } else if let Some(l) = &lhs {
                     s.push(b::if_(
                         is_self,
                         vec![st(b::assign(l.clone(), b::int(EDEADLK), &tt))],

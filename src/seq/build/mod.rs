@@ -99,6 +99,7 @@ pub fn sequentialize(
         input_tables: HashMap::new(),
         models_mutexes: opts.rules.models_mutexes() || typed_mutexes,
         typed_mutexes,
+        self_joins: crate::analysis::thread_ids::may_join_itself(normalized),
         dtors: vec![],
         static_ids: None,
         creates_seen: 0,

@@ -34,6 +34,9 @@ pub(super) struct Builder<'a> {
     pub(super) models_mutexes: bool,
     /// The program sets a mutex type: mutexes use the typed encoding (see `sync`).
     pub(super) typed_mutexes: bool,
+    /// Some join may name the joining thread (`analysis::thread_ids`): only then is a
+    /// self-join's EDEADLK modelled.
+    pub(super) self_joins: bool,
     pub(super) dtors: Vec<FuncId>,
     /// Symbolic mode, main's code: the fixed thread id of each creation site in order
     /// (see `threads::static_create_ids`), and how many sites the translation has met.

@@ -1,0 +1,165 @@
+//! Who can hold a thread's id: the one question the sequentializer asks is whether some
+//! `pthread_join` may name the calling thread itself (which answers EDEADLK at once instead
+//! of blocking). Modelling that costs a disjunct in every join's guard, and a changed
+//! encoding makes the solver return another counterexample, so it is modelled only where
+//! a thread may know its own id.
+
+use std::collections::BTreeSet;
+
+use crate::ir::known::{Known, classify};
+use crate::ir::visit::{self, Visitor};
+use crate::ir::*;
+
+/// Whether some thread may hold its own id, so that a join may name the joining thread.
+/// `false` only when provably not: no `pthread_self`, every `pthread_create` stores the id
+/// into a local of the creator (a variable or an element of a local array), and those
+/// locals are used nowhere but as the first argument of `pthread_create`, `pthread_join`
+/// or `pthread_detach` — so an id stays with the thread that created it, which is never
+/// the created thread.
+pub fn may_join_itself(prog: &Program) -> bool {
+    let mut held: BTreeSet<VarId> = BTreeSet::new();
+    let mut open = false;
+    let mut collect = |e: &Expr| {
+        let ExprKind::Call(callee, args) = &e.kind else {
+            return;
+        };
+        let ExprKind::Func(f) = callee.peel().kind else {
+            return;
+        };
+        match classify(&prog.func(f).name) {
+            Known::ThreadSelf => open = true,
+            Known::ThreadCreate => match args.first().and_then(|a| id_home(a, prog)) {
+                Some(v) => {
+                    held.insert(v);
+                }
+                None => open = true,
+            },
+            _ => {}
+        }
+    };
+    for f in &prog.funcs {
+        if let Some(body) = &f.body {
+            visit::each_expr(body, &mut collect);
+        }
+    }
+    if open {
+        return true;
+    }
+    let mut uses = Uses {
+        prog,
+        held: &held,
+        stray: false,
+    };
+    for f in &prog.funcs {
+        if let Some(body) = &f.body {
+            uses.visit_stmt(body);
+        }
+    }
+    for v in &prog.vars {
+        if let Some(i) = &v.init {
+            uses.visit_init(i);
+        }
+    }
+    uses.stray
+}
+
+/// The local `x` of `&x` or `&x[i]`, where `pthread_create` stores the new id.
+fn id_home(e: &Expr, prog: &Program) -> Option<VarId> {
+    let ExprKind::AddrOf(inner) = &e.peel().kind else {
+        return None;
+    };
+    let base = match &inner.kind {
+        ExprKind::Index(a, _) => a.peel(),
+        _ => inner.as_ref(),
+    };
+    match base.kind {
+        ExprKind::Var(v) if prog.var(v).kind == VarKind::Local && !prog.var(v).is_static => Some(v),
+        _ => None,
+    }
+}
+
+/// Finds a use of a held local outside the first argument of create, join or detach.
+struct Uses<'a> {
+    prog: &'a Program,
+    held: &'a BTreeSet<VarId>,
+    stray: bool,
+}
+
+impl Visitor for Uses<'_> {
+    fn visit_expr(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Var(v) if self.held.contains(v) => self.stray = true,
+            ExprKind::Call(callee, args) => {
+                let thread_call = match callee.peel().kind {
+                    ExprKind::Func(f) => matches!(
+                        classify(&self.prog.func(f).name),
+                        Known::ThreadCreate | Known::ThreadJoin | Known::ThreadDetach
+                    ),
+                    _ => false,
+                };
+                self.visit_expr(callee);
+                for (i, a) in args.iter().enumerate() {
+                    if i == 0 && thread_call {
+                        // The id's own place; only an index inside it is a use.
+                        visit::each_subexpr(a, &mut |x| {
+                            if let ExprKind::Index(_, idx) = &x.kind {
+                                visit::each_subexpr(idx, &mut |y| {
+                                    if matches!(&y.kind, ExprKind::Var(v) if self.held.contains(v))
+                                    {
+                                        self.stray = true;
+                                    }
+                                });
+                            }
+                        });
+                    } else {
+                        self.visit_expr(a);
+                    }
+                }
+            }
+            _ => visit::walk_expr(self, e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn program(src: &str) -> Program {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| unreachable!("{e}"));
+        let path = dir.path().join("p.c");
+        std::fs::write(&path, src).unwrap_or_else(|e| unreachable!("{e}"));
+        let prog = crate::frontend::load(&path, &Default::default())
+            .unwrap_or_else(|e| unreachable!("{e:?}"));
+        // What the sequentializer asks it of: the normalized program.
+        crate::passes::Prepared::new(prog).normalized
+    }
+
+    const HEAD: &str = "#include <pthread.h>\nvoid *w(void *a) { return 0; }\n";
+
+    #[test]
+    fn ids_kept_by_their_creator_cannot_name_the_joiner() {
+        let p = program(&format!(
+            "{HEAD}int main() {{ pthread_t a, t[2]; int i; pthread_create(&a, 0, w, 0);\n\
+             for (i = 0; i < 2; i++) pthread_create(&t[i], 0, w, 0);\n\
+             pthread_join(a, 0); for (i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }}\n"
+        ));
+        assert!(!may_join_itself(&p));
+    }
+
+    #[test]
+    fn self_global_ids_and_escaping_locals_may() {
+        for body in [
+            "pthread_t a; pthread_create(&a, 0, w, 0); pthread_join(pthread_self(), 0);",
+            "pthread_t a; pthread_create(&a, 0, w, &a); pthread_join(a, 0);",
+            "pthread_t a, b; pthread_create(&a, 0, w, 0); b = a; pthread_join(b, 0);",
+        ] {
+            let p = program(&format!("{HEAD}int main() {{ {body} return 0; }}\n"));
+            assert!(may_join_itself(&p), "{body}");
+        }
+        let p = program(&format!(
+            "{HEAD}pthread_t g;\nint main() {{ pthread_create(&g, 0, w, 0); pthread_join(g, 0); return 0; }}\n"
+        ));
+        assert!(may_join_itself(&p));
+    }
+}
