@@ -433,3 +433,12 @@ mod tests {
         assert_eq!(dialect_alias("nondeterminism"), None);
     }
 }
+
+/// The error numbers the modelled pthread calls return, as on Linux: one list for the
+/// sequentializer and the explorer.
+pub mod errno {
+    pub const EPERM: i128 = 1;
+    pub const EBUSY: i128 = 16;
+    pub const EDEADLK: i128 = 35;
+    pub const ETIMEDOUT: i128 = 110;
+}

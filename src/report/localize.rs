@@ -340,7 +340,7 @@ pub fn to_sarif(r: &LocalizeReport) -> String {
                 "properties": {
                     "kind": json::candidate_kind(c.kind),
                     "diag": c.diag,
-                    "threads": json::CandidateJson::from(c).threads,
+                    "threads": c.threads.iter().map(|t| json!({ "id": t.id, "function": t.function })).collect::<Vec<Value>>(),
                     "reads": c.reads,
                     "writes": c.writes,
                     "set": c.set

@@ -85,9 +85,6 @@ const MAX_STEP_CHOICES: usize = 1024;
 /// Threads beyond this make the explorer give up (creation in an unbounded loop).
 pub const MAX_THREADS: usize = 64;
 
-/// What `pthread_join` returns when a thread joins itself (Linux).
-const EDEADLK: i128 = 35;
-
 pub struct Machine<'p> {
     pub prog: &'p Program,
     tt: &'p TypeTable,
@@ -829,7 +826,7 @@ impl Cx<'_, '_> {
                 };
                 if target == self.tid {
                     // Linux returns EDEADLK at once (POSIX allows it); nothing is stored.
-                    return Ok(Some(Val::int(EDEADLK)));
+                    return Ok(Some(Val::int(crate::ir::known::errno::EDEADLK)));
                 }
                 let Status::Finished(v) = self.st.threads[target].status else {
                     return Err(Stop::Blocked);

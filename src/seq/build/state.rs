@@ -9,10 +9,7 @@ use crate::ir::*;
 use crate::seq::schedule::Resolved;
 use crate::seq::{PointInfo, SeqOptions, SeqVars};
 
-/// `EBUSY`, `EDEADLK` and `ETIMEDOUT` on Linux.
-pub(super) const EBUSY: i128 = 16;
-pub(super) const EDEADLK: i128 = 35;
-pub(super) const ETIMEDOUT: i128 = 110;
+pub(super) use crate::ir::known::errno::{EBUSY, EDEADLK, ETIMEDOUT};
 
 /// Most `pthread_key_create` keys modelled.
 pub(super) const MAX_KEYS: u32 = 4;

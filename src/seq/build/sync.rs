@@ -16,9 +16,7 @@ use crate::ir::known::{Known, MutexAttr, classify, is_spinlock_call, mutex_attr}
 use crate::ir::*;
 use crate::seq::rules::Action;
 
-/// `EDEADLK` and `EPERM` on Linux.
-const EDEADLK: i128 = 35;
-const EPERM: i128 = 1;
+use crate::ir::known::errno::{EDEADLK, EPERM};
 const RECURSIVE: i128 = 1;
 const ERRORCHECK: i128 = 2;
 const OWNER_MASK: i128 = 0xff;

@@ -9,7 +9,7 @@ use crate::ir::known::{Known, MutexAttr, mutex_attr};
 use crate::ir::{Expr, Loc, Type};
 
 /// `EBUSY` on Linux.
-const EBUSY: i128 = 16;
+use crate::ir::known::errno::{EBUSY, EDEADLK, EPERM};
 
 impl Cx<'_, '_> {
     /// `known` is one of the semaphore or read-write lock calls.
@@ -100,9 +100,6 @@ impl Cx<'_, '_> {
 /// `PTHREAD_MUTEX_RECURSIVE` and `PTHREAD_MUTEX_ERRORCHECK` in glibc.
 const RECURSIVE: i128 = 1;
 const ERRORCHECK: i128 = 2;
-/// `EDEADLK` and `EPERM` on Linux.
-const EDEADLK: i128 = 35;
-const EPERM: i128 = 1;
 /// Where a typed mutex keeps its type and its re-lock count, in its own bytes (its owner
 /// is in `State::locks`, as for every mutex). A zero-initialized mutex is of the
 /// default type.
