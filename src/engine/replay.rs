@@ -20,7 +20,7 @@ use crate::checker::builtin::symex::{PropKind, SymexError};
 use crate::checker::builtin::{Answer, BmcError, Limit, Session, Stats};
 use crate::diag::Target;
 use crate::passes::Prepared;
-use crate::seq::schedule::Resolved;
+use crate::seq::schedule::{Resolved, ResolvedBlock, Stop};
 use crate::seq::{Framework, Mode, SeqError, SeqOptions, Sequentialized, sequentialize};
 
 /// The loop and thread bounds of a replay.
@@ -105,19 +105,107 @@ impl<'a> Replayer<'a> {
     /// later blocks' stops are typically missed because the run took another path, away
     /// from the failure). A schedule the sequentializer refuses, or an undecided solve,
     /// is not evidence that the failure is gone: it counts as failing.
+    ///
+    /// Joins block in every replay, so a variant of a failing schedule may end with a
+    /// thread waiting in a join whose thread has ended since (main's block run on past
+    /// its preemption, up to its join of workers that ran later): the failure was not
+    /// avoided, only left unreached. For a failure (not a deadlock), such a thread is let
+    /// go on to its end after the schedule before "no failure" is answered.
     pub fn fails(&self, r: &Resolved, strict: bool) -> Result<bool, ReplayError> {
+        let joiners = if self.target == Target::Failure {
+            self.joining_threads(r)
+        } else {
+            Vec::new()
+        };
+        match self.replay_once(r, strict, strict || !joiners.is_empty())? {
+            Once::Fails => return Ok(true),
+            Once::Unfollowable => return Ok(strict),
+            Once::Clean => {}
+        }
+        let mut r = r.clone();
+        // Each round lets one waiting thread go on; a round in which none can ends it.
+        for _ in 0..joiners.len() * 2 {
+            let mut progressed = false;
+            for &t in &joiners {
+                let mut next = r.clone();
+                next.ends = None;
+                next.blocks.push(ResolvedBlock {
+                    thread: t,
+                    until: Stop::End,
+                });
+                match self.replay_once(&next, true, true)? {
+                    Once::Fails => return Ok(true),
+                    Once::Clean => {
+                        r = next;
+                        progressed = true;
+                        break;
+                    }
+                    // The thread had ended: no block of it can follow.
+                    Once::Unfollowable => {}
+                }
+            }
+            if !progressed {
+                break;
+            }
+        }
+        Ok(false)
+    }
+
+    /// One replay of `r`. Without `follow`, "no failure" is not asked whether a run
+    /// follows `r` ([`Once::Clean`] either way); an undecided followability is a failure
+    /// when `strict`, else a schedule no run follows.
+    fn replay_once(&self, r: &Resolved, strict: bool, follow: bool) -> Result<Once, ReplayError> {
         let mut replay = match self.encode(r) {
             Ok(x) => x,
-            Err(ReplayError::Sequentialize(_)) => return Ok(true),
+            Err(ReplayError::Sequentialize(_)) => return Ok(Once::Fails),
             Err(e) => return Err(e),
         };
         Ok(match replay.fails(self.target, true) {
-            Answer::Violated(_) => true,
-            Answer::Holds if strict => !matches!(replay.followable(true), Answer::Violated(_)),
-            Answer::Holds => false,
-            Answer::Unknown(_) => true,
+            Answer::Violated(_) | Answer::Unknown(_) => Once::Fails,
+            Answer::Holds if !follow => Once::Clean,
+            Answer::Holds => match replay.followable(true) {
+                Answer::Violated(_) => Once::Clean,
+                Answer::Holds => Once::Unfollowable,
+                Answer::Unknown(_) if strict => Once::Fails,
+                Answer::Unknown(_) => Once::Unfollowable,
+            },
         })
     }
+
+    /// The threads of `r` whose last block runs to the end (where a thread that blocks
+    /// stops), when the program joins at all: those that may be waiting in a join.
+    fn joining_threads(&self, r: &Resolved) -> Vec<u32> {
+        let joins = self
+            .prep
+            .index
+            .entries
+            .iter()
+            .any(|e| e.text.contains("pthread_join("));
+        if !joins {
+            return vec![];
+        }
+        r.threads
+            .iter()
+            .filter(|(t, _)| {
+                r.blocks
+                    .iter()
+                    .rev()
+                    .find(|b| b.thread == *t)
+                    .is_some_and(|b| b.until == Stop::End)
+            })
+            .map(|(t, _)| *t)
+            .collect()
+    }
+}
+
+/// What one replay answered.
+enum Once {
+    /// It fails the target's way (or the answer is not evidence that it does not).
+    Fails,
+    /// A run follows the schedule, and none fails.
+    Clean,
+    /// No run follows the schedule.
+    Unfollowable,
 }
 
 /// One schedule's sequential program, encoded.

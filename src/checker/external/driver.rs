@@ -544,6 +544,9 @@ impl External {
                     Err(MapError::Unsupported(what)) => Ok(Step::Undecided(format!(
                         "it reported a property seqloc does not localize ({what})"
                     ))),
+                    // A path seqloc's semantics lacks is no failure seqloc can confirm or
+                    // localize, nor an unreadable output.
+                    Err(e @ MapError::Unmodelled(_)) => Ok(Step::Undecided(e.to_string())),
                     Err(e) => Err(ExternalError::Unreadable {
                         checker: self.name().into(),
                         reason: e.to_string(),
