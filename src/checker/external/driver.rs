@@ -520,10 +520,22 @@ impl External {
                         // Other readings of the same trace, tried in turn when the first
                         // does not replay (see `mapping::Boundary`).
                         let mut other: Vec<Schedule> = Vec::new();
-                        for policy in [
-                            mapping::Boundary::BeforeWait,
-                            mapping::Boundary::SharedSteps,
-                        ] {
+                        // Joins read as proven first, then as printed (each reading is
+                        // validated by a replay that honours joins and locks).
+                        let readings = [
+                            mapping::JoinReading::Proven,
+                            mapping::JoinReading::AsPrinted,
+                        ]
+                        .into_iter()
+                        .flat_map(|j| {
+                            [
+                                mapping::Boundary::BeforeShown,
+                                mapping::Boundary::BeforeWait,
+                                mapping::Boundary::SharedSteps,
+                            ]
+                            .map(|b| (b, j))
+                        });
+                        for (policy, joins) in readings {
                             let s = mapping::to_counterexample_with(
                                 trace,
                                 &prep.normalized,
@@ -531,6 +543,7 @@ impl External {
                                 map,
                                 self.name(),
                                 policy,
+                                joins,
                             )
                             .map(|c| c.schedule);
                             if let Ok(s) = s {

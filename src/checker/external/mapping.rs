@@ -131,7 +131,15 @@ pub fn to_counterexample(
     map: &LineMap,
     checker: &str,
 ) -> Result<Counterexample, MapError> {
-    to_counterexample_with(trace, prog, index, map, checker, Boundary::BeforeShown)
+    to_counterexample_with(
+        trace,
+        prog,
+        index,
+        map,
+        checker,
+        Boundary::BeforeShown,
+        JoinReading::Proven,
+    )
 }
 
 /// [`to_counterexample`] with the given choice of where open runs end.
@@ -142,6 +150,7 @@ pub fn to_counterexample_with(
     map: &LineMap,
     checker: &str,
     policy: Boundary,
+    reading: JoinReading,
 ) -> Result<Counterexample, MapError> {
     let raw_violation = trace.violation.as_ref().ok_or(MapError::NoTrace)?;
     if let Some(at) = failed_allocation(trace) {
@@ -156,7 +165,7 @@ pub fn to_counterexample_with(
     let violation = violation(trace, raw_violation, index, map, prog)?;
     let threads = thread_specs(trace, &execs, prog);
     let visible = visibility(prog);
-    let joined = place_joins(&mut execs, &visible, raw_violation)?;
+    let joined = place_joins(&mut execs, &visible, raw_violation, reading)?;
     let finished = finished_threads(trace);
     let ends = Ends {
         finished: &finished,
@@ -580,6 +589,7 @@ fn place_joins(
     execs: &mut Vec<Exec>,
     visible: &Visibility,
     violation: &trace::Violation,
+    reading: JoinReading,
 ) -> Result<HashSet<u32>, MapError> {
     let mut joined = HashSet::new();
     let fails_in = |t: u32| {
@@ -600,14 +610,25 @@ fn place_joins(
             continue;
         };
         let joiner = e.thread;
+        // Only a later step of the joiner (or its failure) shows that the join returned:
+        // both checkers print a join's argument bindings when the call starts, also when
+        // it then waits to the end of the trace (CBMC's partial-order traces even print it
+        // after the joined thread's last shown step, which is not its end).
+        let returned = execs[i + 1..].iter().any(|x| x.thread == joiner) || fails_in(joiner);
+        let printed_after_end = || {
+            execs
+                .iter()
+                .rposition(|x| x.thread == target)
+                .is_some_and(|last| last < i)
+        };
+        let taken_as_returned =
+            returned || (reading == JoinReading::AsPrinted && printed_after_end());
+        if !taken_as_returned {
+            execs.remove(i);
+            continue;
+        }
         match execs.iter().rposition(|x| x.thread == target) {
             Some(last) if last > i => {
-                let returned =
-                    execs[i + 1..].iter().any(|x| x.thread == joiner) || fails_in(joiner);
-                if !returned {
-                    execs.remove(i);
-                    continue;
-                }
                 if moves_left == 0 {
                     return Err(MapError::Unmodelled(format!(
                         "its joins admit no order: thread {joiner} joins thread {target}, which does not end before it"
@@ -649,6 +670,19 @@ fn failed_allocation(trace: &RawTrace) -> Option<String> {
         let loc = s.loc.as_ref()?;
         Some(format!("{}:{}", loc.file, loc.line))
     })
+}
+
+/// How a `pthread_join` the trace shows as the joiner's last step is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JoinReading {
+    /// It returned only if the joiner shows a later step or fails after it: the trace
+    /// proves no more (CBMC prints it after the joined thread's last shown step, which
+    /// need not be its end).
+    Proven,
+    /// Printed after the joined thread's last step, it returned and that thread ended:
+    /// the second reading, when the first does not replay (an ESBMC trace whose joined
+    /// thread's remaining steps are calls ESBMC 8 does not show).
+    AsPrinted,
 }
 
 /// Where a thread's run ends when the checker's trace leaves it open.
@@ -1098,6 +1132,90 @@ pub(crate) mod tests {
 /// The principle-6 path: a trace over seqloc's printed, normalized program (here written by
 /// hand: ESBMC's lost update on f01, each thread's read and write of `x` its own step) maps
 /// back to the original lines, parts told apart, and replays.
+#[cfg(test)]
+mod join_tests {
+    use super::*;
+
+    fn exec(thread: u32, sid: u32, writes: &[(&str, i128)]) -> Exec {
+        Exec {
+            thread,
+            sid: StmtId(sid),
+            loc: crate::ir::Loc::SYNTH,
+            writes: writes
+                .iter()
+                .map(|(l, v)| (l.to_string(), v.to_string(), Some(*v)))
+                .collect(),
+            called: true,
+        }
+    }
+
+    fn visible_joins(sids: &[u32]) -> Visibility {
+        Visibility {
+            shows: HashSet::new(),
+            waits: HashSet::new(),
+            shows_surely: HashSet::new(),
+            switches: HashSet::new(),
+            joins: sids.iter().map(|&s| StmtId(s)).collect(),
+        }
+    }
+
+    fn failure_in(thread: u32) -> trace::Violation {
+        trace::Violation {
+            kind: trace::ViolationKind::Assertion,
+            message: "assertion".into(),
+            loc: None,
+            thread: Some(thread),
+            condition: None,
+            property: None,
+            internal: false,
+        }
+    }
+
+    /// CBMC's partial-order traces may print a join's argument binding after the joined
+    /// thread's last shown step, which is not its end (CBMC 6.6 on an order violation:
+    /// main's `join(sender)` printed after the sender's flag write, the receiver failing).
+    /// The join is main's last step: it did not provably return, so it is dropped and the
+    /// sender is not taken to have ended, which would run it past the write the failure
+    /// needs missing.
+    #[test]
+    fn a_join_that_is_the_joiners_last_step_proves_no_end() {
+        let mut execs = vec![
+            exec(0, 1, &[("s", 1)]),
+            exec(1, 5, &[("posted", 1)]),
+            exec(0, 9, &[("thread", 1), ("value_ptr", 0)]),
+            exec(2, 7, &[("sum", 18)]),
+        ];
+        let joined = place_joins(
+            &mut execs,
+            &visible_joins(&[9]),
+            &failure_in(2),
+            JoinReading::Proven,
+        )
+        .expect("places");
+        assert!(joined.is_empty(), "{joined:?}");
+        assert!(execs.iter().all(|e| e.sid != StmtId(9)));
+    }
+
+    /// The same join followed by another step of main returned: the sender ended.
+    #[test]
+    fn a_join_the_joiner_goes_past_ends_the_joined_thread() {
+        let mut execs = vec![
+            exec(0, 1, &[("s", 1)]),
+            exec(1, 5, &[("posted", 1)]),
+            exec(0, 9, &[("thread", 1), ("value_ptr", 0)]),
+            exec(0, 10, &[("thread", 2), ("value_ptr", 0)]),
+        ];
+        let joined = place_joins(
+            &mut execs,
+            &visible_joins(&[9]),
+            &failure_in(0),
+            JoinReading::Proven,
+        )
+        .expect("places");
+        assert_eq!(joined, HashSet::from([1]));
+    }
+}
+
 #[cfg(test)]
 mod printed_tests {
     use super::tests::{bounds, fixtures, prepared};

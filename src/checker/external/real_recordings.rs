@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use super::mapping::tests::{bounds, prepared};
-use super::mapping::{Boundary, LineMap, to_counterexample_with};
+use super::mapping::{Boundary, JoinReading, LineMap, to_counterexample_with};
 use crate::diag::Target;
 use crate::dialect::Dialect;
 use crate::ir::print::{PrintOptions, print_program};
@@ -64,8 +64,16 @@ fn readings(tool: &str, name: &str) -> [bool; 3] {
         Boundary::SharedSteps,
     ]
     .map(|policy| {
-        let cex = to_counterexample_with(&raw, &prep.normalized, &prep.index, &map, tool, policy)
-            .unwrap_or_else(|e| panic!("{tool}/{name}: {e}"));
+        let cex = to_counterexample_with(
+            &raw,
+            &prep.normalized,
+            &prep.index,
+            &map,
+            tool,
+            policy,
+            JoinReading::Proven,
+        )
+        .unwrap_or_else(|e| panic!("{tool}/{name}: {e}"));
         assert_eq!(cex.violation.line, assertion_line(name), "{tool}/{name}");
         crate::engine::external::replay(&prep, &cex, Target::Failure, 8, &bounds(), None).is_ok()
     })

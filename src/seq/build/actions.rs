@@ -31,8 +31,15 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 None => vec![],
             }
         };
+        // Every call keeps a statement of its own, `(void)0` when it sets nothing (a join
+        // of a thread whose result is not asked): the trace of a replay shows where each
+        // synchronization call ran, which the lock-set and ordering analyses read.
         let step = |stmts: Vec<Stmt>, visible: bool, blocking: Option<Expr>| Step {
-            stmts,
+            stmts: if stmts.is_empty() {
+                vec![st(b::conv(b::int(0), &Type::Void, &tt))]
+            } else {
+                stmts
+            },
             head: id,
             loc,
             visible,
@@ -44,10 +51,9 @@ impl<'a, 'b> SlotGen<'a, 'b> {
         match action {
             // A removed synchronization call still marks a point (where it was), so both
             // rule groups cut the code at the same places.
-            // It stays in the trace as `(void)0` (no value to set), so that lock-set and
-            // ordering questions about the replay can see where it ran.
+            // It stays in the trace as `(void)0` when it has no value to set (`step`).
             Action::Remove => {
-                let mut s = match (&lhs, joins && self.b.self_joins) {
+                let s = match (&lhs, joins && self.b.self_joins) {
                     // A removed join still answers what it would have: the schedule
                     // already waited for the thread, but a thread joining itself gets
                     // EDEADLK at once (as with the `join` action).
@@ -58,9 +64,6 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                     )],
                     _ => zero_result(&lhs),
                 };
-                if s.is_empty() {
-                    s.push(st(b::conv(b::int(0), &Type::Void, &tt)));
-                }
                 vec![step(s, true, None)]
             }
             Action::Create => {
