@@ -142,6 +142,9 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
     )?;
     if a.schedule.is_some() && !a.no_validate {
         validate_replay(ctx, &sq, opts.unwind)?;
+        if !deadlock {
+            validate_locks(&prep, &framework, &resolved, &opts)?;
+        }
     }
     if let Some(p) = &a.emit_schedule {
         write_output(Some(p), &a.input.file, &format!("{}\n", schedule.to_json()))?;
@@ -165,6 +168,51 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
     .text;
     write_output(a.output.as_deref(), &a.input.file, &text)?;
     Ok(EXIT_NO_FAILURE)
+}
+
+/// The non-deadlock group drops lock calls, so the followability check above does not see
+/// a thread take a mutex another holds: the schedule is replayed once more with the locks
+/// kept, and refused when no failing run follows it then. An undecided answer leaves it
+/// unvalidated, as above.
+fn validate_locks(
+    prep: &seqloc::passes::Prepared,
+    framework: &seqloc::seq::Framework,
+    resolved: &seqloc::seq::schedule::Resolved,
+    opts: &SeqOptions,
+) -> Result<(), Fail> {
+    use seqloc::engine::replay::{LockCheck, ReplayBounds, Replayer, lock_refusal};
+    let replayer = Replayer {
+        prep,
+        framework,
+        bounds: ReplayBounds {
+            unwind: opts.unwind,
+            max_threads: opts.max_threads,
+            recursion: opts.recursion,
+        },
+        target: seqloc::diag::Target::Failure,
+        deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(30)),
+    };
+    // A schedule that fails with the locks dropped must fail with them too (a thread run
+    // "until end" may stop at a held lock, which counts as its end, and then the failure
+    // is gone); of any other, only that some execution follows it is asked.
+    let failing = replayer.encode(resolved).is_ok_and(|mut r| {
+        matches!(
+            r.fails(seqloc::diag::Target::Failure, true),
+            seqloc::checker::builtin::Answer::Violated(_)
+        )
+    });
+    match replayer.check_locks(resolved, failing) {
+        Ok(LockCheck::Honoured) => Ok(()),
+        Ok(LockCheck::Undecided(why)) => {
+            eprintln!("seqloc: note: the schedule's locks were not validated ({why})");
+            Ok(())
+        }
+        Ok(check) => Err(Fail::input(lock_refusal(&check).unwrap_or_default())),
+        Err(e) => {
+            eprintln!("seqloc: note: the schedule's locks were not validated ({e})");
+            Ok(())
+        }
+    }
 }
 
 /// A hand-written schedule may name an order no execution can follow (a thread run before

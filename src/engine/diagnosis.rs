@@ -28,7 +28,7 @@ pub enum DiagnosisError {
 }
 
 impl DiagnosisError {
-    fn from_replay(e: ReplayError, what: &'static str) -> DiagnosisError {
+    pub(crate) fn from_replay(e: ReplayError, what: &'static str) -> DiagnosisError {
         match e {
             ReplayError::Limit(l) => DiagnosisError::Limit(l, what),
             ReplayError::Sequentialize(e) => DiagnosisError::NotReproduced(e.to_string()),

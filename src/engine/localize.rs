@@ -9,7 +9,7 @@ use std::time::Instant;
 use super::candidates::{self as candidate_loop, Localization, LoopOptions};
 use super::diagnosis::{self as diagnosis_mod, Diagnosis, DiagnosisError};
 use super::progress::Observer;
-use super::replay::{ReplayBounds, ReplayError, Replayer};
+use super::replay::{ReplayBounds, ReplayError, Replayer, lock_refusal};
 use crate::cex::{Counterexample, ViolationKind};
 use crate::checker::builtin::Limit;
 use crate::checker::external::External;
@@ -158,7 +158,18 @@ pub fn diagnosis(
             r => return Ok(r?),
         }
     }
-    Ok(diagnosis_mod::prepare(&replayer, &resolved, faults)?)
+    let d = diagnosis_mod::prepare(&replayer, &resolved, faults)?;
+    // A schedule no checker produced (`--schedule`) was replayed with lock calls dropped;
+    // it must also be one some execution follows with them.
+    if f.cex.is_none() {
+        let check = replayer
+            .check_locks(&resolved, true)
+            .map_err(|e| DiagnosisError::from_replay(e, "checking the schedule's locks"))?;
+        if let Some(why) = lock_refusal(&check) {
+            return Err(DiagnosisError::NotReproduced(why).into());
+        }
+    }
+    Ok(d)
 }
 
 /// The checker that answers the candidate loop's questions.

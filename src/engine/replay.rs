@@ -198,6 +198,114 @@ impl<'a> Replayer<'a> {
     }
 }
 
+/// What the locks say about a failing schedule replayed with the non-deadlock rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LockCheck {
+    /// The rules drop no lock call the program makes, or a failing run follows the
+    /// schedule with every lock honoured.
+    Honoured,
+    /// No failing run follows the schedule once the locks are honoured: some thread takes
+    /// a lock another holds (or a trylock answers otherwise). `step` is the first schedule
+    /// block (1-based) no run with locks follows past, when the solver names one.
+    Broken { step: Option<i64> },
+    /// Runs follow the schedule with the locks honoured, and none fails: a thread run
+    /// "until end" stops at a held lock (a blocked thread's run ends there), or a lock
+    /// call's answer (a trylock's `EBUSY`) changes the path.
+    Passes,
+    /// The question was not answered (a limit, an encoding the checker refuses).
+    Undecided(String),
+}
+
+/// Why a schedule the locks refuse is refused, for the user; `None` for the others.
+pub fn lock_refusal(check: &LockCheck) -> Option<String> {
+    match check {
+        LockCheck::Honoured => None,
+        LockCheck::Broken { step } => {
+            let past = step.map(|s| format!(" past block {s}")).unwrap_or_default();
+            Some(format!(
+                "with the locks honoured, no execution follows the schedule{past}: a thread takes a mutex or spin lock another thread holds (the non-deadlock replay drops lock calls, as Table II's rules do)"
+            ))
+        }
+        LockCheck::Passes => Some(
+            "with the locks honoured, no execution along the schedule fails: a thread the schedule runs on waits at a mutex or spin lock another thread holds (its run ends there), or a trylock finds the lock held and the run takes another path (the non-deadlock replay drops lock calls, as Table II's rules do)".into(),
+        ),
+        LockCheck::Undecided(why) => Some(format!(
+            "whether the schedule honours the locks is undecided ({why})"
+        )),
+    }
+}
+
+impl Replayer<'_> {
+    /// Table II's non-deadlock group removes mutex and spin-lock calls, which is sound for
+    /// a schedule a checker produced under lock semantics, and for no other: a schedule
+    /// written by hand, or read from an external checker's trace by seqloc's mapping, may
+    /// have a thread take a lock another holds, and would then "replay" and "fail" along
+    /// an execution that does not exist. This replays `r` once more with the deadlock
+    /// group's rules (locks kept, no deadlock property) and asks whether it still fails.
+    /// With `failing`, asks whether a run with locks still fails (what `localize` needs);
+    /// without, only whether one follows the schedule (`sequentialize` of any schedule).
+    pub fn check_locks(&self, r: &Resolved, failing: bool) -> Result<LockCheck, ReplayError> {
+        if self.target == Target::Deadlock || !self.drops_lock_calls() {
+            return Ok(LockCheck::Honoured);
+        }
+        let opts = SeqOptions {
+            deadlock: false,
+            rules: self.framework.deadlock_rules.clone(),
+            ..self.seq_options()
+        };
+        let sq = sequentialize(
+            &self.prep.normalized,
+            &self.prep.shared,
+            Mode::Concrete(r),
+            &opts,
+        )?;
+        let mut replay = Replay::encode(sq, self.deadline, false)?;
+        if failing {
+            match replay.fails(Target::Failure, true) {
+                Answer::Violated(_) => return Ok(LockCheck::Honoured),
+                Answer::Unknown(why) => return Ok(LockCheck::Undecided(why.to_string())),
+                Answer::Holds => {}
+            }
+        }
+        Ok(match replay.followable(true) {
+            Answer::Violated(_) if failing => LockCheck::Passes,
+            Answer::Violated(_) => LockCheck::Honoured,
+            Answer::Holds => LockCheck::Broken {
+                step: replay.first_mismatch(),
+            },
+            Answer::Unknown(why) => LockCheck::Undecided(why.to_string()),
+        })
+    }
+
+    /// Whether the program calls a function the non-deadlock rules remove and the
+    /// deadlock rules model.
+    fn drops_lock_calls(&self) -> bool {
+        use crate::seq::rules::Action;
+        let (nd, d) = (
+            &self.framework.nondeadlock_rules,
+            &self.framework.deadlock_rules,
+        );
+        let prog = &self.prep.normalized;
+        let mut found = false;
+        for f in &prog.funcs {
+            let Some(body) = &f.body else { continue };
+            crate::ir::visit::each_expr(body, &mut |e| {
+                if let crate::ir::ExprKind::Call(c, _) = &e.kind
+                    && let crate::ir::ExprKind::Func(g) = &c.peel().kind
+                {
+                    let name = &prog.func(*g).name;
+                    found |= nd.action(name) == Some(Action::Remove)
+                        && d.action(name).is_some_and(|a| a != Action::Remove);
+                }
+            });
+            if found {
+                break;
+            }
+        }
+        found
+    }
+}
+
 /// What one replay answered.
 enum Once {
     /// It fails the target's way (or the answer is not evidence that it does not).
