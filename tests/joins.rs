@@ -11,20 +11,8 @@ use common::*;
 const HANDOFF: &str = "tests/programs/joins/handoff.c";
 const EXIT_THEN_JOIN: &str = "tests/programs/joins/exit_then_join.c";
 
-/// A `seqloc.schedule/1` file of main (thread 0) and `worker` (thread 1) with `blocks`.
 fn schedule(dir: &std::path::Path, name: &str, blocks: serde_json::Value) -> String {
-    let s = serde_json::json!({
-        "schema": "seqloc.schedule/1",
-        "threads": [{"id": 0, "function": "main"}, {"id": 1, "function": "worker"}],
-        "blocks": blocks,
-    });
-    let path = dir.join(format!("{name}.json"));
-    std::fs::write(&path, s.to_string()).expect("write schedule");
-    path.to_string_lossy().into_owned()
-}
-
-fn before(point: &str) -> serde_json::Value {
-    serde_json::json!({ "before": point })
+    schedule_file(dir, name, &["main", "worker"], blocks)
 }
 
 /// `localize` along a schedule that is no execution: bad input, no candidates.

@@ -11,24 +11,8 @@ use common::*;
 
 const COUNTER: &str = "tests/programs/locks/locked_counter.c";
 
-/// A `seqloc.schedule/1` file of main and two workers with `blocks`.
 fn schedule(dir: &std::path::Path, name: &str, blocks: serde_json::Value) -> String {
-    let s = serde_json::json!({
-        "schema": "seqloc.schedule/1",
-        "threads": [
-            {"id": 0, "function": "main"},
-            {"id": 1, "function": "worker"},
-            {"id": 2, "function": "worker"},
-        ],
-        "blocks": blocks,
-    });
-    let path = dir.join(format!("{name}.json"));
-    std::fs::write(&path, s.to_string()).expect("write schedule");
-    path.to_string_lossy().into_owned()
-}
-
-fn before(point: &str) -> serde_json::Value {
-    serde_json::json!({ "before": point })
+    schedule_file(dir, name, &["main", "worker", "worker"], blocks)
 }
 
 /// Worker 1 is preempted inside its critical section (after reading the counter) and

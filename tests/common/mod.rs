@@ -135,3 +135,31 @@ pub fn candidate_lines(report: &serde_json::Value) -> Vec<u64> {
         .map(|c| c.iter().filter_map(|c| c["line"].as_u64()).collect())
         .unwrap_or_default()
 }
+
+/// Writes a `seqloc.schedule/1` file named `name` in `dir`: thread `i` runs `threads[i]`
+/// (`main` first), with the given `blocks`. Returns its path.
+pub fn schedule_file(
+    dir: &Path,
+    name: &str,
+    threads: &[&str],
+    blocks: serde_json::Value,
+) -> String {
+    let threads: Vec<serde_json::Value> = threads
+        .iter()
+        .enumerate()
+        .map(|(id, f)| serde_json::json!({"id": id, "function": f}))
+        .collect();
+    let s = serde_json::json!({
+        "schema": "seqloc.schedule/1",
+        "threads": threads,
+        "blocks": blocks,
+    });
+    let path = dir.join(format!("{name}.json"));
+    std::fs::write(&path, s.to_string()).expect("write schedule");
+    path.to_string_lossy().into_owned()
+}
+
+/// A block end `{"before": point}` (`file:line[:col]`).
+pub fn before(point: &str) -> serde_json::Value {
+    serde_json::json!({ "before": point })
+}
