@@ -19,6 +19,7 @@ pub mod frontend;
 pub mod ir;
 pub mod passes;
 pub mod report;
+pub mod rootcause;
 pub mod seq;
 pub mod sweep;
 pub mod trace;

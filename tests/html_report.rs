@@ -94,6 +94,34 @@ fn check_page(name: &str, html: &str, report: &Value) {
         }
         assert_ne!(e.name, "link", "{name}: a <link> element");
     }
+    // Why it fails: the section is there exactly when the report has a `why`, with one
+    // item per shown flow of the projection and the passing interleaving.
+    let why = els
+        .iter()
+        .find(|e| e.name == "section" && e.attrs.get("id").map(String::as_str) == Some("why"));
+    match report["why"].as_object() {
+        Some(w) => {
+            let why = why.unwrap_or_else(|| panic!("{name}: no why section"));
+            let passing = w["passing_interleaving"]
+                .as_str()
+                .expect("passing_interleaving");
+            assert!(why.text.contains(passing), "{name}: {}", why.text);
+            for f in w["projection"]
+                .as_array()
+                .expect("projection")
+                .iter()
+                .take(6)
+            {
+                let read = format!("at line {}", f["read"]["line"]);
+                assert!(
+                    why.text.contains(&read),
+                    "{name}: {read} not in {}",
+                    why.text
+                );
+            }
+        }
+        None => assert!(why.is_none(), "{name}: a why section without a why"),
+    }
     // Every candidate: in the list with its rank, and marked on its source line.
     let cands = report["candidates"].as_array().expect("candidates");
     assert!(!cands.is_empty(), "{name}: no candidates to show");

@@ -95,16 +95,27 @@ pub fn write_html(
     }
 }
 
+/// What a `check` or `localize` result shows on its HTML page.
+pub struct Shown<'a> {
+    pub verdict: &'a seqloc::engine::check::Verdict,
+    pub reason: Option<&'a str>,
+    pub checker: &'a seqloc::report::check::CheckerInfo,
+    pub cex: Option<&'a Counterexample>,
+    pub candidates: &'a [seqloc::diag::explain::Candidate],
+    /// Why it fails, in lines (`localize`); empty otherwise.
+    pub why: Vec<String>,
+}
+
 /// The HTML page of a `check` or `localize` result.
-pub fn html_page(
-    program: &Path,
-    prep: &Prepared,
-    verdict: &seqloc::engine::check::Verdict,
-    reason: Option<&str>,
-    checker: &seqloc::report::check::CheckerInfo,
-    cex: Option<&Counterexample>,
-    candidates: &[seqloc::diag::explain::Candidate],
-) -> String {
+pub fn html_page(program: &Path, prep: &Prepared, shown: Shown) -> String {
+    let Shown {
+        verdict,
+        reason,
+        checker,
+        cex,
+        candidates,
+        why,
+    } = shown;
     let source = std::fs::read_to_string(program).unwrap_or_default();
     let mut shared: Vec<String> = prep
         .shared
@@ -130,5 +141,6 @@ pub fn html_page(
         cex,
         candidates,
         shared,
+        why,
     })
 }

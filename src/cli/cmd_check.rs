@@ -273,11 +273,14 @@ pub fn run(ctx: &Ctx, a: CheckArgs) -> Result<u8, Fail> {
         super::artefacts::html_page(
             &a.input.file,
             &prep,
-            &out.verdict,
-            out.reason.as_deref(),
-            &info,
-            out.counterexample.as_ref(),
-            &[],
+            super::artefacts::Shown {
+                verdict: &out.verdict,
+                reason: out.reason.as_deref(),
+                checker: &info,
+                cex: out.counterexample.as_ref(),
+                candidates: &[],
+                why: vec![],
+            },
         )
     };
     super::artefacts::write_html(&a.artefacts, &a.input.file, html)?;

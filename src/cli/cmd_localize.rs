@@ -357,6 +357,7 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
                     first_counterexample: first_ms,
                     ..Times::default()
                 },
+                why: None,
             };
             emit_report(ctx, &a, &report, &prep)?;
             return Ok(super::cmd_check::exit_code(&out));
@@ -480,6 +481,10 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
             encode: loc.stats.encode_ms,
             solve: loc.stats.solve_ms,
         },
+        why: localized
+            .why
+            .as_ref()
+            .map(|w| seqloc::report::localize::WhyView::of(w, cex)),
     };
     emit_report(ctx, &a, &report, &prep)?;
     // Cut short by a limit, the list may miss the faulty line: not the answer asked for,
@@ -501,11 +506,17 @@ fn emit_report(
         super::artefacts::html_page(
             &a.input.file,
             prep,
-            &r.verdict,
-            r.reason.as_deref(),
-            &r.checker,
-            r.cex,
-            &r.candidates,
+            super::artefacts::Shown {
+                verdict: &r.verdict,
+                reason: r.reason.as_deref(),
+                checker: &r.checker,
+                cex: r.cex,
+                candidates: &r.candidates,
+                why: match (&r.why, r.cex) {
+                    (Some(w), Some(c)) => w.lines(c),
+                    _ => vec![],
+                },
+            },
         )
     };
     super::artefacts::write_html(&a.artefacts, &a.input.file, html)?;

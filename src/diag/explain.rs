@@ -47,6 +47,10 @@ pub enum CandidateKind {
     /// thread's conflicting block (see `diag::ordering`); or the creation of a thread
     /// that started too early.
     Ordering,
+    /// An access of the differential projection (see `rootcause`): a read whose source
+    /// changes between the failing run and the closest passing run, or a write it read
+    /// from in one of them.
+    Flow,
 }
 
 #[derive(Clone, Debug)]
@@ -464,7 +468,7 @@ impl<'a> Explainer<'a> {
         out
     }
 
-    fn push_step_candidate(
+    pub(crate) fn push_step_candidate(
         &self,
         extra: &mut Vec<Candidate>,
         existing: &[Candidate],
@@ -509,7 +513,7 @@ impl<'a> Explainer<'a> {
     }
 
     /// `T<id> <function>`, as the report names threads.
-    fn thread_name(&self, id: u32) -> String {
+    pub(crate) fn thread_name(&self, id: u32) -> String {
         let r = self.thread_ref(id);
         format!("T{} {}", r.id, r.function)
     }
@@ -527,7 +531,7 @@ impl<'a> Explainer<'a> {
     }
 
     /// What the failure was, as the end of a hint sentence.
-    fn outcome(&self) -> String {
+    pub(crate) fn outcome(&self) -> String {
         let v = &self.cex.violation;
         match (self.ins.target, v.kind) {
             (Target::Deadlock, _) | (_, ViolationKind::Deadlock) => {
@@ -817,35 +821,50 @@ impl<'a> Explainer<'a> {
             if p.line != line || !same_file(p.file, file) {
                 continue;
             }
-            if let Some((_, obj)) = self.lock_call(s) {
-                writes.insert(obj);
-                continue;
-            }
-            let mut rvalues: Vec<&Expr> = Vec::new();
-            match &s.kind {
-                StmtKind::Expr(e) => match &e.kind {
-                    ExprKind::Assign(l, r) => {
-                        if self.shared.is_shared_lvalue(l) {
-                            writes.insert(self.lvalue_text(l));
-                        }
-                        self.lvalue_reads(l, &mut reads);
-                        rvalues.push(r);
-                    }
-                    _ => rvalues.push(e),
-                },
-                StmtKind::Decl {
-                    init: Some(Init::Expr(r)),
-                    ..
-                } => rvalues.push(r),
-                StmtKind::If { cond, .. } => rvalues.push(cond),
-                StmtKind::Return(Some(r)) => rvalues.push(r),
-                _ => {}
-            }
-            for r in rvalues {
-                self.reads_in(r, &mut reads);
-            }
+            self.stmt_accesses(s, &mut reads, &mut writes);
         }
         (reads.into_iter().collect(), writes.into_iter().collect())
+    }
+
+    /// Shared memory the one normalized statement `sid` reads and writes (at most one
+    /// access, by the normalization's invariant, besides a lock call's object); `None`
+    /// for a statement the program does not have (a step the replay made up).
+    pub fn stmt_access(&self, sid: StmtId) -> Option<(Vec<String>, Vec<String>)> {
+        let s = self.stmts.get(&sid)?;
+        let mut reads = BTreeSet::new();
+        let mut writes = BTreeSet::new();
+        self.stmt_accesses(s, &mut reads, &mut writes);
+        Some((reads.into_iter().collect(), writes.into_iter().collect()))
+    }
+
+    fn stmt_accesses(&self, s: &Stmt, reads: &mut BTreeSet<String>, writes: &mut BTreeSet<String>) {
+        if let Some((_, obj)) = self.lock_call(s) {
+            writes.insert(obj);
+            return;
+        }
+        let mut rvalues: Vec<&Expr> = Vec::new();
+        match &s.kind {
+            StmtKind::Expr(e) => match &e.kind {
+                ExprKind::Assign(l, r) => {
+                    if self.shared.is_shared_lvalue(l) {
+                        writes.insert(self.lvalue_text(l));
+                    }
+                    self.lvalue_reads(l, reads);
+                    rvalues.push(r);
+                }
+                _ => rvalues.push(e),
+            },
+            StmtKind::Decl {
+                init: Some(Init::Expr(r)),
+                ..
+            } => rvalues.push(r),
+            StmtKind::If { cond, .. } => rvalues.push(cond),
+            StmtKind::Return(Some(r)) => rvalues.push(r),
+            _ => {}
+        }
+        for r in rvalues {
+            self.reads_in(r, reads);
+        }
     }
 
     /// Reads made while computing the address of an lvalue (`a[i]` reads `i`).
@@ -941,7 +960,6 @@ fn children<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     }
 }
 
-/// Ranks from 1 in list order.
 /// `extra` after `out`'s candidates but before the value candidates on the failing check
 /// itself (those go last), renumbered.
 fn before_specification(mut out: Vec<Candidate>, extra: Vec<Candidate>) -> Vec<Candidate> {
@@ -967,13 +985,14 @@ fn snap_column(line: &str, col: u32) -> u32 {
     if i < bytes.len() { i as u32 + 1 } else { col }
 }
 
-fn renumber(cands: &mut [Candidate]) {
+/// Ranks from 1 in list order.
+pub(crate) fn renumber(cands: &mut [Candidate]) {
     for (i, c) in cands.iter_mut().enumerate() {
         c.rank = i + 1;
     }
 }
 
-fn same_file(a: &str, b: &str) -> bool {
+pub(crate) fn same_file(a: &str, b: &str) -> bool {
     a == b || a.ends_with(&format!("/{b}")) || b.ends_with(&format!("/{a}"))
 }
 

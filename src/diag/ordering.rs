@@ -44,6 +44,8 @@ pub struct OrderViolation {
     /// The `pthread_create` that started the early thread, when the early statement was
     /// its first access to what conflicts: the thread as a whole started too early.
     pub creation: Option<TraceStep>,
+    /// The schedule with the late block moved in front: it passes.
+    pub passing: Resolved,
 }
 
 /// What the search found, and how many replays it took.
@@ -107,12 +109,15 @@ pub fn order_violations<R: Replays>(
                         let hits = |v: &&String, set: &BTreeSet<String>| {
                             set.iter().any(|o| may_alias(v, o, wild))
                         };
-                        let c: Vec<String> = w
+                        let mut c: Vec<String> = w
                             .iter()
                             .filter(|v| hits(v, tr) || hits(v, tw))
                             .chain(r.iter().filter(|v| hits(v, tw)))
                             .cloned()
                             .collect();
+                        // A location read and written is one conflict.
+                        c.sort();
+                        c.dedup();
                         (!c.is_empty()).then_some((*tk, c))
                     });
                     let Some((their_k, conflicts)) = clash else {
@@ -161,6 +166,7 @@ pub fn order_violations<R: Replays>(
                         } else {
                             None
                         },
+                        passing: moved,
                     });
                     // One early statement per block and other thread: the first one whose
                     // reordering avoids the failure.
@@ -190,6 +196,8 @@ pub struct MissingJoin {
     pub joined: usize,
     /// The join that stopped short, and the loop around it (as steps of the reader).
     pub joins: Vec<TraceStep>,
+    /// The schedule with the unjoined thread run before the read: it passes.
+    pub passing: Resolved,
 }
 
 /// Missing joins (a join loop that stops one thread short): for every thread the trace
@@ -294,6 +302,7 @@ pub fn missing_joins<R: Replays>(
                     created,
                     joined: n,
                     joins,
+                    passing: r,
                 });
                 break 'reads;
             }

@@ -23,6 +23,7 @@ use crate::diag::ordering::{MissingJoin, OrderSearch, missing_joins, order_viola
 use crate::diag::waits::unlooped_waits;
 use crate::diag::{Replays, Target};
 use crate::passes::Prepared;
+use crate::rootcause::Neighbour;
 use crate::seq::Framework;
 use crate::seq::schedule::{Block, Resolved, Schedule, ThreadSpec, Until};
 
@@ -189,11 +190,26 @@ pub struct Localized {
     pub stopped: Option<String>,
     /// What the analyses did, for `-v`.
     pub notes: Vec<String>,
+    /// Why it fails: the closest passing schedule found and the differential projection
+    /// (see `rootcause`); none when no neighbour of the failing schedule passes.
+    pub why: Option<crate::rootcause::Why>,
 }
 
 /// The interleaving analyses' questions, answered by replays.
 struct AnalysisReplays<'a> {
     replayer: Replayer<'a>,
+}
+
+impl crate::rootcause::PassingRuns for AnalysisReplays<'_> {
+    type Error = ReplayError;
+
+    fn passing_run(&self, r: &Resolved) -> Result<Option<Counterexample>, ReplayError> {
+        self.replayer.passing_run(r)
+    }
+
+    fn expired(&self) -> bool {
+        self.replayer.deadline.is_some_and(|d| Instant::now() >= d)
+    }
 }
 
 impl Replays for AnalysisReplays<'_> {
@@ -300,9 +316,17 @@ pub fn localize(
     });
     let loc = localized?;
     let mut notes = Vec::new();
+    let mut neighbours = Vec::new();
     let mut candidates = explainer.candidates(&loc.findings);
     match switches {
         Ok((Ok(Analysed::Switches(sw)), ms)) => {
+            neighbours.extend(sw.iter().map(|s| Neighbour {
+                change: match &s.last {
+                    Some(l) => format!("T{} not preempted after line {}", s.thread, l.line),
+                    None => format!("T{} not preempted", s.thread),
+                },
+                schedule: s.passing.clone(),
+            }));
             notes.push(format!(
                 "interleaving: {} necessary context switches ({ms} ms)",
                 sw.len()
@@ -322,6 +346,20 @@ pub fn localize(
                 joins.len(),
                 v.replays
             ));
+            neighbours.extend(v.violations.iter().map(|o| Neighbour {
+                change: format!(
+                    "T{} (from line {}) run before T{}'s line {}",
+                    o.late_thread, o.late_step.line, o.early.thread, o.early.line
+                ),
+                schedule: o.passing.clone(),
+            }));
+            neighbours.extend(joins.iter().map(|j| Neighbour {
+                change: format!(
+                    "T{} ({}) run before T{}'s line {}",
+                    j.thread, j.function, j.reader.thread, j.reader.line
+                ),
+                schedule: j.passing.clone(),
+            }));
             candidates = explainer.join_candidates(&joins, candidates);
             candidates = explainer.ordering_candidates(&v.violations, candidates);
         }
@@ -332,6 +370,38 @@ pub fn localize(
         let st = deadlock_state(prep, &d.resolved, &d.replay, &d.waiting);
         candidates = explainer.deadlock_candidates(&st, candidates);
     }
+    let t = Instant::now();
+    // Per statement, not per line: a line's call binding or condition step is no access
+    // to what the line's assignment touches.
+    let step_accesses = |s: &crate::cex::TraceStep| {
+        explainer
+            .stmt_access(s.sid)
+            .unwrap_or_else(|| explainer.accesses(&s.file, s.line))
+    };
+    let why = match crate::rootcause::closest(
+        &replays,
+        &d.replay,
+        &neighbours,
+        &step_accesses,
+        d.target == Target::Deadlock,
+    ) {
+        Ok(w) => w,
+        Err(e) => {
+            notes.push(format!("why: not analysed ({e})"));
+            None
+        }
+    };
+    if let Some(w) = &why {
+        notes.push(format!(
+            "why: closest passing schedule of {} tried ({}), {} of {} data flows differ ({} ms)",
+            w.tried,
+            w.change,
+            w.projection.len(),
+            w.failing_flows,
+            t.elapsed().as_millis()
+        ));
+    }
+    candidates = crate::rootcause::rank::by_cause(&explainer, candidates, why.as_ref(), &d.replay);
     // The external checker's model is not seqloc's: what it stored on the changed line is
     // the repair hint it gives.
     if let Some(name) = checker_name {
@@ -365,6 +435,7 @@ pub fn localize(
         loc,
         stopped,
         notes,
+        why,
     })
 }
 

@@ -151,6 +151,24 @@ impl<'a> Replayer<'a> {
         Ok(false)
     }
 
+    /// A run that follows `r` and does not fail the target's way, when one does (the
+    /// root-cause search's passing runs). A schedule the sequentializer refuses, or whose
+    /// answer is undecided, has none.
+    pub fn passing_run(&self, r: &Resolved) -> Result<Option<Counterexample>, ReplayError> {
+        let mut replay = match self.encode(r) {
+            Ok(x) => x,
+            Err(ReplayError::Sequentialize(_)) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        if !matches!(replay.fails(self.target, true), Answer::Holds) {
+            return Ok(None);
+        }
+        Ok(match replay.followable(true) {
+            Answer::Violated(model) => Some(replay.counterexample(&model, self.prep)),
+            _ => None,
+        })
+    }
+
     /// One replay of `r`. Without `follow`, "no failure" is not asked whether a run
     /// follows `r` ([`Once::Clean`] either way); an undecided followability is a failure
     /// when `strict`, else a schedule no run follows.

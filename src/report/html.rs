@@ -14,9 +14,10 @@
 //!
 //! The page is well-formed XML as well as HTML5 (every element closed, the script in a
 //! CDATA section), so tests read it with an XML parser. Hovering a candidate highlights
-//! its line in the lanes and the source (a few lines of inline script). Root-cause
-//! orderings drawn as arrows between lanes are not drawn yet: seqloc does not compute
-//! them yet.
+//! its line in the lanes and the source (a few lines of inline script). After the
+//! headline, why it fails (`localize`): the closest passing schedule found and the data
+//! flows that differ, as lines. Drawing those flows as arrows between the lanes is not
+//! done yet.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -41,6 +42,8 @@ pub struct Page<'a> {
     /// Names of the program's shared variables (globals more than one thread touches,
     /// escaped locals), to name the shared accesses of each step.
     pub shared: Vec<String>,
+    /// Why it fails, in lines (`report::localize::WhyView::lines`); empty when unknown.
+    pub why: Vec<String>,
 }
 
 fn esc(s: &str) -> String {
@@ -203,6 +206,7 @@ pub fn render(p: &Page) -> String {
         *e = (*e).min(c.rank);
     }
     let fail_line = p.cex.map(|c| c.violation.line).filter(|l| *l > 0);
+    why(&mut o, p);
     candidates(&mut o, p);
     if let Some(cex) = p.cex {
         lanes(&mut o, cex, p, &cand_lines);
@@ -210,6 +214,22 @@ pub fn render(p: &Page) -> String {
     source(&mut o, p, &cand_lines, fail_line);
     let _ = write!(o, "</main>\n<script>{JS}</script>\n</body>\n</html>\n");
     o
+}
+
+/// The closest passing schedule and the data flows that differ, as the text report says.
+fn why(o: &mut String, p: &Page) {
+    let Some((head, rest)) = p.why.split_first() else {
+        return;
+    };
+    let _ = writeln!(
+        o,
+        "<section id=\"why\"><h2>Why</h2>\n<p>{}</p>\n<ul>",
+        esc(head)
+    );
+    for l in rest {
+        let _ = writeln!(o, "<li class=\"mono\">{}</li>", esc(l));
+    }
+    o.push_str("</ul></section>\n");
 }
 
 fn candidates(o: &mut String, p: &Page) {

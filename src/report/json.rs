@@ -196,7 +196,7 @@ pub struct CandidateJson {
     pub changes: Vec<ChangeJson>,
 }
 
-/// `value`, `atomicity`, `locking`, `blocking`, `ordering`.
+/// `value`, `atomicity`, `locking`, `blocking`, `ordering`, `flow`.
 pub fn candidate_kind(k: CandidateKind) -> &'static str {
     match k {
         CandidateKind::Value => "value",
@@ -204,6 +204,7 @@ pub fn candidate_kind(k: CandidateKind) -> &'static str {
         CandidateKind::Locking => "locking",
         CandidateKind::Blocking => "blocking",
         CandidateKind::Ordering => "ordering",
+        CandidateKind::Flow => "flow",
     }
 }
 

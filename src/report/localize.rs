@@ -14,7 +14,8 @@
 //! | `schedule` | the failing interleaving (`seqloc.schedule/1`) or `null` |
 //! | `interleaving` | the same, compact: `T0 main 29-33 → T1 post 9 → ...` |
 //! | `context_switches` | number of context switches of the interleaving |
-//! | `candidates` | ranked; each: `rank`, `kind` (`value`: changing what the line computes avoids the failure along the interleaving; `atomicity`: the failure needs a context switch next to the line; `locking`: a lock acquisition that does not exclude a conflicting critical section, or a lock held into a deadlock; `blocking`: where a thread waits for ever in a deadlock; `ordering`: a statement that ran too early, or the creation of a thread that started too early, when the failure needs it to run before another thread's conflicting block), `file`, `line`, `column`, `columns`, `diag`, `threads` (`id`, `function`), `reads`, `writes`, `set` (number of the multi-line set it belongs to, or `null`), `hint`, `changes` (`thread`, `column`, `what`, `chosen`, `original`) |
+//! | `candidates` | ranked; each: `rank`, `kind` (`value`: changing what the line computes avoids the failure along the interleaving; `atomicity`: the failure needs a context switch next to the line; `locking`: a lock acquisition that does not exclude a conflicting critical section, or a lock held into a deadlock; `blocking`: where a thread waits for ever in a deadlock; `ordering`: a statement that ran too early, or the creation of a thread that started too early, when the failure needs it to run before another thread's conflicting block; `flow`: an access of the differential projection that no other analysis named, typically a write that came too late), `file`, `line`, `column`, `columns`, `diag`, `threads` (`id`, `function`), `reads`, `writes`, `set` (number of the multi-line set it belongs to, or `null`), `hint`, `changes` (`thread`, `column`, `what`, `chosen`, `original`) |
+//! | `why` | why it fails, or `null` when no passing neighbour of the failing schedule was found (see `rootcause`): `change` (how the closest passing schedule differs, in words), `passing_interleaving` (that schedule, compact), `tried` (passing neighbours replayed), `failing_flows` (data flows of the failing run: reads and the write each read from), `projection` (the flows that differ: each `read` (`thread`, `file`, `line`, `variable`), `failing_source` and `passing_source` (`thread`, `file`, `line` of the write read, `null` for the initial value), `inter_thread`). In SARIF: the run's `properties.why` (`change`, `passingInterleaving`), and each result on a line of the projection lists the projection's accesses as `relatedLocations` |
 //! | `complete` | the checker had no further answer (every candidate of the interleaving is listed) |
 //! | `stopped` | why the loop stopped early, or `null` |
 //! | `limit` | the limit that left the answer incomplete (`time`, `memory`, `interrupted`): the search's, or the one that cut the candidate loop short; otherwise `null` |
@@ -50,6 +51,127 @@ pub struct LocalizeReport<'a> {
     pub limit: Option<crate::checker::builtin::Limit>,
     pub checker_runs: u32,
     pub time: Times,
+    pub why: Option<WhyView>,
+}
+
+/// The `why` of a report (see the JSON table above).
+#[derive(Clone, Debug, Serialize)]
+pub struct WhyView {
+    pub change: String,
+    pub passing_interleaving: String,
+    pub tried: usize,
+    pub failing_flows: usize,
+    pub projection: Vec<FlowView>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FlowView {
+    pub read: ReadView,
+    pub failing_source: Option<WriteView>,
+    pub passing_source: Option<WriteView>,
+    pub inter_thread: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ReadView {
+    pub thread: u32,
+    pub file: String,
+    pub line: u32,
+    pub variable: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct WriteView {
+    pub thread: u32,
+    pub file: String,
+    pub line: u32,
+}
+
+impl WhyView {
+    /// `w` for the report; `cex` names the threads.
+    pub fn of(w: &crate::rootcause::Why, cex: &Counterexample) -> WhyView {
+        let write = |e: &Option<crate::rootcause::Event>| {
+            e.as_ref().map(|e| WriteView {
+                thread: e.thread,
+                file: e.file.clone(),
+                line: e.line,
+            })
+        };
+        let mut passing = w.passing.clone();
+        passing.schedule.threads = cex.schedule.threads.clone();
+        WhyView {
+            change: w.change.clone(),
+            passing_interleaving: interleaving(&passing),
+            tried: w.tried,
+            failing_flows: w.failing_flows,
+            projection: w
+                .projection
+                .iter()
+                .map(|c| FlowView {
+                    read: ReadView {
+                        thread: c.read.thread,
+                        file: c.read.file.clone(),
+                        line: c.read.line,
+                        variable: c.read.var.clone(),
+                    },
+                    failing_source: write(&c.failing),
+                    passing_source: write(&c.passing),
+                    inter_thread: c.inter_thread(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The why in plain lines: the head, one line per differing flow (at most six, then
+    /// how many more), the passing interleaving. The text report and the HTML page show
+    /// these.
+    pub fn lines(&self, cex: &Counterexample) -> Vec<String> {
+        let n = self.projection.len();
+        let mut out = vec![format!(
+            "the closest passing schedule found ({}) differs in {n} of {} data flow{}{}",
+            self.change,
+            self.failing_flows,
+            if self.failing_flows == 1 { "" } else { "s" },
+            if n == 0 { "" } else { ":" }
+        )];
+        let src = |w: &Option<WriteView>| match w {
+            Some(w) => format!("{}'s write at line {}", thread_label(cex, w.thread), w.line),
+            None => "the initial value".into(),
+        };
+        const SHOWN: usize = 6;
+        for f in self.projection.iter().take(SHOWN) {
+            out.push(format!(
+                "{}'s read of `{}` at line {} saw {}; passing, it sees {}",
+                thread_label(cex, f.read.thread),
+                f.read.variable,
+                f.read.line,
+                src(&f.failing_source),
+                src(&f.passing_source)
+            ));
+        }
+        if n > SHOWN {
+            out.push(format!("... and {} more (see --format json)", n - SHOWN));
+        }
+        out.push(format!(
+            "passing interleaving: {}",
+            self.passing_interleaving
+        ));
+        out
+    }
+
+    /// The text block after the interleaving.
+    fn render(&self, cex: &Counterexample, st: &Style) -> String {
+        let mut s = String::new();
+        for (i, l) in self.lines(cex).iter().enumerate() {
+            if i == 0 {
+                s.push_str(&format!("{}: {l}\n", st.bold("Why")));
+            } else {
+                s.push_str(&format!("  {l}\n"));
+            }
+        }
+        s.push('\n');
+        s
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, Serialize)]
@@ -79,6 +201,7 @@ struct Json<'a> {
     limit: Option<&'static str>,
     checker_runs: u32,
     time_ms: Times,
+    why: &'a Option<WhyView>,
 }
 
 pub fn to_json(r: &LocalizeReport) -> String {
@@ -99,6 +222,7 @@ pub fn to_json(r: &LocalizeReport) -> String {
         limit: json::limit(r.limit),
         checker_runs: r.checker_runs,
         time_ms: r.time,
+        why: &r.why,
     };
     serde_json::to_string_pretty(&j).unwrap_or_default()
 }
@@ -212,6 +336,9 @@ pub fn render_text(r: &LocalizeReport, prog: &Program, st: &Style) -> String {
         cex.context_switches(),
         interleaving(cex)
     ));
+    if let Some(w) = &r.why {
+        s.push_str(&w.render(cex, st));
+    }
     let n = r.candidates.len();
     if n == 0 {
         s.push_str(&format!(
@@ -262,6 +389,7 @@ pub fn render_text(r: &LocalizeReport, prog: &Program, st: &Style) -> String {
             crate::diag::explain::CandidateKind::Ordering => {
                 format!(" {}", st.yellow("[ordering]"))
             }
+            crate::diag::explain::CandidateKind::Flow => format!(" {}", st.yellow("[flow]")),
         };
         s.push_str(&format!(
             "{:>3}. {}{tag}  {}{}\n",
@@ -346,8 +474,18 @@ pub fn to_sarif(r: &LocalizeReport) -> String {
                     "set": c.set
                 }
             });
-            if let (Some(flow), Some(obj)) = (&code_flow, res.as_object_mut()) {
-                obj.insert("codeFlows".into(), json!([flow]));
+            if let Some(obj) = res.as_object_mut() {
+                if let Some(flow) = &code_flow {
+                    obj.insert("codeFlows".into(), json!([flow]));
+                }
+                let related = r
+                    .why
+                    .as_ref()
+                    .map(|w| projection_locations(w, c))
+                    .unwrap_or_default();
+                if !related.is_empty() {
+                    obj.insert("relatedLocations".into(), Value::Array(related));
+                }
             }
             res
         })
@@ -378,10 +516,74 @@ pub fn to_sarif(r: &LocalizeReport) -> String {
                     "complete": r.complete
                 }
             }],
+            "properties": {
+                "why": r.why.as_ref().map(|w| json!({
+                    "change": w.change,
+                    "passingInterleaving": w.passing_interleaving
+                }))
+            },
             "results": results
         }]
     });
     serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+/// The accesses of the projection's flows that `c`'s line takes part in, as SARIF related
+/// locations: the read and the writes it read from in the failing and the passing run.
+fn projection_locations(w: &WhyView, c: &Candidate) -> Vec<serde_json::Value> {
+    use serde_json::json;
+    let mut out = Vec::new();
+    let mut id = 0;
+    let loc = |id: usize, file: &str, line: u32, text: String| {
+        json!({
+            "id": id,
+            "physicalLocation": {
+                "artifactLocation": { "uri": sarif_uri(file) },
+                "region": { "startLine": line }
+            },
+            "message": { "text": text }
+        })
+    };
+    for f in &w.projection {
+        let lines = [Some((&f.read.file, f.read.line))]
+            .into_iter()
+            .chain(
+                [&f.failing_source, &f.passing_source]
+                    .map(|s| s.as_ref().map(|s| (&s.file, s.line))),
+            )
+            .flatten();
+        if !lines
+            .into_iter()
+            .any(|(file, line)| line == c.line && crate::diag::explain::same_file(file, &c.file))
+        {
+            continue;
+        }
+        out.push(loc(
+            id,
+            &f.read.file,
+            f.read.line,
+            format!("T{} reads `{}` here", f.read.thread, f.read.variable),
+        ));
+        id += 1;
+        for (s, run) in [
+            (&f.failing_source, "failing"),
+            (&f.passing_source, "passing"),
+        ] {
+            if let Some(s) = s {
+                out.push(loc(
+                    id,
+                    &s.file,
+                    s.line,
+                    format!(
+                        "the write T{} read in the {run} run (T{})",
+                        f.read.thread, s.thread
+                    ),
+                ));
+                id += 1;
+            }
+        }
+    }
+    out
 }
 
 /// A path as a SARIF artifact URI: absolute paths as `file://` URIs, relative ones as

@@ -1,0 +1,316 @@
+//! The failing execution as events: every shared access of the trace, in trace order, and
+//! for every read the write it read from (or the initial value). A lock, unlock, wait or
+//! signal call is an access to its object that reads and writes it, so that "T2 took `m`
+//! after T1 released it" is a data flow like any other.
+//!
+//! Events are named across executions of the same program by [`EventKey`]: the thread,
+//! the statement, the object and how many times the thread had made that access before.
+//! Two replays of the same program with different schedules give the same key to "the
+//! second time T1 read `count` at line 12", which is what the differential projection
+//! compares.
+
+use std::collections::HashMap;
+
+use crate::cex::TraceStep;
+use crate::ir::StmtId;
+
+/// The shared locations a step's line reads and writes.
+pub type Accesses<'a> = dyn Fn(&TraceStep) -> (Vec<String>, Vec<String>) + 'a;
+
+/// An event's name in every execution of the program (see the module comment).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EventKey {
+    pub thread: u32,
+    pub sid: StmtId,
+    pub line: u32,
+    pub var: String,
+    pub write: bool,
+    /// How many times the thread made this access before (from 0).
+    pub occurrence: u32,
+}
+
+/// One shared access of a trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// The trace step that made it.
+    pub step: usize,
+    pub thread: u32,
+    pub file: String,
+    pub line: u32,
+    pub var: String,
+    pub write: bool,
+    /// A synchronization call (lock, unlock, wait, signal, create, join).
+    pub sync: bool,
+    pub key: EventKey,
+}
+
+/// A read and the write it read from: `None` is the value the location held before any
+/// write of the trace (its initial value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flow {
+    pub read: usize,
+    pub source: Option<usize>,
+}
+
+/// A trace as shared events and data flows.
+#[derive(Clone, Debug, Default)]
+pub struct Execution {
+    pub events: Vec<Event>,
+    pub flows: Vec<Flow>,
+}
+
+impl Execution {
+    /// The events of `steps`. Without `sync`, synchronization calls make no events: the
+    /// replays of a failure (not a deadlock) drop lock calls (Table II's non-deadlock
+    /// rules), so the order in which their traces take a lock is no order of the program.
+    pub fn of(steps: &[TraceStep], accesses: &Accesses, sync: bool) -> Execution {
+        let mut ex = Execution::default();
+        let mut seen: HashMap<(u32, StmtId, u32, String, bool), u32> = HashMap::new();
+        let mut last_write: HashMap<String, usize> = HashMap::new();
+        let mut pointers = Pointers::default();
+        for (i, s) in steps.iter().enumerate() {
+            let step_pointers = pointers.clone();
+            pointers.record(s);
+            let is_sync = s.statement.contains("pthread_");
+            if is_sync && !sync {
+                continue;
+            }
+            let (reads, writes) = accesses(s);
+            // A synchronization call reads its object's state before it changes it.
+            let mut accesses: Vec<(String, bool)> = reads.into_iter().map(|v| (v, false)).collect();
+            if is_sync {
+                accesses.extend(writes.iter().map(|v| (v.clone(), false)));
+            }
+            accesses.extend(writes.into_iter().map(|v| (v, true)));
+            accesses.dedup();
+            for (var, write) in accesses {
+                let var = step_pointers.resolve(s.thread, &var);
+                let n = seen
+                    .entry((s.thread, s.sid, s.line, var.clone(), write))
+                    .or_insert(0);
+                let key = EventKey {
+                    thread: s.thread,
+                    sid: s.sid,
+                    line: s.line,
+                    var: var.clone(),
+                    write,
+                    occurrence: *n,
+                };
+                *n += 1;
+                let idx = ex.events.len();
+                if write {
+                    last_write.insert(var.clone(), idx);
+                } else {
+                    ex.flows.push(Flow {
+                        read: idx,
+                        source: last_write.get(&var).copied(),
+                    });
+                }
+                ex.events.push(Event {
+                    step: i,
+                    thread: s.thread,
+                    file: s.file.clone(),
+                    line: s.line,
+                    var,
+                    write,
+                    sync: is_sync,
+                    key,
+                });
+            }
+        }
+        ex
+    }
+
+    /// The event with `key`, when this execution made it.
+    pub fn find(&self, key: &EventKey) -> Option<usize> {
+        self.events.iter().position(|e| &e.key == key)
+    }
+
+    /// The write `read` (an index of `events`) read from, by key; `Some(None)` for the
+    /// initial value, `None` when `read` is no read of this execution.
+    pub fn source_of(&self, read: usize) -> Option<Option<&EventKey>> {
+        self.flows
+            .iter()
+            .find(|f| f.read == read)
+            .map(|f| f.source.and_then(|w| self.events.get(w)).map(|e| &e.key))
+    }
+
+    /// Inter-thread flows: reads of a value another thread wrote.
+    pub fn inter_thread_flows(&self) -> usize {
+        self.flows
+            .iter()
+            .filter(|f| {
+                f.source.is_some_and(|w| {
+                    self.events.get(w).map(|e| e.thread)
+                        != self.events.get(f.read).map(|e| e.thread)
+                })
+            })
+            .count()
+    }
+}
+
+/// The objects each thread's pointer locals point to, read from the trace's writes
+/// (`from_1 = &checking`): so that `from->balance` in T1 is named `checking.balance`, as
+/// another thread's direct access to it is. A pointer whose value is no plain address
+/// (`p + 1`, a pointer read from memory) is left unresolved, and its accesses keep the
+/// name they are written with.
+#[derive(Clone, Debug, Default)]
+struct Pointers {
+    /// (thread, local as written) → the object it points to.
+    targets: HashMap<(u32, String), String>,
+}
+
+impl Pointers {
+    fn record(&mut self, s: &TraceStep) {
+        let suffix = format!("_{}", s.thread);
+        for w in &s.writes {
+            // The sequentializer renames a thread's locals `name_<thread>`.
+            let Some(local) = w.lhs.strip_suffix(&suffix) else {
+                continue;
+            };
+            let key = (s.thread, local.to_string());
+            match w.value.strip_prefix('&') {
+                Some(obj) if is_object_path(obj) => {
+                    self.targets.insert(key, obj.to_string());
+                }
+                _ => {
+                    self.targets.remove(&key);
+                }
+            }
+        }
+    }
+
+    /// `var` with a leading `p->` or `*p` replaced by the object `p` points to.
+    fn resolve(&self, thread: u32, var: &str) -> String {
+        let target = |p: &str| self.targets.get(&(thread, p.to_string()));
+        if let Some((p, field)) = var.split_once("->")
+            && let Some(obj) = target(p)
+        {
+            return format!("{obj}.{field}");
+        }
+        if let Some(p) = var.strip_prefix('*')
+            && let Some(obj) = target(p)
+        {
+            return obj.clone();
+        }
+        var.to_string()
+    }
+}
+
+/// `x`, `s.f`, `a.b.c`: a named object or a field path of one.
+fn is_object_path(s: &str) -> bool {
+    !s.is_empty()
+        && s.split('.').all(|p| {
+            !p.is_empty()
+                && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !p.starts_with(|c: char| c.is_ascii_digit())
+        })
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::ir::Loc;
+
+    pub(crate) fn step(thread: u32, line: u32, statement: &str) -> TraceStep {
+        TraceStep {
+            thread,
+            loc: Loc(0),
+            sid: StmtId::NONE,
+            file: "p.c".into(),
+            line,
+            statement: statement.into(),
+            writes: vec![],
+        }
+    }
+
+    /// `x = x + 1` on line 10, `m` lock/unlock on lines 9 and 11.
+    pub(crate) fn acc(s: &TraceStep) -> (Vec<String>, Vec<String>) {
+        match s.line {
+            10 => (vec!["x".into()], vec!["x".into()]),
+            9 | 11 => (vec![], vec!["m".into()]),
+            20 => (vec!["x".into()], vec![]),
+            _ => (vec![], vec![]),
+        }
+    }
+
+    #[test]
+    fn a_lost_update_reads_the_initial_value_twice() {
+        let steps = [step(1, 10, "x = x + 1"), step(2, 10, "x = x + 1")];
+        let ex = Execution::of(&steps, &acc, true);
+        assert_eq!(ex.events.len(), 4);
+        // T1 reads the initial value; T2 reads T1's write.
+        assert_eq!(ex.flows[0].source, None);
+        assert_eq!(ex.flows[1].source, Some(1));
+        assert_eq!(ex.inter_thread_flows(), 1);
+        // Two reads of the same line by the same thread are told apart.
+        let steps = [step(1, 10, "x = x + 1"), step(1, 10, "x = x + 1")];
+        let ex = Execution::of(&steps, &acc, true);
+        assert_eq!(ex.events[0].key.occurrence, 0);
+        assert_eq!(ex.events[2].key.occurrence, 1);
+        assert_eq!(ex.inter_thread_flows(), 0);
+    }
+
+    #[test]
+    fn a_lock_reads_the_last_unlock() {
+        let steps = [
+            step(1, 9, "pthread_mutex_lock(&m)"),
+            step(1, 11, "pthread_mutex_unlock(&m)"),
+            step(2, 9, "pthread_mutex_lock(&m)"),
+        ];
+        let ex = Execution::of(&steps, &acc, true);
+        let t2_lock = ex
+            .events
+            .iter()
+            .position(|e| e.thread == 2 && !e.write)
+            .expect("T2 reads m");
+        let src = ex.source_of(t2_lock).flatten().expect("from T1's unlock");
+        assert_eq!((src.thread, src.line), (1, 11));
+        assert!(ex.events.iter().all(|e| e.sync));
+    }
+}
+
+#[cfg(test)]
+mod sync_tests {
+    use super::tests::{acc, step};
+    use super::*;
+    use crate::cex::Write;
+
+    #[test]
+    fn an_access_through_a_pointer_names_the_object() {
+        let mut set = step(1, 5, "move(&checking)");
+        set.writes.push(Write {
+            lhs: "from_1".into(),
+            value: "&checking".into(),
+        });
+        let through = step(1, 6, "from->balance = 1");
+        let direct = step(2, 7, "t = checking.balance");
+        let acc = |s: &TraceStep| match s.line {
+            6 => (vec![], vec!["from->balance".to_string()]),
+            7 => (vec!["checking.balance".to_string()], vec![]),
+            _ => (vec![], vec![]),
+        };
+        let ex = Execution::of(&[set, through, direct], &acc, false);
+        assert_eq!(ex.events[0].var, "checking.balance");
+        assert_eq!(ex.flows[0].source, Some(0));
+        // A value that is no plain address is not followed.
+        let mut p = Pointers::default();
+        let mut s = step(1, 5, "");
+        s.writes.push(Write {
+            lhs: "q_1".into(),
+            value: "&a[1] + 2".into(),
+        });
+        p.record(&s);
+        assert_eq!(p.resolve(1, "*q"), "*q");
+    }
+
+    #[test]
+    fn without_sync_a_lock_makes_no_event() {
+        let steps = [
+            step(1, 9, "pthread_mutex_lock(&m)"),
+            step(1, 10, "x = x + 1"),
+        ];
+        let ex = Execution::of(&steps, &acc, false);
+        assert!(ex.events.iter().all(|e| e.var == "x"));
+    }
+}

@@ -1,0 +1,121 @@
+//! Ranking by cause, in three tiers:
+//!
+//! 1. Where the schedule must change: the candidates of the interleaving analyses
+//!    (`locking`, `atomicity`, `ordering`), each a replay in which changing the schedule
+//!    there, and only there, makes the failure go away — the boundary of a violated
+//!    atomic region, the lock that does not exclude, the statement that ran too early.
+//! 2. The accesses that raced: a candidate on a line of the differential projection — a
+//!    read whose source changed between the failing and the closest passing run, or one
+//!    of the two writes it read from.
+//! 3. The other value candidates, which may only carry the failure's consequence (the
+//!    assertion's own reads, copies into locals, `main`'s setup).
+//!
+//! Where a thread blocks in a deadlock (`blocking`) is where the failure shows, not a
+//! cause, and stays in tier 3 with the values. Among the projection's lines, the earlier a change comes in the failing run, the higher its lines rank:
+//! the first flow that differs is the divergence, later ones may be its consequences (a
+//! read that saw another value takes another path, and what it writes then differs too).
+//! A change between threads comes before a change within one thread. The projection's
+//! accesses of changes between threads that no other analysis named are added (kind
+//! `flow`): typically the write that came too late, which Griesmeyer's method cannot name
+//! because the failing run never reached it before the check. Otherwise the order of
+//! `diag::explain` stands (a stable sort), sets of lines stay after the single lines and
+//! the failing check itself last.
+
+use super::{Event, FlowChange, Why};
+use crate::cex::Counterexample;
+use crate::diag::explain::{Candidate, CandidateKind, Explainer, renumber, same_file};
+
+/// `cands` re-ranked by cause, with the projection's accesses added when there is a
+/// `why` (see the module comment). `failing` is the trace the projection's failing
+/// events index.
+pub fn by_cause(
+    explainer: &Explainer,
+    cands: Vec<Candidate>,
+    why: Option<&Why>,
+    failing: &Counterexample,
+) -> Vec<Candidate> {
+    let Some(why) = why else {
+        let mut out = cands;
+        out.sort_by_key(|c| tier(c, None));
+        renumber(&mut out);
+        return out;
+    };
+    // Changes between threads first, each group in the failing run's order.
+    let mut order: Vec<&FlowChange> = why.projection.iter().collect();
+    order.sort_by_key(|c| (!c.inter_thread(), c.read.step));
+    let mut added: Vec<Candidate> = Vec::new();
+    let outcome = explainer.outcome();
+    let name = |e: &Event| {
+        format!(
+            "{}'s write at line {}",
+            explainer.thread_name(e.thread),
+            e.line
+        )
+    };
+    let source = |e: &Option<Event>| e.as_ref().map(name).unwrap_or("the initial value".into());
+    for ch in order.iter().filter(|c| c.inter_thread()) {
+        let r = &ch.read;
+        let reader = format!(
+            "{}'s read of `{}` at line {}",
+            explainer.thread_name(r.thread),
+            r.var,
+            r.line
+        );
+        let passing = format!("in the closest passing run ({})", why.change);
+        let events = [
+            (
+                failing.steps.get(r.step),
+                format!(
+                    "{reader} saw {}; {passing} it sees {}, and {outcome}",
+                    source(&ch.failing),
+                    source(&ch.passing)
+                ),
+            ),
+            (
+                ch.failing.as_ref().and_then(|w| failing.steps.get(w.step)),
+                format!(
+                    "this write reached {reader}; {passing} the read sees {} instead, and {outcome}",
+                    source(&ch.passing)
+                ),
+            ),
+            (
+                ch.passing
+                    .as_ref()
+                    .and_then(|w| why.passing.steps.get(w.step)),
+                format!(
+                    "this write came after {reader}, which saw {}; {passing} it comes first, and {outcome}",
+                    source(&ch.failing)
+                ),
+            ),
+        ];
+        for (step, hint) in events {
+            if let Some(step) = step.filter(|s| s.line > 0) {
+                explainer.push_step_candidate(&mut added, &cands, step, CandidateKind::Flow, &hint);
+            }
+        }
+    }
+    let first_change = |c: &Candidate| {
+        order.iter().position(|ch| {
+            ch.lines()
+                .any(|(f, l)| l == c.line && same_file(f, &c.file))
+        })
+    };
+    let mut out = cands;
+    out.extend(added);
+    out.sort_by_key(|c| tier(c, first_change(c)));
+    renumber(&mut out);
+    out
+}
+
+/// A candidate's place (see the module comment): tier, then the index of the first
+/// projection change it takes part in.
+fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
+    if c.specification || c.set.is_some() {
+        return (3, 0);
+    }
+    match (c.kind, change) {
+        (CandidateKind::Locking | CandidateKind::Atomicity | CandidateKind::Ordering, _) => (0, 0),
+        (_, Some(i)) => (1, i),
+        _ => (2, 0),
+    }
+}
