@@ -10,16 +10,21 @@
 //! 3. The other value candidates, which may only carry the failure's consequence (the
 //!    assertion's own reads, copies into locals, `main`'s setup).
 //!
-//! Where a thread blocks in a deadlock (`blocking`) is where the failure shows, not a
-//! cause, and stays in tier 3 with the values. Among the projection's lines, the earlier a change comes in the failing run, the higher its lines rank:
+//! In tier 1, an atomicity boundary on a line that accesses no shared memory (a loop
+//! header, a local update: a boundary only by position) comes after the others. Where a
+//! thread blocks in a deadlock (`blocking`) is where the failure shows, not a cause, and
+//! stays in tier 3 with the values.
+//!
+//! In tier 2, the earlier a change comes in the failing run, the higher its lines rank:
 //! the first flow that differs is the divergence, later ones may be its consequences (a
 //! read that saw another value takes another path, and what it writes then differs too).
 //! A change between threads comes before a change within one thread. The projection's
 //! accesses of changes between threads that no other analysis named are added (kind
 //! `flow`): typically the write that came too late, which Griesmeyer's method cannot name
-//! because the failing run never reached it before the check. Otherwise the order of
-//! `diag::explain` stands (a stable sort), sets of lines stay after the single lines and
-//! the failing check itself last.
+//! because the failing run never reached it before the check.
+//!
+//! Otherwise the order of `diag::explain` stands (a stable sort); sets of lines come after
+//! the single lines, and the failing check itself last.
 
 use super::{Event, FlowChange, Why};
 use crate::cex::Counterexample;
@@ -113,9 +118,61 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
     if c.specification || c.set.is_some() {
         return (3, 0);
     }
+    let touches = !(c.reads.is_empty() && c.writes.is_empty());
     match (c.kind, change) {
+        // An atomic region is made of shared accesses: a boundary on a line that makes
+        // none (a loop header, a local update) is one only by position, after the
+        // boundaries that access what conflicts.
+        (CandidateKind::Atomicity, _) if !touches => (0, 1),
         (CandidateKind::Locking | CandidateKind::Atomicity | CandidateKind::Ordering, _) => (0, 0),
         (_, Some(i)) => (1, i),
         _ => (2, 0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Loc;
+
+    fn cand(line: u32, kind: CandidateKind, access: bool) -> Candidate {
+        Candidate {
+            rank: 0,
+            kind,
+            file: "p.c".into(),
+            line,
+            column: 1,
+            columns: vec![1],
+            diag: line,
+            threads: vec![],
+            reads: if access { vec!["x".into()] } else { vec![] },
+            writes: vec![],
+            set: None,
+            hint: String::new(),
+            specification: false,
+            changes: vec![],
+            loc: Loc(0),
+            source_line: None,
+        }
+    }
+
+    #[test]
+    fn causes_rank_by_tier() {
+        use CandidateKind::*;
+        let mut spec = cand(40, Value, true);
+        spec.specification = true;
+        let mut cands = [
+            spec,
+            cand(30, Value, true),
+            cand(31, Blocking, false),
+            cand(20, Atomicity, false),
+            cand(21, Atomicity, true),
+            cand(22, Ordering, false),
+        ];
+        // Line 30 is on the projection's second change, 31 on none.
+        let change = |c: &Candidate| (c.line == 30).then_some(1);
+        cands.sort_by_key(|c| tier(c, change(c)));
+        let lines: Vec<u32> = cands.iter().map(|c| c.line).collect();
+        assert_eq!(lines, vec![21, 22, 20, 30, 31, 40]);
     }
 }
