@@ -15,7 +15,7 @@
 //! | `interleaving` | the same, compact: `T0 main 29-33 → T1 post 9 → ...` |
 //! | `context_switches` | number of context switches of the interleaving |
 //! | `candidates` | ranked; each: `rank`, `kind` (`value`: changing what the line computes avoids the failure along the interleaving; `atomicity`: the failure needs a context switch next to the line; `locking`: a lock acquisition that does not exclude a conflicting critical section, or a lock held into a deadlock; `blocking`: where a thread waits for ever in a deadlock; `ordering`: a statement that ran too early, or the creation of a thread that started too early, when the failure needs it to run before another thread's conflicting block; `flow`: an access of the differential projection that no other analysis named, typically a write that came too late), `file`, `line`, `column`, `columns`, `diag`, `threads` (`id`, `function`), `reads`, `writes`, `set` (number of the multi-line set it belongs to, or `null`), `hint`, `changes` (`thread`, `column`, `what`, `chosen`, `original`) |
-//! | `why` | why it fails, or `null` when no passing neighbour of the failing schedule was found (see `rootcause`): `change` (how the closest passing schedule differs, in words), `passing_interleaving` (that schedule, compact), `tried` (passing neighbours replayed), `failing_flows` (data flows of the failing run: reads and the write each read from), `projection` (the flows that differ: each `read` (`thread`, `file`, `line`, `variable`), `failing_source` and `passing_source` (`thread`, `file`, `line` of the write read, `null` for the initial value), `inter_thread`). In SARIF: the run's `properties.why` (`change`, `passingInterleaving`), and each result on a line of the projection lists the projection's accesses as `relatedLocations` |
+//! | `why` | why it fails, or `null` when no passing neighbour of the failing schedule was found (see `rootcause`): `change` (how the closest passing schedule differs, in words), `passing_interleaving` (that schedule, compact), `tried` (passing neighbours replayed), `failing_flows` (data flows of the failing run: reads and the write each read from), `projection` (the flows that differ: each `read` (`thread`, `file`, `line`, `variable`), `failing_source` and `passing_source` (`thread`, `file`, `line`, `occurrence` (which of the thread's writes on that line, from 1) of the write read, `null` for the initial value), `inter_thread`). In SARIF: the run's `properties.why` (`change`, `passingInterleaving`), and each result on a line of the projection lists the projection's accesses as `relatedLocations` |
 //! | `complete` | the checker had no further answer (every candidate of the interleaving is listed) |
 //! | `stopped` | why the loop stopped early, or `null` |
 //! | `limit` | the limit that left the answer incomplete (`time`, `memory`, `interrupted`): the search's, or the one that cut the candidate loop short; otherwise `null` |
@@ -85,6 +85,8 @@ pub struct WriteView {
     pub thread: u32,
     pub file: String,
     pub line: u32,
+    /// Which of the thread's writes on that line it is (from 1).
+    pub occurrence: u32,
 }
 
 impl WhyView {
@@ -95,6 +97,7 @@ impl WhyView {
                 thread: e.thread,
                 file: e.file.clone(),
                 line: e.line,
+                occurrence: e.key.occurrence + 1,
             })
         };
         let mut passing = w.passing.clone();
@@ -134,19 +137,31 @@ impl WhyView {
             if self.failing_flows == 1 { "" } else { "s" },
             if n == 0 { "" } else { ":" }
         )];
-        let src = |w: &Option<WriteView>| match w {
+        // When both writes are the same thread's on the same line, which time it wrote
+        // there is the difference.
+        let src = |w: &Option<WriteView>, nth: bool| match w {
+            Some(w) if nth => format!(
+                "{}'s {} write at line {}",
+                thread_label(cex, w.thread),
+                ordinal(w.occurrence),
+                w.line
+            ),
             Some(w) => format!("{}'s write at line {}", thread_label(cex, w.thread), w.line),
             None => "the initial value".into(),
         };
         const SHOWN: usize = 6;
         for f in self.projection.iter().take(SHOWN) {
+            let nth = match (&f.failing_source, &f.passing_source) {
+                (Some(a), Some(b)) => a.thread == b.thread && a.line == b.line && a.file == b.file,
+                _ => false,
+            };
             out.push(format!(
                 "{}'s read of `{}` at line {} saw {}; passing, it sees {}",
                 thread_label(cex, f.read.thread),
                 f.read.variable,
                 f.read.line,
-                src(&f.failing_source),
-                src(&f.passing_source)
+                src(&f.failing_source, nth),
+                src(&f.passing_source, nth)
             ));
         }
         if n > SHOWN {
@@ -528,6 +543,18 @@ pub fn to_sarif(r: &LocalizeReport) -> String {
     serde_json::to_string_pretty(&doc).unwrap_or_default()
 }
 
+/// `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, `12th`, `13th`, `21st`.
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 /// The accesses of the projection's flows that `c`'s line takes part in, as SARIF related
 /// locations: the read and the writes it read from in the failing and the passing run.
 fn projection_locations(w: &WhyView, c: &Candidate) -> Vec<serde_json::Value> {
@@ -634,4 +661,24 @@ pub(crate) fn code_flow(cex: &Counterexample) -> serde_json::Value {
         "message": { "text": format!("failing interleaving: {}", interleaving(cex)) },
         "threadFlows": flows
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ordinal;
+
+    #[test]
+    fn ordinals_read_as_english() {
+        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111]
+            .into_iter()
+            .map(ordinal)
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st",
+                "111th"
+            ]
+        );
+    }
 }
