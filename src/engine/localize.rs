@@ -378,7 +378,7 @@ pub fn localize(
             .stmt_access(s.sid)
             .unwrap_or_else(|| explainer.accesses(&s.file, s.line))
     };
-    let why = match crate::rootcause::closest(
+    let mut why = match crate::rootcause::closest(
         &replays,
         &d.replay,
         &neighbours,
@@ -391,13 +391,39 @@ pub fn localize(
             None
         }
     };
-    if let Some(w) = &why {
+    if let Some(w) = &mut why {
+        w.unwind = d.seq_opts.unwind;
+        // The schedule read back from the passing run is what the user gets to replay:
+        // it must replay and pass by itself (a condition wait's two points, for one, can
+        // make it name another run than the variant that passed).
+        // It must also run every thread to its end: a prefix of a run passes only until
+        // the check is reached.
+        let sched = &w.passing.schedule;
+        let whole = sched.threads.iter().all(|t| {
+            sched
+                .blocks
+                .iter()
+                .rev()
+                .find(|b| b.thread == t.id)
+                .is_none_or(|b| matches!(&b.until, Until::Keyword(k) if k == "end"))
+        });
+        w.schedule_replays = whole
+            && sched
+                .resolve(&prep.normalized, &prep.index)
+                .ok()
+                .and_then(|r| replays.replayer.passing_run(&r).ok().flatten())
+                .is_some();
         notes.push(format!(
-            "why: closest passing schedule of {} tried ({}), {} of {} data flows differ ({} ms)",
+            "why: closest passing schedule of {} tried ({}), {} of {} data flows differ, its schedule {} ({} ms)",
             w.tried,
             w.change,
             w.projection.len(),
             w.failing_flows,
+            if w.schedule_replays {
+                "replays"
+            } else {
+                "does not replay by itself (not given)"
+            },
             t.elapsed().as_millis()
         ));
     }

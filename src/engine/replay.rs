@@ -152,8 +152,9 @@ impl<'a> Replayer<'a> {
     }
 
     /// A run that follows `r` and does not fail the target's way, when one does (the
-    /// root-cause search's passing runs). A schedule the sequentializer refuses, or whose
-    /// answer is undecided, has none.
+    /// root-cause search's passing runs), with every lock honoured, not cut short by the
+    /// loop bound and not ending in a deadlock. A schedule the sequentializer refuses, or whose answer is undecided, has
+    /// none.
     pub fn passing_run(&self, r: &Resolved) -> Result<Option<Counterexample>, ReplayError> {
         let mut replay = match self.encode(r) {
             Ok(x) => x,
@@ -163,10 +164,30 @@ impl<'a> Replayer<'a> {
         if !matches!(replay.fails(self.target, true), Answer::Holds) {
             return Ok(None);
         }
-        Ok(match replay.followable(true) {
-            Answer::Violated(model) => Some(replay.counterexample(&model, self.prep)),
-            _ => None,
-        })
+        let Answer::Violated(model) = replay.followable(true) else {
+            return Ok(None);
+        };
+        // A run the loop bound cut short has not shown a pass.
+        if replay.bound_reached() {
+            return Ok(None);
+        }
+        // The non-deadlock rules drop lock calls: a variant of a failing schedule may run
+        // a thread into a critical section another holds. Such a run is no execution.
+        if self.check_locks(r, false)? != LockCheck::Honoured {
+            return Ok(None);
+        }
+        // Nor is a run that ends with every live thread blocked a pass: a failure's
+        // replay has no deadlock property, so ask the deadlock group's replay.
+        if self.target == Target::Failure {
+            let deadlock = Replayer {
+                target: Target::Deadlock,
+                ..self.clone()
+            };
+            if !matches!(deadlock.replay_once(r, true, false)?, Once::Clean) {
+                return Ok(None);
+            }
+        }
+        Ok(Some(replay.counterexample(&model, self.prep)))
     }
 
     /// One replay of `r`. Without `follow`, "no failure" is not asked whether a run

@@ -15,7 +15,7 @@
 //! | `interleaving` | the same, compact: `T0 main 29-33 → T1 post 9 → ...` |
 //! | `context_switches` | number of context switches of the interleaving |
 //! | `candidates` | ranked; each: `rank`, `kind` (`value`: changing what the line computes avoids the failure along the interleaving; `atomicity`: the failure needs a context switch next to the line; `locking`: a lock acquisition that does not exclude a conflicting critical section, or a lock held into a deadlock; `blocking`: where a thread waits for ever in a deadlock; `ordering`: a statement that ran too early, or the creation of a thread that started too early, when the failure needs it to run before another thread's conflicting block; `flow`: an access of the differential projection that no other analysis named, typically a write that came too late), `file`, `line`, `column`, `columns`, `diag`, `threads` (`id`, `function`), `reads`, `writes`, `set` (number of the multi-line set it belongs to, or `null`), `hint`, `changes` (`thread`, `column`, `what`, `chosen`, `original`) |
-//! | `why` | why it fails, or `null` when no passing neighbour of the failing schedule was found (see `rootcause`): `change` (how the closest passing schedule differs, in words), `passing_interleaving` (that schedule, compact), `tried` (passing neighbours replayed), `failing_flows` (data flows of the failing run: reads and the write each read from), `projection` (the flows that differ: each `read` (`thread`, `file`, `line`, `variable`), `failing_source` and `passing_source` (`thread`, `file`, `line`, `occurrence` (which of the thread's writes on that line, from 1) of the write read, `null` for the initial value), `inter_thread`). In SARIF: the run's `properties.why` (`change`, `passingInterleaving`), and each result on a line of the projection lists the projection's accesses as `relatedLocations` |
+//! | `why` | why it fails, or `null` when no passing neighbour of the failing schedule was found (see `rootcause`): `change` (how the closest passing schedule differs, in words), `passing_interleaving` (that schedule, compact), `passing_schedule` (the same as a `seqloc.schedule/1` object, for `--schedule`; `null` when the schedule read back from the passing run does not replay and pass by itself), `unwind` (the loop bound to replay it with: `seqloc sequentialize prog.c --schedule S --unwind N --dialect gcc`), `tried` (passing neighbours replayed), `failing_flows` (data flows of the failing run: reads and the write each read from), `projection` (the flows that differ: each `read` (`thread`, `file`, `line`, `variable`), `failing_source` and `passing_source` (`thread`, `file`, `line`, `occurrence` (which of the thread's writes on that line, from 1) of the write read, `null` for the initial value), `inter_thread`). In SARIF: the run's `properties.why` (`change`, `passingInterleaving`), and each result on a line of the projection lists the projection's accesses as `relatedLocations` |
 //! | `complete` | the checker had no further answer (every candidate of the interleaving is listed) |
 //! | `stopped` | why the loop stopped early, or `null` |
 //! | `limit` | the limit that left the answer incomplete (`time`, `memory`, `interrupted`): the search's, or the one that cut the candidate loop short; otherwise `null` |
@@ -59,6 +59,11 @@ pub struct LocalizeReport<'a> {
 pub struct WhyView {
     pub change: String,
     pub passing_interleaving: String,
+    /// The passing schedule (`seqloc.schedule/1`): `seqloc sequentialize --schedule` and
+    /// `localize --schedule` replay it.
+    pub passing_schedule: Option<crate::seq::schedule::Schedule>,
+    /// The loop bound to replay it with (`--unwind`).
+    pub unwind: u32,
     pub tried: usize,
     pub failing_flows: usize,
     pub projection: Vec<FlowView>,
@@ -100,11 +105,18 @@ impl WhyView {
                 occurrence: e.key.occurrence + 1,
             })
         };
+        // The failing run's names for the threads it shows; the passing run may show more.
         let mut passing = w.passing.clone();
-        passing.schedule.threads = cex.schedule.threads.clone();
+        for t in &mut passing.schedule.threads {
+            if let Some(named) = cex.schedule.threads.iter().find(|c| c.id == t.id) {
+                t.function = named.function.clone();
+            }
+        }
         WhyView {
             change: w.change.clone(),
             passing_interleaving: interleaving(&passing),
+            passing_schedule: w.schedule_replays.then(|| w.passing.schedule.clone()),
+            unwind: w.unwind,
             tried: w.tried,
             failing_flows: w.failing_flows,
             projection: w

@@ -16,7 +16,9 @@
 //! needs the schedule as solver variables — not done yet.
 //!
 //! Every passing execution here is a concrete replay by the built-in checker with the
-//! failing run's inputs; nothing is inferred from the trace alone.
+//! failing run's inputs, a whole execution: every thread run to its end ([`to_the_end`]),
+//! every lock honoured, no deadlock at its end, no loop cut short by the bound (see
+//! `engine::replay::Replayer::passing_run`); nothing is inferred from the trace alone.
 
 pub mod events;
 pub mod projection;
@@ -41,6 +43,8 @@ pub trait PassingRuns {
 pub struct Neighbour {
     /// The change, in words ("without T1's preemption after line 33").
     pub change: String,
+    /// The changed schedule; the passing run runs every thread it leaves stopped on to
+    /// its end after it ([`to_the_end`]).
     pub schedule: Resolved,
 }
 
@@ -56,10 +60,53 @@ pub struct Why {
     pub failing_flows: usize,
     /// Passing neighbours replayed.
     pub tried: usize,
+    /// The loop bound the replays ran with: `seqloc sequentialize --schedule` needs it to
+    /// replay the passing schedule (set by the engine).
+    pub unwind: u32,
+    /// The passing run's schedule, as read back from it, replays and passes by itself
+    /// (checked by the engine): only then is it given to the user to replay.
+    pub schedule_replays: bool,
 }
 
 /// Passing neighbours replayed at most (each costs one replay).
 const MAX_REPLAYED: usize = 12;
+
+/// `r` with every thread that its last block leaves stopped run on to its end, one after
+/// the other after the schedule: main (thread 0) last, since it is the one that joins.
+pub fn to_the_end(r: &Resolved) -> Resolved {
+    use crate::seq::schedule::{ResolvedBlock, Stop};
+    let mut out = r.clone();
+    let mut stopped: Vec<u32> = r
+        .threads
+        .iter()
+        .map(|(t, _)| *t)
+        .filter(|t| {
+            r.blocks
+                .iter()
+                .rev()
+                .find(|b| b.thread == *t)
+                .is_some_and(|b| b.until != Stop::End)
+        })
+        .collect();
+    stopped.sort_by_key(|t| (*t == 0, *t));
+    for t in stopped {
+        let same_as_last = out.blocks.last().is_some_and(|b| b.thread == t);
+        if same_as_last {
+            if let Some(b) = out.blocks.last_mut() {
+                b.until = Stop::End;
+            }
+        } else {
+            out.blocks.push(ResolvedBlock {
+                thread: t,
+                until: Stop::End,
+            });
+        }
+    }
+    if out.blocks.len() != r.blocks.len() || out.blocks != r.blocks {
+        out.ends = None;
+    }
+    out
+}
 
 /// The closest of `neighbours` (see the module comment), with its projection. With
 /// `sync` (a deadlock), lock and wait calls are events (see [`Execution::of`]).
@@ -78,7 +125,9 @@ pub fn closest<P: PassingRuns>(
             break;
         }
         tried += 1;
-        let Some(pass) = runs.passing_run(&n.schedule)? else {
+        // A variant that leaves threads stopped may pass only because the check was not
+        // reached yet: the passing run must be a whole execution.
+        let Some(pass) = runs.passing_run(&to_the_end(&n.schedule))? else {
             continue;
         };
         let pex = Execution::of(&pass.steps, accesses, sync);
@@ -100,6 +149,8 @@ pub fn closest<P: PassingRuns>(
                 projection,
                 failing_flows: fex.flows.len(),
                 tried: 0,
+                unwind: 0,
+                schedule_replays: false,
             });
         }
     }
@@ -107,4 +158,44 @@ pub fn closest<P: PassingRuns>(
         w.tried = tried;
         w
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::to_the_end;
+    use crate::ir::{FuncId, StmtId};
+    use crate::seq::schedule::{Resolved, ResolvedBlock, Stop};
+
+    #[test]
+    fn stopped_threads_run_to_their_end_main_last() {
+        let before = Stop::Before(StmtId::NONE, 1);
+        let r = Resolved {
+            threads: vec![(0, FuncId(0)), (1, FuncId(1)), (2, FuncId(1))],
+            blocks: vec![
+                ResolvedBlock {
+                    thread: 0,
+                    until: before,
+                },
+                ResolvedBlock {
+                    thread: 1,
+                    until: Stop::End,
+                },
+                ResolvedBlock {
+                    thread: 2,
+                    until: before,
+                },
+            ],
+            inputs: Default::default(),
+            ends: Some(vec![1, 2, 3]),
+        };
+        let done = to_the_end(&r);
+        let blocks: Vec<(u32, bool)> = done
+            .blocks
+            .iter()
+            .map(|b| (b.thread, b.until == Stop::End))
+            .collect();
+        // T2's last block runs on; main comes back last.
+        assert_eq!(blocks, vec![(0, false), (1, true), (2, true), (0, true)]);
+        assert!(done.ends.is_none());
+    }
 }

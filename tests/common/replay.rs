@@ -52,7 +52,7 @@ pub fn replay_file(program: &Path, sfile: &Path, dir: &Path, name: &str, args: &
     assert_eq!(
         o.status.code(),
         Some(0),
-        "seqloc {}: {}",
+        "{program}: seqloc {}: {}",
         argv.join(" "),
         stderr(&o)
     );
