@@ -79,6 +79,9 @@ pub struct Candidate {
     pub changes: Vec<ChangeView>,
     pub loc: Loc,
     pub source_line: Option<String>,
+    /// The repair it names runs a whole thread only after another is done (a creation
+    /// moved after a join): it removes every interleaving of the two, the bluntest repair.
+    pub whole_thread: bool,
 }
 
 /// Context for explaining answers.
@@ -246,6 +249,7 @@ impl<'a> Explainer<'a> {
             changes,
             loc,
             source_line: self.normalized.sources.source_line(loc).map(str::to_string),
+            whole_thread: false,
         })
     }
 
@@ -359,6 +363,9 @@ impl<'a> Explainer<'a> {
                     name(v.late_thread)
                 );
                 self.push_step_candidate(&mut extra, &out, c, CandidateKind::Ordering, &hint);
+                if let Some(last) = extra.last_mut().filter(|x| x.line == c.line) {
+                    last.whole_thread = true;
+                }
             }
         }
         before_specification(out, extra)
@@ -509,6 +516,7 @@ impl<'a> Explainer<'a> {
                 .sources
                 .source_line(step.loc)
                 .map(str::to_string),
+            whole_thread: false,
         });
     }
 

@@ -11,7 +11,9 @@
 //!    assertion's own reads, copies into locals, `main`'s setup).
 //!
 //! In tier 1, an atomicity boundary on a line that accesses no shared memory (a loop
-//! header, a local update: a boundary only by position) comes after the others. Where a
+//! header, a local update: a boundary only by position) comes after the others; a thread
+//! creation to move after a join (the whole thread serialized, the bluntest repair) comes
+//! after tier 2. Where a
 //! thread blocks in a deadlock (`blocking`) is where the failure shows, not a cause, and
 //! stays in tier 3 with the values.
 //!
@@ -124,6 +126,9 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         // none (a loop header, a local update) is one only by position, after the
         // boundaries that access what conflicts.
         (CandidateKind::Atomicity, _) if !touches => (0, 1),
+        // Starting a thread only after another is done removes every interleaving of the
+        // two: a repair, but the bluntest; after the accesses that raced.
+        (CandidateKind::Ordering, _) if c.whole_thread => (1, usize::MAX),
         (CandidateKind::Locking | CandidateKind::Atomicity | CandidateKind::Ordering, _) => (0, 0),
         (_, Some(i)) => (1, i),
         _ => (2, 0),
@@ -153,6 +158,7 @@ mod tests {
             changes: vec![],
             loc: Loc(0),
             source_line: None,
+            whole_thread: false,
         }
     }
 
@@ -168,11 +174,16 @@ mod tests {
             cand(20, Atomicity, false),
             cand(21, Atomicity, true),
             cand(22, Ordering, false),
+            {
+                let mut c = cand(23, Ordering, false);
+                c.whole_thread = true;
+                c
+            },
         ];
         // Line 30 is on the projection's second change, 31 on none.
         let change = |c: &Candidate| (c.line == 30).then_some(1);
         cands.sort_by_key(|c| tier(c, change(c)));
         let lines: Vec<u32> = cands.iter().map(|c| c.line).collect();
-        assert_eq!(lines, vec![21, 22, 20, 30, 31, 40]);
+        assert_eq!(lines, vec![21, 22, 20, 30, 23, 31, 40]);
     }
 }
