@@ -18,6 +18,7 @@ pub mod exit;
 pub mod frontend;
 pub mod ir;
 pub mod passes;
+pub mod repair;
 pub mod report;
 pub mod rootcause;
 pub mod seq;

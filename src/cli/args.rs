@@ -65,6 +65,9 @@ pub enum Command {
     Instrument(InstrumentArgs),
     /// Find the lines whose change removes the failure (the main job)
     Localize(LocalizeArgs),
+    /// Localize, then propose a lock, a reordering or an unlock that removes the failure,
+    /// re-checked before it is shown, as a patch of the source file
+    Repair(RepairArgs),
     /// Run check or localize over SV-COMP-style task folders, in parallel, with limits
     Sweep(SweepArgs),
 }
@@ -417,6 +420,37 @@ pub struct LocalizeArgs {
     /// Templates directory (framework.c, dialects/*.toml)
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct RepairArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub checker: CheckerArgs,
+    #[command(flatten)]
+    pub bounds: BoundArgs,
+    /// Which properties the failure to repair may break (repairs are re-checked against
+    /// assertions and deadlocks both)
+    #[arg(long, value_enum, default_value_t = PropertyArg::All)]
+    pub property: PropertyArg,
+    /// Write the first verified repair to FILE as a unified diff (`git apply FILE`, or
+    /// `patch -p1 < FILE`, from the directory the input path is relative to)
+    #[arg(long, value_name = "FILE")]
+    pub write_patch: Option<PathBuf>,
+    /// How many verified repairs to look for
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub repairs: u32,
+    /// Time limit of each re-check of a patched program (the whole run stays within
+    /// --timeout)
+    #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = seconds)]
+    pub verify_timeout: f64,
+    /// Output format: text or json (`seqloc.repair/1`, documented in src/report/repair.rs)
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Same as --format json
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]

@@ -315,7 +315,105 @@ pub fn instrument(ctx: &Ctx, a: InstrumentArgs) -> Result<u8, Fail> {
     Ok(EXIT_NO_FAILURE)
 }
 
+/// What a localization run found: no failure, or the failure localized.
+pub(super) struct Run {
+    pub prep: Prepared,
+    pub info: CheckerInfo,
+    pub name: String,
+    t0: Instant,
+    first_ms: u64,
+    pub found: Found,
+}
+
+pub(super) enum Found {
+    NoFailure(Box<CheckOutcome>),
+    Localized {
+        localized: Box<seqloc::engine::localize::Localized>,
+        localization_ms: u64,
+    },
+}
+
+impl Run {
+    /// The report of the run, timed now.
+    pub fn report(&self) -> LocalizeReport<'_> {
+        let total = self.t0.elapsed().as_millis() as u64;
+        match &self.found {
+            Found::NoFailure(out) => LocalizeReport {
+                program: self.name.clone(),
+                checker: self.info.clone(),
+                verdict: out.verdict,
+                exhaustive: out.exhaustive(),
+                reason: out.reason.clone(),
+                cex: None,
+                candidates: vec![],
+                complete: true,
+                stopped: None,
+                limit: out.limit(),
+                checker_runs: out.stats.solver_calls,
+                time: Times {
+                    total,
+                    first_counterexample: self.first_ms,
+                    ..Times::default()
+                },
+                why: None,
+            },
+            Found::Localized {
+                localized,
+                localization_ms,
+            } => {
+                let (cex, loc) = (&localized.cex, &localized.loc);
+                LocalizeReport {
+                    program: self.name.clone(),
+                    checker: self.info.clone(),
+                    verdict: match cex.violation.kind {
+                        ViolationKind::Deadlock => Verdict::Deadlock,
+                        _ => Verdict::Failure,
+                    },
+                    exhaustive: false,
+                    reason: None,
+                    cex: Some(cex),
+                    candidates: localized.candidates.clone(),
+                    complete: loc.complete,
+                    stopped: localized.stopped.clone(),
+                    limit: loc.limit,
+                    checker_runs: loc.checker_runs,
+                    time: Times {
+                        total,
+                        first_counterexample: self.first_ms,
+                        localization: *localization_ms,
+                        encode: loc.stats.encode_ms,
+                        solve: loc.stats.solve_ms,
+                    },
+                    why: localized
+                        .why
+                        .as_ref()
+                        .map(|w| seqloc::report::localize::WhyView::of(w, cex)),
+                }
+            }
+        }
+    }
+
+    /// `localize`'s exit code for the run.
+    pub fn exit_code(&self) -> u8 {
+        match &self.found {
+            Found::NoFailure(out) => super::cmd_check::exit_code(out),
+            // Cut short by a limit, the list may miss the faulty line: not the answer
+            // asked for, even with candidates to show.
+            Found::Localized { localized, .. } if localized.loc.limit.is_some() => EXIT_CHECKER,
+            Found::Localized { .. } => EXIT_FAILURE_FOUND,
+        }
+    }
+}
+
 pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
+    let r = localize_run(ctx, &a)?;
+    emit_report(ctx, &a, &r.report(), &r.prep)?;
+    Ok(r.exit_code())
+}
+
+/// `seqloc localize` up to its report: the search, the diagnosis model (and the programs
+/// `--emit-*` asks for), the candidate loop and the analyses.
+pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
     let t0 = Instant::now();
     external_unsupported(&a.checker, a.faults)?;
     let prog = load(ctx, &a.input)?;
@@ -340,27 +438,14 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
     let failing = match search {
         Search::Failing(f) => f,
         Search::NoFailure(out) => {
-            let report = LocalizeReport {
-                program: name,
-                checker: info,
-                verdict: out.verdict,
-                exhaustive: out.exhaustive(),
-                reason: out.reason.clone(),
-                cex: None,
-                candidates: vec![],
-                complete: true,
-                stopped: None,
-                limit: out.limit(),
-                checker_runs: out.stats.solver_calls,
-                time: Times {
-                    total: t0.elapsed().as_millis() as u64,
-                    first_counterexample: first_ms,
-                    ..Times::default()
-                },
-                why: None,
-            };
-            emit_report(ctx, &a, &report, &prep)?;
-            return Ok(super::cmd_check::exit_code(&out));
+            return Ok(Run {
+                prep,
+                info,
+                name,
+                t0,
+                first_ms,
+                found: Found::NoFailure(out),
+            });
         }
     };
     let deadline = timeout(a.checker.time_limit()).map(|t| t0 + t);
@@ -457,42 +542,17 @@ pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
     for n in &localized.notes {
         verbose(ctx, 1, n);
     }
-    let (cex, loc) = (&localized.cex, &localized.loc);
-    let verdict = match cex.violation.kind {
-        ViolationKind::Deadlock => Verdict::Deadlock,
-        _ => Verdict::Failure,
-    };
-    let report = LocalizeReport {
-        program: name,
-        checker: info,
-        verdict,
-        exhaustive: false,
-        reason: None,
-        cex: Some(cex),
-        candidates: localized.candidates.clone(),
-        complete: loc.complete,
-        stopped: localized.stopped.clone(),
-        limit: loc.limit,
-        checker_runs: loc.checker_runs,
-        time: Times {
-            total: t0.elapsed().as_millis() as u64,
-            first_counterexample: first_ms,
-            localization: t1.elapsed().as_millis() as u64,
-            encode: loc.stats.encode_ms,
-            solve: loc.stats.solve_ms,
+    Ok(Run {
+        prep,
+        info,
+        name,
+        t0,
+        first_ms,
+        found: Found::Localized {
+            localized: Box::new(localized),
+            localization_ms: t1.elapsed().as_millis() as u64,
         },
-        why: localized
-            .why
-            .as_ref()
-            .map(|w| seqloc::report::localize::WhyView::of(w, cex)),
-    };
-    emit_report(ctx, &a, &report, &prep)?;
-    // Cut short by a limit, the list may miss the faulty line: not the answer asked for,
-    // even with candidates to show.
-    if loc.limit.is_some() {
-        return Ok(EXIT_CHECKER);
-    }
-    Ok(EXIT_FAILURE_FOUND)
+    })
 }
 
 fn emit_report(

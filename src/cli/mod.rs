@@ -5,6 +5,7 @@ mod artefacts;
 mod cmd_check;
 mod cmd_localize;
 mod cmd_parse;
+mod cmd_repair;
 mod cmd_seq;
 mod cmd_sweep;
 mod progress;
@@ -178,6 +179,7 @@ pub fn main() -> ExitCode {
         Command::Sequentialize(a) => Some(&a.checker),
         Command::Instrument(a) => Some(&a.checker),
         Command::Localize(a) => Some(&a.checker),
+        Command::Repair(a) => Some(&a.checker),
         Command::Parse(_) | Command::Sweep(_) => None,
     };
     if let Some(c) = checker {
@@ -190,6 +192,7 @@ pub fn main() -> ExitCode {
         Command::Sequentialize(a) => cmd_seq::run(&ctx, a),
         Command::Instrument(a) => cmd_localize::instrument(&ctx, a),
         Command::Localize(a) => cmd_localize::run(&ctx, a),
+        Command::Repair(a) => cmd_repair::run(&ctx, a),
         Command::Sweep(a) => cmd_sweep::run(&ctx, a),
     };
     match r {
@@ -304,6 +307,7 @@ fn machine_output(cmd: &Command) -> Option<(args::Format, String)> {
     let (format, file) = match cmd {
         Command::Check(a) => (args::output_format(a.format, a.json), &a.input.file),
         Command::Localize(a) => (args::output_format(a.format, a.json), &a.input.file),
+        Command::Repair(a) => (args::output_format(a.format, a.json), &a.input.file),
         Command::Parse(a) if a.json => (args::Format::Json, &a.input.file),
         _ => return None,
     };

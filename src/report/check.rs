@@ -34,7 +34,7 @@ use crate::ir::Program;
 
 pub const SCHEMA: &str = "seqloc.check/1";
 
-#[derive(Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct CheckerInfo {
     pub name: String,
     pub version: String,

@@ -8,4 +8,5 @@ pub mod facts;
 pub mod html;
 pub mod json;
 pub mod localize;
+pub mod repair;
 pub mod style;

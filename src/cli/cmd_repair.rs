@@ -1,0 +1,304 @@
+//! `seqloc repair`: localize, propose repairs from what the localization found, and keep
+//! those whose patched program checks clean with the same checker and bounds.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::args::{CheckArgs, Format, InputArgs, LocalizeArgs, PropertyArg, RepairArgs};
+use super::cmd_localize::{Found, localize_run};
+use super::{Ctx, EXIT_BAD_INPUT, Fail, load, timeout, verbose, write_output};
+use seqloc::engine::check::Verdict;
+use seqloc::engine::localize::Localized;
+use seqloc::passes::Prepared;
+use seqloc::repair::{self, Sites, Source, Verification, Verifier};
+use seqloc::report::repair::RepairReport;
+use seqloc::report::style::Style;
+
+pub fn run(ctx: &Ctx, a: RepairArgs) -> Result<u8, Fail> {
+    let t0 = Instant::now();
+    let format = super::args::output_format(a.format, a.json);
+    if matches!(format, Format::Sarif | Format::Html) {
+        return Err(Fail::input(
+            "seqloc repair prints text or JSON (--format json); SARIF fixes and the HTML view are not built yet",
+        ));
+    }
+    let text = std::fs::read_to_string(&a.input.file)
+        .map_err(|e| Fail::input(format!("cannot read {}: {e}", a.input.file.display())))?;
+    let la = LocalizeArgs {
+        input: a.input.clone(),
+        checker: a.checker.clone(),
+        bounds: a.bounds.clone(),
+        property: a.property,
+        schedule: None,
+        faults: 1,
+        max_candidates: None,
+        format: Format::Json,
+        json: false,
+        emit_sequential: None,
+        emit_instrumented: None,
+        artefacts: Default::default(),
+        rules: None,
+        templates: None,
+    };
+    let run = localize_run(ctx, &la)?;
+    let localize_json: serde_json::Value =
+        serde_json::from_str(&seqloc::report::localize::to_json(&run.report()))
+            .unwrap_or(serde_json::Value::Null);
+    let localize_text = || {
+        seqloc::report::localize::render_text(
+            &run.report(),
+            &run.prep.normalized,
+            &Style::for_stdout(ctx.color),
+        )
+    };
+    let name = a.input.file.display().to_string();
+    let localized = match &run.found {
+        Found::NoFailure(_) => {
+            let report = RepairReport {
+                program: name,
+                localize: localize_json,
+                outcome: None,
+                patch_file: None,
+            };
+            print(ctx, &a, format, &report, &localize_text)?;
+            return Ok(run.exit_code());
+        }
+        Found::Localized { localized, .. } => localized,
+    };
+    let src = Source::parse(&text).map_err(|e| Fail::input(e.to_string()))?;
+    let sites = sites(localized, &a.input.file);
+    let proposals = repair::actions::propose(&src, &sites);
+    verbose(
+        ctx,
+        1,
+        format!(
+            "repair: {} proposals from candidate lines {:?}",
+            proposals.len(),
+            sites.ranked
+        ),
+    );
+    let deadline = timeout(a.checker.time_limit()).map(|t| t0 + t);
+    let dir = tempfile::Builder::new()
+        .prefix("seqloc-repair-")
+        .tempdir()
+        .map_err(|e| Fail::checker(format!("cannot make a temporary directory: {e}")))?;
+    let mut v = Recheck {
+        ctx,
+        a: &a,
+        dir: dir.path(),
+        deadline,
+        per: Duration::from_secs_f64(a.verify_timeout.max(1.0)),
+    };
+    let outcome = repair::search(
+        &src,
+        &diff_path(&a.input.file),
+        proposals,
+        a.repairs as usize,
+        &mut v,
+    );
+    for d in &outcome.dropped {
+        verbose(ctx, 1, format!("repair dropped: {} — {}", d.summary, d.why));
+    }
+    let patch_file = match (&a.write_patch, outcome.verified.first()) {
+        (Some(p), Some(first)) => {
+            write_output(Some(p), &a.input.file, &first.diff)?;
+            Some(p.display().to_string())
+        }
+        _ => None,
+    };
+    let report = RepairReport {
+        program: name,
+        localize: localize_json,
+        outcome: Some(&outcome),
+        patch_file,
+    };
+    print(ctx, &a, format, &report, &localize_text)?;
+    Ok(run.exit_code())
+}
+
+fn print(
+    ctx: &Ctx,
+    a: &RepairArgs,
+    format: Format,
+    report: &RepairReport,
+    localize_text: &dyn Fn() -> String,
+) -> Result<(), Fail> {
+    let text = match format {
+        Format::Json => format!("{}\n", seqloc::report::repair::to_json(report)),
+        _ => format!(
+            "{}{}",
+            localize_text(),
+            seqloc::report::repair::render_text(report, &Style::for_stdout(ctx.color))
+        ),
+    };
+    write_output(None, &a.input.file, &text)
+}
+
+/// The path the patch names: as given when relative (so `git apply` and `patch -p1` work
+/// from the directory it is relative to), the file name when absolute.
+fn diff_path(p: &Path) -> String {
+    if p.is_relative() {
+        p.components()
+            .filter(|c| !matches!(c, std::path::Component::CurDir))
+            .collect::<PathBuf>()
+            .display()
+            .to_string()
+    } else {
+        p.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+}
+
+fn same_file(a: &str, input: &Path) -> bool {
+    let a = Path::new(a);
+    if a == input {
+        return true;
+    }
+    match (std::fs::canonicalize(a), std::fs::canonicalize(input)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a.file_name().is_some() && a.file_name() == input.file_name(),
+    }
+}
+
+/// The localization's lines in the input file: candidates in rank order, and the
+/// projection's inter-thread flows.
+fn sites(l: &Localized, input: &Path) -> Sites {
+    let mut ranked = Vec::new();
+    for c in &l.candidates {
+        if same_file(&c.file, input) && !ranked.contains(&c.line) {
+            ranked.push(c.line);
+        }
+    }
+    let mut flows = Vec::new();
+    if let Some(why) = &l.why {
+        for f in why.projection.iter().filter(|f| f.inter_thread()) {
+            if !same_file(&f.read.file, input) {
+                continue;
+            }
+            let writes = [&f.failing, &f.passing]
+                .into_iter()
+                .flatten()
+                .filter(|w| same_file(&w.file, input))
+                .map(|w| w.line)
+                .collect();
+            flows.push((f.read.line, writes));
+        }
+    }
+    Sites {
+        ranked,
+        flows,
+        deadlock: l.cex.violation.kind == seqloc::cex::ViolationKind::Deadlock,
+    }
+}
+
+/// Re-checks a patched program as `seqloc check` would, with the user's checker and
+/// bounds, assertions and deadlocks both.
+struct Recheck<'a> {
+    ctx: &'a Ctx,
+    a: &'a RepairArgs,
+    dir: &'a Path,
+    deadline: Option<Instant>,
+    per: Duration,
+}
+
+impl Verifier for Recheck<'_> {
+    fn verify(&mut self, patched: &str) -> Verification {
+        let file = self.dir.join(
+            self.a
+                .input
+                .file
+                .file_name()
+                .unwrap_or("patched.c".as_ref()),
+        );
+        if let Err(e) = std::fs::write(&file, patched) {
+            return Verification::Unknown(format!("cannot write the patched program: {e}"));
+        }
+        // The patched copy lives elsewhere: its `#include "…"` still finds the
+        // original's neighbours.
+        let mut include = self.a.input.include.clone();
+        if let Some(parent) = self.a.input.file.parent() {
+            include.insert(
+                0,
+                if parent.as_os_str().is_empty() {
+                    PathBuf::from(".")
+                } else {
+                    parent.to_path_buf()
+                },
+            );
+        }
+        let input = InputArgs {
+            file: file.clone(),
+            include,
+            ..self.a.input.clone()
+        };
+        let prog = match load(self.ctx, &input) {
+            Ok(p) => p,
+            Err(f) => {
+                return Verification::Fails(format!(
+                    "the patched program does not load: {}",
+                    f.message
+                ));
+            }
+        };
+        let prep = Prepared::new(prog);
+        let left = self
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now()));
+        let secs = left.map_or(self.per, |l| l.min(self.per)).as_secs_f64();
+        let check = CheckArgs {
+            input,
+            checker: super::args::CheckerArgs {
+                timeout: Some(secs.max(0.5)),
+                ..self.a.checker.clone()
+            },
+            bounds: self.a.bounds.clone(),
+            property: PropertyArg::All,
+            format: Format::Text,
+            json: false,
+            emit_schedule: None,
+            artefacts: Default::default(),
+            fewest_rounds: false,
+        };
+        match super::cmd_check::run_check(self.ctx, &prep, &check) {
+            Err(f) if f.code == EXIT_BAD_INPUT => {
+                Verification::Fails(format!("the patched program is refused: {}", f.message))
+            }
+            Err(f) => Verification::Unknown(f.message),
+            Ok((out, _)) => match out.verdict {
+                Verdict::NoFailureWithinBounds => Verification::Holds {
+                    exhaustive: out.exhaustive(),
+                    reach: if out.exhaustive() {
+                        "no failure or deadlock in any execution".into()
+                    } else {
+                        format!(
+                            "no failure or deadlock within {} rounds and unwinding {}",
+                            out.bounds.rounds, out.bounds.unwind
+                        )
+                    },
+                },
+                Verdict::Failure | Verdict::Deadlock => Verification::Fails(
+                    out.counterexample
+                        .as_ref()
+                        .map(|c| {
+                            format!(
+                                "the patched program fails: {}",
+                                c.violation
+                                    .describe()
+                                    .replace(&file.display().to_string(), "the patched file")
+                            )
+                        })
+                        .unwrap_or_else(|| "the patched program fails".into()),
+                ),
+                Verdict::Unknown => Verification::Unknown(format!(
+                    "no answer: {}",
+                    out.reason.as_deref().unwrap_or("unknown")
+                )),
+            },
+        }
+    }
+
+    fn expired(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}

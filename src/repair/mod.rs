@@ -1,0 +1,199 @@
+//! Verified repairs: the smallest change to the program's synchronization that removes the
+//! failure, written into the user's own source text as a patch, and kept only when the
+//! patched program checks clean.
+//!
+//! The actions (`actions`) are drawn from the localization: its ranked candidate lines and
+//! the differential projection's data flows (`rootcause`) say where the racing accesses
+//! and the misordered statements are. Four kinds of change are proposed:
+//!
+//! * **a critical section**: one mutex around a region of each function the sites are in
+//!   (ConcBugAssist's "atomic region" repair, as a lock), an existing mutex of the program
+//!   when its critical sections can be widened to cover the region (its inner lock and
+//!   unlock calls move out to the region's ends), otherwise a new one;
+//! * **a reordering**: a statement moved before a nearby statement of the same block that
+//!   it does not depend on (textually: neither writes a name the other mentions) — a lock
+//!   taken in the other threads' order, an unlock moved before a join, a flag set after the
+//!   data it announces, a thread created after the data it reads;
+//! * **a release before a return**: a function that returns holding a mutex unlocks it
+//!   first.
+//!
+//! Every proposal is checked by re-parsing and re-checking the patched program (through a
+//! [`Verifier`] the caller supplies: the same checker and bounds as the localization, with
+//! assertions *and* deadlocks checked, so a repair that introduces a deadlock is dropped).
+//! Proposals are tried in order of size — statements under a lock, then a new mutex after
+//! an existing one, then lines changed — and the first verified ones are the answer.
+//!
+//! Not built (issue 24): ConcBugAssist's kill sets over *all* minimal root causes and the
+//! binate covering that picks one change for several root causes at once (a repair here
+//! removes the failure the localization explained, and verification says whether any other
+//! remains); condition-variable orderings (a wait on a new flag); `__VERIFIER_atomic_*`
+//! regions. Verification is as strong as the check: with the built-in checker "no failure
+//! in any execution" when the explicit-state explorer finishes, otherwise within the
+//! bounds it names.
+
+pub mod actions;
+pub mod edit;
+pub mod source;
+
+use std::time::Instant;
+
+pub use actions::{Proposal, Sites};
+pub use source::Source;
+
+#[derive(Debug, thiserror::Error)]
+pub enum RepairError {
+    #[error("cannot read the source for a repair: {0}")]
+    Source(String),
+}
+
+/// What a re-check of a patched program said.
+#[derive(Clone, Debug)]
+pub enum Verification {
+    /// No failure and no deadlock: in every execution (`exhaustive`) or within the bounds
+    /// `reach` names.
+    Holds { exhaustive: bool, reach: String },
+    /// The patched program still fails, or fails anew (a deadlock the repair made).
+    Fails(String),
+    /// No answer (a limit, a bound reached, a program the checker refused).
+    Unknown(String),
+}
+
+/// Re-checks patched programs for [`search`].
+pub trait Verifier {
+    fn verify(&mut self, patched: &str) -> Verification;
+    /// The time for repairs is over.
+    fn expired(&self) -> bool;
+}
+
+/// A proposal that verified.
+#[derive(Clone, Debug)]
+pub struct Verified {
+    pub proposal: Proposal,
+    pub patched: String,
+    pub diff: String,
+    pub lines_changed: usize,
+    pub exhaustive: bool,
+    /// How far the verification reaches, in words.
+    pub reach: String,
+    pub ms: u64,
+}
+
+/// A proposal that did not verify, and why.
+#[derive(Clone, Debug)]
+pub struct Dropped {
+    pub summary: String,
+    pub why: String,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    pub verified: Vec<Verified>,
+    pub dropped: Vec<Dropped>,
+    /// Proposals made in all, and how many were re-checked.
+    pub proposed: usize,
+    pub checked: usize,
+    /// The time ran out before every proposal was checked.
+    pub out_of_time: bool,
+}
+
+/// Tries `proposals` in order, re-checking each patched program, until `want` verify.
+pub fn search(
+    src: &Source,
+    diff_path: &str,
+    proposals: Vec<Proposal>,
+    want: usize,
+    v: &mut dyn Verifier,
+) -> Outcome {
+    let mut out = Outcome {
+        proposed: proposals.len(),
+        ..Outcome::default()
+    };
+    for p in proposals {
+        if out.verified.len() >= want.max(1) {
+            break;
+        }
+        if v.expired() {
+            out.out_of_time = true;
+            break;
+        }
+        let patched = match edit::apply(&src.text, &p.edits) {
+            Ok(t) => t,
+            Err(e) => {
+                out.dropped.push(Dropped {
+                    summary: p.summary.clone(),
+                    why: e.to_string(),
+                });
+                continue;
+            }
+        };
+        let t = Instant::now();
+        out.checked += 1;
+        match v.verify(&patched) {
+            Verification::Holds { exhaustive, reach } => {
+                let diff = edit::unified_diff(&src.text, &patched, diff_path);
+                let lines_changed = edit::lines_changed(&src.text, &patched);
+                out.verified.push(Verified {
+                    proposal: p,
+                    patched,
+                    diff,
+                    lines_changed,
+                    exhaustive,
+                    reach,
+                    ms: t.elapsed().as_millis() as u64,
+                });
+            }
+            Verification::Fails(why) | Verification::Unknown(why) => out.dropped.push(Dropped {
+                summary: p.summary,
+                why,
+            }),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Script(Vec<Verification>);
+
+    impl Verifier for Script {
+        fn verify(&mut self, _: &str) -> Verification {
+            if self.0.is_empty() {
+                Verification::Unknown("no more answers".into())
+            } else {
+                self.0.remove(0)
+            }
+        }
+        fn expired(&self) -> bool {
+            false
+        }
+    }
+
+    const PROG: &str = "#include <pthread.h>\nint c;\nvoid *t(void *a) {\n  int s = c;\n  c = s + 1;\n  return 0;\n}\n";
+
+    #[test]
+    fn the_first_proposal_that_verifies_is_kept_and_the_others_say_why() {
+        let src = Source::parse(PROG).expect("parses");
+        let sites = Sites {
+            ranked: vec![5, 4],
+            flows: vec![(4, vec![5])],
+            deadlock: false,
+        };
+        let props = actions::propose(&src, &sites);
+        assert!(props.len() >= 2, "{props:?}");
+        let mut v = Script(vec![
+            Verification::Fails("assertion at line 9".into()),
+            Verification::Holds {
+                exhaustive: true,
+                reach: "no failure in any execution".into(),
+            },
+        ]);
+        let out = search(&src, "t.c", props, 1, &mut v);
+        assert_eq!(out.verified.len(), 1);
+        assert_eq!(out.dropped.len(), 1);
+        assert_eq!(out.checked, 2);
+        let d = &out.verified[0].diff;
+        assert!(d.contains("+  pthread_mutex_lock("), "{d}");
+    }
+}

@@ -1,0 +1,217 @@
+//! The result of `seqloc repair`: the localization's report, then the verified repairs
+//! with their patches.
+//!
+//! # JSON (`seqloc.repair/1`)
+//!
+//! | field | meaning |
+//! |---|---|
+//! | `schema` | `"seqloc.repair/1"` |
+//! | `program` | the input file |
+//! | `localize` | the localization, a whole `seqloc.localize/1` document (its `verdict` says whether there was anything to repair) |
+//! | `repairs` | the verified repairs, best first; each: `kind` (`lock`: a mutex taken around regions; `reorder`: a statement moved before another of its block; `release`: a mutex unlocked before a return), `summary`, `mutex` and `new_mutex` (for `lock` and `release`), `regions` (`function`, `first_line`, `last_line`: the code under the lock), `moved` and `before` (lines, for `reorder`), `statements_locked`, `lines_changed`, `verified` (`exhaustive`: no failure in any execution; `reach`: how far the re-check reaches, in words; `ms`), `patch` (a unified diff from `a/PATH` to `b/PATH`, PATH the input path as given, or its file name when absolute) |
+//! | `dropped` | proposals re-checked that did not verify: `summary`, `why` (the failure or deadlock the patched program still has, or why the re-check gave no answer) |
+//! | `proposed`, `checked` | proposals made, and re-checked |
+//! | `complete` | every proposal was re-checked or enough repairs verified (`false`: the time ran out) |
+//! | `patch_file` | where `--write-patch` wrote the first repair, or `null` |
+
+use serde::Serialize;
+
+use super::style::Style;
+use crate::repair::actions::{Action, Region};
+use crate::repair::{Outcome, Verified};
+
+pub const SCHEMA: &str = "seqloc.repair/1";
+
+/// What `seqloc repair` found; `outcome` is `None` when there was nothing to repair.
+pub struct RepairReport<'a> {
+    pub program: String,
+    /// The localization's `seqloc.localize/1` document.
+    pub localize: serde_json::Value,
+    pub outcome: Option<&'a Outcome>,
+    pub patch_file: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Json<'a> {
+    schema: &'static str,
+    program: &'a str,
+    localize: &'a serde_json::Value,
+    repairs: Vec<RepairJson<'a>>,
+    dropped: Vec<DroppedJson<'a>>,
+    proposed: usize,
+    checked: usize,
+    complete: bool,
+    patch_file: &'a Option<String>,
+}
+
+#[derive(Serialize)]
+struct RepairJson<'a> {
+    kind: &'static str,
+    summary: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mutex: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    new_mutex: Option<bool>,
+    regions: Vec<RegionJson<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moved: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    before: Option<u32>,
+    statements_locked: usize,
+    lines_changed: usize,
+    verified: VerifiedJson<'a>,
+    patch: &'a str,
+}
+
+#[derive(Serialize)]
+struct RegionJson<'a> {
+    function: &'a str,
+    first_line: u32,
+    last_line: u32,
+}
+
+#[derive(Serialize)]
+struct VerifiedJson<'a> {
+    exhaustive: bool,
+    reach: &'a str,
+    ms: u64,
+}
+
+#[derive(Serialize)]
+struct DroppedJson<'a> {
+    summary: &'a str,
+    why: &'a str,
+}
+
+fn region(r: &Region) -> RegionJson<'_> {
+    RegionJson {
+        function: &r.function,
+        first_line: r.first_line,
+        last_line: r.last_line,
+    }
+}
+
+fn repair_json(v: &Verified) -> RepairJson<'_> {
+    let p = &v.proposal;
+    let (mutex, new_mutex, regions, moved, before) = match &p.action {
+        Action::Lock {
+            mutex,
+            new,
+            regions,
+        } => (
+            Some(mutex.as_str()),
+            Some(*new),
+            regions.iter().map(region).collect(),
+            None,
+            None,
+        ),
+        Action::Reorder { moved, before, .. } => (None, None, vec![], Some(*moved), Some(*before)),
+        Action::Release { mutex, .. } => (Some(mutex.as_str()), Some(false), vec![], None, None),
+    };
+    RepairJson {
+        kind: p.action.kind(),
+        summary: &p.summary,
+        mutex,
+        new_mutex,
+        regions,
+        moved,
+        before,
+        statements_locked: p.statements_locked,
+        lines_changed: v.lines_changed,
+        verified: VerifiedJson {
+            exhaustive: v.exhaustive,
+            reach: &v.reach,
+            ms: v.ms,
+        },
+        patch: &v.diff,
+    }
+}
+
+pub fn to_json(r: &RepairReport) -> String {
+    let empty = Outcome::default();
+    let o = r.outcome.unwrap_or(&empty);
+    let j = Json {
+        schema: SCHEMA,
+        program: &r.program,
+        localize: &r.localize,
+        repairs: o.verified.iter().map(repair_json).collect(),
+        dropped: o
+            .dropped
+            .iter()
+            .map(|d| DroppedJson {
+                summary: &d.summary,
+                why: &d.why,
+            })
+            .collect(),
+        proposed: o.proposed,
+        checked: o.checked,
+        complete: !o.out_of_time,
+        patch_file: &r.patch_file,
+    };
+    serde_json::to_string_pretty(&j).unwrap_or_default()
+}
+
+/// The repair section that follows the localization's text.
+pub fn render_text(r: &RepairReport, st: &Style) -> String {
+    let mut out = String::new();
+    let Some(o) = r.outcome else {
+        out.push_str("\nNothing to repair: no failure was found.\n");
+        return out;
+    };
+    if o.verified.is_empty() {
+        out.push_str(&format!(
+            "\n{}: {} of {} proposals re-checked, none removes the failure without another{}.\n",
+            st.red("No verified repair"),
+            o.checked,
+            o.proposed,
+            if o.out_of_time {
+                " (the time ran out first)"
+            } else {
+                ""
+            }
+        ));
+        for d in o.dropped.iter().take(5) {
+            out.push_str(&format!("  tried: {} — {}\n", d.summary, d.why));
+        }
+        return out;
+    }
+    for (i, v) in o.verified.iter().enumerate() {
+        out.push_str(&format!(
+            "\n{} {}: {}\n  verified by re-checking the patched program: {} ({} ms); {} line{} changed\n",
+            st.bold("Repair"),
+            i + 1,
+            v.proposal.summary,
+            v.reach,
+            v.ms,
+            v.lines_changed,
+            if v.lines_changed == 1 { "" } else { "s" },
+        ));
+        out.push('\n');
+        for line in v.diff.lines() {
+            let shown = if line.starts_with('+') && !line.starts_with("+++") {
+                st.green(line)
+            } else if line.starts_with('-') && !line.starts_with("---") {
+                st.red(line)
+            } else {
+                line.to_string()
+            };
+            out.push_str(&shown);
+            out.push('\n');
+        }
+    }
+    if !o.dropped.is_empty() {
+        out.push_str(&format!(
+            "\n{} proposal{} dropped first (they did not verify; JSON `dropped` says why).\n",
+            o.dropped.len(),
+            if o.dropped.len() == 1 {
+                " was"
+            } else {
+                "s were"
+            }
+        ));
+    }
+    if let Some(p) = &r.patch_file {
+        out.push_str(&format!("Patch written to {p}.\n"));
+    }
+    out
+}
