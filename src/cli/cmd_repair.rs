@@ -17,10 +17,19 @@ use seqloc::report::style::Style;
 pub fn run(ctx: &Ctx, a: RepairArgs) -> Result<u8, Fail> {
     let t0 = Instant::now();
     let format = super::args::output_format(a.format, a.json);
-    if matches!(format, Format::Sarif | Format::Html) {
+    if format == Format::Html {
         return Err(Fail::input(
-            "seqloc repair prints text or JSON (--format json); SARIF fixes and the HTML view are not built yet",
+            "seqloc repair prints text, JSON or SARIF; for the HTML view run `seqloc localize --format html`",
         ));
+    }
+    // Refused before the work, not after it.
+    if let Some(p) = &a.write_patch {
+        if super::same_file(p, &a.input.file) {
+            return Err(Fail::input(format!(
+                "refusing to write the patch to {}: it is the input file (seqloc never modifies it)",
+                p.display()
+            )));
+        }
     }
     let text = std::fs::read_to_string(&a.input.file)
         .map_err(|e| Fail::input(format!("cannot read {}: {e}", a.input.file.display())))?;
@@ -41,6 +50,7 @@ pub fn run(ctx: &Ctx, a: RepairArgs) -> Result<u8, Fail> {
         templates: None,
     };
     let run = localize_run(ctx, &la)?;
+    let localize_sarif = seqloc::report::localize::to_sarif(&run.report());
     let localize_json: serde_json::Value =
         serde_json::from_str(&seqloc::report::localize::to_json(&run.report()))
             .unwrap_or(serde_json::Value::Null);
@@ -60,7 +70,15 @@ pub fn run(ctx: &Ctx, a: RepairArgs) -> Result<u8, Fail> {
                 outcome: None,
                 patch_file: None,
             };
-            print(ctx, &a, format, &report, &localize_text)?;
+            print(
+                ctx,
+                &a,
+                format,
+                &report,
+                &localize_text,
+                &localize_sarif,
+                &text,
+            )?;
             return Ok(run.exit_code());
         }
         Found::Localized { localized, .. } => localized,
@@ -112,7 +130,15 @@ pub fn run(ctx: &Ctx, a: RepairArgs) -> Result<u8, Fail> {
         outcome: Some(&outcome),
         patch_file,
     };
-    print(ctx, &a, format, &report, &localize_text)?;
+    print(
+        ctx,
+        &a,
+        format,
+        &report,
+        &localize_text,
+        &localize_sarif,
+        &text,
+    )?;
     Ok(run.exit_code())
 }
 
@@ -122,9 +148,20 @@ fn print(
     format: Format,
     report: &RepairReport,
     localize_text: &dyn Fn() -> String,
+    localize_sarif: &str,
+    source: &str,
 ) -> Result<(), Fail> {
     let text = match format {
         Format::Json => format!("{}\n", seqloc::report::repair::to_json(report)),
+        Format::Sarif => format!(
+            "{}\n",
+            seqloc::report::repair::to_sarif(
+                localize_sarif,
+                report,
+                source,
+                &seqloc::report::localize::sarif_uri(&report.program)
+            )
+        ),
         _ => format!(
             "{}{}",
             localize_text(),

@@ -430,7 +430,7 @@ pub fn write_output(path: Option<&Path>, input: &Path, text: &str) -> Result<(),
 
 /// Are `a` and `b` one file: the same path once links are resolved, or the same inode on
 /// the same device (a hard link)? A path that does not exist yet is no existing file.
-fn same_file(a: &Path, b: &Path) -> bool {
+pub(super) fn same_file(a: &Path, b: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
     if let (Ok(x), Ok(y)) = (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
         if x == y {

@@ -34,11 +34,23 @@ pub enum Action {
         new: bool,
         regions: Vec<Region>,
     },
-    /// The statement at `moved` put before the one at `before`.
+    /// The statement at line `moved` put before (or, `after`, after) the one at `target`.
     Reorder {
         function: String,
         moved: u32,
-        before: u32,
+        target: u32,
+        after: bool,
+    },
+    /// The `if` around a condition wait at `line` made a `while`: the predicate is tested
+    /// again after every wake-up.
+    WaitLoop { function: String, line: u32 },
+    /// `function` is only ever called with `mutex` held: its own lock and unlock of it
+    /// (lines `lock` and `unlock`) go.
+    DropRelock {
+        function: String,
+        mutex: String,
+        lock: u32,
+        unlock: u32,
     },
     /// `mutex` unlocked before the jump at `line`.
     Release {
@@ -54,6 +66,8 @@ impl Action {
             Action::Lock { .. } => "lock",
             Action::Reorder { .. } => "reorder",
             Action::Release { .. } => "release",
+            Action::WaitLoop { .. } => "wait-loop",
+            Action::DropRelock { .. } => "drop-relock",
         }
     }
 }
@@ -68,15 +82,19 @@ pub struct Proposal {
     /// It moves a thread's creation or join: one thread then runs wholly before or
     /// after another, the bluntest repair (tried after every other).
     pub serializes: bool,
+    /// Tried after the proposals of a lower tier: lock proposals for a deadlock, and lock
+    /// proposals not drawn from the projection's flows.
+    pub tier: u8,
 }
 
 impl Proposal {
     /// The order of trying: narrowest lock scope, an existing mutex before a new one,
     /// then fewest edits.
-    fn cost(&self) -> (bool, usize, u8, usize) {
+    fn cost(&self) -> (bool, u8, usize, u8, usize) {
         let new = matches!(self.action, Action::Lock { new: true, .. });
         (
             self.serializes,
+            self.tier,
             self.statements_locked,
             u8::from(new),
             self.edits.len(),
@@ -87,18 +105,27 @@ impl Proposal {
 /// How many site sets feed the lock proposals, and how many proposals are tried in all:
 /// each costs a re-check.
 const MAX_RANKED: usize = 4;
-const MAX_PROPOSALS: usize = 24;
+const MAX_PROPOSALS: usize = 32;
 /// How far a statement moves, in statements of its block.
 const MAX_MOVE: usize = 3;
 
 /// Every repair worth re-checking for `sites`, cheapest first.
 pub fn propose(src: &Source, sites: &Sites) -> Vec<Proposal> {
     let mut out = Vec::new();
-    for set in site_sets(sites) {
-        out.extend(locks(src, &set));
+    for (set, from_flow) in site_sets(sites) {
+        for mut p in locks(src, &set) {
+            p.tier = if sites.deadlock {
+                2
+            } else {
+                u8::from(!from_flow)
+            };
+            out.push(p);
+        }
     }
     out.extend(reorders(src, sites));
     out.extend(releases(src, sites));
+    out.extend(wait_loops(src));
+    out.extend(drop_relocks(src, sites));
     out.sort_by_key(Proposal::cost);
     let mut seen = HashSet::new();
     out.retain(|p| seen.insert(p.edits.clone()));
@@ -108,31 +135,31 @@ pub fn propose(src: &Source, sites: &Sites) -> Vec<Proposal> {
 
 /// The sets of lines a critical section should cover: each flow's read with the writes
 /// it saw, and the best candidates taken together.
-fn site_sets(sites: &Sites) -> Vec<Vec<u32>> {
-    let mut sets: Vec<Vec<u32>> = Vec::new();
+fn site_sets(sites: &Sites) -> Vec<(Vec<u32>, bool)> {
+    let mut sets: Vec<(Vec<u32>, bool)> = Vec::new();
     for (read, writes) in &sites.flows {
         let mut all = vec![*read];
         all.extend(writes);
-        sets.push(all);
+        sets.push((all, true));
         for w in writes {
-            sets.push(vec![*read, *w]);
+            sets.push((vec![*read, *w], true));
         }
     }
     let top: Vec<u32> = sites.ranked.iter().copied().take(MAX_RANKED).collect();
     for n in 1..=top.len() {
-        sets.push(top.iter().copied().take(n).collect());
+        sets.push((top.iter().copied().take(n).collect(), false));
     }
     for (i, a) in top.iter().enumerate() {
         for b in top.iter().skip(i + 1) {
-            sets.push(vec![*a, *b]);
+            sets.push((vec![*a, *b], false));
         }
     }
-    for s in &mut sets {
+    for (s, _) in &mut sets {
         s.sort_unstable();
         s.dedup();
     }
     let mut seen = HashSet::new();
-    sets.retain(|s| seen.insert(s.clone()));
+    sets.retain(|(s, _)| seen.insert(s.clone()));
     sets
 }
 
@@ -438,11 +465,18 @@ fn locks_over(src: &Source, spans: &[Span]) -> Vec<Proposal> {
         let mut locked = 0;
         let mut ok = true;
         for sp in spans {
-            // A region already under `m` is protected by it as it is.
-            if children(src, sp)
-                .first()
-                .is_some_and(|&k| held_at(src, k, m))
-            {
+            // A region already under `m` (held before its first statement, and no lock
+            // or unlock of `m` among its statements) is protected by it as it is.
+            let kids = children(src, sp);
+            let touches_m = kids.iter().any(|&k| {
+                src.within(k).into_iter().any(|i| {
+                    src.stmts
+                        .get(i)
+                        .and_then(|st| st.call.as_ref()?.mutex())
+                        .is_some_and(|(_, n)| n == *m)
+                })
+            });
+            if !touches_m && kids.first().is_some_and(|&k| held_at(src, k, m)) {
                 continue;
             }
             let Some((w, removed)) = widen(src, sp, m) else {
@@ -488,6 +522,7 @@ fn locks_over(src: &Source, spans: &[Span]) -> Vec<Proposal> {
                 edits,
                 statements_locked: locked,
                 serializes: false,
+                tier: 0,
             });
         }
     }
@@ -536,6 +571,7 @@ fn locks_over(src: &Source, spans: &[Span]) -> Vec<Proposal> {
         edits,
         statements_locked: locked,
         serializes: false,
+        tier: 0,
     });
     out
 }
@@ -557,8 +593,8 @@ fn independent(src: &Source, x: usize, c: usize) -> bool {
     movable(a) && movable(b) && a.writes.is_disjoint(&b.idents) && b.writes.is_disjoint(&a.idents)
 }
 
-/// Statement moves around the best candidates: a candidate moved up over up to
-/// `MAX_MOVE` statements of its block, or a later statement moved up before it.
+/// Statement moves around the best candidates: a candidate moved up or down over up to
+/// `MAX_MOVE` statements of its block, or a neighbour moved across it.
 fn reorders(src: &Source, sites: &Sites) -> Vec<Proposal> {
     let mut out = Vec::new();
     let mut seen = BTreeSet::new();
@@ -572,57 +608,106 @@ fn reorders(src: &Source, sites: &Sites) -> Vec<Proposal> {
         let Some(block) = src.blocks.get(b) else {
             continue;
         };
+        // (moved, target): the statement at `moved` goes before `target` when
+        // target < moved, after it when target > moved.
         let mut moves = Vec::new();
         for k in 1..=MAX_MOVE {
             if let Some(j) = i.checked_sub(k) {
-                moves.push((i, j));
+                moves.extend([(i, j), (j, i)]);
             }
             if i + k < block.stmts.len() {
-                moves.push((i + k, i));
+                moves.extend([(i + k, i), (i, i + k)]);
             }
         }
         for (from, to) in moves {
             if !seen.insert((b, from, to)) {
                 continue;
             }
-            let (Some(&x), Some(&y)) = (block.stmts.get(from), block.stmts.get(to)) else {
-                continue;
-            };
-            let crossed = &block.stmts[to..from];
-            if !crossed.iter().all(|&c| independent(src, x, c)) {
-                continue;
+            if let Some(p) = reorder(src, &block.stmts, from, to) {
+                out.push(p);
             }
-            let (Some((xa, xb)), Some((ya, _))) = (src.own_lines(x), src.own_lines(y)) else {
-                continue;
-            };
-            let Some(moved) = src.text.get(xa..xb) else {
-                continue;
-            };
-            let (Some(xs), Some(ys)) = (src.stmts.get(x), src.stmts.get(y)) else {
-                continue;
-            };
-            out.push(Proposal {
-                summary: format!(
-                    "move line {} of `{}` (`{}`) before line {}",
-                    xs.first_line,
-                    xs.function,
-                    src.text_of(x).lines().next().unwrap_or("").trim(),
-                    ys.first_line
-                ),
-                action: Action::Reorder {
-                    function: xs.function.clone(),
-                    moved: xs.first_line,
-                    before: ys.first_line,
-                },
-                edits: vec![Edit::insert(ya, moved.to_string()), Edit::delete(xa, xb)],
-                statements_locked: 0,
-                serializes: std::iter::once(&x)
-                    .chain(crossed)
-                    .any(|&c| thread_lifetime(src, c)),
-            });
         }
     }
     out
+}
+
+/// Whether moving `x` across `crossed` keeps every data statement on its side of the lock
+/// and unlock calls it passes: a move may pull code into a critical section, never push it
+/// out of one (that would be a race made, not removed).
+fn keeps_sections(src: &Source, x: usize, crossed: &[usize], up: bool) -> bool {
+    let op = |s: usize| src.stmts.get(s).and_then(|st| st.call.as_ref()?.mutex());
+    let data = |s: usize| {
+        src.stmts.get(s).is_some_and(|st| {
+            st.call
+                .as_ref()
+                .is_none_or(|c| !c.name.starts_with("pthread_"))
+        })
+    };
+    let xo = op(x);
+    crossed.iter().all(|&c| {
+        let co = op(c);
+        if let (Some((_, a)), Some((_, b))) = (&xo, &co) {
+            if a == b {
+                return false;
+            }
+        }
+        let (x_kind, c_kind) = (xo.as_ref().map(|o| o.0), co.as_ref().map(|o| o.0));
+        match (up, x_kind, c_kind) {
+            // x moves before a lock: x leaves the section it followed.
+            (true, None, Some("lock")) => !data(x),
+            // an unlock moves before data: the data leaves the section.
+            (true, Some("unlock"), None) => !data(c),
+            // x moves after an unlock: it leaves the section it was in.
+            (false, None, Some("unlock")) => !data(x),
+            // a lock moves after data: the data leaves the section.
+            (false, Some("lock"), None) => !data(c),
+            _ => true,
+        }
+    })
+}
+
+fn reorder(src: &Source, stmts: &[usize], from: usize, to: usize) -> Option<Proposal> {
+    let up = to < from;
+    let (&x, &y) = (stmts.get(from)?, stmts.get(to)?);
+    let crossed = if up {
+        stmts.get(to..from)?
+    } else {
+        stmts.get(from + 1..=to)?
+    };
+    if !crossed.iter().all(|&c| independent(src, x, c)) || !keeps_sections(src, x, crossed, up) {
+        return None;
+    }
+    let (xa, xb) = src.own_lines(x)?;
+    let (ya, yb) = src.own_lines(y)?;
+    let moved = src.text.get(xa..xb)?;
+    let (xs, ys) = (src.stmts.get(x)?, src.stmts.get(y)?);
+    let at = if up { ya } else { yb };
+    Some(Proposal {
+        summary: format!(
+            "move line {} of `{}` (`{}`) {} line {}",
+            xs.first_line,
+            xs.function,
+            src.text_of(x).lines().next().unwrap_or("").trim(),
+            if up { "before" } else { "after" },
+            if up { ys.first_line } else { ys.last_line },
+        ),
+        action: Action::Reorder {
+            function: xs.function.clone(),
+            moved: xs.first_line,
+            target: if up { ys.first_line } else { ys.last_line },
+            after: !up,
+        },
+        edits: if up {
+            vec![Edit::insert(at, moved.to_string()), Edit::delete(xa, xb)]
+        } else {
+            vec![Edit::delete(xa, xb), Edit::insert(at, moved.to_string())]
+        },
+        statements_locked: 0,
+        serializes: std::iter::once(&x)
+            .chain(crossed)
+            .any(|&c| thread_lifetime(src, c)),
+        tier: 0,
+    })
 }
 
 /// Whether statement `s` creates or joins a thread.
@@ -674,7 +759,117 @@ fn releases(src: &Source, sites: &Sites) -> Vec<Proposal> {
                 edits,
                 statements_locked: 0,
                 serializes: false,
+                tier: 0,
             });
+        }
+    }
+    out
+}
+
+/// Each `if` without `else` whose body waits on a condition variable becomes a `while`:
+/// after a wake-up (a spurious one, or another thread's that consumed the state) the
+/// predicate is tested again, as POSIX asks of every condition wait.
+fn wait_loops(src: &Source) -> Vec<Proposal> {
+    let mut out = Vec::new();
+    for (i, st) in src.stmts.iter().enumerate() {
+        if st.kind != "if_statement" || !src.text_of(i).starts_with("if") {
+            continue;
+        }
+        let text = src.text_of(i);
+        if text.contains("else")
+            || !(text.contains("pthread_cond_wait") || text.contains("pthread_cond_timedwait"))
+        {
+            continue;
+        }
+        out.push(Proposal {
+            summary: format!(
+                "test the condition again after each wake-up: `while` for the `if` at line {} of `{}`",
+                st.first_line, st.function
+            ),
+            action: Action::WaitLoop {
+                function: st.function.clone(),
+                line: st.first_line,
+            },
+            edits: vec![Edit {
+                start: st.start,
+                end: st.start + 2,
+                text: "while".into(),
+            }],
+            statements_locked: 0,
+            serializes: false,
+            tier: 0,
+        });
+    }
+    out
+}
+
+/// A function of the sites that locks a mutex every one of its callers already holds
+/// (a non-recursive mutex locked twice deadlocks): its own lock and unlock of it go. Only
+/// when every call is under the mutex and no thread starts in the function.
+fn drop_relocks(src: &Source, sites: &Sites) -> Vec<Proposal> {
+    let functions: BTreeSet<String> = sites
+        .ranked
+        .iter()
+        .filter_map(|&l| src.statement_at(l))
+        .map(|s| function_of(src, s))
+        .collect();
+    let mut out = Vec::new();
+    for f in &functions {
+        // Every mention of `f` outside it, at the innermost statement that makes it.
+        let mentions = |i: usize| {
+            src.stmts
+                .get(i)
+                .is_some_and(|st| st.function != *f && st.idents.contains(f))
+        };
+        let calls: Vec<usize> = (0..src.stmts.len())
+            .filter(|&i| mentions(i) && !src.within(i).into_iter().any(|j| j != i && mentions(j)))
+            .collect();
+        if calls.is_empty()
+            || calls
+                .iter()
+                .any(|&c| src.text_of(c).contains("pthread_create"))
+        {
+            continue;
+        }
+        for b in &src.blocks {
+            let Some(&first) = b.stmts.first() else {
+                continue;
+            };
+            if function_of(src, first) != *f {
+                continue;
+            }
+            for m in &src.global_mutexes {
+                let Some(ps) = pairs(src, &b.stmts, m) else {
+                    continue;
+                };
+                if !calls.iter().all(|&c| held_at(src, c, m)) {
+                    continue;
+                }
+                for (l, u) in ps {
+                    let (Some(dl), Some(du)) = (delete_stmt(src, l), delete_stmt(src, u)) else {
+                        continue;
+                    };
+                    let (ll, ul) = (
+                        src.stmts.get(l).map_or(0, |s| s.first_line),
+                        src.stmts.get(u).map_or(0, |s| s.first_line),
+                    );
+                    out.push(Proposal {
+                        summary: format!(
+                            "`{f}` is only called with `{m}` held: drop its own lock and unlock of `{m}` (lines {ll} and {ul})"
+                        ),
+                        action: Action::DropRelock {
+                            function: f.clone(),
+                            mutex: m.clone(),
+                            lock: ll,
+                            unlock: ul,
+                        },
+                        edits: vec![dl, du],
+                        statements_locked: 0,
+                        serializes: false,
+                        tier: 0,
+                    });
+                }
+            }
         }
     }
     out
@@ -818,7 +1013,8 @@ void *u(void *x) {
                     == Action::Reorder {
                         function: "t".into(),
                         moved: 5,
-                        before: 4,
+                        target: 4,
+                        after: false,
                     }
             })
             .expect("lock a moved before lock b");

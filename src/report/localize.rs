@@ -627,7 +627,7 @@ fn projection_locations(w: &WhyView, c: &Candidate) -> Vec<serde_json::Value> {
 
 /// A path as a SARIF artifact URI: absolute paths as `file://` URIs, relative ones as
 /// they are (relative to the working directory, SARIF's default base).
-pub(crate) fn sarif_uri(f: &str) -> String {
+pub fn sarif_uri(f: &str) -> String {
     if f.starts_with('/') {
         format!("file://{f}")
     } else {

@@ -8,7 +8,7 @@
 //! | `schema` | `"seqloc.repair/1"` |
 //! | `program` | the input file |
 //! | `localize` | the localization, a whole `seqloc.localize/1` document (its `verdict` says whether there was anything to repair) |
-//! | `repairs` | the verified repairs, best first; each: `kind` (`lock`: a mutex taken around regions; `reorder`: a statement moved before another of its block; `release`: a mutex unlocked before a return), `summary`, `mutex` and `new_mutex` (for `lock` and `release`), `regions` (`function`, `first_line`, `last_line`: the code under the lock), `moved` and `before` (lines, for `reorder`), `statements_locked`, `lines_changed`, `verified` (`exhaustive`: no failure in any execution; `reach`: how far the re-check reaches, in words; `ms`), `patch` (a unified diff from `a/PATH` to `b/PATH`, PATH the input path as given, or its file name when absolute) |
+//! | `repairs` | the verified repairs, best first; each: `kind` (`lock`: a mutex taken around regions; `reorder`: a statement moved before or after another of its block; `release`: a mutex unlocked before a return; `wait-loop`: the `if` around a condition wait made a `while`; `drop-relock`: a function only called with a mutex held no longer locks it itself), `summary`, `mutex` and `new_mutex` (for `lock` and `release`), `regions` (`function`, `first_line`, `last_line`: the code under the lock), `moved` and `before` or `after` (lines, for `reorder`), `line` (for `release`, `wait-loop`, `drop-relock`: the return, the `if`, the dropped lock), `statements_locked`, `lines_changed`, `verified` (`exhaustive`: no failure in any execution; `reach`: how far the re-check reaches, in words; `ms`), `patch` (a unified diff from `a/PATH` to `b/PATH`, PATH the input path as given, or its file name when absolute) |
 //! | `dropped` | proposals re-checked that did not verify: `summary`, `why` (the failure or deadlock the patched program still has, or why the re-check gave no answer) |
 //! | `proposed`, `checked` | proposals made, and re-checked |
 //! | `complete` | every proposal was re-checked or enough repairs verified (`false`: the time ran out) |
@@ -57,6 +57,11 @@ struct RepairJson<'a> {
     moved: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     before: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    after: Option<u32>,
+    /// The line a `wait-loop`, `release` or `drop-relock` changes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u32>,
     statements_locked: usize,
     lines_changed: usize,
     verified: VerifiedJson<'a>,
@@ -93,21 +98,45 @@ fn region(r: &Region) -> RegionJson<'_> {
 
 fn repair_json(v: &Verified) -> RepairJson<'_> {
     let p = &v.proposal;
-    let (mutex, new_mutex, regions, moved, before) = match &p.action {
+    let (mut mutex, mut new_mutex, mut regions) = (None, None, vec![]);
+    let (mut moved, mut before, mut after, mut line) = (None, None, None, None);
+    match &p.action {
         Action::Lock {
-            mutex,
+            mutex: m,
             new,
-            regions,
-        } => (
-            Some(mutex.as_str()),
-            Some(*new),
-            regions.iter().map(region).collect(),
-            None,
-            None,
-        ),
-        Action::Reorder { moved, before, .. } => (None, None, vec![], Some(*moved), Some(*before)),
-        Action::Release { mutex, .. } => (Some(mutex.as_str()), Some(false), vec![], None, None),
-    };
+            regions: r,
+        } => {
+            mutex = Some(m.as_str());
+            new_mutex = Some(*new);
+            regions = r.iter().map(region).collect();
+        }
+        Action::Reorder {
+            moved: from,
+            target,
+            after: down,
+            ..
+        } => {
+            moved = Some(*from);
+            if *down {
+                after = Some(*target);
+            } else {
+                before = Some(*target);
+            }
+        }
+        Action::Release {
+            mutex: m, line: l, ..
+        } => {
+            mutex = Some(m.as_str());
+            new_mutex = Some(false);
+            line = Some(*l);
+        }
+        Action::WaitLoop { line: l, .. } => line = Some(*l),
+        Action::DropRelock { mutex: m, lock, .. } => {
+            mutex = Some(m.as_str());
+            new_mutex = Some(false);
+            line = Some(*lock);
+        }
+    }
     RepairJson {
         kind: p.action.kind(),
         summary: &p.summary,
@@ -116,6 +145,8 @@ fn repair_json(v: &Verified) -> RepairJson<'_> {
         regions,
         moved,
         before,
+        after,
+        line,
         statements_locked: p.statements_locked,
         lines_changed: v.lines_changed,
         verified: VerifiedJson {
@@ -214,4 +245,75 @@ pub fn render_text(r: &RepairReport, st: &Style) -> String {
         out.push_str(&format!("Patch written to {p}.\n"));
     }
     out
+}
+
+/// The localization's SARIF run with each verified repair as a SARIF `fix` (its edits as
+/// replacements of the original file, offsets in characters) on the result of the first
+/// candidate the repair touches, or on the first result; code-scanning viewers offer it.
+/// `source` is the original file's text, `uri` its SARIF location.
+pub fn to_sarif(localize_sarif: &str, r: &RepairReport, source: &str, uri: &str) -> String {
+    use serde_json::{Value, json};
+    let Ok(mut doc) = serde_json::from_str::<Value>(localize_sarif) else {
+        return localize_sarif.to_string();
+    };
+    let chars = |byte: usize| source.get(..byte).map_or(0, |s| s.chars().count());
+    let empty = Outcome::default();
+    let o = r.outcome.unwrap_or(&empty);
+    let Some(results) = doc
+        .pointer_mut("/runs/0/results")
+        .and_then(Value::as_array_mut)
+    else {
+        return localize_sarif.to_string();
+    };
+    for v in &o.verified {
+        let replacements: Vec<Value> = v
+            .proposal
+            .edits
+            .iter()
+            .map(|e| {
+                json!({
+                    "deletedRegion": {
+                        "charOffset": chars(e.start),
+                        "charLength": chars(e.end) - chars(e.start)
+                    },
+                    "insertedContent": { "text": e.text }
+                })
+            })
+            .collect();
+        let fix = json!({
+            "description": { "text": format!("{} (verified: {})", v.proposal.summary, v.reach) },
+            "artifactChanges": [{
+                "artifactLocation": { "uri": uri },
+                "replacements": replacements
+            }]
+        });
+        let lines = touched_lines(&v.proposal.action);
+        let at = results
+            .iter()
+            .position(|res| {
+                res.pointer("/locations/0/physicalLocation/region/startLine")
+                    .and_then(Value::as_u64)
+                    .is_some_and(|l| lines.contains(&(l as u32)))
+            })
+            .unwrap_or(0);
+        if let Some(obj) = results.get_mut(at).and_then(Value::as_object_mut) {
+            let fixes = obj.entry("fixes").or_insert_with(|| json!([]));
+            if let Some(a) = fixes.as_array_mut() {
+                a.push(fix);
+            }
+        }
+    }
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+fn touched_lines(a: &Action) -> Vec<u32> {
+    match a {
+        Action::Lock { regions, .. } => regions
+            .iter()
+            .flat_map(|r| r.first_line..=r.last_line)
+            .collect(),
+        Action::Reorder { moved, target, .. } => vec![*moved, *target],
+        Action::Release { line, .. } | Action::WaitLoop { line, .. } => vec![*line],
+        Action::DropRelock { lock, unlock, .. } => vec![*lock, *unlock],
+    }
 }
