@@ -49,6 +49,12 @@ def human_fix(bad, ok):
     return lines
 
 
+def fix_sentence(ok):
+    """The fixed version's own account of the fix (its `Fix:` line)."""
+    m = re.search(r"\* Fix: (.*?)(?:\n \*\s*\n|\*/)", open(ok).read(), re.S)
+    return re.sub(r"\s*\n\s*\*\s*", " ", m.group(1)).strip() if m else ""
+
+
 def patched_lines(patch):
     """Lines of the original that a unified diff changes or inserts next to."""
     lines, old = set(), 0
@@ -85,12 +91,12 @@ def one(name):
     try:
         j = json.loads(p.stdout)
     except ValueError:
-        return name, None, f"| {name} | {t['class']} | error (exit {p.returncode}) | | | | | |"
+        return name, None, f"| {name} | {t['class']} | error (exit {p.returncode}) | | | | | | |"
     total = j["localize"].get("time_ms", {}).get("total", 0)
     reps = j.get("repairs", [])
     if not reps:
         why = "time ran out" if not j.get("complete", True) else f"none of {j.get('checked')} verified"
-        return name, j, f"| {name} | {t['class']} | **no** ({why}) | | | | | |"
+        return name, j, f"| {name} | {t['class']} | **no** ({why}) | | | | {fix_sentence(ok)} | | |"
     r = reps[0]
     human = human_fix(os.path.join(root, prog), ok)
     ours = patched_lines(r["patch"])
@@ -110,15 +116,15 @@ def one(name):
     reach = "all executions" if r["verified"]["exhaustive"] else r["verified"]["reach"].replace("no failure or deadlock ", "")
     summary = r["summary"].replace("|", "\\|")
     return name, j, (f"| {name} | {t['class']} | {r['kind']}: {summary} | {reach} | {r['lines_changed']} "
-                     f"| {'yes' if near else 'no'} | {'yes' if applies else 'NO'} / {gcc} | {total/1000:.1f} + {sum(x['verified']['ms'] for x in reps)/1000:.1f} s ({j['checked']} checked) |")
+                     f"| {'yes' if near else 'no'} | {fix_sentence(ok)} | {'yes' if applies else 'NO'} / {gcc} | {total/1000:.1f} + {sum(x['verified']['ms'] for x in reps)/1000:.1f} s ({j['checked']} checked) |")
 
 
 names = [n for n, t in sorted(tasks.items())
          if t["expected_verdict"] is False and t.get("fixed_version") and (not only or n in only)]
 with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
     results = list(ex.map(one, names))
-print("| task | class | first verified repair | verified for | lines changed | near the human fix | applies / gcc -Werror | time (localize + re-checks) |")
-print("|---|---|---|---|---|---|---|---|")
+print("| task | class | first verified repair | verified for | lines changed | next to the human fix | the human fix | applies / gcc -Werror | time (localize + re-checks) |")
+print("|---|---|---|---|---|---|---|---|---|")
 for _, _, row in results:
     print(row)
 found = sum(1 for _, j, _ in results if j and j.get("repairs"))

@@ -1,5 +1,5 @@
 //! `seqloc repair`: every repair it prints has been re-checked, and this test checks it
-//! again from the outside, as a user would: the patch applies with `patch -p1` to a copy of
+//! again from the outside, as a user would: the patch applies with `git apply` to a copy of
 //! the original, compiles with `gcc -Wall -Werror`, and `seqloc check` on the patched
 //! program finds no failure and no deadlock. The programs are in `tests/programs/repair/`;
 //! each says on its first line whether a repair exists (`expect: repair`), the program is
@@ -44,13 +44,30 @@ fn repair_json(rel: &str) -> (Option<i32>, serde_json::Value) {
     (o.status.code(), json(&o))
 }
 
-/// Applies `patch` to a copy of `rel` in a fresh directory and returns the patched file.
+fn have_git() -> bool {
+    Command::new("git")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Applies `patch` to a copy of `rel` in a fresh directory, with `git apply` (or
+/// `patch -p1` where git is missing), and returns the patched file.
 fn apply(rel: &str, patch: &str, dir: &Path) -> std::path::PathBuf {
     let dst = dir.join(rel);
     std::fs::create_dir_all(dst.parent().expect("a parent")).expect("mkdir");
     std::fs::copy(root().join(rel), &dst).expect("copy");
-    let mut child = Command::new("patch")
-        .args(["-p1", "--quiet"])
+    let mut cmd = if have_git() {
+        let mut c = Command::new("git");
+        c.arg("apply");
+        c
+    } else {
+        eprintln!("NOTICE: git not found: the patch is applied with patch -p1");
+        let mut c = Command::new("patch");
+        c.args(["-p1", "--quiet"]);
+        c
+    };
+    let mut child = cmd
         .current_dir(dir)
         .stdin(std::process::Stdio::piped())
         .spawn()
@@ -215,5 +232,129 @@ fn the_patch_is_written_where_asked_and_never_over_the_input() {
         std::fs::read_to_string(root().join(&input)).expect("reads"),
         before,
         "the input is never modified"
+    );
+}
+
+/// Benchmarks of the project's own (with their ground truth in `benchmarks/MANIFEST.json`)
+/// whose repair is quick: the repair verifies, its patch applies, compiles and checks
+/// clean, and it changes the code next to a faulty line.
+#[test]
+fn benchmark_repairs_are_next_to_the_fault_and_check_clean() {
+    let tasks = [
+        "concbugs/seat_check_then_act",
+        "concbugs/lazy_init_twice",
+        "deadlock/lock_order_two",
+        "deadlock/early_return_keeps_lock",
+        "deadlock/join_holding_lock",
+        "paper/circular_buffer_bad",
+    ];
+    let manifest = manifest();
+    let results = parallel(&tasks, |t| {
+        let rel = format!("benchmarks/{t}.c");
+        let o = run(&["repair", &rel, "--format", "json", "--max-rounds", "4"]);
+        (t.to_string(), rel, o.status.code(), json(&o))
+    });
+    for (t, rel, code, j) in results {
+        assert_eq!(code, Some(1), "{t}");
+        let faulty: Vec<u64> = manifest
+            .iter()
+            .find(|(n, _)| n == &format!("{t}.yml"))
+            .and_then(|(_, v)| v["faulty_lines"].as_array().cloned())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|l| l.as_u64())
+            .collect();
+        let patch = j["repairs"][0]["patch"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{t}: no verified repair: {}", j["dropped"]));
+        // The lines of the original the patch removes or inserts next to.
+        let mut touched = Vec::new();
+        let mut old = 0u64;
+        for l in patch.lines() {
+            if let Some(h) = l.strip_prefix("@@ -") {
+                old = h
+                    .split([',', ' '])
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0);
+            } else if l.starts_with("---") || l.starts_with("+++") {
+            } else if l.starts_with('-') {
+                touched.push(old);
+                old += 1;
+            } else if l.starts_with('+') {
+                touched.extend([old.saturating_sub(1), old]);
+            } else {
+                old += 1;
+            }
+        }
+        assert!(
+            touched
+                .iter()
+                .any(|a| faulty.iter().any(|f| a.abs_diff(*f) <= 1)),
+            "{t}: the repair is not next to a faulty line {faulty:?}:\n{patch}"
+        );
+        let dir = tempfile::tempdir().expect("tempdir");
+        let patched = apply(&rel, patch, dir.path());
+        let p = patched.display().to_string();
+        let o = run(&["check", &p, "--timeout", "120", "--max-rounds", "4"]);
+        assert_eq!(o.status.code(), Some(0), "{t}: {}", stdout(&o));
+    }
+}
+
+/// `--format sarif`: the repair is a SARIF `fix` whose replacements, made on the original
+/// text, give the same program as the unified diff.
+#[test]
+fn the_sarif_fix_makes_the_same_program_as_the_patch() {
+    let rel = format!("{DIR}/check_then_act.c");
+    let o = run(&["repair", &rel, "--format", "sarif"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let sarif = json(&o);
+    let results = sarif["runs"][0]["results"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let fix = results
+        .iter()
+        .find_map(|r| r["fixes"].get(0).cloned())
+        .unwrap_or_else(|| panic!("no result carries a fix: {sarif}"));
+    let original = std::fs::read_to_string(root().join(&rel)).expect("reads");
+    let mut chars: Vec<char> = original.chars().collect();
+    let mut reps: Vec<(usize, usize, usize, String)> = fix["artifactChanges"][0]["replacements"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            (
+                r["deletedRegion"]["charOffset"].as_u64().unwrap_or(0) as usize,
+                i,
+                r["deletedRegion"]["charLength"].as_u64().unwrap_or(0) as usize,
+                r["insertedContent"]["text"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_string(),
+            )
+        })
+        .collect();
+    assert!(!reps.is_empty());
+    // Made from the end, so earlier offsets stay true; of two at one offset the later
+    // one first, so the earlier ends up in front.
+    reps.sort_by_key(|r| std::cmp::Reverse((r.0, r.1)));
+    for (at, _, len, text) in reps {
+        chars.splice(at..at + len, text.chars());
+    }
+    let from_sarif: String = chars.into_iter().collect();
+    let (_, j) = repair_json(&rel);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let patched = apply(
+        &rel,
+        j["repairs"][0]["patch"].as_str().expect("patch"),
+        dir.path(),
+    );
+    assert_eq!(
+        from_sarif,
+        std::fs::read_to_string(patched).expect("reads"),
+        "the SARIF fix and the patch disagree"
     );
 }

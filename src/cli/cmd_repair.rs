@@ -4,9 +4,11 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use super::args::CheckerKind;
 use super::args::{CheckArgs, Format, InputArgs, LocalizeArgs, PropertyArg, RepairArgs};
 use super::cmd_localize::{Found, localize_run};
 use super::{Ctx, EXIT_BAD_INPUT, Fail, load, timeout, verbose, write_output};
+use seqloc::checker::explicit::{ExploreOptions, Explored, explore};
 use seqloc::engine::check::Verdict;
 use seqloc::engine::localize::Localized;
 use seqloc::passes::Prepared;
@@ -229,6 +231,10 @@ fn sites(l: &Localized, input: &Path) -> Sites {
     }
 }
 
+/// How long the explorer alone may look for a patched program's failure before the whole
+/// check runs.
+const QUICK_REJECT: Duration = Duration::from_secs(5);
+
 /// Re-checks a patched program as `seqloc check` would, with the user's checker and
 /// bounds, assertions and deadlocks both.
 struct Recheck<'a> {
@@ -282,7 +288,31 @@ impl Verifier for Recheck<'_> {
         let left = self
             .deadline
             .map(|d| d.saturating_duration_since(Instant::now()));
-        let secs = left.map_or(self.per, |l| l.min(self.per)).as_secs_f64();
+        let budget = left.map_or(self.per, |l| l.min(self.per));
+        // Most proposals fail, and the explicit-state explorer finds their failure in
+        // milliseconds where the bounded search (which `check` waits for, to report the
+        // fewest context switches) takes seconds. Only a rejection is taken from it: a
+        // proposal is accepted by the whole check alone.
+        if self.a.checker.checker == CheckerKind::Builtin && !self.a.bounds.no_explore {
+            let opts = ExploreOptions {
+                deadline: Some(Instant::now() + budget.min(QUICK_REJECT)),
+                ..ExploreOptions::default()
+            };
+            if let Explored::Violation { loc, deadlock, .. } =
+                explore(&prep.normalized, &prep.shared, &opts, None)
+            {
+                let line = prep
+                    .normalized
+                    .sources
+                    .position(loc)
+                    .map_or_else(|| "?".to_string(), |p| p.line.to_string());
+                return Verification::Fails(format!(
+                    "the patched program {} at line {line} (explicit-state search)",
+                    if deadlock { "deadlocks" } else { "fails" }
+                ));
+            }
+        }
+        let secs = budget.as_secs_f64();
         let check = CheckArgs {
             input,
             checker: super::args::CheckerArgs {

@@ -398,7 +398,27 @@ fn locks(src: &Source, lines: &[u32]) -> Vec<Proposal> {
     if grown != spans {
         out.extend(locks_over(src, &grown));
     }
+    // A region inside a branch or loop body, lifted to the statement that holds it and
+    // grown there: the test that chose the branch belongs with what it guards.
+    let lifted: Vec<Span> = spans
+        .iter()
+        .map(|sp| lift(src, sp).map_or_else(|| sp.clone(), |l| grow(src, &l)))
+        .collect();
+    if lifted != grown && lifted != spans {
+        out.extend(locks_over(src, &lifted));
+    }
     out
+}
+
+/// The span of the statement whose body holds `sp`'s block.
+fn lift(src: &Source, sp: &Span) -> Option<Span> {
+    let parent = src.blocks.get(sp.block)?.stmt?;
+    let (block, i) = src.position(parent)?;
+    Some(Span {
+        block,
+        lo: i,
+        hi: i,
+    })
 }
 
 /// A span grown over the neighbouring statements of its block that mention a variable
@@ -583,6 +603,32 @@ fn function_of(src: &Source, s: usize) -> String {
         .unwrap_or_default()
 }
 
+/// The mutexes the lock calls of `stmts` name (fields and pointers included).
+fn block_mutexes(src: &Source, stmts: &[usize]) -> Vec<String> {
+    let mut out: Vec<String> = stmts
+        .iter()
+        .filter_map(|&s| src.stmts.get(s)?.call.as_ref()?.mutex())
+        .map(|(_, m)| m)
+        .filter(|m| !src.global_mutexes.contains(m))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// A statement with no effect (`(void)arg;`): moving it, or across it alone, changes
+/// nothing.
+fn inert(src: &Source, s: usize) -> bool {
+    src.stmts.get(s).is_some_and(|st| {
+        let text = src.text_of(s);
+        let text = text.strip_prefix("(void)").unwrap_or(text);
+        st.kind == "expression_statement"
+            && st.writes.is_empty()
+            && st.call.is_none()
+            && !text.contains('(')
+    })
+}
+
 /// Can `x` move across `c` without changing what either computes (textually)?
 fn independent(src: &Source, x: usize, c: usize) -> bool {
     let (Some(a), Some(b)) = (src.stmts.get(x), src.stmts.get(c)) else {
@@ -619,6 +665,28 @@ fn reorders(src: &Source, sites: &Sites) -> Vec<Proposal> {
                 moves.extend([(i + k, i), (i, i + k)]);
             }
         }
+        // Over a whole critical section next to it (a lock and its unlock in the block):
+        // a join or a lock taken after another thread's section, not inside it.
+        let level: Vec<(usize, usize)> = src
+            .global_mutexes
+            .iter()
+            .chain(block_mutexes(src, &block.stmts).iter())
+            .filter_map(|m| pairs(src, &block.stmts, m))
+            .flatten()
+            .filter_map(|(l, u)| {
+                let pl = block.stmts.iter().position(|&x| x == l)?;
+                let pu = block.stmts.iter().position(|&x| x == u)?;
+                Some((pl, pu))
+            })
+            .collect();
+        for &(pl, pu) in &level {
+            if pl == i + 1 {
+                moves.push((i, pu));
+            }
+            if pu + 1 == i {
+                moves.push((i, pl));
+            }
+        }
         for (from, to) in moves {
             if !seen.insert((b, from, to)) {
                 continue;
@@ -644,6 +712,26 @@ fn keeps_sections(src: &Source, x: usize, crossed: &[usize], up: bool) -> bool {
         })
     };
     let xo = op(x);
+    // Data inside a section of another mutex that moves along with it stays protected.
+    let sheltered = |c: usize| {
+        let Some(at) = crossed.iter().position(|&y| y == c) else {
+            return false;
+        };
+        let mut open: Vec<String> = Vec::new();
+        for &y in crossed.iter().take(at) {
+            match op(y) {
+                Some(("lock", n)) => open.push(n),
+                Some(("unlock", n)) => open.retain(|o| *o != n),
+                _ => {}
+            }
+        }
+        open.iter().any(|n| {
+            crossed
+                .iter()
+                .skip(at + 1)
+                .any(|&y| op(y).is_some_and(|(k, m)| k == "unlock" && m == *n))
+        })
+    };
     crossed.iter().all(|&c| {
         let co = op(c);
         if let (Some((_, a)), Some((_, b))) = (&xo, &co) {
@@ -656,11 +744,11 @@ fn keeps_sections(src: &Source, x: usize, crossed: &[usize], up: bool) -> bool {
             // x moves before a lock: x leaves the section it followed.
             (true, None, Some("lock")) => !data(x),
             // an unlock moves before data: the data leaves the section.
-            (true, Some("unlock"), None) => !data(c),
+            (true, Some("unlock"), None) => !data(c) || sheltered(c),
             // x moves after an unlock: it leaves the section it was in.
             (false, None, Some("unlock")) => !data(x),
             // a lock moves after data: the data leaves the section.
-            (false, Some("lock"), None) => !data(c),
+            (false, Some("lock"), None) => !data(c) || sheltered(c),
             _ => true,
         }
     })
@@ -674,7 +762,11 @@ fn reorder(src: &Source, stmts: &[usize], from: usize, to: usize) -> Option<Prop
     } else {
         stmts.get(from + 1..=to)?
     };
-    if !crossed.iter().all(|&c| independent(src, x, c)) || !keeps_sections(src, x, crossed, up) {
+    if !crossed.iter().all(|&c| independent(src, x, c))
+        || !keeps_sections(src, x, crossed, up)
+        || inert(src, x)
+        || crossed.iter().all(|&c| inert(src, c))
+    {
         return None;
     }
     let (xa, xb) = src.own_lines(x)?;
@@ -703,20 +795,28 @@ fn reorder(src: &Source, stmts: &[usize], from: usize, to: usize) -> Option<Prop
             vec![Edit::delete(xa, xb), Edit::insert(at, moved.to_string())]
         },
         statements_locked: 0,
-        serializes: std::iter::once(&x)
-            .chain(crossed)
-            .any(|&c| thread_lifetime(src, c)),
+        serializes: serializes(src, x, crossed, up),
         tier: 0,
     })
 }
 
-/// Whether statement `s` creates or joins a thread.
-fn thread_lifetime(src: &Source, s: usize) -> bool {
-    src.within(s).iter().any(|&i| {
-        src.stmts.get(i).is_some_and(|st| {
-            st.idents.contains("pthread_create") || st.idents.contains("pthread_join")
-        })
-    })
+/// Whether statement `s` mentions `name` (a call of it), itself or nested.
+fn mentions(src: &Source, s: usize, name: &str) -> bool {
+    src.within(s)
+        .iter()
+        .any(|&i| src.stmts.get(i).is_some_and(|st| st.idents.contains(name)))
+}
+
+/// Whether a move makes code wait for a whole thread: a join moved earlier or a creation
+/// moved later, or code moved after a join or before a creation. (A join moved later or
+/// a creation earlier lets the threads overlap more, not less.)
+fn serializes(src: &Source, x: usize, crossed: &[usize], up: bool) -> bool {
+    let (join, create) = ("pthread_join", "pthread_create");
+    if up {
+        mentions(src, x, join) || crossed.iter().any(|&c| mentions(src, c, create))
+    } else {
+        mentions(src, x, create) || crossed.iter().any(|&c| mentions(src, c, join))
+    }
 }
 
 /// An unlock before each jump that leaves a function of the sites with a mutex held.
@@ -1027,5 +1127,57 @@ void *u(void *x) {
             text.contains("if (x) { pthread_mutex_unlock(&a); return 0; }"),
             "{text}"
         );
+    }
+
+    const SECTIONS: &str = r#"#include <pthread.h>
+pthread_mutex_t t = PTHREAD_MUTEX_INITIALIZER, q = PTHREAD_MUTEX_INITIALIZER;
+int queued, rows;
+void *c(void *x) {
+  pthread_mutex_lock(&t);
+  pthread_mutex_lock(&q);
+  queued = queued - 1;
+  pthread_mutex_unlock(&q);
+  rows = rows + 1;
+  pthread_mutex_unlock(&t);
+  return 0;
+}
+"#;
+
+    #[test]
+    fn moves_pull_code_into_sections_never_out() {
+        let src = Source::parse(SECTIONS).expect("parses");
+        let sites = Sites {
+            ranked: vec![5, 7, 9],
+            flows: vec![],
+            deadlock: true,
+        };
+        let moves: Vec<Action> = reorders(&src, &sites)
+            .into_iter()
+            .map(|p| p.action)
+            .collect();
+        // The outer lock taken after the inner section: its data stays under `q`.
+        assert!(
+            moves.contains(&Action::Reorder {
+                function: "c".into(),
+                moved: 5,
+                target: 8,
+                after: true,
+            }),
+            "{moves:?}"
+        );
+        // `rows` is never pushed out of `t`'s section, nor `queued` out of `q`'s.
+        for m in &moves {
+            if let Action::Reorder {
+                moved,
+                target,
+                after,
+                ..
+            } = m
+            {
+                assert!(!(*moved == 9 && *target == 10 && *after), "{m:?}");
+                assert!(!(*moved == 7 && *target == 6 && !*after), "{m:?}");
+                assert!(!(*moved == 10 && *target == 9 && !*after), "{m:?}");
+            }
+        }
     }
 }
