@@ -358,3 +358,17 @@ fn the_sarif_fix_makes_the_same_program_as_the_patch() {
         "the SARIF fix and the patch disagree"
     );
 }
+
+/// `localize --repair` is `repair`; the options it cannot honour are refused by name.
+#[test]
+fn localize_repair_is_repair() {
+    let rel = format!("{DIR}/order_flag.c");
+    let o = run(&["localize", &rel, "--repair", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    assert_eq!(j["schema"], "seqloc.repair/1");
+    assert_eq!(j["repairs"][0]["kind"], "reorder", "{j}");
+    let o = run(&["localize", &rel, "--repair", "--faults", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--faults"), "{}", stderr(&o));
+}

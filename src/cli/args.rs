@@ -420,6 +420,10 @@ pub struct LocalizeArgs {
     /// Templates directory (framework.c, dialects/*.toml)
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
+    /// Also propose a verified repair, as `seqloc repair` does (its report replaces this
+    /// one's)
+    #[arg(long)]
+    pub repair: bool,
 }
 
 #[derive(Args, Debug)]

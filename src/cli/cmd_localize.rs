@@ -406,9 +406,46 @@ impl Run {
 }
 
 pub fn run(ctx: &Ctx, a: LocalizeArgs) -> Result<u8, Fail> {
+    if a.repair {
+        return super::cmd_repair::run(ctx, repair_args(a)?);
+    }
     let r = localize_run(ctx, &a)?;
     emit_report(ctx, &a, &r.report(), &r.prep)?;
     Ok(r.exit_code())
+}
+
+/// `localize --repair` is `seqloc repair` with the same input, checker and bounds; the
+/// options `repair` has no use for are refused by name rather than ignored.
+fn repair_args(a: LocalizeArgs) -> Result<super::args::RepairArgs, Fail> {
+    let unused = [
+        (a.schedule.is_some(), "--schedule"),
+        (a.faults > 1, "--faults"),
+        (a.max_candidates.is_some(), "--max-candidates"),
+        (a.emit_sequential.is_some(), "--emit-sequential"),
+        (a.emit_instrumented.is_some(), "--emit-instrumented"),
+        (a.rules.is_some(), "--rules"),
+        (a.templates.is_some(), "--templates"),
+        (a.artefacts.witness.is_some(), "--witness"),
+        (a.artefacts.witness_yaml.is_some(), "--witness-yaml"),
+        (a.artefacts.witness_spec.is_some(), "--witness-spec"),
+        (a.artefacts.html.is_some(), "--html"),
+    ];
+    if let Some((_, name)) = unused.iter().find(|(given, _)| *given) {
+        return Err(Fail::input(format!(
+            "{name} cannot be combined with --repair (run `seqloc localize` with it, and `seqloc repair` for the repair)"
+        )));
+    }
+    Ok(super::args::RepairArgs {
+        input: a.input,
+        checker: a.checker,
+        bounds: a.bounds,
+        property: a.property,
+        write_patch: None,
+        repairs: 1,
+        verify_timeout: 60.0,
+        format: a.format,
+        json: a.json,
+    })
 }
 
 /// `seqloc localize` up to its report: the search, the diagnosis model (and the programs

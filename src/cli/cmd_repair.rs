@@ -13,7 +13,7 @@ use seqloc::engine::check::Verdict;
 use seqloc::engine::localize::Localized;
 use seqloc::passes::Prepared;
 use seqloc::repair::{self, Sites, Source, Verification, Verifier};
-use seqloc::report::repair::RepairReport;
+use seqloc::report::repair::{RepairReport, RepairTimes};
 use seqloc::report::style::Style;
 
 pub fn run(ctx: &Ctx, a: RepairArgs) -> Result<u8, Fail> {
@@ -50,6 +50,7 @@ pub fn run(ctx: &Ctx, a: RepairArgs) -> Result<u8, Fail> {
         artefacts: Default::default(),
         rules: None,
         templates: None,
+        repair: false,
     };
     let run = localize_run(ctx, &la)?;
     let localize_sarif = seqloc::report::localize::to_sarif(&run.report());
@@ -71,6 +72,10 @@ pub fn run(ctx: &Ctx, a: RepairArgs) -> Result<u8, Fail> {
                 localize: localize_json,
                 outcome: None,
                 patch_file: None,
+                time_ms: RepairTimes {
+                    total: t0.elapsed().as_millis() as u64,
+                    rechecks: 0,
+                },
             };
             print(
                 ctx,
@@ -109,6 +114,7 @@ pub fn run(ctx: &Ctx, a: RepairArgs) -> Result<u8, Fail> {
         deadline,
         per: Duration::from_secs_f64(a.verify_timeout.max(1.0)),
     };
+    let t_search = Instant::now();
     let outcome = repair::search(
         &src,
         &diff_path(&a.input.file),
@@ -131,6 +137,10 @@ pub fn run(ctx: &Ctx, a: RepairArgs) -> Result<u8, Fail> {
         localize: localize_json,
         outcome: Some(&outcome),
         patch_file,
+        time_ms: RepairTimes {
+            total: t0.elapsed().as_millis() as u64,
+            rechecks: t_search.elapsed().as_millis() as u64,
+        },
     };
     print(
         ctx,

@@ -13,6 +13,7 @@
 //! | `proposed`, `checked` | proposals made, and re-checked |
 //! | `complete` | every proposal was re-checked or enough repairs verified (`false`: the time ran out) |
 //! | `patch_file` | where `--write-patch` wrote the first repair, or `null` |
+//! | `time_ms` | `{ "total", "rechecks" }`: the whole run, and the re-checks of every proposal tried (the localization's own times are in `localize.time_ms`) |
 
 use serde::Serialize;
 
@@ -29,6 +30,14 @@ pub struct RepairReport<'a> {
     pub localize: serde_json::Value,
     pub outcome: Option<&'a Outcome>,
     pub patch_file: Option<String>,
+    /// The whole run, and the proposals' re-checks within it.
+    pub time_ms: RepairTimes,
+}
+
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct RepairTimes {
+    pub total: u64,
+    pub rechecks: u64,
 }
 
 #[derive(Serialize)]
@@ -42,6 +51,7 @@ struct Json<'a> {
     checked: usize,
     complete: bool,
     patch_file: &'a Option<String>,
+    time_ms: RepairTimes,
 }
 
 #[derive(Serialize)]
@@ -178,6 +188,7 @@ pub fn to_json(r: &RepairReport) -> String {
         checked: o.checked,
         complete: !o.out_of_time,
         patch_file: &r.patch_file,
+        time_ms: r.time_ms,
     };
     serde_json::to_string_pretty(&j).unwrap_or_default()
 }
@@ -230,15 +241,21 @@ pub fn render_text(r: &RepairReport, st: &Style) -> String {
             out.push('\n');
         }
     }
-    if !o.dropped.is_empty() {
+    let took = if r.time_ms.rechecks < 1000 {
+        format!("{} ms", r.time_ms.rechecks)
+    } else {
+        format!("{:.1} s", r.time_ms.rechecks as f64 / 1000.0)
+    };
+    out.push_str(&format!(
+        "\n{} of {} proposals re-checked in {took}",
+        o.checked, o.proposed
+    ));
+    if o.dropped.is_empty() {
+        out.push_str(".\n");
+    } else {
         out.push_str(&format!(
-            "\n{} proposal{} dropped first (they did not verify; JSON `dropped` says why).\n",
-            o.dropped.len(),
-            if o.dropped.len() == 1 {
-                " was"
-            } else {
-                "s were"
-            }
+            "; {} dropped first (they did not verify; `-v` or JSON `dropped` says why).\n",
+            o.dropped.len()
         ));
     }
     if let Some(p) = &r.patch_file {

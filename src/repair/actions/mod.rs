@@ -1,0 +1,418 @@
+//! The repairs proposed for a localized failure (see the module comment of `repair`),
+//! each as edits of the user's source text, in the order they are worth trying.
+
+mod locks;
+mod moves;
+mod sync;
+
+use std::collections::HashSet;
+
+use super::edit::Edit;
+use super::source::Source;
+use locks::locks;
+use moves::reorders;
+use sync::{drop_relocks, releases, wait_loops};
+
+/// Where the localization points, in the input file's lines.
+#[derive(Clone, Debug, Default)]
+pub struct Sites {
+    /// Candidate lines, best first.
+    pub ranked: Vec<u32>,
+    /// The differential projection's inter-thread flows: a read's line and the lines of
+    /// the writes it read from in the failing and the passing run.
+    pub flows: Vec<(u32, Vec<u32>)>,
+    /// The failure is a deadlock.
+    pub deadlock: bool,
+}
+
+/// A region of one function under a lock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    pub function: String,
+    pub first_line: u32,
+    pub last_line: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// `mutex` (a new one when `new`) taken around each region.
+    Lock {
+        mutex: String,
+        new: bool,
+        regions: Vec<Region>,
+    },
+    /// The statement at line `moved` put before (or, `after`, after) the one at `target`.
+    Reorder {
+        function: String,
+        moved: u32,
+        target: u32,
+        after: bool,
+    },
+    /// The `if` around a condition wait at `line` made a `while`: the predicate is tested
+    /// again after every wake-up.
+    WaitLoop { function: String, line: u32 },
+    /// `function` is only ever called with `mutex` held: its own lock and unlock of it
+    /// (lines `lock` and `unlock`) go.
+    DropRelock {
+        function: String,
+        mutex: String,
+        lock: u32,
+        unlock: u32,
+    },
+    /// `mutex` unlocked before the jump at `line`.
+    Release {
+        function: String,
+        mutex: String,
+        line: u32,
+    },
+}
+
+impl Action {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Action::Lock { .. } => "lock",
+            Action::Reorder { .. } => "reorder",
+            Action::Release { .. } => "release",
+            Action::WaitLoop { .. } => "wait-loop",
+            Action::DropRelock { .. } => "drop-relock",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Proposal {
+    pub action: Action,
+    pub summary: String,
+    pub edits: Vec<Edit>,
+    /// Statements under the new or widened lock (0 for the other kinds).
+    pub statements_locked: usize,
+    /// It moves a thread's creation or join: one thread then runs wholly before or
+    /// after another, the bluntest repair (tried after every other).
+    pub serializes: bool,
+    /// Tried after the proposals of a lower tier: lock proposals for a deadlock, and lock
+    /// proposals not drawn from the projection's flows.
+    pub tier: u8,
+}
+
+impl Proposal {
+    /// The order of trying: narrowest lock scope, an existing mutex before a new one,
+    /// then fewest edits.
+    fn cost(&self) -> (bool, u8, usize, u8, usize) {
+        let new = matches!(self.action, Action::Lock { new: true, .. });
+        (
+            self.serializes,
+            self.tier,
+            self.statements_locked,
+            u8::from(new),
+            self.edits.len(),
+        )
+    }
+}
+
+/// How many site sets feed the lock proposals, and how many proposals are tried in all:
+/// each costs a re-check.
+const MAX_RANKED: usize = 4;
+const MAX_PROPOSALS: usize = 32;
+/// How far a statement moves, in statements of its block.
+const MAX_MOVE: usize = 3;
+
+/// Every repair worth re-checking for `sites`, cheapest first.
+pub fn propose(src: &Source, sites: &Sites) -> Vec<Proposal> {
+    let mut out = Vec::new();
+    for (set, from_flow) in site_sets(sites) {
+        for mut p in locks(src, &set) {
+            p.tier = if sites.deadlock {
+                2
+            } else {
+                u8::from(!from_flow)
+            };
+            out.push(p);
+        }
+    }
+    out.extend(reorders(src, sites));
+    out.extend(releases(src, sites));
+    out.extend(wait_loops(src));
+    out.extend(drop_relocks(src, sites));
+    out.sort_by_key(Proposal::cost);
+    // One proposal per resulting program, and none that gives back the program as it is
+    // (a section moved out to where it already was).
+    let mut seen = HashSet::new();
+    seen.insert(src.text.clone());
+    out.retain(|p| super::edit::apply(&src.text, &p.edits).is_ok_and(|text| seen.insert(text)));
+    out.truncate(MAX_PROPOSALS);
+    out
+}
+
+/// The sets of lines a critical section should cover: each flow's read with the writes
+/// it saw, and the best candidates taken together.
+fn site_sets(sites: &Sites) -> Vec<(Vec<u32>, bool)> {
+    let mut sets: Vec<(Vec<u32>, bool)> = Vec::new();
+    for (read, writes) in &sites.flows {
+        let mut all = vec![*read];
+        all.extend(writes);
+        sets.push((all, true));
+        for w in writes {
+            sets.push((vec![*read, *w], true));
+        }
+    }
+    let top: Vec<u32> = sites.ranked.iter().copied().take(MAX_RANKED).collect();
+    for n in 1..=top.len() {
+        sets.push((top.iter().copied().take(n).collect(), false));
+    }
+    for (i, a) in top.iter().enumerate() {
+        for b in top.iter().skip(i + 1) {
+            sets.push((vec![*a, *b], false));
+        }
+    }
+    for (s, _) in &mut sets {
+        s.sort_unstable();
+        s.dedup();
+    }
+    let mut seen = HashSet::new();
+    sets.retain(|(s, _)| seen.insert(s.clone()));
+    sets
+}
+
+/// The lock and unlock calls of `m` among `stmts`, paired in order; `None` when one has
+/// no partner among them.
+fn pairs(src: &Source, stmts: &[usize], m: &str) -> Option<Vec<(usize, usize)>> {
+    let mut open = Vec::new();
+    let mut out = Vec::new();
+    for &s in stmts {
+        match src.stmts.get(s).and_then(|x| x.call.as_ref()?.mutex()) {
+            Some(("lock", ref n)) if n == m => open.push(s),
+            Some(("unlock", ref n)) if n == m => out.push((open.pop()?, s)),
+            _ => {}
+        }
+    }
+    open.is_empty().then_some(out)
+}
+
+/// Whether `s` (a child of its block) runs with `m` held by a lock call before it in its
+/// block or an enclosing one.
+fn held_at(src: &Source, s: usize, m: &str) -> bool {
+    let mut cur = Some(s);
+    while let Some(c) = cur {
+        let Some(st) = src.stmts.get(c) else { break };
+        if let Some(b) = st.block {
+            let mut depth = 0i32;
+            for &x in src.blocks.get(b).map(|b| b.stmts.as_slice()).unwrap_or(&[]) {
+                if x == c {
+                    break;
+                }
+                match src.stmts.get(x).and_then(|y| y.call.as_ref()?.mutex()) {
+                    Some(("lock", ref n)) if n == m => depth += 1,
+                    Some(("unlock", ref n)) if n == m => depth -= 1,
+                    _ => {}
+                }
+            }
+            if depth > 0 {
+                return true;
+            }
+        }
+        cur = st.parent;
+    }
+    false
+}
+
+fn delete_stmt(src: &Source, s: usize) -> Option<Edit> {
+    match src.own_lines(s) {
+        Some((a, b)) => Some(Edit::delete(a, b)),
+        None => src.stmts.get(s).map(|st| Edit::delete(st.start, st.end)),
+    }
+}
+
+fn function_of(src: &Source, s: usize) -> String {
+    src.stmts
+        .get(s)
+        .map(|x| x.function.clone())
+        .unwrap_or_default()
+}
+
+/// Whether statement `s` mentions `name` (a call of it), itself or nested.
+fn mentions(src: &Source, s: usize, name: &str) -> bool {
+    src.within(s)
+        .iter()
+        .any(|&i| src.stmts.get(i).is_some_and(|st| st.idents.contains(name)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repair::edit::apply;
+
+    const SEAT: &str = r#"#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int seats = 1;
+void *buy(void *a) {
+  if (seats > 0) {
+    pthread_mutex_lock(&m);
+    seats = seats - 1;
+    pthread_mutex_unlock(&m);
+  }
+  return 0;
+}
+"#;
+
+    #[test]
+    fn an_existing_mutex_is_widened_over_the_check() {
+        let src = Source::parse(SEAT).expect("parses");
+        let props = locks(&src, &[5, 7]);
+        let existing = props
+            .iter()
+            .find(|p| matches!(&p.action, Action::Lock { new: false, .. }))
+            .expect("widens m");
+        let text = apply(&src.text, &existing.edits).expect("applies");
+        assert_eq!(
+            text,
+            r#"#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int seats = 1;
+void *buy(void *a) {
+  pthread_mutex_lock(&m);
+  if (seats > 0) {
+    seats = seats - 1;
+  }
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+"#
+        );
+        assert!(
+            props
+                .iter()
+                .any(|p| matches!(&p.action, Action::Lock { new: true, .. }))
+        );
+    }
+
+    const TWO: &str = r#"#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int bal;
+void *t(void *a) {
+  int v;
+  pthread_mutex_lock(&m);
+  v = bal;
+  pthread_mutex_unlock(&m);
+  pthread_mutex_lock(&m);
+  bal = v + 1;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+"#;
+
+    #[test]
+    fn two_sections_merge_into_one() {
+        let src = Source::parse(TWO).expect("parses");
+        let p = locks(&src, &[7, 10])
+            .into_iter()
+            .find(|p| matches!(&p.action, Action::Lock { new: false, .. }))
+            .expect("widens m");
+        let text = apply(&src.text, &p.edits).expect("applies");
+        assert!(
+            text.contains("  pthread_mutex_lock(&m);\n  v = bal;\n  bal = v + 1;\n  pthread_mutex_unlock(&m);\n"),
+            "{text}"
+        );
+    }
+
+    const ORDER: &str = r#"#include <pthread.h>
+pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER, b = PTHREAD_MUTEX_INITIALIZER;
+void *t(void *x) {
+  pthread_mutex_lock(&b);
+  pthread_mutex_lock(&a);
+  pthread_mutex_unlock(&a);
+  pthread_mutex_unlock(&b);
+  return 0;
+}
+void *u(void *x) {
+  pthread_mutex_lock(&a);
+  if (x) return 0;
+  pthread_mutex_unlock(&a);
+  return 0;
+}
+"#;
+
+    #[test]
+    fn locks_swap_and_returns_release() {
+        let src = Source::parse(ORDER).expect("parses");
+        assert_eq!(src.global_mutexes, vec!["a".to_string(), "b".to_string()]);
+        let sites = Sites {
+            ranked: vec![4, 12],
+            flows: vec![],
+            deadlock: true,
+        };
+        let r = reorders(&src, &sites);
+        let swap = r
+            .iter()
+            .find(|p| {
+                p.action
+                    == Action::Reorder {
+                        function: "t".into(),
+                        moved: 5,
+                        target: 4,
+                        after: false,
+                    }
+            })
+            .expect("lock a moved before lock b");
+        let text = apply(&src.text, &swap.edits).expect("applies");
+        assert!(text.contains("  pthread_mutex_lock(&a);\n  pthread_mutex_lock(&b);\n"));
+        let rel = releases(&src, &sites);
+        assert_eq!(rel.len(), 1, "{rel:?}");
+        let text = apply(&src.text, &rel[0].edits).expect("applies");
+        assert!(
+            text.contains("if (x) { pthread_mutex_unlock(&a); return 0; }"),
+            "{text}"
+        );
+    }
+
+    const SECTIONS: &str = r#"#include <pthread.h>
+pthread_mutex_t t = PTHREAD_MUTEX_INITIALIZER, q = PTHREAD_MUTEX_INITIALIZER;
+int queued, rows;
+void *c(void *x) {
+  pthread_mutex_lock(&t);
+  pthread_mutex_lock(&q);
+  queued = queued - 1;
+  pthread_mutex_unlock(&q);
+  rows = rows + 1;
+  pthread_mutex_unlock(&t);
+  return 0;
+}
+"#;
+
+    #[test]
+    fn moves_pull_code_into_sections_never_out() {
+        let src = Source::parse(SECTIONS).expect("parses");
+        let sites = Sites {
+            ranked: vec![5, 7, 9],
+            flows: vec![],
+            deadlock: true,
+        };
+        let moves: Vec<Action> = reorders(&src, &sites)
+            .into_iter()
+            .map(|p| p.action)
+            .collect();
+        // The outer lock taken after the inner section: its data stays under `q`.
+        assert!(
+            moves.contains(&Action::Reorder {
+                function: "c".into(),
+                moved: 5,
+                target: 8,
+                after: true,
+            }),
+            "{moves:?}"
+        );
+        // `rows` is never pushed out of `t`'s section, nor `queued` out of `q`'s.
+        for m in &moves {
+            if let Action::Reorder {
+                moved,
+                target,
+                after,
+                ..
+            } = m
+            {
+                assert!(!(*moved == 9 && *target == 10 && *after), "{m:?}");
+                assert!(!(*moved == 7 && *target == 6 && !*after), "{m:?}");
+                assert!(!(*moved == 10 && *target == 9 && !*after), "{m:?}");
+            }
+        }
+    }
+}
