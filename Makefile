@@ -8,6 +8,8 @@ export PATH := $(HOME)/.cargo/bin:$(PATH)
 # Exit status 1 is seqloc's "failure found and localized": the expected outcome here.
 demo: setup build
 	./target/release/seqloc localize examples/lost_update.c; test $$? -eq 1
+	./target/release/seqloc repair examples/lost_update.c > target/demo-repair.txt; test $$? -eq 1
+	sed -n '/^Repair 1/,$$p' target/demo-repair.txt
 
 setup:
 	./scripts/setup.sh
