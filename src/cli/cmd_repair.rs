@@ -199,7 +199,9 @@ fn diff_path(p: &Path) -> String {
     }
 }
 
-fn same_file(a: &str, input: &Path) -> bool {
+/// Whether a file name from the localization (a candidate's, an event's) is the input:
+/// by path, by canonical path, or — for a name the localization shortened — by file name.
+fn names_input(a: &str, input: &Path) -> bool {
     let a = Path::new(a);
     if a == input {
         return true;
@@ -215,20 +217,20 @@ fn same_file(a: &str, input: &Path) -> bool {
 fn sites(l: &Localized, input: &Path) -> Sites {
     let mut ranked = Vec::new();
     for c in &l.candidates {
-        if same_file(&c.file, input) && !ranked.contains(&c.line) {
+        if names_input(&c.file, input) && !ranked.contains(&c.line) {
             ranked.push(c.line);
         }
     }
     let mut flows = Vec::new();
     if let Some(why) = &l.why {
         for f in why.projection.iter().filter(|f| f.inter_thread()) {
-            if !same_file(&f.read.file, input) {
+            if !names_input(&f.read.file, input) {
                 continue;
             }
             let writes = [&f.failing, &f.passing]
                 .into_iter()
                 .flatten()
-                .filter(|w| same_file(&w.file, input))
+                .filter(|w| names_input(&w.file, input))
                 .map(|w| w.line)
                 .collect();
             flows.push((f.read.line, writes));
