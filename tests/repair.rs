@@ -372,3 +372,23 @@ fn localize_repair_is_repair() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--faults"), "{}", stderr(&o));
 }
+
+/// A repair search the time limit cut short, with nothing verified, is no answer (exit 3),
+/// never "no repair exists" (exit 1).
+#[test]
+fn running_out_of_time_is_no_answer() {
+    let rel = format!("{DIR}/always_fails.c");
+    for limit in ["1", "2", "4"] {
+        let o = run(&["repair", &rel, "--format", "json", "--timeout", limit]);
+        let j = json(&o);
+        let none = j["repairs"].as_array().is_none_or(|a| a.is_empty());
+        if o.status.code() == Some(1) {
+            assert!(
+                j["complete"] == true || !none,
+                "exit 1 with an incomplete search and no repair: {j}"
+            );
+        } else {
+            assert_eq!(o.status.code(), Some(3), "{j}");
+        }
+    }
+}
