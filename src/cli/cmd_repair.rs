@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::args::CheckerKind;
 use super::args::{CheckArgs, Format, InputArgs, LocalizeArgs, PropertyArg, RepairArgs};
-use super::cmd_localize::{Found, localize_run};
+use super::cmd_localize::{Found, Run, localize_run};
 use super::{Ctx, EXIT_BAD_INPUT, Fail, load, timeout, verbose, write_output};
 use seqloc::checker::explicit::{ExploreOptions, Explored, explore};
 use seqloc::engine::check::Verdict;
@@ -53,44 +53,47 @@ pub fn run(ctx: &Ctx, a: RepairArgs) -> Result<u8, Fail> {
         repair: false,
     };
     let run = localize_run(ctx, &la)?;
-    let localize_sarif = seqloc::report::localize::to_sarif(&run.report());
-    let localize_json: serde_json::Value =
-        serde_json::from_str(&seqloc::report::localize::to_json(&run.report()))
-            .unwrap_or(serde_json::Value::Null);
-    let localize_text = || {
-        seqloc::report::localize::render_text(
-            &run.report(),
-            &run.prep.normalized,
-            &Style::for_stdout(ctx.color),
-        )
+    let searched = match &run.found {
+        Found::NoFailure(_) => None,
+        Found::Localized { localized, .. } => Some(search_repairs(ctx, &a, &text, localized, t0)?),
     };
-    let name = a.input.file.display().to_string();
-    let localized = match &run.found {
-        Found::NoFailure(_) => {
-            let report = RepairReport {
-                program: name,
-                localize: localize_json,
-                outcome: None,
-                patch_file: None,
-                time_ms: RepairTimes {
-                    total: t0.elapsed().as_millis() as u64,
-                    rechecks: 0,
-                },
-            };
-            print(
-                ctx,
-                &a,
-                format,
-                &report,
-                &localize_text,
-                &localize_sarif,
-                &text,
-            )?;
-            return Ok(run.exit_code());
+    let outcome = searched.as_ref().map(|(o, _)| o);
+    let patch_file = match (&a.write_patch, outcome.and_then(|o| o.verified.first())) {
+        (Some(p), Some(first)) => {
+            write_output(Some(p), &a.input.file, &first.diff)?;
+            Some(p.display().to_string())
         }
-        Found::Localized { localized, .. } => localized,
+        _ => None,
     };
-    let src = Source::parse(&text).map_err(|e| Fail::input(e.to_string()))?;
+    let report = RepairReport {
+        program: a.input.file.display().to_string(),
+        localize: serde_json::from_str(&seqloc::report::localize::to_json(&run.report()))
+            .unwrap_or(serde_json::Value::Null),
+        outcome,
+        patch_file,
+        time_ms: RepairTimes {
+            total: t0.elapsed().as_millis() as u64,
+            rechecks: searched.as_ref().map_or(0, |(_, ms)| *ms),
+        },
+    };
+    print(ctx, &a, format, &report, &run, &text)?;
+    // No verified repair because the time ran out is no answer to "is there one?".
+    if outcome.is_some_and(|o| o.verified.is_empty() && o.out_of_time) {
+        return Ok(super::EXIT_CHECKER);
+    }
+    Ok(run.exit_code())
+}
+
+/// The proposals for a localized failure, re-checked until one verifies; and how long the
+/// re-checks took.
+fn search_repairs(
+    ctx: &Ctx,
+    a: &RepairArgs,
+    text: &str,
+    localized: &Localized,
+    t0: Instant,
+) -> Result<(repair::Outcome, u64), Fail> {
+    let src = Source::parse(text).map_err(|e| Fail::input(e.to_string()))?;
     let sites = sites(localized, &a.input.file);
     let proposals = repair::actions::propose(&src, &sites);
     verbose(
@@ -102,19 +105,18 @@ pub fn run(ctx: &Ctx, a: RepairArgs) -> Result<u8, Fail> {
             sites.ranked
         ),
     );
-    let deadline = timeout(a.checker.time_limit()).map(|t| t0 + t);
     let dir = tempfile::Builder::new()
         .prefix("seqloc-repair-")
         .tempdir()
         .map_err(|e| Fail::checker(format!("cannot make a temporary directory: {e}")))?;
     let mut v = Recheck {
         ctx,
-        a: &a,
+        a,
         dir: dir.path(),
-        deadline,
+        deadline: timeout(a.checker.time_limit()).map(|t| t0 + t),
         per: Duration::from_secs_f64(a.verify_timeout.max(1.0)),
     };
-    let t_search = Instant::now();
+    let t = Instant::now();
     let outcome = repair::search(
         &src,
         &diff_path(&a.input.file),
@@ -125,37 +127,7 @@ pub fn run(ctx: &Ctx, a: RepairArgs) -> Result<u8, Fail> {
     for d in &outcome.dropped {
         verbose(ctx, 1, format!("repair dropped: {} — {}", d.summary, d.why));
     }
-    let patch_file = match (&a.write_patch, outcome.verified.first()) {
-        (Some(p), Some(first)) => {
-            write_output(Some(p), &a.input.file, &first.diff)?;
-            Some(p.display().to_string())
-        }
-        _ => None,
-    };
-    let report = RepairReport {
-        program: name,
-        localize: localize_json,
-        outcome: Some(&outcome),
-        patch_file,
-        time_ms: RepairTimes {
-            total: t0.elapsed().as_millis() as u64,
-            rechecks: t_search.elapsed().as_millis() as u64,
-        },
-    };
-    print(
-        ctx,
-        &a,
-        format,
-        &report,
-        &localize_text,
-        &localize_sarif,
-        &text,
-    )?;
-    // No verified repair because the time ran out is no answer to "is there one?".
-    if outcome.verified.is_empty() && outcome.out_of_time {
-        return Ok(super::EXIT_CHECKER);
-    }
-    Ok(run.exit_code())
+    Ok((outcome, t.elapsed().as_millis() as u64))
 }
 
 fn print(
@@ -163,8 +135,7 @@ fn print(
     a: &RepairArgs,
     format: Format,
     report: &RepairReport,
-    localize_text: &dyn Fn() -> String,
-    localize_sarif: &str,
+    run: &Run,
     source: &str,
 ) -> Result<(), Fail> {
     let text = match format {
@@ -172,7 +143,7 @@ fn print(
         Format::Sarif => format!(
             "{}\n",
             seqloc::report::repair::to_sarif(
-                localize_sarif,
+                &seqloc::report::localize::to_sarif(&run.report()),
                 report,
                 source,
                 &seqloc::report::localize::sarif_uri(&report.program)
@@ -180,7 +151,11 @@ fn print(
         ),
         _ => format!(
             "{}{}",
-            localize_text(),
+            seqloc::report::localize::render_text(
+                &run.report(),
+                &run.prep.normalized,
+                &Style::for_stdout(ctx.color),
+            ),
             seqloc::report::repair::render_text(report, &Style::for_stdout(ctx.color))
         ),
     };

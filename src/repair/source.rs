@@ -219,14 +219,8 @@ impl Source {
                 "compound_statement" => {
                     self.block(text, child, Some(id), func);
                 }
-                "else_clause" => {
-                    let mut c2 = child.walk();
-                    let inner: Vec<_> = child.named_children(&mut c2).collect();
-                    for n in inner {
-                        self.nested(text, n, id, func);
-                    }
-                }
-                "case_statement" => {
+                // Their statements belong to the enclosing `if` or `switch`.
+                "else_clause" | "case_statement" => {
                     let mut c2 = child.walk();
                     let inner: Vec<_> = child.named_children(&mut c2).collect();
                     for n in inner {

@@ -5,7 +5,7 @@ mod locks;
 mod moves;
 mod sync;
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 use super::edit::Edit;
 use super::source::Source;
@@ -227,6 +227,16 @@ fn function_of(src: &Source, s: usize) -> String {
         .get(s)
         .map(|x| x.function.clone())
         .unwrap_or_default()
+}
+
+/// The functions the ranked candidate lines are in.
+fn site_functions(src: &Source, sites: &Sites) -> BTreeSet<String> {
+    sites
+        .ranked
+        .iter()
+        .filter_map(|&l| src.statement_at(l))
+        .map(|s| function_of(src, s))
+        .collect()
 }
 
 /// Whether statement `s` mentions `name` (a call of it), itself or nested.

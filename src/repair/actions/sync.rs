@@ -3,18 +3,13 @@
 
 use std::collections::BTreeSet;
 
-use super::{Action, Proposal, Sites, delete_stmt, function_of, held_at, pairs};
+use super::{Action, Proposal, Sites, delete_stmt, function_of, held_at, pairs, site_functions};
 use crate::repair::edit::Edit;
 use crate::repair::source::Source;
 
 /// An unlock before each jump that leaves a function of the sites with a mutex held.
 pub(super) fn releases(src: &Source, sites: &Sites) -> Vec<Proposal> {
-    let functions: BTreeSet<String> = sites
-        .ranked
-        .iter()
-        .filter_map(|&l| src.statement_at(l))
-        .map(|s| function_of(src, s))
-        .collect();
+    let functions = site_functions(src, sites);
     let mut out = Vec::new();
     for (i, st) in src.stmts.iter().enumerate() {
         if st.kind != "return_statement" || !functions.contains(&st.function) {
@@ -95,22 +90,17 @@ pub(super) fn wait_loops(src: &Source) -> Vec<Proposal> {
 /// (a non-recursive mutex locked twice deadlocks): its own lock and unlock of it go. Only
 /// when every call is under the mutex and no thread starts in the function.
 pub(super) fn drop_relocks(src: &Source, sites: &Sites) -> Vec<Proposal> {
-    let functions: BTreeSet<String> = sites
-        .ranked
-        .iter()
-        .filter_map(|&l| src.statement_at(l))
-        .map(|s| function_of(src, s))
-        .collect();
+    let functions = site_functions(src, sites);
     let mut out = Vec::new();
     for f in &functions {
         // Every mention of `f` outside it, at the innermost statement that makes it.
-        let mentions = |i: usize| {
+        let names_f = |i: usize| {
             src.stmts
                 .get(i)
                 .is_some_and(|st| st.function != *f && st.idents.contains(f))
         };
         let calls: Vec<usize> = (0..src.stmts.len())
-            .filter(|&i| mentions(i) && !src.within(i).into_iter().any(|j| j != i && mentions(j)))
+            .filter(|&i| names_f(i) && !src.within(i).into_iter().any(|j| j != i && names_f(j)))
             .collect();
         if calls.is_empty()
             || calls
