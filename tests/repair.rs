@@ -159,6 +159,35 @@ fn first_repair(rel: &str) -> serde_json::Value {
     j["repairs"][0].clone()
 }
 
+/// Each fault gets the repair of its kind — a thread's own argument slot, a guarded wait,
+/// one thread run before another, a corrected test — and a value change is never made to
+/// the test that states the property.
+#[test]
+fn each_fault_gets_the_repair_of_its_kind() {
+    let cases = [
+        ("loop_counter_arg.c", "argument-slot", "&seqloc_arg_t[t]"),
+        ("bare_wait.c", "guard-wait", "+  while (phase != 2)"),
+        ("config_then_serve.c", "reorder", "+  pthread_join(c, 0);"),
+        ("inverted_handoff.c", "condition", "+  while (items == 0)"),
+        (
+            "short_join_loop.c",
+            "condition",
+            "+  for (k = 0; k < WORKERS; k++)",
+        ),
+    ];
+    let names: Vec<String> = cases.iter().map(|c| c.0.to_string()).collect();
+    let firsts = parallel(&names, |n| first_repair(&format!("{DIR}/{n}")));
+    for ((name, kind, line), first) in cases.iter().zip(firsts) {
+        assert_eq!(first["kind"], *kind, "{name}: {first}");
+        let patch = first["patch"].as_str().unwrap_or_default();
+        assert!(patch.contains(line), "{name}: {patch}");
+    }
+    let (code, j) = repair_json(&format!("{DIR}/guarded_spec.c"));
+    assert_eq!(code, Some(1));
+    let tried = j["dropped"].to_string();
+    assert!(!tried.contains("condition at line 31"), "{tried}");
+}
+
 /// The existing mutex is moved out over the test rather than a second lock added, and a
 /// lock-order inversion is repaired by taking the locks in one order.
 #[test]

@@ -1,10 +1,10 @@
-//! Verified repairs: the smallest change to the program's synchronization that removes the
-//! failure, written into the user's own source text as a patch, and kept only when the
+//! Verified repairs: the smallest change to the program — its synchronization first — that
+//! removes the failure, written into the user's own source text as a patch, and kept only when the
 //! patched program checks clean.
 //!
 //! The actions (`actions`) are drawn from the localization: its ranked candidate lines and
 //! the differential projection's data flows (`rootcause`) say where the racing accesses
-//! and the misordered statements are. Four kinds of change are proposed:
+//! and the misordered statements are. These kinds of change are proposed:
 //!
 //! * **a critical section**: one mutex around a region of each function the sites are in
 //!   (ConcBugAssist's "atomic region" repair, as a lock), an existing mutex of the program
@@ -15,7 +15,15 @@
 //!   taken in the other threads' order, an unlock moved before a join, a flag set after the
 //!   data it announces, a thread created after the data it reads;
 //! * **a release before a return**: a function that returns holding a mutex unlocks it
-//!   first.
+//!   first;
+//! * **condition-variable discipline**: the `if` around a wait made a `while`, a bare wait
+//!   put in a loop on the flag its signaller sets, a relock of a mutex every caller holds
+//!   dropped;
+//! * **a thread's own argument**: a thread created in a counting loop with the address of
+//!   the counter gets its own element of a new array;
+//! * last resorts, after every other: **one thread run before another** (a join moved
+//!   before a creation) and **a value change** in the condition of a best-ranked candidate
+//!   line (an inverted test, an off-by-one), never in what states the property.
 //!
 //! Every proposal is checked by re-parsing and re-checking the patched program (through a
 //! [`Verifier`] the caller supplies: the same checker and bounds as the localization, with
@@ -26,8 +34,9 @@
 //! Not built (issue 24): ConcBugAssist's kill sets over *all* minimal root causes and the
 //! binate covering that picks one change for several root causes at once (a repair here
 //! removes the failure the localization explained, and verification says whether any other
-//! remains); condition-variable orderings (a wait on a new flag); `__VERIFIER_atomic_*`
-//! regions. Verification is as strong as the check: with the built-in checker "no failure
+//! remains); condition-variable orderings on a new flag (a wait added where none is);
+//! `__VERIFIER_atomic_*` regions (a lock is used instead); value repairs beyond a
+//! candidate's condition. Verification is as strong as the check: with the built-in checker "no failure
 //! in any execution" when the explicit-state explorer finishes, otherwise within the
 //! bounds it names.
 

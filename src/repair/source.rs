@@ -38,6 +38,44 @@ pub struct Stmt {
     /// declared).
     pub idents: BTreeSet<String>,
     pub writes: BTreeSet<String>,
+    /// For a control statement: the parts of its condition a value repair may change.
+    pub condition: Vec<CondPart>,
+    /// For a counting `for` loop (`v = …; v < bound; v++`).
+    pub counting: Option<Counting>,
+}
+
+/// A relational operator of a condition (`<`, `!=`, …), or a `± 1` term (`n - 1`) in one:
+/// the two places an off-by-one or an inverted test is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CondPart {
+    pub start: usize,
+    pub end: usize,
+    /// The operator, or the whole `x ± 1` term.
+    pub text: String,
+    /// For a `± 1` term: its other operand's text.
+    pub without_one: Option<String>,
+}
+
+/// `for (v = 0; v < bound; v++)`: a loop that counts `v` from zero to `bound`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counting {
+    pub var: String,
+    pub bound: String,
+    /// `v` is declared in the loop's own header (`for (int v = 0; …)`).
+    pub declared_here: bool,
+    /// Byte offset just after the header's closing parenthesis.
+    pub header_end: usize,
+}
+
+/// A local variable declared in a function body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Local {
+    pub function: String,
+    pub name: String,
+    /// The declaration's type, as written (`int`, `unsigned long`).
+    pub ty: String,
+    /// The declaration statement.
+    pub stmt: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,6 +120,8 @@ pub struct Source {
     /// Top-level `pthread_mutex_t` variables declared with a plain name.
     pub global_mutexes: Vec<String>,
     pub includes_pthread: bool,
+    /// Local variables declared with a plain name (not arrays or pointers).
+    pub locals: Vec<Local>,
 }
 
 /// Calls whose effect the repairs know: they read and write only their arguments.
@@ -115,6 +155,7 @@ impl Source {
             idents: BTreeSet::new(),
             global_mutexes: vec![],
             includes_pthread: false,
+            locals: vec![],
         };
         let root = tree.root_node();
         let mut cursor = root.walk();
@@ -195,6 +236,13 @@ impl Source {
         collect_writes(text, node, &mut writes);
         let mut facts = Facts::default();
         scan(text, node, 0, &mut facts);
+        let mut condition = vec![];
+        if let Some(c) = node.child_by_field_name("condition") {
+            condition_parts(text, c, &mut condition);
+        }
+        if node.kind() == "declaration" {
+            self.locals.extend(plain_locals(text, node, func, id));
+        }
         self.stmts.push(Stmt {
             kind: node.kind().to_string(),
             start: node.start_byte(),
@@ -210,6 +258,8 @@ impl Source {
             calls_user: facts.calls_user,
             idents,
             writes,
+            condition,
+            counting: counting(text, node),
         });
         // Nested statements: the bodies of control statements and nested blocks.
         let mut cursor = node.walk();
@@ -492,6 +542,122 @@ fn collect_writes(text: &str, n: tree_sitter::Node, out: &mut BTreeSet<String>) 
     for c in n.children(&mut cursor) {
         collect_writes(text, c, out);
     }
+}
+
+fn condition_parts(text: &str, n: tree_sitter::Node, out: &mut Vec<CondPart>) {
+    if n.kind() == "binary_expression" {
+        if let Some(op) = n.child_by_field_name("operator") {
+            let o = node_text(text, op);
+            if matches!(o, "<" | "<=" | ">" | ">=" | "==" | "!=") {
+                out.push(CondPart {
+                    start: op.start_byte(),
+                    end: op.end_byte(),
+                    text: o.to_string(),
+                    without_one: None,
+                });
+            }
+            let one = n
+                .child_by_field_name("right")
+                .is_some_and(|r| r.kind() == "number_literal" && node_text(text, r) == "1");
+            if matches!(o, "+" | "-") && one {
+                if let Some(l) = n.child_by_field_name("left") {
+                    out.push(CondPart {
+                        start: n.start_byte(),
+                        end: n.end_byte(),
+                        text: node_text(text, n).to_string(),
+                        without_one: Some(node_text(text, l).to_string()),
+                    });
+                }
+            }
+        }
+    }
+    // A call's arguments are the callee's business, not the condition's.
+    if n.kind() == "call_expression" {
+        return;
+    }
+    let mut cursor = n.walk();
+    for c in n.named_children(&mut cursor) {
+        condition_parts(text, c, out);
+    }
+}
+
+/// `for (v = 0; v < bound; v++)` (or `int v = 0`, `++v`, `v += 1`).
+fn counting(text: &str, n: tree_sitter::Node) -> Option<Counting> {
+    if n.kind() != "for_statement" {
+        return None;
+    }
+    let init = n.child_by_field_name("initializer")?;
+    let (var, declared_here) = match init.kind() {
+        "assignment_expression" => {
+            let l = init.child_by_field_name("left")?;
+            let r = init.child_by_field_name("right")?;
+            (l.kind() == "identifier" && node_text(text, r) == "0")
+                .then(|| (node_text(text, l).to_string(), false))?
+        }
+        "declaration" => {
+            let d = init.child_by_field_name("declarator")?;
+            let name = d.child_by_field_name("declarator")?;
+            let value = d.child_by_field_name("value")?;
+            (d.kind() == "init_declarator"
+                && name.kind() == "identifier"
+                && node_text(text, value) == "0")
+                .then(|| (node_text(text, name).to_string(), true))?
+        }
+        _ => return None,
+    };
+    let cond = n.child_by_field_name("condition")?;
+    let left = cond.child_by_field_name("left")?;
+    let op = cond.child_by_field_name("operator")?;
+    let bound = cond.child_by_field_name("right")?;
+    if cond.kind() != "binary_expression"
+        || node_text(text, left) != var
+        || node_text(text, op) != "<"
+    {
+        return None;
+    }
+    let update = n.child_by_field_name("update")?;
+    let u = node_text(text, update).replace(' ', "");
+    if ![
+        format!("{var}++"),
+        format!("++{var}"),
+        format!("{var}+=1"),
+        format!("{var}={var}+1"),
+    ]
+    .contains(&u)
+    {
+        return None;
+    }
+    let body = n.child_by_field_name("body")?;
+    let header = text.get(n.start_byte()..body.start_byte())?;
+    Some(Counting {
+        var,
+        bound: node_text(text, bound).to_string(),
+        declared_here,
+        header_end: n.start_byte() + header.trim_end().len(),
+    })
+}
+
+/// The plainly declared names of a declaration (`int i, k = 0;`), with its type.
+fn plain_locals(text: &str, decl: tree_sitter::Node, func: &str, stmt: usize) -> Vec<Local> {
+    let Some(ty) = decl.child_by_field_name("type") else {
+        return vec![];
+    };
+    let mut cursor = decl.walk();
+    decl.children_by_field_name("declarator", &mut cursor)
+        .filter_map(|d| {
+            let name = match d.kind() {
+                "identifier" => d,
+                "init_declarator" => d.child_by_field_name("declarator")?,
+                _ => return None,
+            };
+            (name.kind() == "identifier").then(|| Local {
+                function: func.to_string(),
+                name: node_text(text, name).to_string(),
+                ty: node_text(text, ty).to_string(),
+                stmt,
+            })
+        })
+        .collect()
 }
 
 #[derive(Default)]

@@ -67,6 +67,9 @@ pub struct WhyView {
     pub tried: usize,
     pub failing_flows: usize,
     pub projection: Vec<FlowView>,
+    /// The passing run's thread functions, for threads the failing run does not show.
+    #[serde(skip)]
+    pub passing_threads: Vec<(u32, String)>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -114,6 +117,12 @@ impl WhyView {
         }
         WhyView {
             change: w.change.clone(),
+            passing_threads: passing
+                .schedule
+                .threads
+                .iter()
+                .map(|t| (t.id, t.function.clone()))
+                .collect(),
             passing_interleaving: interleaving(&passing),
             passing_schedule: w.schedule_replays.then(|| w.passing.schedule.clone()),
             unwind: w.unwind,
@@ -149,16 +158,20 @@ impl WhyView {
             if self.failing_flows == 1 { "" } else { "s" },
             if n == 0 { "" } else { ":" }
         )];
+        let label = |t: u32| match self.passing_threads.iter().find(|(id, _)| *id == t) {
+            Some((_, f)) if !cex.schedule.threads.iter().any(|c| c.id == t) => format!("T{t} {f}"),
+            _ => thread_label(cex, t),
+        };
         // When both writes are the same thread's on the same line, which time it wrote
         // there is the difference.
         let src = |w: &Option<WriteView>, nth: bool| match w {
             Some(w) if nth => format!(
                 "{}'s {} write at line {}",
-                thread_label(cex, w.thread),
+                label(w.thread),
                 ordinal(w.occurrence),
                 w.line
             ),
-            Some(w) => format!("{}'s write at line {}", thread_label(cex, w.thread), w.line),
+            Some(w) => format!("{}'s write at line {}", label(w.thread), w.line),
             None => "the initial value".into(),
         };
         const SHOWN: usize = 6;

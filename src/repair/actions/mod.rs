@@ -1,17 +1,21 @@
 //! The repairs proposed for a localized failure (see the module comment of `repair`),
 //! each as edits of the user's source text, in the order they are worth trying.
 
+mod arguments;
 mod locks;
 mod moves;
 mod sync;
+mod values;
 
 use std::collections::{BTreeSet, HashSet};
 
 use super::edit::Edit;
 use super::source::Source;
+use arguments::argument_slots;
 use locks::locks;
-use moves::reorders;
-use sync::{drop_relocks, releases, wait_loops};
+use moves::{reorders, thread_orders};
+use sync::{drop_relocks, guard_waits, releases, wait_loops};
+use values::conditions;
 
 /// Where the localization points, in the input file's lines.
 #[derive(Clone, Debug, Default)]
@@ -65,6 +69,27 @@ pub enum Action {
         mutex: String,
         line: u32,
     },
+    /// The bare condition wait at `line` put in a `while (predicate)` loop.
+    GuardWait {
+        function: String,
+        line: u32,
+        predicate: String,
+    },
+    /// The thread created at `line` given its own element of a new array `slot` instead
+    /// of the address of the loop counter `var`.
+    ArgumentSlot {
+        function: String,
+        line: u32,
+        var: String,
+        slot: String,
+    },
+    /// A value change: `from` made `to` in the condition at `line`.
+    Condition {
+        function: String,
+        line: u32,
+        from: String,
+        to: String,
+    },
 }
 
 impl Action {
@@ -75,6 +100,9 @@ impl Action {
             Action::Release { .. } => "release",
             Action::WaitLoop { .. } => "wait-loop",
             Action::DropRelock { .. } => "drop-relock",
+            Action::GuardWait { .. } => "guard-wait",
+            Action::ArgumentSlot { .. } => "argument-slot",
+            Action::Condition { .. } => "condition",
         }
     }
 }
@@ -89,8 +117,8 @@ pub struct Proposal {
     /// It moves a thread's creation or join: one thread then runs wholly before or
     /// after another, the bluntest repair (tried after every other).
     pub serializes: bool,
-    /// Tried after the proposals of a lower tier: lock proposals for a deadlock, and lock
-    /// proposals not drawn from the projection's flows.
+    /// Tried after the proposals of a lower tier: lock proposals not drawn from the
+    /// projection's flows (1), lock proposals for a deadlock (2), value changes (3).
     pub tier: u8,
 }
 
@@ -113,6 +141,9 @@ impl Proposal {
 /// each costs a re-check.
 const MAX_RANKED: usize = 4;
 const MAX_PROPOSALS: usize = 32;
+/// The last resorts — one thread run wholly before another, a value changed — tried after
+/// those, however many they are.
+const MAX_LAST_RESORTS: usize = 8;
 /// How far a statement moves, in statements of its block.
 const MAX_MOVE: usize = 3;
 
@@ -132,14 +163,23 @@ pub fn propose(src: &Source, sites: &Sites) -> Vec<Proposal> {
     out.extend(reorders(src, sites));
     out.extend(releases(src, sites));
     out.extend(wait_loops(src));
+    out.extend(guard_waits(src));
+    out.extend(argument_slots(src));
     out.extend(drop_relocks(src, sites));
-    out.sort_by_key(Proposal::cost);
     // One proposal per resulting program, and none that gives back the program as it is
     // (a section moved out to where it already was).
     let mut seen = HashSet::new();
     seen.insert(src.text.clone());
-    out.retain(|p| super::edit::apply(&src.text, &p.edits).is_ok_and(|text| seen.insert(text)));
-    out.truncate(MAX_PROPOSALS);
+    let mut distinct = |mut ps: Vec<Proposal>, n: usize| {
+        ps.sort_by_key(Proposal::cost);
+        ps.retain(|p| super::edit::apply(&src.text, &p.edits).is_ok_and(|t| seen.insert(t)));
+        ps.truncate(n);
+        ps
+    };
+    let mut out = distinct(out, MAX_PROPOSALS);
+    let mut last = thread_orders(src, sites);
+    last.extend(conditions(src, sites));
+    out.extend(distinct(last, MAX_LAST_RESORTS));
     out
 }
 

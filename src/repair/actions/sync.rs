@@ -86,6 +86,116 @@ pub(super) fn wait_loops(src: &Source) -> Vec<Proposal> {
     out
 }
 
+/// A condition wait that tests no predicate (`pthread_cond_wait(&cv, &m);` alone) waits
+/// for ever when the signal came first (a lost wake-up) and returns on a spurious one.
+/// When a thread that signals `cv` sets a shared flag to a constant before it
+/// (`done = 1; pthread_cond_signal(&cv);`), the wait goes in a loop on that flag: the
+/// waiter waits only while the flag is unset, and again after every wake-up.
+pub(super) fn guard_waits(src: &Source) -> Vec<Proposal> {
+    let mut out = Vec::new();
+    for (i, st) in src.stmts.iter().enumerate() {
+        let Some(call) = &st.call else { continue };
+        if !matches!(
+            call.name.as_str(),
+            "pthread_cond_wait" | "pthread_cond_timedwait"
+        ) {
+            continue;
+        }
+        let Some(cv) = call.args.first().map(|a| a.trim()) else {
+            continue;
+        };
+        // Only a wait that is a statement of a block and not the body of a test or a
+        // loop (a `for` that counts rounds does not test a predicate).
+        let owner = st.block.and_then(|b| src.blocks.get(b)).map(|b| {
+            b.stmt
+                .and_then(|o| src.stmts.get(o))
+                .map(|o| o.kind.as_str())
+        });
+        match owner {
+            Some(None | Some("for_statement" | "compound_statement")) => {}
+            _ => continue,
+        }
+        for (var, value) in flags_set_before_signal(src, cv) {
+            let pred = if value == "1" || value == "true" {
+                format!("!{var}")
+            } else {
+                format!("{var} != {value}")
+            };
+            out.push(Proposal {
+                summary: format!(
+                    "wait only while `{pred}`, and test it again after each wake-up: the wait at line {} of `{}` in a `while` loop",
+                    st.first_line, st.function
+                ),
+                action: Action::GuardWait {
+                    function: st.function.clone(),
+                    line: st.first_line,
+                    predicate: pred.clone(),
+                },
+                edits: vec![Edit {
+                    start: st.start,
+                    end: st.end,
+                    text: format!("while ({pred})\n{}  {}", src.indent(i), src.text_of(i)),
+                }],
+                statements_locked: 0,
+                serializes: false,
+                tier: 0,
+            });
+        }
+    }
+    out
+}
+
+/// The shared flags (`name = constant;`) set before a signal or broadcast of `cv` in the
+/// signalling statement's block, with the constant.
+fn flags_set_before_signal(src: &Source, cv: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (j, sg) in src.stmts.iter().enumerate() {
+        let Some(call) = &sg.call else { continue };
+        if !matches!(
+            call.name.as_str(),
+            "pthread_cond_signal" | "pthread_cond_broadcast"
+        ) || call.args.first().map(|a| a.trim()) != Some(cv)
+        {
+            continue;
+        }
+        let Some((b, k)) = src.position(j) else {
+            continue;
+        };
+        let before = src
+            .blocks
+            .get(b)
+            .and_then(|b| b.stmts.get(..k))
+            .unwrap_or(&[]);
+        for &x in before.iter().rev() {
+            let Some((var, value)) = constant_assignment(src.text_of(x)) else {
+                continue;
+            };
+            let local = src
+                .locals
+                .iter()
+                .any(|l| l.function == sg.function && l.name == var);
+            if !local && !out.iter().any(|(v, _)| *v == var) {
+                out.push((var, value));
+            }
+        }
+    }
+    out
+}
+
+/// `name = 12;` or `name = true;`.
+fn constant_assignment(stmt: &str) -> Option<(String, String)> {
+    let (l, r) = stmt.strip_suffix(';')?.split_once('=')?;
+    let (l, r) = (l.trim(), r.trim());
+    let ident = |s: &str| {
+        s.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let constant = r == "true" || (!r.is_empty() && r.chars().all(|c| c.is_ascii_digit()));
+    (ident(l) && constant && !r.starts_with('=')).then(|| (l.to_string(), r.to_string()))
+}
+
 /// A function of the sites that locks a mutex every one of its callers already holds
 /// (a non-recursive mutex locked twice deadlocks): its own lock and unlock of it go. Only
 /// when every call is under the mutex and no thread starts in the function.
@@ -177,4 +287,51 @@ fn held_mutexes(src: &Source, s: usize) -> Vec<String> {
         .into_iter()
         .filter(|m| held_at(src, anchor, m))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bare_wait_is_guarded_by_the_flag_its_signaller_sets() {
+        let prog = r#"#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+int go = 0;
+void *a(void *x) {
+  int mine = 3;
+  pthread_mutex_lock(&m);
+  mine = 4;
+  go = 1;
+  pthread_cond_signal(&c);
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+void *b(void *x) {
+  pthread_mutex_lock(&m);
+  pthread_cond_wait(&c, &m);
+  while (!go)
+    pthread_cond_wait(&c, &m);
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+"#;
+        let src = Source::parse(prog).expect("parses");
+        let p = guard_waits(&src);
+        // Only the bare wait, and only on the shared flag (not the local `mine`).
+        assert_eq!(p.len(), 1, "{p:?}");
+        let t = crate::repair::edit::apply(&src.text, &p[0].edits).expect("applies");
+        assert!(
+            t.contains("  while (!go)\n    pthread_cond_wait(&c, &m);\n  while (!go)"),
+            "{t}"
+        );
+        assert_eq!(
+            constant_assignment("state = 2;"),
+            Some(("state".into(), "2".into()))
+        );
+        assert_eq!(constant_assignment("n = n + 1;"), None);
+        assert_eq!(constant_assignment("a[i] = 1;"), None);
+        assert_eq!(constant_assignment("x == 1;"), None);
+    }
 }
