@@ -396,6 +396,45 @@ fn a_missing_join_names_the_join_loop() {
     );
 }
 
+/// A thread that runs from its entry to its exit in one block (no point of the sequential
+/// program names one of its statements) is still in the failing schedule, so the
+/// schedule replays and the localization runs (it was "the schedule cannot be replayed").
+#[test]
+fn a_thread_run_in_one_go_keeps_its_block() {
+    let o = run(&[
+        "localize",
+        "tests/programs/localize/straight_thread.c",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    let blocks = j["schedule"]["blocks"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        blocks
+            .iter()
+            .any(|b| b["thread"] == 2 && b["until"] == "end"),
+        "{}",
+        j["schedule"]
+    );
+    assert!(
+        j["schedule"]["threads"]
+            .as_array()
+            .is_some_and(|t| t.iter().any(|t| t["function"] == "logger")),
+        "{}",
+        j["schedule"]
+    );
+    assert!(
+        j["candidates"]
+            .as_array()
+            .is_some_and(|c| c.iter().any(|c| c["line"] == 32)),
+        "{j}"
+    );
+}
+
 /// A changed pointer that only avoids the failure by reading garbage through NULL is no
 /// repair: the localizer discards executions that load through a pointer into no object.
 /// (Here a worker's `t = arg` set to NULL made its reads of `t->id` unconstrained.)

@@ -160,14 +160,19 @@ fn first_repair(rel: &str) -> serde_json::Value {
 }
 
 /// Each fault gets the repair of its kind — a thread's own argument slot, a guarded wait,
-/// one thread run before another, a corrected test — and a value change is never made to
+/// a read that waits for another thread's write, one thread run before another, a missing
+/// join, a corrected test — and a value change is never made to
 /// the test that states the property.
 #[test]
 fn each_fault_gets_the_repair_of_its_kind() {
     let cases = [
         ("loop_counter_arg.c", "argument-slot", "&seqloc_arg_t[t]"),
         ("bare_wait.c", "guard-wait", "+  while (phase != 2)"),
-        ("config_then_serve.c", "reorder", "+  pthread_join(c, 0);"),
+        (
+            "config_then_serve.c",
+            "handshake",
+            "+  while (!seqloc_ready)",
+        ),
         ("inverted_handoff.c", "condition", "+  while (items == 0)"),
         (
             "short_join_loop.c",
@@ -182,6 +187,16 @@ fn each_fault_gets_the_repair_of_its_kind() {
         let patch = first["patch"].as_str().unwrap_or_default();
         assert!(patch.contains(line), "{name}: {patch}");
     }
+    // When no handshake holds (the write may never happen: a refused withdrawal), one
+    // thread runs wholly before the other, and the report says so.
+    let serial = first_repair("benchmarks/paper/account_bad.c");
+    assert_eq!(serial["kind"], "reorder", "{serial}");
+    assert!(
+        serial["summary"]
+            .as_str()
+            .is_some_and(|s| s.contains("runs wholly before")),
+        "{serial}"
+    );
     let (code, j) = repair_json(&format!("{DIR}/guarded_spec.c"));
     assert_eq!(code, Some(1));
     let tried = j["dropped"].to_string();

@@ -320,7 +320,8 @@ pub(super) struct Run {
     pub prep: Prepared,
     pub info: CheckerInfo,
     pub name: String,
-    t0: Instant,
+    /// The localization's own time (a repair's re-checks come after it).
+    total_ms: u64,
     first_ms: u64,
     pub found: Found,
 }
@@ -334,9 +335,9 @@ pub(super) enum Found {
 }
 
 impl Run {
-    /// The report of the run, timed now.
+    /// The report of the run.
     pub fn report(&self) -> LocalizeReport<'_> {
-        let total = self.t0.elapsed().as_millis() as u64;
+        let total = self.total_ms;
         match &self.found {
             Found::NoFailure(out) => LocalizeReport {
                 program: self.name.clone(),
@@ -479,7 +480,7 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
                 prep,
                 info,
                 name,
-                t0,
+                total_ms: t0.elapsed().as_millis() as u64,
                 first_ms,
                 found: Found::NoFailure(out),
             });
@@ -583,7 +584,7 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
         prep,
         info,
         name,
-        t0,
+        total_ms: t0.elapsed().as_millis() as u64,
         first_ms,
         found: Found::Localized {
             localized: Box::new(localized),

@@ -201,6 +201,7 @@ fn sites(l: &Localized, input: &Path) -> Sites {
         }
     }
     let mut flows = Vec::new();
+    let mut orders = Vec::new();
     if let Some(why) = &l.why {
         for f in why.projection.iter().filter(|f| f.inter_thread()) {
             if !names_input(&f.read.file, input) {
@@ -213,11 +214,19 @@ fn sites(l: &Localized, input: &Path) -> Sites {
                 .map(|w| w.line)
                 .collect();
             flows.push((f.read.line, writes));
+            if let Some(w) = f
+                .passing
+                .as_ref()
+                .filter(|w| w.thread != f.read.thread && names_input(&w.file, input))
+            {
+                orders.push((w.line, f.read.line));
+            }
         }
     }
     Sites {
         ranked,
         flows,
+        orders,
         deadlock: l.cex.violation.kind == seqloc::cex::ViolationKind::Deadlock,
     }
 }

@@ -21,6 +21,9 @@
 //!   dropped;
 //! * **a thread's own argument**: a thread created in a counting loop with the address of
 //!   the counter gets its own element of a new array;
+//! * **an ordering between threads** (ConcBugAssist's ordering repair): a read waits on a
+//!   new flag and condition variable until another thread's write is done (`handshakes`),
+//!   or the creator joins a thread before it reads what the thread writes (`joins`);
 //! * last resorts, after every other: **one thread run before another** (a join moved
 //!   before a creation) and **a value change** in the condition of a best-ranked candidate
 //!   line (an inverted test, an off-by-one), never in what states the property.
@@ -34,8 +37,7 @@
 //! Not built (issue 24): ConcBugAssist's kill sets over *all* minimal root causes and the
 //! binate covering that picks one change for several root causes at once (a repair here
 //! removes the failure the localization explained, and verification says whether any other
-//! remains); condition-variable orderings on a new flag (a wait added where none is);
-//! `__VERIFIER_atomic_*` regions (a lock is used instead); value repairs beyond a
+//! remains); `__VERIFIER_atomic_*` regions (a lock is used instead); value repairs beyond a
 //! candidate's condition. Verification is as strong as the check: with the built-in checker "no failure
 //! in any execution" when the explicit-state explorer finishes, otherwise within the
 //! bounds it names.
@@ -187,6 +189,7 @@ mod tests {
         let sites = Sites {
             ranked: vec![5, 4],
             flows: vec![(4, vec![5])],
+            orders: vec![],
             deadlock: false,
         };
         let props = actions::propose(&src, &sites);

@@ -8,7 +8,7 @@
 //! | `schema` | `"seqloc.repair/1"` |
 //! | `program` | the input file |
 //! | `localize` | the localization, a whole `seqloc.localize/1` document (its `verdict` says whether there was anything to repair) |
-//! | `repairs` | the verified repairs, best first; each: `kind` (`lock`: a mutex taken around regions; `reorder`: a statement moved before or after another of its block; `release`: a mutex unlocked before a return; `wait-loop`: the `if` around a condition wait made a `while`; `drop-relock`: a function only called with a mutex held no longer locks it itself; `guard-wait`: a bare condition wait put in a `while` loop on its signaller's flag; `argument-slot`: each thread created in a counting loop given its own copy of the counter; `condition`: a value change, a relational operator or a `± 1` term in the condition of a candidate line), `summary`, `mutex` and `new_mutex` (for `lock` and `release`), `regions` (`function`, `first_line`, `last_line`: the code under the lock), `moved` and `before` or `after` (lines, for `reorder`), `line` (for `release`, `wait-loop`, `drop-relock`, `guard-wait`, `argument-slot`, `condition`: the return, the `if`, the dropped lock, the wait, the creation, the condition), `statements_locked`, `lines_changed`, `verified` (`exhaustive`: no failure in any execution; `reach`: how far the re-check reaches, in words; `ms`), `patch` (a unified diff from `a/PATH` to `b/PATH`, PATH the input path as given, or its file name when absolute) |
+//! | `repairs` | the verified repairs, best first; each: `kind` (`lock`: a mutex taken around regions; `reorder`: a statement moved before or after another of its block; `release`: a mutex unlocked before a return; `wait-loop`: the `if` around a condition wait made a `while`; `drop-relock`: a function only called with a mutex held no longer locks it itself; `guard-wait`: a bare condition wait put in a `while` loop on its signaller's flag; `join`: a `pthread_join` inserted before a read of what the thread writes; `handshake`: a new flag, mutex and condition variable that make a read wait until another thread's write is done; `argument-slot`: each thread created in a counting loop given its own copy of the counter; `condition`: a value change, a relational operator or a `± 1` term in the condition of a candidate line), `summary`, `mutex` and `new_mutex` (for `lock` and `release`), `regions` (`function`, `first_line`, `last_line`: the code under the lock), `moved` and `before` or `after` (lines, for `reorder`; for `handshake`, `after` is the write the flag is raised after and `before` the read that waits), `line` (for `release`, `wait-loop`, `drop-relock`, `guard-wait`, `join`, `argument-slot`, `condition`: the return, the `if`, the dropped lock, the wait, the statement the join goes before, the creation, the condition), `statements_locked`, `lines_changed`, `verified` (`exhaustive`: no failure in any execution; `reach`: how far the re-check reaches, in words; `ms`), `patch` (a unified diff from `a/PATH` to `b/PATH`, PATH the input path as given, or its file name when absolute) |
 //! | `dropped` | proposals re-checked that did not verify: `summary`, `why` (the failure or deadlock the patched program still has, or why the re-check gave no answer) |
 //! | `proposed`, `checked` | proposals made, and re-checked |
 //! | `complete` | every proposal was re-checked or enough repairs verified (`false`: the time ran out) |
@@ -141,8 +141,17 @@ fn repair_json(v: &Verified) -> RepairJson<'_> {
             new_mutex = Some(false);
             line = Some(*l);
         }
+        Action::Handshake {
+            after: w,
+            before: r,
+            ..
+        } => {
+            after = Some(*w);
+            before = Some(*r);
+        }
         Action::WaitLoop { line: l, .. }
         | Action::GuardWait { line: l, .. }
+        | Action::Join { line: l, .. }
         | Action::ArgumentSlot { line: l, .. }
         | Action::Condition { line: l, .. } => line = Some(*l),
         Action::DropRelock { mutex: m, lock, .. } => {
@@ -334,9 +343,11 @@ fn touched_lines(a: &Action) -> Vec<u32> {
             .flat_map(|r| r.first_line..=r.last_line)
             .collect(),
         Action::Reorder { moved, target, .. } => vec![*moved, *target],
+        Action::Handshake { after, before, .. } => vec![*after, *before],
         Action::Release { line, .. }
         | Action::WaitLoop { line, .. }
         | Action::GuardWait { line, .. }
+        | Action::Join { line, .. }
         | Action::ArgumentSlot { line, .. }
         | Action::Condition { line, .. } => vec![*line],
         Action::DropRelock { lock, unlock, .. } => vec![*lock, *unlock],

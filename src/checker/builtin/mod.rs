@@ -11,7 +11,7 @@ pub mod probe;
 pub mod stop;
 pub mod symex;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use std::sync::{Arc, Mutex};
@@ -654,12 +654,25 @@ fn extract(s: &Session, model: &Model, index: &StmtIndex, prog: &Program) -> Cou
             }
         }
     }
-    // Blocks: maximal runs of one thread; each ends before its thread's next point.
+    // Blocks: maximal runs of one thread; each ends before its thread's next point. A
+    // thread that ran from its entry to its exit without another point in between (no
+    // point names one of its statements) still has its block, where it ran.
     let mut runs: Vec<(u32, Vec<(u32, StmtId)>)> = Vec::new();
-    for (k, p, sid) in &points {
+    let mut has_run: HashSet<u32> = HashSet::new();
+    for (i, (k, p, sid)) in all_points.iter().enumerate() {
+        let named = !sid.is_none();
         match runs.last_mut() {
-            Some((t, v)) if t == k => v.push((*p, *sid)),
-            _ => runs.push((*k, vec![(*p, *sid)])),
+            Some((t, v)) if t == k && named => v.push((*p, *sid)),
+            Some((t, _)) if t == k => {}
+            _ if named => {
+                runs.push((*k, vec![(*p, *sid)]));
+                has_run.insert(*k);
+            }
+            _ if !has_run.contains(k) && ran_after.get(i).copied().unwrap_or(false) => {
+                runs.push((*k, vec![]));
+                has_run.insert(*k);
+            }
+            _ => {}
         }
     }
     // The code each slot ran, to name its points.

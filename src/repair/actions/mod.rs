@@ -2,6 +2,8 @@
 //! each as edits of the user's source text, in the order they are worth trying.
 
 mod arguments;
+mod handshakes;
+mod joins;
 mod locks;
 mod moves;
 mod sync;
@@ -12,8 +14,10 @@ use std::collections::{BTreeSet, HashSet};
 use super::edit::Edit;
 use super::source::Source;
 use arguments::argument_slots;
+use handshakes::handshakes;
+use joins::{missing_joins, thread_orders};
 use locks::locks;
-use moves::{reorders, thread_orders};
+use moves::reorders;
 use sync::{drop_relocks, guard_waits, releases, wait_loops};
 use values::conditions;
 
@@ -25,6 +29,9 @@ pub struct Sites {
     /// The differential projection's inter-thread flows: a read's line and the lines of
     /// the writes it read from in the failing and the passing run.
     pub flows: Vec<(u32, Vec<u32>)>,
+    /// Orderings the passing run has and the failing one lacks: another thread's write
+    /// (its line) that a read (its line) sees when it passes.
+    pub orders: Vec<(u32, u32)>,
     /// The failure is a deadlock.
     pub deadlock: bool,
 }
@@ -83,6 +90,21 @@ pub enum Action {
         var: String,
         slot: String,
     },
+    /// The statement at `before` in `reader` waits for a new flag that `writer` raises
+    /// (and broadcasts) after the statement at `after`.
+    Handshake {
+        writer: String,
+        after: u32,
+        reader: String,
+        before: u32,
+        flag: String,
+    },
+    /// `pthread_join(thread, 0)` inserted before the statement at `line`.
+    Join {
+        function: String,
+        line: u32,
+        thread: String,
+    },
     /// A value change: `from` made `to` in the condition at `line`.
     Condition {
         function: String,
@@ -101,6 +123,8 @@ impl Action {
             Action::WaitLoop { .. } => "wait-loop",
             Action::DropRelock { .. } => "drop-relock",
             Action::GuardWait { .. } => "guard-wait",
+            Action::Join { .. } => "join",
+            Action::Handshake { .. } => "handshake",
             Action::ArgumentSlot { .. } => "argument-slot",
             Action::Condition { .. } => "condition",
         }
@@ -165,6 +189,8 @@ pub fn propose(src: &Source, sites: &Sites) -> Vec<Proposal> {
     out.extend(wait_loops(src));
     out.extend(guard_waits(src));
     out.extend(argument_slots(src));
+    out.extend(missing_joins(src, sites));
+    out.extend(handshakes(src, sites));
     out.extend(drop_relocks(src, sites));
     // One proposal per resulting program, and none that gives back the program as it is
     // (a section moved out to where it already was).
@@ -388,6 +414,7 @@ void *u(void *x) {
         let sites = Sites {
             ranked: vec![4, 12],
             flows: vec![],
+            orders: vec![],
             deadlock: true,
         };
         let r = reorders(&src, &sites);
@@ -434,6 +461,7 @@ void *c(void *x) {
         let sites = Sites {
             ranked: vec![5, 7, 9],
             flows: vec![],
+            orders: vec![],
             deadlock: true,
         };
         let moves: Vec<Action> = reorders(&src, &sites)

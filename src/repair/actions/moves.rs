@@ -104,90 +104,6 @@ pub(super) fn reorders(src: &Source, sites: &Sites) -> Vec<Proposal> {
     out
 }
 
-/// One thread run wholly before another: of two threads created in one block whose
-/// functions (or their callees) hold the sites, the first one's join moved before the
-/// second one's creation. The bluntest ordering repair, tried after every other.
-pub(super) fn thread_orders(src: &Source, sites: &Sites) -> Vec<Proposal> {
-    let site_fns: BTreeSet<String> = sites
-        .ranked
-        .iter()
-        .chain(
-            sites
-                .flows
-                .iter()
-                .flat_map(|(r, ws)| std::iter::once(r).chain(ws)),
-        )
-        .filter_map(|&l| src.statement_at(l))
-        .filter_map(|s| src.stmts.get(s).map(|st| st.function.clone()))
-        .collect();
-    let mut out = Vec::new();
-    for block in &src.blocks {
-        let call = |s: usize| src.stmts.get(s).and_then(|st| st.call.as_ref());
-        let creates: Vec<(usize, String, String)> = block
-            .stmts
-            .iter()
-            .enumerate()
-            .filter_map(|(i, &s)| {
-                let c = call(s).filter(|c| c.name == "pthread_create")?;
-                let handle = c.args.first()?.trim().strip_prefix('&')?.trim().to_string();
-                let f = c.args.get(2)?.trim().trim_start_matches('&').to_string();
-                Some((i, handle, f))
-            })
-            .collect();
-        let join_of = |h: &str, after: usize| {
-            block.stmts.iter().enumerate().position(|(i, &s)| {
-                i > after
-                    && call(s).is_some_and(|c| {
-                        c.name == "pthread_join" && c.args.first().map(|a| a.trim()) == Some(h)
-                    })
-            })
-        };
-        for (a, (pa, ha, fa)) in creates.iter().enumerate() {
-            if !reaches(src, fa, &site_fns) {
-                continue;
-            }
-            for (pb, _, fb) in creates.iter().skip(a + 1) {
-                if pb <= pa || !reaches(src, fb, &site_fns) {
-                    continue;
-                }
-                let Some(pj) = join_of(ha, *pb) else { continue };
-                if let Some(mut p) = reorder(src, &block.stmts, pj, *pb) {
-                    p.summary = format!(
-                        "{}: `{fa}` then runs wholly before `{fb}` starts",
-                        p.summary
-                    );
-                    out.push(p);
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Whether function `f`, or a function it calls (named in its body), is one of `targets`.
-fn reaches(src: &Source, f: &str, targets: &BTreeSet<String>) -> bool {
-    let defined: BTreeSet<&str> = src.stmts.iter().map(|s| s.function.as_str()).collect();
-    let mut todo = vec![f.to_string()];
-    let mut seen = BTreeSet::new();
-    while let Some(g) = todo.pop() {
-        if targets.contains(&g) {
-            return true;
-        }
-        if !seen.insert(g.clone()) {
-            continue;
-        }
-        for st in src.stmts.iter().filter(|s| s.function == g) {
-            todo.extend(
-                st.idents
-                    .iter()
-                    .filter(|i| defined.contains(i.as_str()) && !seen.contains(*i))
-                    .cloned(),
-            );
-        }
-    }
-    false
-}
-
 /// Whether moving `x` across `crossed` keeps every data statement on its side of the lock
 /// and unlock calls it passes: a move may pull code into a critical section, never push it
 /// out of one (that would be a race made, not removed).
@@ -243,7 +159,7 @@ fn keeps_sections(src: &Source, x: usize, crossed: &[usize], up: bool) -> bool {
     })
 }
 
-fn reorder(src: &Source, stmts: &[usize], from: usize, to: usize) -> Option<Proposal> {
+pub(super) fn reorder(src: &Source, stmts: &[usize], from: usize, to: usize) -> Option<Proposal> {
     let up = to < from;
     let (&x, &y) = (stmts.get(from)?, stmts.get(to)?);
     let crossed = if up {

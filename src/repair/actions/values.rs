@@ -127,6 +127,7 @@ int main(void) {
         let sites = Sites {
             ranked: vec![7, 9, 10],
             flows: vec![],
+            orders: vec![],
             deadlock: false,
         };
         let texts: Vec<String> = conditions(&src, &sites)
@@ -144,6 +145,7 @@ int main(void) {
         let sites = Sites {
             ranked: vec![12],
             flows: vec![],
+            orders: vec![],
             deadlock: false,
         };
         let p = conditions(&src, &sites);

@@ -3,7 +3,7 @@
  * main starts the configurator and then the server at once (lines 32, 33);
  * the server reads `port` and `limit`, which the configurator writes, and
  * nothing orders the two: the server may start with the defaults. The
- * configurator has to finish before the server starts. */
+ * server has to wait until the configurator has written both. */
 #include <pthread.h>
 #include <assert.h>
 
