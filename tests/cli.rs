@@ -403,7 +403,7 @@ fn a_missing_join_names_the_join_loop() {
 fn a_thread_run_in_one_go_keeps_its_block() {
     let o = run(&[
         "localize",
-        "tests/programs/localize/straight_thread.c",
+        "tests/programs/repair/unjoined_result.c",
         "--format",
         "json",
     ]);
@@ -430,7 +430,7 @@ fn a_thread_run_in_one_go_keeps_its_block() {
     assert!(
         j["candidates"]
             .as_array()
-            .is_some_and(|c| c.iter().any(|c| c["line"] == 32)),
+            .is_some_and(|c| c.iter().any(|c| c["line"] == 36)),
         "{j}"
     );
 }

@@ -1,8 +1,11 @@
 /* expect: repair */
-/* faulty: 33
+/* faulty: 36
  * main starts a hasher and a logger, joins only the logger, and then reads
- * the digest the hasher writes (line 33): the hasher may not have run yet.
- * main has to join the hasher before it reads the digest. */
+ * the digest the hasher writes (line 36): the hasher may not have run yet.
+ * main has to join the hasher before it reads the digest. (The logger runs
+ * from its entry to its exit in one go, with no point of the sequential
+ * program naming one of its statements: tests/cli.rs checks that it keeps
+ * its block in the failing schedule.) */
 #include <pthread.h>
 #include <assert.h>
 
