@@ -656,7 +656,11 @@ fn extract(s: &Session, model: &Model, index: &StmtIndex, prog: &Program) -> Cou
     }
     // Blocks: maximal runs of one thread; each ends before its thread's next point. A
     // thread that ran from its entry to its exit without another point in between (no
-    // point names one of its statements) still has its block, where it ran.
+    // point names one of its statements) still has its block, where it ran. (Another
+    // thread's entry is not a block of its own: what it runs before its first named point
+    // is local, and belongs to the block that point starts — a block for it would only
+    // add a context switch that changes nothing.)
+    let named_threads: HashSet<u32> = points.iter().map(|(k, _, _)| *k).collect();
     let mut runs: Vec<(u32, Vec<(u32, StmtId)>)> = Vec::new();
     let mut has_run: HashSet<u32> = HashSet::new();
     for (i, (k, p, sid)) in all_points.iter().enumerate() {
@@ -668,7 +672,10 @@ fn extract(s: &Session, model: &Model, index: &StmtIndex, prog: &Program) -> Cou
                 runs.push((*k, vec![(*p, *sid)]));
                 has_run.insert(*k);
             }
-            _ if !has_run.contains(k) && ran_after.get(i).copied().unwrap_or(false) => {
+            _ if !named_threads.contains(k)
+                && !has_run.contains(k)
+                && ran_after.get(i).copied().unwrap_or(false) =>
+            {
                 runs.push((*k, vec![]));
                 has_run.insert(*k);
             }
