@@ -202,9 +202,19 @@ pub fn propose(src: &Source, sites: &Sites) -> Vec<Proposal> {
         ps.truncate(n);
         ps
     };
-    let mut out = distinct(out, MAX_PROPOSALS);
     let mut last = thread_orders(src, sites);
     last.extend(conditions(src, sites));
+    if src.text.contains("\r\n") {
+        // New lines end as the file's do (a file edited on Windows stays CRLF).
+        for e in out
+            .iter_mut()
+            .chain(last.iter_mut())
+            .flat_map(|p| p.edits.iter_mut())
+        {
+            e.text = e.text.replace("\r\n", "\n").replace('\n', "\r\n");
+        }
+    }
+    let mut out = distinct(out, MAX_PROPOSALS);
     out.extend(distinct(last, MAX_LAST_RESORTS));
     out
 }
@@ -388,6 +398,23 @@ void *t(void *a) {
             text.contains("  pthread_mutex_lock(&m);\n  v = bal;\n  bal = v + 1;\n  pthread_mutex_unlock(&m);\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn new_lines_end_as_the_files_do() {
+        let src = Source::parse(&SEAT.replace('\n', "\r\n")).expect("parses");
+        let sites = Sites {
+            ranked: vec![5, 7],
+            flows: vec![],
+            orders: vec![],
+            deadlock: false,
+        };
+        let p = propose(&src, &sites);
+        assert!(!p.is_empty());
+        for q in &p {
+            let t = apply(&src.text, &q.edits).expect("applies");
+            assert!(!t.replace("\r\n", "").contains('\n'), "{t:?}");
+        }
     }
 
     const ORDER: &str = r#"#include <pthread.h>
