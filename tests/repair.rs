@@ -197,6 +197,15 @@ fn each_fault_gets_the_repair_of_its_kind() {
             .is_some_and(|s| s.contains("runs wholly before")),
         "{serial}"
     );
+    // Two independent races, one per trace: the second is found by localizing again.
+    let both = first_repair(&format!("{DIR}/two_races.c"));
+    assert_eq!(both["kind"], "combined", "{both}");
+    let patch = both["patch"].as_str().unwrap_or_default();
+    assert_eq!(
+        patch.matches("+  pthread_mutex_lock(").count(),
+        2,
+        "{patch}"
+    );
     let (code, j) = repair_json(&format!("{DIR}/guarded_spec.c"));
     assert_eq!(code, Some(1));
     let tried = j["dropped"].to_string();

@@ -35,23 +35,7 @@ pub fn run(ctx: &Ctx, a: RepairArgs) -> Result<u8, Fail> {
     }
     let text = std::fs::read_to_string(&a.input.file)
         .map_err(|e| Fail::input(format!("cannot read {}: {e}", a.input.file.display())))?;
-    let la = LocalizeArgs {
-        input: a.input.clone(),
-        checker: a.checker.clone(),
-        bounds: a.bounds.clone(),
-        property: a.property,
-        schedule: None,
-        faults: 1,
-        max_candidates: None,
-        format: Format::Json,
-        json: false,
-        emit_sequential: None,
-        emit_instrumented: None,
-        artefacts: Default::default(),
-        rules: None,
-        templates: None,
-        repair: false,
-    };
+    let la = localize_args(&a, a.input.clone());
     let run = localize_run(ctx, &la)?;
     let searched = match &run.found {
         Found::NoFailure(_) => None,
@@ -117,17 +101,142 @@ fn search_repairs(
         per: Duration::from_secs_f64(a.verify_timeout.max(1.0)),
     };
     let t = Instant::now();
-    let outcome = repair::search(
+    let mut outcome = repair::search(
         &src,
         &diff_path(&a.input.file),
         proposals,
         a.repairs as usize,
         &mut v,
     );
+    if outcome.verified.is_empty() && !outcome.out_of_time {
+        second_round(ctx, a, &src, &mut outcome, &mut v);
+    }
     for d in &outcome.dropped {
         verbose(ctx, 1, format!("repair dropped: {} — {}", d.summary, d.why));
     }
     Ok((outcome, t.elapsed().as_millis() as u64))
+}
+
+/// The localization `repair` runs, on `input`.
+fn localize_args(a: &RepairArgs, input: InputArgs) -> LocalizeArgs {
+    LocalizeArgs {
+        input,
+        checker: a.checker.clone(),
+        bounds: a.bounds.clone(),
+        property: a.property,
+        schedule: None,
+        faults: 1,
+        max_candidates: None,
+        format: Format::Json,
+        json: false,
+        emit_sequential: None,
+        emit_instrumented: None,
+        artefacts: Default::default(),
+        rules: None,
+        templates: None,
+        repair: false,
+    }
+}
+
+/// A patched copy written to `dir` under the input's name, as an input whose `#include
+/// "…"` still finds the original's neighbours.
+fn patched_input(a: &RepairArgs, dir: &Path, patched: &str) -> Result<InputArgs, String> {
+    let file = dir.join(a.input.file.file_name().unwrap_or("patched.c".as_ref()));
+    std::fs::write(&file, patched).map_err(|e| format!("cannot write the patched program: {e}"))?;
+    let mut include = a.input.include.clone();
+    if let Some(parent) = a.input.file.parent() {
+        include.insert(
+            0,
+            if parent.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                parent.to_path_buf()
+            },
+        );
+    }
+    Ok(InputArgs {
+        file,
+        include,
+        ..a.input.clone()
+    })
+}
+
+/// How many of the proposals whose patched program still failed are localized again.
+const SECOND_ROUND: usize = 2;
+
+/// No proposal verified: the cheapest ones that left a failure (not a deadlock they
+/// made) may have removed one of two faults. Each patched program is localized again and
+/// the proposals for what is left are tried on top.
+fn second_round(
+    ctx: &Ctx,
+    a: &RepairArgs,
+    src: &Source,
+    outcome: &mut repair::Outcome,
+    v: &mut Recheck,
+) {
+    let firsts: Vec<(repair::Proposal, String)> = outcome
+        .dropped
+        .iter()
+        .filter_map(|d| d.still_fails.clone())
+        .take(SECOND_ROUND)
+        .collect();
+    let path = diff_path(&a.input.file);
+    for (first, patched) in firsts {
+        if v.expired() {
+            outcome.out_of_time = true;
+            break;
+        }
+        let Ok(input) = patched_input(a, v.dir, &patched) else {
+            continue;
+        };
+        let file = input.file.clone();
+        let run = match localize_run(ctx, &localize_args(a, input)) {
+            Ok(r) => r,
+            Err(f) => {
+                verbose(
+                    ctx,
+                    1,
+                    format!("repair: after `{}`: {}", first.summary, f.message),
+                );
+                continue;
+            }
+        };
+        let Found::Localized { localized, .. } = &run.found else {
+            continue;
+        };
+        let Ok(src2) = Source::parse(&patched) else {
+            continue;
+        };
+        let props = repair::actions::propose(&src2, &sites(localized, &file));
+        verbose(
+            ctx,
+            1,
+            format!(
+                "repair: {} proposals on top of `{}`",
+                props.len(),
+                first.summary
+            ),
+        );
+        let o2 = repair::search(&src2, &path, props, a.repairs as usize, v);
+        outcome.proposed += o2.proposed;
+        outcome.checked += o2.checked;
+        outcome.out_of_time |= o2.out_of_time;
+        outcome
+            .dropped
+            .extend(o2.dropped.into_iter().map(|d| repair::Dropped {
+                summary: format!("{}; and then {}", first.summary, d.summary),
+                why: d.why,
+                still_fails: None,
+            }));
+        for then in o2.verified {
+            outcome
+                .verified
+                .push(repair::combine(src, &path, &first, then));
+        }
+        if !outcome.verified.is_empty() {
+            break;
+        }
+    }
 }
 
 fn print(
@@ -247,34 +356,11 @@ struct Recheck<'a> {
 
 impl Verifier for Recheck<'_> {
     fn verify(&mut self, patched: &str) -> Verification {
-        let file = self.dir.join(
-            self.a
-                .input
-                .file
-                .file_name()
-                .unwrap_or("patched.c".as_ref()),
-        );
-        if let Err(e) = std::fs::write(&file, patched) {
-            return Verification::Unknown(format!("cannot write the patched program: {e}"));
-        }
-        // The patched copy lives elsewhere: its `#include "…"` still finds the
-        // original's neighbours.
-        let mut include = self.a.input.include.clone();
-        if let Some(parent) = self.a.input.file.parent() {
-            include.insert(
-                0,
-                if parent.as_os_str().is_empty() {
-                    PathBuf::from(".")
-                } else {
-                    parent.to_path_buf()
-                },
-            );
-        }
-        let input = InputArgs {
-            file: file.clone(),
-            include,
-            ..self.a.input.clone()
+        let input = match patched_input(self.a, self.dir, patched) {
+            Ok(i) => i,
+            Err(e) => return Verification::Unknown(e),
         };
+        let file = input.file.clone();
         let prog = match load(self.ctx, &input) {
             Ok(p) => p,
             Err(f) => {

@@ -62,6 +62,28 @@ pub fn unified_diff(old: &str, new: &str, path: &str) -> String {
         .to_string()
 }
 
+/// The edits of `old` that give `new`, one per changed run of lines (for a repair made in
+/// two steps, each step's edits were on a different text).
+pub fn edits_between(old: &str, new: &str) -> Vec<Edit> {
+    let diff = similar::TextDiff::from_lines(old, new);
+    let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
+    let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
+    let offset =
+        |lines: &[&str], i: usize| -> usize { lines.iter().take(i).map(|l| l.len()).sum() };
+    diff.ops()
+        .iter()
+        .filter(|op| op.tag() != similar::DiffTag::Equal)
+        .map(|op| {
+            let (o, n) = (op.old_range(), op.new_range());
+            Edit {
+                start: offset(&old_lines, o.start),
+                end: offset(&old_lines, o.end),
+                text: new_lines.get(n).map(|ls| ls.concat()).unwrap_or_default(),
+            }
+        })
+        .collect()
+}
+
 /// Lines added and removed.
 pub fn lines_changed(old: &str, new: &str) -> usize {
     similar::TextDiff::from_lines(old, new)
@@ -91,5 +113,7 @@ mod tests {
         let d = unified_diff(t, &out, "f.c");
         assert!(d.starts_with("--- a/f.c\n+++ b/f.c\n"), "{d}");
         assert_eq!(lines_changed(t, &out), 3);
+        let back = edits_between(t, &out);
+        assert_eq!(apply(t, &back).expect("applies"), out);
     }
 }

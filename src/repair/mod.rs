@@ -28,6 +28,10 @@
 //!   before a creation) and **a value change** in the condition of a best-ranked candidate
 //!   line (an inverted test, an off-by-one), never in what states the property.
 //!
+//! When no proposal verifies, the cheapest ones whose patched program still fails (not
+//! a deadlock they made) are localized again and the proposals for what is left are tried
+//! on top (`combine`): two independent faults, of which one trace shows one.
+//!
 //! Every proposal is checked by re-parsing and re-checking the patched program (through a
 //! [`Verifier`] the caller supplies: the same checker and bounds as the localization, with
 //! assertions *and* deadlocks checked, so a repair that introduces a deadlock is dropped).
@@ -94,6 +98,9 @@ pub struct Verified {
 pub struct Dropped {
     pub summary: String,
     pub why: String,
+    /// The patched program, when its re-check found a failure (not a deadlock it made,
+    /// not "no answer"): a second fault may be all that is left.
+    pub still_fails: Option<(Proposal, String)>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -105,6 +112,31 @@ pub struct Outcome {
     pub checked: usize,
     /// The time ran out before every proposal was checked.
     pub out_of_time: bool,
+}
+
+/// A repair in two steps: `first` (whose patched program still failed) and then `then`,
+/// found by localizing that program again, written as one change of the original.
+pub fn combine(src: &Source, diff_path: &str, first: &Proposal, then: Verified) -> Verified {
+    let edits = edit::edits_between(&src.text, &then.patched);
+    Verified {
+        proposal: Proposal {
+            summary: format!(
+                "{}; and then (in the program so patched, by its line numbers) {}",
+                first.summary, then.proposal.summary
+            ),
+            action: actions::Action::Combined {
+                first: Box::new(first.action.clone()),
+                then: Box::new(then.proposal.action.clone()),
+            },
+            statements_locked: first.statements_locked + then.proposal.statements_locked,
+            serializes: first.serializes || then.proposal.serializes,
+            tier: first.tier.max(then.proposal.tier),
+            edits,
+        },
+        diff: edit::unified_diff(&src.text, &then.patched, diff_path),
+        lines_changed: edit::lines_changed(&src.text, &then.patched),
+        ..then
+    }
 }
 
 /// Tries `proposals` in order, re-checking each patched program, until `want` verify.
@@ -133,6 +165,7 @@ pub fn search(
                 out.dropped.push(Dropped {
                     summary: p.summary.clone(),
                     why: e.to_string(),
+                    still_fails: None,
                 });
                 continue;
             }
@@ -153,9 +186,18 @@ pub fn search(
                     ms: t.elapsed().as_millis() as u64,
                 });
             }
-            Verification::Fails(why) | Verification::Unknown(why) => out.dropped.push(Dropped {
+            Verification::Fails(why) => {
+                let still_fails = (!why.contains("deadlocks")).then(|| (p.clone(), patched));
+                out.dropped.push(Dropped {
+                    summary: p.summary,
+                    why,
+                    still_fails,
+                });
+            }
+            Verification::Unknown(why) => out.dropped.push(Dropped {
                 summary: p.summary,
                 why,
+                still_fails: None,
             }),
         }
     }

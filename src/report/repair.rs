@@ -8,7 +8,7 @@
 //! | `schema` | `"seqloc.repair/1"` |
 //! | `program` | the input file |
 //! | `localize` | the localization, a whole `seqloc.localize/1` document (its `verdict` says whether there was anything to repair) |
-//! | `repairs` | the verified repairs, best first; each: `kind` (`lock`: a mutex taken around regions; `reorder`: a statement moved before or after another of its block; `release`: a mutex unlocked before a return; `wait-loop`: the `if` around a condition wait made a `while`; `drop-relock`: a function only called with a mutex held no longer locks it itself; `guard-wait`: a bare condition wait put in a `while` loop on its signaller's flag; `join`: a `pthread_join` inserted before a read of what the thread writes; `handshake`: a new flag, mutex and condition variable that make a read wait until another thread's write is done; `argument-slot`: each thread created in a counting loop given its own copy of the counter; `condition`: a value change, a relational operator or a `± 1` term in the condition of a candidate line), `summary`, `mutex` and `new_mutex` (for `lock` and `release`), `regions` (`function`, `first_line`, `last_line`: the code under the lock), `moved` and `before` or `after` (lines, for `reorder`; for `handshake`, `after` is the write the flag is raised after and `before` the read that waits), `line` (for `release`, `wait-loop`, `drop-relock`, `guard-wait`, `join`, `argument-slot`, `condition`: the return, the `if`, the dropped lock, the wait, the statement the join goes before, the creation, the condition), `statements_locked`, `lines_changed`, `verified` (`exhaustive`: no failure in any execution; `reach`: how far the re-check reaches, in words; `ms`), `patch` (a unified diff from `a/PATH` to `b/PATH`, PATH the input path as given, or its file name when absolute) |
+//! | `repairs` | the verified repairs, best first; each: `kind` (`lock`: a mutex taken around regions; `reorder`: a statement moved before or after another of its block; `release`: a mutex unlocked before a return; `wait-loop`: the `if` around a condition wait made a `while`; `drop-relock`: a function only called with a mutex held no longer locks it itself; `guard-wait`: a bare condition wait put in a `while` loop on its signaller's flag; `join`: a `pthread_join` inserted before a read of what the thread writes; `handshake`: a new flag, mutex and condition variable that make a read wait until another thread's write is done; `combined`: two repairs, the second found by localizing the program the first patched (two faults); `argument-slot`: each thread created in a counting loop given its own copy of the counter; `condition`: a value change, a relational operator or a `± 1` term in the condition of a candidate line), `summary`, `mutex` and `new_mutex` (for `lock` and `release`), `regions` (`function`, `first_line`, `last_line`: the code under the lock), `moved` and `before` or `after` (lines, for `reorder`; for `handshake`, `after` is the write the flag is raised after and `before` the read that waits), `line` (for `release`, `wait-loop`, `drop-relock`, `guard-wait`, `join`, `argument-slot`, `condition`: the return, the `if`, the dropped lock, the wait, the statement the join goes before, the creation, the condition), `statements_locked`, `lines_changed`, `verified` (`exhaustive`: no failure in any execution; `reach`: how far the re-check reaches, in words; `ms`), `patch` (a unified diff from `a/PATH` to `b/PATH`, PATH the input path as given, or its file name when absolute) |
 //! | `dropped` | proposals re-checked that did not verify: `summary`, `why` (the failure or deadlock the patched program still has, or why the re-check gave no answer) |
 //! | `proposed`, `checked` | proposals made, and re-checked |
 //! | `complete` | every proposal was re-checked or enough repairs verified (`false`: the time ran out) |
@@ -149,6 +149,7 @@ fn repair_json(v: &Verified) -> RepairJson<'_> {
             after = Some(*w);
             before = Some(*r);
         }
+        Action::Combined { .. } => {}
         Action::WaitLoop { line: l, .. }
         | Action::GuardWait { line: l, .. }
         | Action::Join { line: l, .. }
@@ -344,6 +345,8 @@ fn touched_lines(a: &Action) -> Vec<u32> {
             .collect(),
         Action::Reorder { moved, target, .. } => vec![*moved, *target],
         Action::Handshake { after, before, .. } => vec![*after, *before],
+        // The second step's lines are the patched program's: the first's place the fix.
+        Action::Combined { first, .. } => touched_lines(first),
         Action::Release { line, .. }
         | Action::WaitLoop { line, .. }
         | Action::GuardWait { line, .. }

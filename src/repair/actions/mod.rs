@@ -105,6 +105,11 @@ pub enum Action {
         line: u32,
         thread: String,
     },
+    /// Two repairs, the second found by localizing the program the first one patched.
+    Combined {
+        first: Box<Action>,
+        then: Box<Action>,
+    },
     /// A value change: `from` made `to` in the condition at `line`.
     Condition {
         function: String,
@@ -125,6 +130,7 @@ impl Action {
             Action::GuardWait { .. } => "guard-wait",
             Action::Join { .. } => "join",
             Action::Handshake { .. } => "handshake",
+            Action::Combined { .. } => "combined",
             Action::ArgumentSlot { .. } => "argument-slot",
             Action::Condition { .. } => "condition",
         }
