@@ -399,6 +399,10 @@ pub struct LocalizeArgs {
     /// themselves (a full run may rank another line first)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_candidates: Option<u32>,
+    /// Look for up to N minimal root causes: sets of the failing run's inter-thread
+    /// orderings that by themselves force the failure (0: none)
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub root_causes: u32,
     /// Output format (a failure then prints a `seqloc.error/1` document, or SARIF with
     /// the error as a notification, on stdout too)
     #[arg(long, value_enum, default_value_t = Format::Text)]

@@ -145,6 +145,7 @@ fn config(c: &Common, faults: u32, max_candidates: Option<usize>) -> LocalizeCon
         max_candidates,
         deadline: None,
         fresh_solver: std::env::var_os("SEQLOC_FRESH_SOLVER").is_some(),
+        root_causes: 0,
     }
 }
 
@@ -357,6 +358,7 @@ impl Run {
                     ..Times::default()
                 },
                 why: None,
+                root_causes: None,
             },
             Found::Localized {
                 localized,
@@ -389,6 +391,7 @@ impl Run {
                         .why
                         .as_ref()
                         .map(|w| seqloc::report::localize::WhyView::of(w, cex)),
+                    root_causes: localized.causes.as_ref(),
                 }
             }
         }
@@ -489,6 +492,7 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
     let deadline = timeout(a.checker.time_limit()).map(|t| t0 + t);
     let cfg = LocalizeConfig {
         deadline,
+        root_causes: a.root_causes as usize,
         ..config(&common, a.faults, a.max_candidates.map(|m| m as usize))
     };
     let t1 = Instant::now();
@@ -610,9 +614,15 @@ fn emit_report(
                 checker: &r.checker,
                 cex: r.cex,
                 candidates: &r.candidates,
-                why: match (&r.why, r.cex) {
-                    (Some(w), Some(c)) => w.lines(c),
-                    _ => vec![],
+                why: {
+                    let mut lines = match (&r.why, r.cex) {
+                        (Some(w), Some(c)) => w.lines(c),
+                        _ => vec![],
+                    };
+                    if let Some(rc) = r.root_causes {
+                        lines.extend(seqloc::report::causes::lines(rc));
+                    }
+                    lines
                 },
             },
         )

@@ -127,6 +127,7 @@ fn localize_args(a: &RepairArgs, input: InputArgs) -> LocalizeArgs {
         schedule: None,
         faults: 1,
         max_candidates: None,
+        root_causes: 0,
         format: Format::Json,
         json: false,
         emit_sequential: None,

@@ -71,6 +71,8 @@ pub struct LocalizeConfig {
     pub deadline: Option<Instant>,
     /// Ask each of the built-in checker's questions on a fresh solver.
     pub fresh_solver: bool,
+    /// Root causes to look for (`--root-causes`; 0: none).
+    pub root_causes: usize,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -179,6 +181,9 @@ pub enum Asked<'a> {
     External(&'a mut External),
 }
 
+/// The least time the root-cause search gets (it gets as long as the localization took).
+const CAUSES_MIN_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// What the localization found, ranked.
 pub struct Localized {
     /// The counterexample the report shows: the checker's (or the replay's, for a user's
@@ -193,6 +198,9 @@ pub struct Localized {
     /// Why it fails: the closest passing schedule found and the differential projection
     /// (see `rootcause`); none when no neighbour of the failing schedule passes.
     pub why: Option<crate::rootcause::Why>,
+    /// The minimal root causes (see `engine::causes`); none when not asked for or not
+    /// computed (the notes say why).
+    pub causes: Option<crate::rootcause::causes::RootCauses>,
 }
 
 /// The interleaving analyses' questions, answered by replays.
@@ -240,6 +248,7 @@ pub fn localize(
     observer: &dyn Observer,
     log: crate::checker::external::driver::Log,
 ) -> Result<Localized, LocalizeError> {
+    let started = Instant::now();
     let mut cex = f.cex.clone().unwrap_or_else(|| d.replay.clone());
     super::check::name_assertion(&mut cex, prep);
     add_replayed_threads(&mut cex, d, prep);
@@ -427,6 +436,43 @@ pub fn localize(
             t.elapsed().as_millis()
         ));
     }
+    let causes = (cfg.root_causes > 0)
+        .then(|| {
+            // As long as the localization took, and at least a few seconds.
+            let budget = started.elapsed().max(CAUSES_MIN_TIME);
+            let deadline = match cfg.deadline {
+                Some(d) => Some(d.min(Instant::now() + budget)),
+                None => Some(Instant::now() + budget),
+            };
+            match super::causes::root_causes(
+                &replays.replayer,
+                d,
+                &step_accesses,
+                cfg.root_causes,
+                deadline,
+            ) {
+                Ok(c) => {
+                    notes.push(format!(
+                        "root causes: {} of {} orderings' subsets ({} solver questions, {} rounds, {} ms){}",
+                        c.causes.len(),
+                        c.orderings,
+                        c.queries,
+                        c.rounds,
+                        c.time_ms,
+                        c.stopped
+                            .as_ref()
+                            .map(|s| format!("; {s}"))
+                            .unwrap_or_default()
+                    ));
+                    Some(c)
+                }
+                Err(e) => {
+                    notes.push(format!("root causes: not computed ({e})"));
+                    None
+                }
+            }
+        })
+        .flatten();
     candidates = crate::rootcause::rank::by_cause(&explainer, candidates, why.as_ref(), &d.replay);
     // The external checker's model is not seqloc's: what it stored on the changed line is
     // the repair hint it gives.
@@ -462,6 +508,7 @@ pub fn localize(
         stopped,
         notes,
         why,
+        causes,
     })
 }
 

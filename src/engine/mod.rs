@@ -15,6 +15,7 @@
 //! * [`progress`] — what a long run reports while it works.
 
 pub mod candidates;
+pub mod causes;
 pub mod check;
 pub mod deepen;
 pub mod diagnosis;

@@ -16,6 +16,7 @@
 //! | `context_switches` | number of context switches of the interleaving |
 //! | `candidates` | ranked; each: `rank`, `kind` (`value`: changing what the line computes avoids the failure along the interleaving; `atomicity`: the failure needs a context switch next to the line; `locking`: a lock acquisition that does not exclude a conflicting critical section, or a lock held into a deadlock; `blocking`: where a thread waits for ever in a deadlock; `ordering`: a statement that ran too early, or the creation of a thread that started too early, when the failure needs it to run before another thread's conflicting block; `flow`: an access of the differential projection that no other analysis named, typically a write that came too late), `file`, `line`, `column`, `columns`, `diag`, `threads` (`id`, `function`), `reads`, `writes`, `set` (number of the multi-line set it belongs to, or `null`), `hint`, `changes` (`thread`, `column`, `what`, `chosen`, `original`) |
 //! | `why` | why it fails, or `null` when no passing neighbour of the failing schedule was found (see `rootcause`): `change` (how the closest passing schedule differs, in words), `passing_interleaving` (that schedule, compact), `passing_schedule` (the same as a `seqloc.schedule/1` object, for `--schedule`; `null` when the schedule read back from the passing run does not replay and pass by itself), `unwind` (the loop bound to replay it with: `seqloc sequentialize prog.c --schedule S --unwind N --dialect gcc`), `tried` (passing neighbours replayed), `failing_flows` (data flows of the failing run: reads and the write each read from), `projection` (the flows that differ: each `read` (`thread`, `file`, `line`, `variable`), `failing_source` and `passing_source` (`thread`, `file`, `line`, `occurrence` (which of the thread's writes on that line, from 1) of the write read, `null` for the initial value), `inter_thread`). In SARIF: the run's `properties.why` (`change`, `passingInterleaving`), and each result on a line of the projection lists the projection's accesses as `relatedLocations` |
+//! | `root_causes` | minimal root causes, or `null` when not computed (`--root-causes 0`, a deadlock, a thread that creates threads; `-v` says why): `causes` (each `orderings`, every one `before` and `after` accesses — `thread`, `file`, `line`, `variable`, `write`, `sync`, `statement` — and `verified`: checked again on a fresh solver, forcing and minimal), `orderings` (the failing run's selectable inter-thread orderings), `order_independent` (every complete run with these inputs fails, in any order), `complete` (no more root causes exist), `stopped`, `rounds` and `unwind` (the bounds of the runs considered), `queries`, `time_ms`. In SARIF: each cause's accesses are `relatedLocations` of the results on their lines |
 //! | `complete` | the checker had no further answer (every candidate of the interleaving is listed) |
 //! | `stopped` | why the loop stopped early, or `null` |
 //! | `limit` | the limit that left the answer incomplete (`time`, `memory`, `interrupted`): the search's, or the one that cut the candidate loop short; otherwise `null` |
@@ -52,6 +53,8 @@ pub struct LocalizeReport<'a> {
     pub checker_runs: u32,
     pub time: Times,
     pub why: Option<WhyView>,
+    /// Minimal root causes (see `engine::causes`).
+    pub root_causes: Option<&'a crate::rootcause::causes::RootCauses>,
 }
 
 /// The `why` of a report (see the JSON table above).
@@ -242,6 +245,7 @@ struct Json<'a> {
     checker_runs: u32,
     time_ms: Times,
     why: &'a Option<WhyView>,
+    root_causes: Option<&'a crate::rootcause::causes::RootCauses>,
 }
 
 pub fn to_json(r: &LocalizeReport) -> String {
@@ -263,6 +267,7 @@ pub fn to_json(r: &LocalizeReport) -> String {
         checker_runs: r.checker_runs,
         time_ms: r.time,
         why: &r.why,
+        root_causes: r.root_causes,
     };
     serde_json::to_string_pretty(&j).unwrap_or_default()
 }
@@ -378,6 +383,9 @@ pub fn render_text(r: &LocalizeReport, prog: &Program, st: &Style) -> String {
     ));
     if let Some(w) = &r.why {
         s.push_str(&w.render(cex, st));
+    }
+    if let Some(c) = r.root_causes {
+        s.push_str(&super::causes::render(c, st));
     }
     let n = r.candidates.len();
     if n == 0 {
@@ -518,11 +526,14 @@ pub fn to_sarif(r: &LocalizeReport) -> String {
                 if let Some(flow) = &code_flow {
                     obj.insert("codeFlows".into(), json!([flow]));
                 }
-                let related = r
+                let mut related = r
                     .why
                     .as_ref()
                     .map(|w| projection_locations(w, c))
                     .unwrap_or_default();
+                if let Some(rc) = r.root_causes {
+                    related.extend(super::causes::sarif_locations(rc, c, related.len()));
+                }
                 if !related.is_empty() {
                     obj.insert("relatedLocations".into(), Value::Array(related));
                 }

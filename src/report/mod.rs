@@ -2,6 +2,7 @@
 //! versioned JSON formats (from its own types, `json`), SARIF. Only this module serializes
 //! results.
 
+pub mod causes;
 pub mod check;
 pub mod error;
 pub mod facts;

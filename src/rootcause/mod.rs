@@ -1,9 +1,16 @@
-//! Why the failure happens (issue "why it fails", papers 001 Symbiosis and 002
-//! MaxSMT-DSP): the failing execution as shared events and data flows ([`events`]), a
-//! passing schedule close to the failing one, and the differential projection between the
-//! two ([`projection`]) — the few data flows whose change turns the failure into a pass.
-//! The lines of that projection are the accesses that raced; the candidates on them rank
-//! first ([`rank`]).
+//! Why the failure happens (issue "why it fails", papers 000 ConcBugAssist, 001
+//! Symbiosis and 002 MaxSMT-DSP): the failing execution as shared events and data flows
+//! ([`events`]), its minimal root causes ([`causes`]), a passing schedule close to the
+//! failing one, and the differential projection between the two ([`projection`]) — the
+//! few data flows whose change turns the failure into a pass. The lines of that
+//! projection are the accesses that raced; the candidates on them rank first ([`rank`]).
+//!
+//! Root causes are sets of the failing run's inter-thread orderings that by themselves
+//! force the failure, minimal, each answered by the solver over the program's symbolic
+//! encoding (`engine::causes` asks, [`causes`] chooses what to ask). They are reported,
+//! not yet used in the ranking: on the project's benchmarks their lines are the racing
+//! accesses, while the ground truth names where the fix goes (10 of 17 name a
+//! ground-truth line), so they would not move a faulty line up (BENCHMARKS.md).
 //!
 //! How close "closest" is: the passing schedules considered are the failing schedule's
 //! one-change neighbours that the interleaving analyses already replayed and found
@@ -12,14 +19,14 @@
 //! fewest changed data flows is taken (then the first found). This is Symbiosis's
 //! differential projection over a neighbourhood of the failing schedule, not MaxSMT-DSP's
 //! optimum over every passing schedule, and no claim of minimality over all schedules is
-//! made; nor are the orderings checked sufficient (ConcBugAssist's root causes), which
-//! needs the schedule as solver variables — not done yet.
+//! made.
 //!
 //! Every passing execution here is a concrete replay by the built-in checker with the
 //! failing run's inputs, a whole execution: every thread run to its end ([`to_the_end`]),
 //! every lock honoured, no deadlock at its end, no loop cut short by the bound (see
 //! `engine::replay::Replayer::passing_run`); nothing is inferred from the trace alone.
 
+pub mod causes;
 pub mod events;
 pub mod projection;
 pub mod rank;

@@ -72,6 +72,14 @@ pub enum Answer {
     Unknown(Undecided),
 }
 
+/// The answer to [`Session::query_core`].
+pub enum CoreAnswer {
+    Sat(Model),
+    /// Unsatisfiable: the assumptions of the core.
+    Unsat(Vec<Bool>),
+    Unknown(Undecided),
+}
+
 /// Why the solver gave no answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Undecided {
@@ -336,6 +344,24 @@ impl Session {
         answer
     }
 
+    /// Is the encoding satisfiable with every one of `assumptions` true? On the live
+    /// incremental solver; when it is not, the answer names a subset of the assumptions
+    /// that is unsatisfiable already (Z3's unsat core, not necessarily minimal): the
+    /// root-cause search shrinks it query by query.
+    pub fn query_core(&mut self, assumptions: &[Bool]) -> CoreAnswer {
+        if !self.set_timeout_on(&self.solver) {
+            return CoreAnswer::Unknown(Undecided::Limit(Limit::Time));
+        }
+        let (answer, ms) = gated(self.gate.as_deref(), &self.solver, assumptions);
+        self.stats.solve_ms += ms;
+        self.stats.solver_calls += 1;
+        match answer {
+            Answer::Violated(m) => CoreAnswer::Sat(m),
+            Answer::Unknown(u) => CoreAnswer::Unknown(u),
+            Answer::Holds => CoreAnswer::Unsat(self.solver.get_unsat_core()),
+        }
+    }
+
     /// Lets `gate` stop this session's solving (see [`SolveGate`]).
     pub fn set_gate(&mut self, gate: Arc<SolveGate>) {
         self.gate = Some(gate);
@@ -401,6 +427,18 @@ impl Session {
         index: &StmtIndex,
         prog: &Program,
     ) -> Counterexample {
+        extract(self, model, index, prog).0
+    }
+
+    /// [`Session::counterexample`], and for each of its trace steps the program point
+    /// (slot, point) its statement ran at: how the root-cause search names the failing
+    /// run's events in another encoding of the same program.
+    pub fn counterexample_at_points(
+        &self,
+        model: &Model,
+        index: &StmtIndex,
+        prog: &Program,
+    ) -> (Counterexample, Vec<(u32, u32)>) {
         extract(self, model, index, prog)
     }
 }
@@ -543,7 +581,12 @@ pub fn signed_value(u: u64, bits: u32, signed: bool) -> i128 {
     }
 }
 
-fn extract(s: &Session, model: &Model, index: &StmtIndex, prog: &Program) -> Counterexample {
+fn extract(
+    s: &Session,
+    model: &Model,
+    index: &StmtIndex,
+    prog: &Program,
+) -> (Counterexample, Vec<(u32, u32)>) {
     let seq = &s.seq;
     let sp = &seq.program;
     // Which violation.
@@ -577,6 +620,7 @@ fn extract(s: &Session, model: &Model, index: &StmtIndex, prog: &Program) -> Cou
     // The executed points, in order: the schedule.
     let mut points: Vec<(u32, u32, StmtId)> = Vec::new();
     let mut steps: Vec<TraceStep> = Vec::new();
+    let mut step_points: Vec<(u32, u32)> = Vec::new();
     let mut last_step_for: HashMap<(u32, StmtId), usize> = HashMap::new();
     // Where each live thread would resume at the end of the run.
     let mut resume: HashMap<u32, u32> = HashMap::new();
@@ -604,7 +648,7 @@ fn extract(s: &Session, model: &Model, index: &StmtIndex, prog: &Program) -> Cou
                 }
             }
             EventKind::Exec => {
-                let Some((k, _)) = ev.point else { continue };
+                let Some((k, p)) = ev.point else { continue };
                 if let Some(r) = ran_after.last_mut() {
                     *r = true;
                 }
@@ -627,6 +671,7 @@ fn extract(s: &Session, model: &Model, index: &StmtIndex, prog: &Program) -> Cou
                     continue;
                 }
                 last_step_for.insert((k, ev.sid), steps.len());
+                step_points.push((k, p));
                 steps.push(TraceStep {
                     thread: k,
                     loc: ev.loc,
@@ -833,7 +878,7 @@ fn extract(s: &Session, model: &Model, index: &StmtIndex, prog: &Program) -> Cou
             value: v,
         });
     }
-    Counterexample {
+    let cex = Counterexample {
         checker: "builtin".into(),
         violation,
         schedule: Schedule {
@@ -844,7 +889,8 @@ fn extract(s: &Session, model: &Model, index: &StmtIndex, prog: &Program) -> Cou
         },
         steps,
         inputs: input_steps,
-    }
+    };
+    (cex, step_points)
 }
 
 /// Which properties a check looks for.

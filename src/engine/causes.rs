@@ -1,0 +1,672 @@
+//! Minimal root causes on the solver (issue "why it fails", item 2; ConcBugAssist Alg. 1):
+//! the question of `rootcause::causes` — "does keeping these orderings of the failing run
+//! force the failure?" — asked of the program's symbolic encoding.
+//!
+//! The encoding is the one the search uses (`seq::build`, `Mode::Symbolic`, Table II's
+//! deadlock rules: locks honoured), with enough rounds to hold the failing run and one
+//! more, and loops to the failing run's bound. In it:
+//!
+//! * the failing run's inputs are fixed: every nondeterministic input the failing run
+//!   read takes the value it had, at the same program point;
+//! * each ordering "access A of thread T before access B of thread U" is a literal
+//!   `order_n`, implying that both program points run and A's runs first (the framework's
+//!   rounds run in a fixed order, so the encoding's events come in execution order);
+//! * a passing run is a complete one: no assertion or error fails, no loop is cut by the
+//!   bound, and every thread of the failing run (main included) reaches its end.
+//!
+//! "Forces the failure" is then "unsatisfiable with the literals assumed", and Z3's unsat
+//! core is the first guess at a smaller set. The failing run's own points come from its
+//! replay under the same rules (`Mode::Concrete`), whose program points are checked to be
+//! the encoding's, thread by thread, before anything is asked.
+//!
+//! Limits, said in the report: sufficiency is among the executions of those bounds
+//! (rounds, loop bound); a thread that creates threads, or a deadlock, is not analysed yet.
+
+use std::collections::{HashMap, HashSet};
+use std::time::Instant;
+
+use z3::ast::{BV, Bool};
+
+use super::diagnosis::Diagnosis;
+use super::replay::{Replay, ReplayError, Replayer, target_kinds};
+use crate::checker::builtin::symex::EventKind;
+use crate::checker::builtin::{Answer, BmcError, CoreAnswer, Session, truth, value};
+use crate::diag::Target;
+use crate::rootcause::causes::{
+    Access, CauseOrdering, Forced, Forcing, RootCause, RootCauses, enumerate, orderings,
+};
+use crate::rootcause::{Accesses, Execution};
+use crate::seq::{Mode, PointKind, SeqError, SeqOptions, Sequentialized, sequentialize};
+
+#[derive(Debug, thiserror::Error)]
+pub enum CausesError {
+    /// The failure is of a kind, or the program of a shape, not analysed yet.
+    #[error("{0}")]
+    Unsupported(String),
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    #[error("the program cannot be sequentialized: {0}")]
+    Seq(#[from] SeqError),
+    #[error(transparent)]
+    Bmc(#[from] BmcError),
+}
+
+/// The fewest rounds the runs are considered in: with fewer, a complete passing run is
+/// often out of reach, and the failure would look forced by nothing.
+const MIN_ROUNDS: u32 = 3;
+
+/// How far the loop bound is raised above the failing run's when no run completes.
+const MAX_EXTRA_UNWIND: u32 = 3;
+
+/// Solver questions one search asks at most.
+const MAX_QUESTIONS: usize = 120;
+
+/// Up to `wanted` root causes of the failing run of `d`.
+pub fn root_causes(
+    replayer: &Replayer,
+    d: &Diagnosis,
+    accesses: &Accesses,
+    wanted: usize,
+    deadline: Option<Instant>,
+) -> Result<RootCauses, CausesError> {
+    let t0 = Instant::now();
+    if d.target != Target::Failure {
+        return Err(CausesError::Unsupported(
+            "root causes of a deadlock are not computed yet".into(),
+        ));
+    }
+    let prep = replayer.prep;
+    let kinds = target_kinds(Target::Failure);
+    let first = replayer.seq_options().unwind;
+    let mut unwind = first;
+    let (mut session, lits, pass, ords, ex, steps, rounds) = loop {
+        // 1. The failing run with the locks kept, at its program points.
+        let opts = SeqOptions {
+            deadlock: false,
+            rules: replayer.framework.deadlock_rules.clone(),
+            unwind,
+            ..replayer.seq_options()
+        };
+        let concrete = sequentialize(
+            &prep.normalized,
+            &prep.shared,
+            Mode::Concrete(&d.resolved),
+            &opts,
+        )?;
+        let mut failing = Replay::encode(concrete, deadline, false)?;
+        let model = match failing.fails(Target::Failure, false) {
+            Answer::Violated(m) => m,
+            Answer::Holds => {
+                return Err(CausesError::Unsupported(
+                    "with the locks kept the failing schedule does not fail".into(),
+                ));
+            }
+            Answer::Unknown(u) => {
+                return Err(CausesError::Unsupported(format!("not decided: {u}")));
+            }
+        };
+        let (cex, points) =
+            failing
+                .session
+                .counterexample_at_points(&model, &prep.index, &prep.normalized);
+        if cex
+            .steps
+            .iter()
+            .any(|s| s.thread != 0 && s.statement.contains("pthread_create"))
+        {
+            return Err(CausesError::Unsupported(
+                "a thread other than main creates threads (their numbers depend on the order)"
+                    .into(),
+            ));
+        }
+        let inputs = failing_inputs(&failing.session, &model);
+        // 2. The encoding of every run: the failing run's rounds and one more.
+        let rounds = (rounds_of(&points) + 1).max(MIN_ROUNDS);
+        let sopts = replayer.framework.search_options(
+            unwind,
+            rounds,
+            opts.max_threads,
+            opts.recursion,
+            false,
+        );
+        let symbolic = sequentialize(&prep.normalized, &prep.shared, Mode::Symbolic, &sopts)?;
+        let mut session = Session::new(symbolic, rounds.max(unwind) + 2, deadline)?;
+        // Every thread of the failing run, also one created that never ran.
+        let mut slots: HashSet<u32> = points.iter().map(|(k, _)| *k).collect();
+        slots.extend(d.resolved.threads.iter().map(|(t, _)| *t));
+        slots.insert(0);
+        let nthreads = failing
+            .session
+            .global_value(&model, failing.session.seq.vars.nthreads, false)
+            .unwrap_or(0);
+        slots.extend((0..nthreads.clamp(0, 1 << 16)).map(|k| k as u32));
+        let codes = align(&failing.session.seq, &session.seq, &slots)?;
+        let inputs: HashMap<((u32, u32), crate::ir::StmtId), u64> = inputs
+            .into_iter()
+            .filter_map(|(((k, p), sid), v)| {
+                let q = *codes.get(&k)?.map.get(p as usize)?;
+                Some((((k, q), sid), v))
+            })
+            .collect();
+        // 3. The orderings and their literals. The failing run's steps, at the encoding's
+        // points, then the accesses its unfinished threads had still to make: an access the
+        // failure came before is ordered after every access of the run.
+        let mut steps = cex.steps.clone();
+        let mut at_point: Vec<Option<(u32, u32)>> = points
+            .iter()
+            .map(|(k, p)| Some((*k, *codes.get(k)?.map.get(*p as usize)?)))
+            .collect();
+        let executed = steps.len();
+        for (step, point) in pending(prep, &session.seq, &codes, &points, cex.violation.thread) {
+            steps.push(step);
+            at_point.push(Some(point));
+        }
+        let ex = Execution::of(&steps, accesses, true);
+        let ords: Vec<_> = orderings(&ex)
+            .into_iter()
+            .filter(|o| ex.events.get(o.before).is_some_and(|e| e.step < executed))
+            .collect();
+        let at: HashMap<(u32, u32), Vec<(usize, Bool)>> = point_events(&session, &codes);
+        let mut lits: Vec<Bool> = Vec::new();
+        for (n, o) in ords.iter().enumerate() {
+            let point = |e: usize| -> Option<(u32, u32)> {
+                let ev = ex.events.get(e)?;
+                *at_point.get(ev.step)?
+            };
+            let (Some(a), Some(b)) = (point(o.before), point(o.after)) else {
+                return Err(CausesError::Unsupported(
+                    "an access of the failing run has no program point".into(),
+                ));
+            };
+            let order = ordered(&at, a, b).ok_or_else(|| {
+                CausesError::Unsupported(format!(
+                    "T{}'s point {} runs in no execution of the encoding",
+                    a.0, a.1
+                ))
+            })?;
+            let lit = Bool::new_const(format!("order_{n}"));
+            session.add(&lit.implies(&order));
+            lits.push(lit);
+        }
+        // 4. Inputs, a passing run and a failing one.
+        let fixed: Vec<Bool> = session
+            .out
+            .inputs
+            .iter()
+            .filter_map(|rec| {
+                let v = inputs.get(&(rec.point?, rec.sid))?;
+                let same = rec.value.eq(BV::from_u64(*v, rec.value.get_size()));
+                Some(rec.guard.implies(&same))
+            })
+            .collect();
+        for f in &fixed {
+            session.add(f);
+        }
+        let mut passing = vec![];
+        for p in &session.out.props {
+            if kinds.contains(&p.kind) {
+                passing.push(p.lit.not());
+            }
+        }
+        for (_, u) in &session.out.unwinds {
+            passing.push(u.not());
+        }
+        for k in &slots {
+            let exits: Vec<Bool> = at
+                .iter()
+                .filter(|((kk, p), _)| kk == k && codes.get(k).is_some_and(|c| c.exit == *p))
+                .flat_map(|(_, v)| v.iter().map(|(_, g)| g.clone()))
+                .collect();
+            if exits.is_empty() {
+                return Err(CausesError::Unsupported(format!(
+                    "thread T{k} has no end in the encoding"
+                )));
+            }
+            passing.push(Bool::or(&exits));
+        }
+        let pass = Bool::new_const("root_cause_passing");
+        session.add(&pass.implies(Bool::and(&passing)));
+        // No run with these inputs may be cut short by the loop bound: a run that needs
+        // more iterations would be missing from every answer, and every set of orderings
+        // could look forcing. The bound is raised a few times before giving up.
+        let cut = session.unwind_lits();
+        let complete = Bool::new_const("root_cause_cut");
+        session.add(&complete.implies(Bool::or(&cut)));
+        match session.query_core(std::slice::from_ref(&complete)) {
+            CoreAnswer::Unsat(_) => {}
+            CoreAnswer::Sat(_) if unwind < first + MAX_EXTRA_UNWIND => {
+                unwind += 1;
+                continue;
+            }
+            CoreAnswer::Sat(_) => {
+                return Err(CausesError::Unsupported(format!(
+                    "a run with these inputs has a loop longer than {unwind} iterations"
+                )));
+            }
+            CoreAnswer::Unknown(u) => {
+                return Err(CausesError::Unsupported(format!("not decided: {u}")));
+            }
+        }
+        let fail = Bool::new_const("root_cause_failing");
+        session.add(&fail.implies(Bool::or(&session.property_lits(&kinds))));
+        // The failing run must be one of the encoding's runs, or no answer means anything.
+        let mut all = lits.clone();
+        all.push(fail.clone());
+        match session.query_core(&all) {
+            CoreAnswer::Sat(_) => {}
+            CoreAnswer::Unsat(_) => {
+                return Err(CausesError::Unsupported(
+                    "the failing run is not a run of the search's encoding".into(),
+                ));
+            }
+            CoreAnswer::Unknown(u) => {
+                return Err(CausesError::Unsupported(format!("not decided: {u}")));
+            }
+        }
+        break (session, lits, pass, ords, ex, steps, rounds);
+    };
+    // 5. The search, then each cause checked again on a fresh solver.
+    let mut forcing = Ask {
+        session: &mut session,
+        lits: &lits,
+        pass: &pass,
+    };
+    // An ordering's class: its two accesses' lines and kinds, whoever made them.
+    let mut classes: HashMap<Vec<(u32, String, bool, bool)>, usize> = HashMap::new();
+    let class_of: Vec<usize> = ords
+        .iter()
+        .map(|o| {
+            let key: Vec<(u32, String, bool, bool)> = [o.before, o.after]
+                .iter()
+                .filter_map(|e| ex.events.get(*e))
+                .map(|e| (e.line, e.var.clone(), e.write, e.sync))
+                .collect();
+            let n = classes.len();
+            *classes.entry(key).or_insert(n)
+        })
+        .collect();
+    let class = |o: usize| class_of.get(o).copied().unwrap_or(usize::MAX);
+    let found = enumerate(&mut forcing, lits.len(), wanted, MAX_QUESTIONS, &class)?;
+    let mut contradicted = 0;
+    let causes: Vec<RootCause> = found
+        .causes
+        .iter()
+        .filter_map(|c| {
+            let verified = verify(&mut session, &lits, &pass, c);
+            if verified == Some(false) {
+                contradicted += 1;
+                return None;
+            }
+            let orderings = c
+                .iter()
+                .filter_map(|n| {
+                    let o = ords.get(*n)?;
+                    let access = |e: usize| {
+                        let ev = ex.events.get(e)?;
+                        let st = steps.get(ev.step)?;
+                        Some(Access::of(ev, &st.statement))
+                    };
+                    Some(CauseOrdering {
+                        before: access(o.before)?,
+                        after: access(o.after)?,
+                    })
+                })
+                .collect();
+            Some(RootCause {
+                orderings,
+                verified,
+            })
+        })
+        .collect();
+    Ok(RootCauses {
+        causes,
+        orderings: lits.len(),
+        order_independent: found.order_independent,
+        complete: found.complete,
+        stopped: if found.not_forced {
+            Some("the failing run's orderings do not force the failure in the encoding".into())
+        } else if contradicted > 0 {
+            Some(format!(
+                "{contradicted} set(s) found were not confirmed by the second check and are left out"
+            ))
+        } else {
+            found.stopped
+        },
+        rounds,
+        unwind,
+        queries: found.queries,
+        time_ms: t0.elapsed().as_millis() as u64,
+    })
+}
+
+/// Forces the failure: unsatisfiable with the cause's orderings and a passing run; and
+/// without each one of them, satisfiable. Asked again after the search, apart from the
+/// answers that shaped it, so that a slip in the search cannot report a set that is not
+/// a root cause.
+fn verify(session: &mut Session, lits: &[Bool], pass: &Bool, cause: &[usize]) -> Option<bool> {
+    let chosen = |skip: Option<usize>| -> Vec<Bool> {
+        let mut v: Vec<Bool> = cause
+            .iter()
+            .filter(|n| Some(**n) != skip)
+            .filter_map(|n| lits.get(*n).cloned())
+            .collect();
+        v.push(pass.clone());
+        v
+    };
+    match session.query_core(&chosen(None)) {
+        CoreAnswer::Unsat(_) => {}
+        CoreAnswer::Sat(_) => return Some(false),
+        CoreAnswer::Unknown(_) => return None,
+    }
+    for n in cause {
+        match session.query_core(&chosen(Some(*n))) {
+            CoreAnswer::Sat(_) => {}
+            CoreAnswer::Unsat(_) => return Some(false),
+            CoreAnswer::Unknown(_) => return None,
+        }
+    }
+    Some(true)
+}
+
+struct Ask<'a> {
+    session: &'a mut Session,
+    lits: &'a [Bool],
+    pass: &'a Bool,
+}
+
+impl Forcing for Ask<'_> {
+    type Error = CausesError;
+
+    fn forces(&mut self, kept: &[usize]) -> Result<Forced, CausesError> {
+        let mut assumptions: Vec<Bool> = kept
+            .iter()
+            .filter_map(|n| self.lits.get(*n).cloned())
+            .collect();
+        assumptions.push(self.pass.clone());
+        Ok(match self.session.query_core(&assumptions) {
+            CoreAnswer::Sat(_) => Forced::Passes,
+            CoreAnswer::Unsat(core) => Forced::Fails {
+                core: core.iter().filter_map(order_index).collect(),
+            },
+            CoreAnswer::Unknown(u) => Forced::Unknown(format!("not decided: {u}")),
+        })
+    }
+}
+
+/// `order_7` → 7.
+fn order_index(b: &Bool) -> Option<usize> {
+    let name = b.to_string();
+    name.trim_matches('|').strip_prefix("order_")?.parse().ok()
+}
+
+/// Rounds of the framework's round-robin that hold a run whose steps ran at `points`:
+/// a new round starts whenever the next thread's slot is not after the previous one's.
+fn rounds_of(points: &[(u32, u32)]) -> u32 {
+    let mut rounds = 1;
+    let mut last: Option<u32> = None;
+    for (k, _) in points {
+        match last {
+            Some(l) if l == *k => continue,
+            Some(l) if *k < l => rounds += 1,
+            _ => {}
+        }
+        last = Some(*k);
+    }
+    rounds
+}
+
+/// The code a failing thread's slot runs in the encoding.
+struct Aligned {
+    /// Index into the slot's codes.
+    code: usize,
+    /// The exit point's index.
+    exit: u32,
+    /// The encoding's point for each of the replay's points.
+    map: Vec<u32>,
+}
+
+/// For every slot the failing run used: the encoding's code with the same function,
+/// whose program points the replay's include in the same order. The replay may split a
+/// point where a block of its schedule ends (before a statement that is no point of the
+/// encoding); what runs after such a split belongs to the encoding's point before it.
+fn align(
+    replay: &Sequentialized,
+    symbolic: &Sequentialized,
+    slots: &HashSet<u32>,
+) -> Result<HashMap<u32, Aligned>, CausesError> {
+    let mut out = HashMap::new();
+    for k in slots {
+        let mismatch = || {
+            CausesError::Unsupported(format!(
+                "thread T{k}'s program points differ between the replay and the encoding"
+            ))
+        };
+        let sym = symbolic.slots.get(*k as usize).ok_or_else(mismatch)?;
+        let Some(code) = replay.slots.get(*k as usize).and_then(|s| s.codes.first()) else {
+            // Created, never scheduled: the replay gave it no code. Nothing of it ran,
+            // so the encoding's code is all there is to name, when there is one.
+            let [c] = sym.codes.as_slice() else {
+                return Err(mismatch());
+            };
+            let exit = c
+                .points
+                .iter()
+                .position(|p| p.kind == PointKind::Exit)
+                .ok_or_else(mismatch)?;
+            out.insert(
+                *k,
+                Aligned {
+                    code: 0,
+                    exit: exit as u32,
+                    map: (0..c.points.len() as u32).collect(),
+                },
+            );
+            continue;
+        };
+        let heads: Vec<_> = code.points.iter().map(|p| (p.head, p.kind)).collect();
+        let (i, c, map) = sym
+            .codes
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.func == code.func)
+            .find_map(|(i, c)| {
+                let theirs: Vec<_> = c.points.iter().map(|p| (p.head, p.kind)).collect();
+                Some((i, c, embed(&theirs, &heads)?))
+            })
+            .ok_or_else(mismatch)?;
+        let exit = c
+            .points
+            .iter()
+            .position(|p| p.kind == PointKind::Exit)
+            .ok_or_else(mismatch)?;
+        out.insert(
+            *k,
+            Aligned {
+                code: i,
+                exit: exit as u32,
+                map,
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// `small` as a subsequence of `big` (the earliest embedding, which a split never
+/// shifts: a split point's statement is not the encoding's next point there): for each
+/// element of `big`, the index of the element of `small` it falls under. `None` when
+/// `small` is not a subsequence, or `big` starts with an element `small` lacks.
+fn embed<T: PartialEq>(small: &[T], big: &[T]) -> Option<Vec<u32>> {
+    let mut map = Vec::with_capacity(big.len());
+    let mut j = 0usize;
+    for x in big {
+        if small.get(j) == Some(x) {
+            map.push(j as u32);
+            j += 1;
+        } else {
+            // Under the last matched point.
+            map.push(j.checked_sub(1)? as u32);
+        }
+    }
+    (j == small.len()).then_some(map)
+}
+
+/// The encoding's point events of the aligned codes, by (slot, point): each with its
+/// position among the events (execution order) and its guard. A slot that can run
+/// several functions tells them apart by the point's statement.
+fn point_events(
+    s: &Session,
+    codes: &HashMap<u32, Aligned>,
+) -> HashMap<(u32, u32), Vec<(usize, Bool)>> {
+    let mut out: HashMap<(u32, u32), Vec<(usize, Bool)>> = HashMap::new();
+    for (i, ev) in s.out.events.iter().enumerate() {
+        if !matches!(ev.kind, EventKind::Point) {
+            continue;
+        }
+        let Some((k, p)) = ev.point else { continue };
+        let Some(a) = codes.get(&k) else { continue };
+        let Some(slot) = s.seq.slots.get(k as usize) else {
+            continue;
+        };
+        let head = slot
+            .codes
+            .get(a.code)
+            .and_then(|c| c.points.get(p as usize))
+            .map(|pi| pi.head);
+        if slot.codes.len() > 1 && head != Some(ev.sid) {
+            continue;
+        }
+        out.entry((k, p)).or_default().push((i, ev.guard.clone()));
+    }
+    out
+}
+
+/// "When points `a` and `b` both run, `a` runs first": an ordering constrains the order of
+/// two accesses, not whether they happen (a run may take another path), so that a root
+/// cause names orders and nothing else. The failing run's orderings together still force
+/// it: every read that happens reads from the same write, up to the failure. `None` when
+/// `a` runs in no execution of the encoding (the failing run's points were misread).
+fn ordered(
+    at: &HashMap<(u32, u32), Vec<(usize, Bool)>>,
+    a: (u32, u32),
+    b: (u32, u32),
+) -> Option<Bool> {
+    let ea = at.get(&a)?;
+    let Some(eb) = at.get(&b) else {
+        return Some(Bool::from_bool(true));
+    };
+    let any =
+        |e: &Vec<(usize, Bool)>| Bool::or(&e.iter().map(|(_, g)| g.clone()).collect::<Vec<_>>());
+    let first: Vec<Bool> = ea
+        .iter()
+        .flat_map(|(i, ga)| {
+            eb.iter()
+                .filter(move |(j, _)| i < j)
+                .map(move |(_, gb)| Bool::and(&[ga.clone(), gb.clone()]))
+        })
+        .collect();
+    let both = Bool::and(&[any(ea), any(eb)]);
+    Some(both.implies(Bool::or(&first)))
+}
+
+/// The statements each unfinished thread of the failing run (not the one that failed)
+/// had still to run: its points after the last one it ran (all of them for a thread that
+/// never ran), as steps the accesses can be read from, with their points.
+fn pending(
+    prep: &crate::passes::Prepared,
+    symbolic: &Sequentialized,
+    codes: &HashMap<u32, Aligned>,
+    ran: &[(u32, u32)],
+    failed: Option<u32>,
+) -> Vec<(crate::cex::TraceStep, (u32, u32))> {
+    let mut out = Vec::new();
+    let mut slots: Vec<&u32> = codes.keys().collect();
+    slots.sort();
+    for k in slots {
+        if Some(*k) == failed {
+            continue;
+        }
+        let Some(a) = codes.get(k) else { continue };
+        let Some(code) = symbolic
+            .slots
+            .get(*k as usize)
+            .and_then(|s| s.codes.get(a.code))
+        else {
+            continue;
+        };
+        let last = ran
+            .iter()
+            .filter(|(kk, _)| kk == k)
+            .filter_map(|(_, p)| a.map.get(*p as usize).copied())
+            .max();
+        let from = last.map_or(0, |l| l + 1);
+        for (q, pi) in code.points.iter().enumerate().skip(from as usize) {
+            if pi.kind == PointKind::Exit || !pi.visible {
+                continue;
+            }
+            for (sid, loc) in &pi.stmts {
+                let (file, line) = match prep.normalized.sources.position(*loc) {
+                    Some(p) => (p.file.to_string(), p.line),
+                    None => continue,
+                };
+                let statement = prep
+                    .index
+                    .get(*sid)
+                    .map(|e| e.text.clone())
+                    .unwrap_or_default();
+                out.push((
+                    crate::cex::TraceStep {
+                        thread: *k,
+                        loc: *loc,
+                        sid: *sid,
+                        file,
+                        line,
+                        statement,
+                        writes: vec![],
+                    },
+                    (*k, q as u32),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The failing run's inputs by program point and statement.
+fn failing_inputs(s: &Session, model: &z3::Model) -> HashMap<((u32, u32), crate::ir::StmtId), u64> {
+    let mut out = HashMap::new();
+    for rec in &s.out.inputs {
+        let Some(p) = rec.point else { continue };
+        if !truth(model, &rec.guard) {
+            continue;
+        }
+        if let Some(v) = value(model, &rec.value) {
+            out.insert((p, rec.sid), v);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rounds_of;
+
+    #[test]
+    fn a_split_point_falls_under_the_point_before_it() {
+        use super::embed;
+        assert_eq!(embed(&[1, 3, 4], &[1, 2, 3, 4]), Some(vec![0, 0, 1, 2]));
+        assert_eq!(
+            embed(&[1, 3, 4, 3], &[1, 3, 9, 4, 3]),
+            Some(vec![0, 1, 1, 2, 3])
+        );
+        assert_eq!(embed(&[1, 3], &[2, 1, 3]), None);
+        assert_eq!(embed(&[1, 3], &[1, 4]), None);
+    }
+
+    #[test]
+    fn rounds_follow_the_slot_order() {
+        assert_eq!(rounds_of(&[]), 1);
+        assert_eq!(rounds_of(&[(0, 1), (0, 2), (1, 0), (2, 0)]), 1);
+        assert_eq!(rounds_of(&[(0, 1), (1, 0), (0, 2), (2, 0)]), 2);
+        assert_eq!(rounds_of(&[(0, 1), (2, 0), (1, 0), (2, 1), (1, 1)]), 3);
+    }
+}

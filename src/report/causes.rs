@@ -1,0 +1,97 @@
+//! The root causes of a localization report (`engine::causes`), as text: after the "Why"
+//! block, each cause as the orderings that force the failure. (JSON: the `root_causes`
+//! field of `seqloc.localize/1`, serialized from the same type.)
+
+use super::style::Style;
+use crate::diag::explain::{Candidate, same_file};
+use crate::rootcause::causes::RootCauses;
+
+/// The "Root cause" block: nothing when there is nothing to say.
+pub fn render(c: &RootCauses, st: &Style) -> String {
+    let mut s = String::new();
+    if c.order_independent {
+        s.push_str(&format!(
+            "{}: none in the order of the threads: every complete run with these inputs fails ({} rounds, loops to {}).\n\n",
+            st.bold("Root cause"),
+            c.rounds,
+            c.unwind
+        ));
+        return s;
+    }
+    if c.causes.is_empty() {
+        return s;
+    }
+    let head = if c.causes.len() == 1 {
+        "Root cause".to_string()
+    } else {
+        format!("Root causes ({})", c.causes.len())
+    };
+    s.push_str(&format!(
+        "{}: orderings that by themselves force the failure ({} of the run's {} inter-thread orderings{}):\n",
+        st.bold(&head),
+        c.causes.iter().map(|x| x.orderings.len()).min().unwrap_or(0),
+        c.orderings,
+        if c.complete { "" } else { "; more may exist" }
+    ));
+    for (i, cause) in c.causes.iter().enumerate() {
+        let lead = if c.causes.len() == 1 {
+            "  ".to_string()
+        } else {
+            format!("  {}. ", i + 1)
+        };
+        for (j, o) in cause.orderings.iter().enumerate() {
+            let pre = if j == 0 {
+                lead.clone()
+            } else {
+                " ".repeat(lead.len())
+            };
+            s.push_str(&format!("{pre}{}\n", o.describe()));
+        }
+    }
+    s.push('\n');
+    s
+}
+
+/// SARIF related locations for a result on `c`'s line: the accesses of every root-cause
+/// ordering that has an access on that line (both ends, so the order reads in place).
+/// Ids continue from `first_id`.
+pub fn sarif_locations(rc: &RootCauses, c: &Candidate, first_id: usize) -> Vec<serde_json::Value> {
+    use serde_json::json;
+    let mut out = Vec::new();
+    for (n, cause) in rc.causes.iter().enumerate() {
+        for o in &cause.orderings {
+            let on_line = [&o.before, &o.after]
+                .iter()
+                .any(|a| a.line == c.line && same_file(&a.file, &c.file));
+            if !on_line {
+                continue;
+            }
+            for (a, role) in [(&o.before, "first"), (&o.after, "then")] {
+                out.push(json!({
+                    "id": first_id + out.len(),
+                    "physicalLocation": {
+                        "artifactLocation": { "uri": super::localize::sarif_uri(&a.file) },
+                        "region": { "startLine": a.line }
+                    },
+                    "message": { "text": format!("root cause {}: {role}, {}", n + 1, a.describe()) }
+                }));
+            }
+        }
+    }
+    out
+}
+
+/// The root causes as lines for the HTML page's "why" list, one per cause.
+pub fn lines(c: &RootCauses) -> Vec<String> {
+    if c.order_independent {
+        return vec![
+            "Root cause: none in the order of the threads (every complete run with these inputs fails)"
+                .into(),
+        ];
+    }
+    c.causes
+        .iter()
+        .enumerate()
+        .map(|(i, cause)| format!("Root cause {}: {}", i + 1, cause.describe()))
+        .collect()
+}
