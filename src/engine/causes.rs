@@ -20,7 +20,9 @@
 //! the encoding's, thread by thread, before anything is asked.
 //!
 //! Limits, said in the report: sufficiency is among the executions of those bounds
-//! (rounds, loop bound); a thread that creates threads, or a deadlock, is not analysed yet.
+//! (rounds, loop bound); a thread that creates threads is not analysed yet. For a deadlock
+//! the failing property is the deadlock (the encoding checks it at the end of the rounds);
+//! a passing run, complete, cannot be deadlocked.
 
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
@@ -33,7 +35,7 @@ use crate::checker::builtin::symex::EventKind;
 use crate::checker::builtin::{Answer, BmcError, CoreAnswer, Session, truth, value};
 use crate::diag::Target;
 use crate::rootcause::causes::{
-    Access, CauseOrdering, Forced, Forcing, RootCause, RootCauses, enumerate, orderings,
+    Access, CauseOrdering, ClosestRun, Forced, Forcing, RootCause, RootCauses, enumerate, orderings,
 };
 use crate::rootcause::{Accesses, Execution};
 use crate::seq::{Mode, PointKind, SeqError, SeqOptions, Sequentialized, sequentialize};
@@ -61,28 +63,26 @@ const MAX_EXTRA_UNWIND: u32 = 3;
 /// Solver questions one search asks at most.
 const MAX_QUESTIONS: usize = 120;
 
-/// Up to `wanted` root causes of the failing run of `d`.
+/// Up to `wanted` root causes of the failing run of `d`; once `more` says no, no search
+/// for a cause beyond the first.
 pub fn root_causes(
     replayer: &Replayer,
     d: &Diagnosis,
     accesses: &Accesses,
     wanted: usize,
     deadline: Option<Instant>,
+    more: &dyn Fn() -> bool,
 ) -> Result<RootCauses, CausesError> {
     let t0 = Instant::now();
-    if d.target != Target::Failure {
-        return Err(CausesError::Unsupported(
-            "root causes of a deadlock are not computed yet".into(),
-        ));
-    }
+    let deadlock = d.target == Target::Deadlock;
     let prep = replayer.prep;
-    let kinds = target_kinds(Target::Failure);
+    let kinds = target_kinds(d.target);
     let first = replayer.seq_options().unwind;
     let mut unwind = first;
     let (mut session, lits, pass, ords, ex, steps, rounds) = loop {
         // 1. The failing run with the locks kept, at its program points.
         let opts = SeqOptions {
-            deadlock: false,
+            deadlock,
             rules: replayer.framework.deadlock_rules.clone(),
             unwind,
             ..replayer.seq_options()
@@ -94,11 +94,11 @@ pub fn root_causes(
             &opts,
         )?;
         let mut failing = Replay::encode(concrete, deadline, false)?;
-        let model = match failing.fails(Target::Failure, false) {
+        let model = match failing.fails(d.target, false) {
             Answer::Violated(m) => m,
             Answer::Holds => {
                 return Err(CausesError::Unsupported(
-                    "with the locks kept the failing schedule does not fail".into(),
+                    "the failing schedule, replayed with the locks kept, does not fail".into(),
                 ));
             }
             Answer::Unknown(u) => {
@@ -127,7 +127,7 @@ pub fn root_causes(
             rounds,
             opts.max_threads,
             opts.recursion,
-            false,
+            deadlock,
         );
         let symbolic = sequentialize(&prep.normalized, &prep.shared, Mode::Symbolic, &sopts)?;
         let mut session = Session::new(symbolic, rounds.max(unwind) + 2, deadline)?;
@@ -203,10 +203,10 @@ pub fn root_causes(
             session.add(f);
         }
         let mut passing = vec![];
+        // A passing run violates no property at all: neither the one that failed nor
+        // another (a deadlock is no pass for an assertion's root cause, nor the reverse).
         for p in &session.out.props {
-            if kinds.contains(&p.kind) {
-                passing.push(p.lit.not());
-            }
+            passing.push(p.lit.not());
         }
         for (_, u) in &session.out.unwinds {
             passing.push(u.not());
@@ -229,21 +229,19 @@ pub fn root_causes(
         // No run with these inputs may be cut short by the loop bound: a run that needs
         // more iterations would be missing from every answer, and every set of orderings
         // could look forcing. The bound is raised a few times before giving up.
-        let cut = session.unwind_lits();
-        let complete = Bool::new_const("root_cause_cut");
-        session.add(&complete.implies(Bool::or(&cut)));
-        match session.query_core(std::slice::from_ref(&complete)) {
-            CoreAnswer::Unsat(_) => {}
-            CoreAnswer::Sat(_) if unwind < first + MAX_EXTRA_UNWIND => {
+        // One question on a fresh solver: Z3 preprocesses a single question much better.
+        match session.query(&session.unwind_lits(), &[]) {
+            Answer::Holds => {}
+            Answer::Violated(_) if unwind < first + MAX_EXTRA_UNWIND => {
                 unwind += 1;
                 continue;
             }
-            CoreAnswer::Sat(_) => {
+            Answer::Violated(_) => {
                 return Err(CausesError::Unsupported(format!(
                     "a run with these inputs has a loop longer than {unwind} iterations"
                 )));
             }
-            CoreAnswer::Unknown(u) => {
+            Answer::Unknown(u) => {
                 return Err(CausesError::Unsupported(format!("not decided: {u}")));
             }
         }
@@ -265,11 +263,53 @@ pub fn root_causes(
         }
         break (session, lits, pass, ords, ex, steps, rounds);
     };
-    // 5. The search, then each cause checked again on a fresh solver.
+    // 5. The closest passing run (MaxSMT-DSP's optimum, by the orderings it keeps).
+    let describe = |n: usize| -> Option<CauseOrdering> {
+        let o = ords.get(n)?;
+        let access = |e: usize| {
+            let ev = ex.events.get(e)?;
+            let st = steps.get(ev.step)?;
+            Some(Access::of(ev, &st.statement))
+        };
+        Some(CauseOrdering {
+            before: access(o.before)?,
+            after: access(o.after)?,
+        })
+    };
+    let closest = match session.optimize(std::slice::from_ref(&pass), &lits) {
+        Answer::Violated(m) => {
+            let flipped: Vec<usize> = (0..lits.len())
+                .filter(|n| lits.get(*n).is_some_and(|l| !truth(&m, l)))
+                .collect();
+            let run = session.counterexample(&m, &prep.index, &prep.normalized);
+            let again = Replayer {
+                bounds: super::replay::ReplayBounds {
+                    unwind,
+                    ..replayer.bounds
+                },
+                ..replayer.clone()
+            };
+            let replays = run
+                .schedule
+                .resolve(&prep.normalized, &prep.index)
+                .ok()
+                .and_then(|r| again.passing_run(&r).ok().flatten())
+                .is_some();
+            Some(ClosestRun {
+                kept: lits.len() - flipped.len(),
+                flipped: flipped.iter().filter_map(|n| describe(*n)).collect(),
+                schedule: run.schedule,
+                replays,
+            })
+        }
+        _ => None,
+    };
+    // 6. The search, then each cause checked again on a fresh solver.
     let mut forcing = Ask {
         session: &mut session,
         lits: &lits,
         pass: &pass,
+        more,
     };
     // An ordering's class: its two accesses' lines and kinds, whoever made them.
     let mut classes: HashMap<Vec<(u32, String, bool, bool)>, usize> = HashMap::new();
@@ -297,21 +337,7 @@ pub fn root_causes(
                 contradicted += 1;
                 return None;
             }
-            let orderings = c
-                .iter()
-                .filter_map(|n| {
-                    let o = ords.get(*n)?;
-                    let access = |e: usize| {
-                        let ev = ex.events.get(e)?;
-                        let st = steps.get(ev.step)?;
-                        Some(Access::of(ev, &st.statement))
-                    };
-                    Some(CauseOrdering {
-                        before: access(o.before)?,
-                        after: access(o.after)?,
-                    })
-                })
-                .collect();
+            let orderings = c.iter().filter_map(|n| describe(*n)).collect();
             Some(RootCause {
                 orderings,
                 verified,
@@ -335,6 +361,7 @@ pub fn root_causes(
         rounds,
         unwind,
         queries: found.queries,
+        closest,
         time_ms: t0.elapsed().as_millis() as u64,
     })
 }
@@ -372,10 +399,15 @@ struct Ask<'a> {
     session: &'a mut Session,
     lits: &'a [Bool],
     pass: &'a Bool,
+    more: &'a dyn Fn() -> bool,
 }
 
 impl Forcing for Ask<'_> {
     type Error = CausesError;
+
+    fn keep_going(&self) -> bool {
+        (self.more)()
+    }
 
     fn forces(&mut self, kept: &[usize]) -> Result<Forced, CausesError> {
         let mut assumptions: Vec<Bool> = kept

@@ -181,8 +181,9 @@ pub enum Asked<'a> {
     External(&'a mut External),
 }
 
-/// The least time the root-cause search gets (it gets as long as the localization took).
-const CAUSES_MIN_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+/// The time the root-cause search gets for its first cause (it runs beside the
+/// localization loop, and looks for more only while the loop runs).
+const CAUSES_TIME: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// What the localization found, ranked.
 pub struct Localized {
@@ -248,7 +249,6 @@ pub fn localize(
     observer: &dyn Observer,
     log: crate::checker::external::driver::Log,
 ) -> Result<Localized, LocalizeError> {
-    let started = Instant::now();
     let mut cex = f.cex.clone().unwrap_or_else(|| d.replay.clone());
     super::check::name_assertion(&mut cex, prep);
     add_replayed_threads(&mut cex, d, prep);
@@ -315,14 +315,52 @@ pub fn localize(
         };
         (out, t.elapsed().as_millis())
     };
+    let step_accesses = |s: &crate::cex::TraceStep| {
+        explainer
+            .stmt_access(s.sid)
+            .unwrap_or_else(|| explainer.accesses(&s.file, s.line))
+    };
+    // The root causes need only the failing run: they are looked for beside the loop too,
+    // the first within a few seconds, more only while the loop still runs.
+    let loop_done = std::sync::atomic::AtomicBool::new(false);
+    let root_causes = || {
+        let now = Instant::now();
+        let deadline = match cfg.deadline {
+            Some(d) => d.min(now + CAUSES_TIME),
+            None => now + CAUSES_TIME,
+        };
+        let more = || !loop_done.load(std::sync::atomic::Ordering::Relaxed);
+        super::causes::root_causes(
+            &replays.replayer,
+            d,
+            &step_accesses,
+            cfg.root_causes,
+            Some(deadline),
+            &more,
+        )
+    };
     // The interleaving analyses replay variants of the schedule on their own solvers: on a
     // second core while the localization loop runs.
-    let (localized, switches, ordering) = std::thread::scope(|scope| {
+    let (localized, switches, ordering, causes) = std::thread::scope(|scope| {
         let switches = scope.spawn(|| timed(true));
         let ordering = scope.spawn(|| timed(false));
+        let causes = (cfg.root_causes > 0).then(|| scope.spawn(root_causes));
         let localized = run_loop();
-        (localized, switches.join(), ordering.join())
+        loop_done.store(true, std::sync::atomic::Ordering::Relaxed);
+        (
+            localized,
+            switches.join(),
+            ordering.join(),
+            causes.map(|c| c.join()),
+        )
     });
+    let causes = match causes {
+        Some(Ok(r)) => Some(r),
+        Some(Err(_)) => Some(Err(super::causes::CausesError::Unsupported(
+            "its thread failed".into(),
+        ))),
+        None => None,
+    };
     let loc = localized?;
     let mut notes = Vec::new();
     let mut neighbours = Vec::new();
@@ -382,11 +420,6 @@ pub fn localize(
     let t = Instant::now();
     // Per statement, not per line: a line's call binding or condition step is no access
     // to what the line's assignment touches.
-    let step_accesses = |s: &crate::cex::TraceStep| {
-        explainer
-            .stmt_access(s.sid)
-            .unwrap_or_else(|| explainer.accesses(&s.file, s.line))
-    };
     let mut why = match crate::rootcause::closest(
         &replays,
         &d.replay,
@@ -436,43 +469,28 @@ pub fn localize(
             t.elapsed().as_millis()
         ));
     }
-    let causes = (cfg.root_causes > 0)
-        .then(|| {
-            // As long as the localization took, and at least a few seconds.
-            let budget = started.elapsed().max(CAUSES_MIN_TIME);
-            let deadline = match cfg.deadline {
-                Some(d) => Some(d.min(Instant::now() + budget)),
-                None => Some(Instant::now() + budget),
-            };
-            match super::causes::root_causes(
-                &replays.replayer,
-                d,
-                &step_accesses,
-                cfg.root_causes,
-                deadline,
-            ) {
-                Ok(c) => {
-                    notes.push(format!(
-                        "root causes: {} of {} orderings' subsets ({} solver questions, {} rounds, {} ms){}",
-                        c.causes.len(),
-                        c.orderings,
-                        c.queries,
-                        c.rounds,
-                        c.time_ms,
-                        c.stopped
-                            .as_ref()
-                            .map(|s| format!("; {s}"))
-                            .unwrap_or_default()
-                    ));
-                    Some(c)
-                }
-                Err(e) => {
-                    notes.push(format!("root causes: not computed ({e})"));
-                    None
-                }
-            }
-        })
-        .flatten();
+    let causes = match causes {
+        Some(Ok(c)) => {
+            notes.push(format!(
+                "root causes: {} found among {} orderings ({} solver questions, {} rounds, {} ms){}",
+                c.causes.len(),
+                c.orderings,
+                c.queries,
+                c.rounds,
+                c.time_ms,
+                c.stopped
+                    .as_ref()
+                    .map(|s| format!("; {s}"))
+                    .unwrap_or_default()
+            ));
+            Some(c)
+        }
+        Some(Err(e)) => {
+            notes.push(format!("root causes: not computed ({e})"));
+            None
+        }
+        None => None,
+    };
     candidates = crate::rootcause::rank::by_cause(&explainer, candidates, why.as_ref(), &d.replay);
     // The external checker's model is not seqloc's: what it stored on the changed line is
     // the repair hint it gives.

@@ -6,8 +6,42 @@ use super::style::Style;
 use crate::diag::explain::{Candidate, same_file};
 use crate::rootcause::causes::RootCauses;
 
-/// The "Root cause" block: nothing when there is nothing to say.
+/// The "Root cause" block, then the closest passing run: nothing when there is nothing
+/// to say.
 pub fn render(c: &RootCauses, st: &Style) -> String {
+    let mut s = render_causes(c, st);
+    if let Some(run) = &c.closest {
+        s.push_str(&format!(
+            "{}: of every complete run within {} rounds, the one that keeps the most of the failing run's orderings ({} of {}):
+  {}
+",
+            st.bold("Closest passing run"),
+            c.rounds,
+            run.kept,
+            c.orderings,
+            super::localize::schedule_interleaving(&run.schedule)
+        ));
+        for o in &run.flipped {
+            s.push_str(&format!(
+                "  no longer: {}
+",
+                o.describe()
+            ));
+        }
+        s.push_str(if run.replays {
+            "  (its schedule replays and passes: JSON root_causes.closest.schedule, for --schedule)
+
+"
+        } else {
+            "  (its schedule, read back, does not replay by itself: not given to replay)
+
+"
+        });
+    }
+    s
+}
+
+fn render_causes(c: &RootCauses, st: &Style) -> String {
     let mut s = String::new();
     if c.order_independent {
         s.push_str(&format!(

@@ -16,7 +16,7 @@
 //! | `context_switches` | number of context switches of the interleaving |
 //! | `candidates` | ranked; each: `rank`, `kind` (`value`: changing what the line computes avoids the failure along the interleaving; `atomicity`: the failure needs a context switch next to the line; `locking`: a lock acquisition that does not exclude a conflicting critical section, or a lock held into a deadlock; `blocking`: where a thread waits for ever in a deadlock; `ordering`: a statement that ran too early, or the creation of a thread that started too early, when the failure needs it to run before another thread's conflicting block; `flow`: an access of the differential projection that no other analysis named, typically a write that came too late), `file`, `line`, `column`, `columns`, `diag`, `threads` (`id`, `function`), `reads`, `writes`, `set` (number of the multi-line set it belongs to, or `null`), `hint`, `changes` (`thread`, `column`, `what`, `chosen`, `original`) |
 //! | `why` | why it fails, or `null` when no passing neighbour of the failing schedule was found (see `rootcause`): `change` (how the closest passing schedule differs, in words), `passing_interleaving` (that schedule, compact), `passing_schedule` (the same as a `seqloc.schedule/1` object, for `--schedule`; `null` when the schedule read back from the passing run does not replay and pass by itself), `unwind` (the loop bound to replay it with: `seqloc sequentialize prog.c --schedule S --unwind N --dialect gcc`), `tried` (passing neighbours replayed), `failing_flows` (data flows of the failing run: reads and the write each read from), `projection` (the flows that differ: each `read` (`thread`, `file`, `line`, `variable`), `failing_source` and `passing_source` (`thread`, `file`, `line`, `occurrence` (which of the thread's writes on that line, from 1) of the write read, `null` for the initial value), `inter_thread`). In SARIF: the run's `properties.why` (`change`, `passingInterleaving`), and each result on a line of the projection lists the projection's accesses as `relatedLocations` |
-//! | `root_causes` | minimal root causes, or `null` when not computed (`--root-causes 0`, a deadlock, a thread that creates threads; `-v` says why): `causes` (each `orderings`, every one `before` and `after` accesses — `thread`, `file`, `line`, `variable`, `write`, `sync`, `statement` — and `verified`: checked again on a fresh solver, forcing and minimal), `orderings` (the failing run's selectable inter-thread orderings), `order_independent` (every complete run with these inputs fails, in any order), `complete` (no more root causes exist), `stopped`, `rounds` and `unwind` (the bounds of the runs considered), `queries`, `time_ms`. In SARIF: each cause's accesses are `relatedLocations` of the results on their lines |
+//! | `root_causes` | minimal root causes, or `null` when not computed (`--root-causes 0`, a thread that creates threads, points the encoding cannot match, a limit; `-v` says why): `causes` (each `orderings`, every one `before` and `after` accesses — `thread`, `file`, `line`, `variable`, `write`, `sync`, `statement` — and `verified`: asked again after the search, forcing and minimal, `null` when the time ran out first), `orderings` (the failing run's selectable inter-thread orderings), `order_independent` (every complete run with these inputs fails, in any order), `complete` (no more root causes exist), `stopped`, `rounds` and `unwind` (the bounds of the runs considered), `queries`, `time_ms`, `closest` (the closest passing run of all the runs considered, MaxSMT over the orderings, or `null`: `kept` orderings, `flipped` — the differential projection, orderings as in `causes` —, `schedule` (`seqloc.schedule/1`, replay with `seqloc sequentialize --schedule S --unwind U --deadlock-rules`), `replays`: it replays and passes). In SARIF: each cause's accesses are `relatedLocations` of the results on their lines |
 //! | `complete` | the checker had no further answer (every candidate of the interleaving is listed) |
 //! | `stopped` | why the loop stopped early, or `null` |
 //! | `limit` | the limit that left the answer incomplete (`time`, `memory`, `interrupted`): the search's, or the one that cut the candidate loop short; otherwise `null` |
@@ -274,15 +274,29 @@ pub fn to_json(r: &LocalizeReport) -> String {
 
 /// `T0 main 29-33 → T1 post 9 → T2 audit 19`: each block's thread and the lines it ran.
 pub fn interleaving(cex: &Counterexample) -> String {
+    schedule_interleaving(&cex.schedule)
+}
+
+/// [`interleaving`] of a schedule alone.
+pub fn schedule_interleaving(schedule: &crate::seq::schedule::Schedule) -> String {
+    let label = |t: u32| {
+        let f = schedule
+            .threads
+            .iter()
+            .find(|x| x.id == t)
+            .map(|x| x.function.as_str())
+            .unwrap_or("?");
+        format!("T{t} {f}")
+    };
     let mut parts = Vec::new();
-    for b in &cex.schedule.blocks {
+    for b in &schedule.blocks {
         let lines: Vec<u32> = b
             .ran
             .iter()
             .filter_map(|l| l.rsplit(':').next()?.parse().ok())
             .collect();
         let text = compress(&lines);
-        let label = thread_label(cex, b.thread);
+        let label = label(b.thread);
         parts.push(if text.is_empty() {
             label
         } else {

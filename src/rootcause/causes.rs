@@ -77,6 +77,10 @@ pub enum Forced {
 pub trait Forcing {
     type Error;
     fn forces(&mut self, kept: &[usize]) -> Result<Forced, Self::Error>;
+    /// Whether to look for another root cause after one is found (a time budget).
+    fn keep_going(&self) -> bool {
+        true
+    }
 }
 
 /// What the enumeration found.
@@ -168,6 +172,11 @@ pub fn enumerate<F: Forcing>(
         if out.causes.len() >= wanted {
             // Stopped by the number asked for, not by the search.
             out.complete = queue.is_empty();
+            break;
+        }
+        if !queue.is_empty() && !f.keep_going() {
+            out.complete = false;
+            out.stopped = Some("the time for more root causes ran out".into());
             break;
         }
         let Some(excluded) = queue.pop_front() else {
@@ -365,6 +374,25 @@ pub struct RootCauses {
     pub unwind: u32,
     pub queries: usize,
     pub time_ms: u64,
+    /// The closest passing run among all the encoding's runs (MaxSMT-DSP's optimum, by
+    /// its first criterion: the fewest of the failing run's orderings changed), when the
+    /// optimizer answered in time.
+    pub closest: Option<ClosestRun>,
+}
+
+/// A complete passing run that keeps as many of the failing run's orderings as any does.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ClosestRun {
+    /// Orderings it keeps.
+    pub kept: usize,
+    /// The differential projection: the orderings it reverses (both accesses happen, in
+    /// the other order) or leaves out (one of them does not happen).
+    pub flipped: Vec<CauseOrdering>,
+    /// Its schedule (`seqloc.schedule/1`), for `--schedule`.
+    pub schedule: crate::seq::schedule::Schedule,
+    /// The schedule replays by itself and passes (the built-in replay, every thread to
+    /// its end, locks honoured, no deadlock, no loop cut by the bound).
+    pub replays: bool,
 }
 
 #[cfg(test)]

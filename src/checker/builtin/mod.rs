@@ -362,6 +362,49 @@ impl Session {
         }
     }
 
+    /// A model of the encoding with `hard` true that satisfies as many of `soft` as it
+    /// can (Z3's optimizer, MaxSAT over the soft constraints, each of weight 1): the
+    /// closest passing run of the root-cause search. Not gated (the optimizer has no
+    /// interrupt of its own here); bounded by the session's deadline.
+    pub fn optimize(&mut self, hard: &[Bool], soft: &[Bool]) -> Answer {
+        let opt = z3::Optimize::new();
+        if let Some(d) = self.deadline {
+            let left = d.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Answer::Unknown(Undecided::Limit(Limit::Time));
+            }
+            let mut p = Params::new();
+            p.set_u32("timeout", left.as_millis().min(u32::MAX as u128) as u32);
+            p.set_bool("ctrl_c", false);
+            opt.set_params(&p);
+        }
+        for a in self.out.asserts.iter().chain(self.added.iter()).chain(hard) {
+            opt.assert(a);
+        }
+        for s in soft {
+            opt.assert_soft(s, 1, None);
+        }
+        let _solving = stop::Solving::enter();
+        if let Some(l) = stop::requested() {
+            return Answer::Unknown(Undecided::Limit(l));
+        }
+        let t0 = Instant::now();
+        let r = opt.check(&[]);
+        self.stats.solve_ms += t0.elapsed().as_millis() as u64;
+        self.stats.solver_calls += 1;
+        match r {
+            SatResult::Sat => match opt.get_model() {
+                Some(m) => Answer::Violated(m),
+                None => Answer::Unknown(Undecided::Solver("the optimizer gave no model".into())),
+            },
+            SatResult::Unsat => Answer::Holds,
+            SatResult::Unknown => Answer::Unknown(match stop::requested() {
+                Some(l) => Undecided::Limit(l),
+                None => Undecided::Limit(Limit::Time),
+            }),
+        }
+    }
+
     /// Lets `gate` stop this session's solving (see [`SolveGate`]).
     pub fn set_gate(&mut self, gate: Arc<SolveGate>) {
         self.gate = Some(gate);
