@@ -337,9 +337,11 @@ pub fn root_causes(
                 contradicted += 1;
                 return None;
             }
-            let orderings = c.iter().filter_map(|n| describe(*n)).collect();
+            let orderings: Vec<CauseOrdering> = c.iter().filter_map(|n| describe(*n)).collect();
+            let atomicity = crate::rootcause::causes::atomicity_violation(&orderings);
             Some(RootCause {
                 orderings,
+                atomicity,
                 verified,
             })
         })

@@ -81,6 +81,12 @@ fn render_causes(c: &RootCauses, st: &Style) -> String {
             };
             s.push_str(&format!("{pre}{}\n", o.describe()));
         }
+        if let Some(a) = &cause.atomicity {
+            s.push_str(&format!(
+                "{}= an atomicity violation: {a}\n",
+                " ".repeat(lead.len())
+            ));
+        }
     }
     s.push('\n');
     s
@@ -126,6 +132,13 @@ pub fn lines(c: &RootCauses) -> Vec<String> {
     c.causes
         .iter()
         .enumerate()
-        .map(|(i, cause)| format!("Root cause {}: {}", i + 1, cause.describe()))
+        .map(|(i, cause)| match &cause.atomicity {
+            Some(a) => format!(
+                "Root cause {}: {} (an atomicity violation: {a})",
+                i + 1,
+                cause.describe()
+            ),
+            None => format!("Root cause {}: {}", i + 1, cause.describe()),
+        })
         .collect()
 }

@@ -341,6 +341,9 @@ impl CauseOrdering {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct RootCause {
     pub orderings: Vec<CauseOrdering>,
+    /// The cause in BEST's words, when it is an atomicity violation (see
+    /// [`atomicity_violation`]).
+    pub atomicity: Option<String>,
     /// Asked again after the search: the orderings force the failure, and without any
     /// one of them some complete run passes (`None`: the time ran out before the
     /// answer; a cause the check contradicts is not reported at all).
@@ -355,6 +358,63 @@ impl RootCause {
             .collect::<Vec<_>>()
             .join("; ")
     }
+}
+
+/// Lines this close in one thread, accessing what the other thread's access conflicts
+/// with, are taken as meant to run as one step (BEST's code-proximity rule).
+const NEARBY_LINES: u32 = 8;
+
+/// A root cause that is a mutual-atomicity violation, in BEST's words: two of its
+/// orderings put another thread's access between two nearby accesses of one thread in
+/// one file — "lines 15–16 of T1 were meant to run as one step; T2's write of `balance`
+/// (line 16) came between them". `None` for any other cause.
+pub fn atomicity_violation(orderings: &[CauseOrdering]) -> Option<String> {
+    for o1 in orderings {
+        for o2 in orderings {
+            let (first, last) = (&o1.before, &o2.after);
+            let (u1, u2) = (&o1.after, &o2.before);
+            let one_thread = first.thread == last.thread && first.file == last.file;
+            let other = u1.thread == u2.thread && u1.thread != first.thread;
+            // Two accesses of the region, not one seen from both sides.
+            if !one_thread || !other || first == last || first.line > last.line {
+                continue;
+            }
+            if last.line - first.line > NEARBY_LINES {
+                continue;
+            }
+            let lines = if first.line == last.line {
+                format!("line {}", first.line)
+            } else {
+                format!("lines {}–{}", first.line, last.line)
+            };
+            let verb = |a: &Access| {
+                if a.sync {
+                    format!("call on `{}`", a.variable)
+                } else if a.write {
+                    format!("write of `{}`", a.variable)
+                } else {
+                    format!("read of `{}`", a.variable)
+                }
+            };
+            let between = if u1 == u2 {
+                format!("T{}'s {} (line {}) came", u1.thread, verb(u1), u1.line)
+            } else {
+                format!(
+                    "T{}'s {} (line {}) and {} (line {}) came",
+                    u1.thread,
+                    verb(u2),
+                    u2.line,
+                    verb(u1),
+                    u1.line
+                )
+            };
+            return Some(format!(
+                "{lines} of T{} were meant to run as one step; {between} between them",
+                first.thread
+            ));
+        }
+    }
+    None
 }
 
 /// The root causes of one failure, and how they were found.
@@ -446,6 +506,52 @@ mod tests {
                 assert_eq!(g.forces(&less).unwrap(), Forced::Passes);
             }
         }
+    }
+
+    fn access(thread: u32, line: u32, var: &str, write: bool) -> Access {
+        Access {
+            thread,
+            file: "p.c".into(),
+            line,
+            variable: var.into(),
+            write,
+            sync: false,
+            statement: String::new(),
+        }
+    }
+
+    #[test]
+    fn an_interleaved_pair_of_nearby_accesses_is_an_atomicity_violation() {
+        let lost = [
+            CauseOrdering {
+                before: access(1, 15, "balance", false),
+                after: access(2, 16, "balance", true),
+            },
+            CauseOrdering {
+                before: access(2, 16, "balance", true),
+                after: access(1, 16, "balance", true),
+            },
+        ];
+        assert_eq!(
+            atomicity_violation(&lost).as_deref(),
+            Some(
+                "lines 15–16 of T1 were meant to run as one step; T2's write of `balance` (line 16) came between them"
+            )
+        );
+        // An order violation: one ordering, no region.
+        assert_eq!(atomicity_violation(&lost[..1]), None);
+        // Far apart: not one region.
+        let far = [
+            CauseOrdering {
+                before: access(1, 15, "x", false),
+                after: access(2, 40, "x", true),
+            },
+            CauseOrdering {
+                before: access(2, 40, "x", true),
+                after: access(1, 60, "x", true),
+            },
+        ];
+        assert_eq!(atomicity_violation(&far), None);
     }
 
     #[test]
