@@ -476,38 +476,26 @@ fn align(
             ))
         };
         let sym = symbolic.slots.get(*k as usize).ok_or_else(mismatch)?;
-        let Some(code) = replay.slots.get(*k as usize).and_then(|s| s.codes.first()) else {
+        let (i, c, map) = match replay.slots.get(*k as usize).and_then(|s| s.codes.first()) {
             // Created, never scheduled: the replay gave it no code. Nothing of it ran,
             // so the encoding's code is all there is to name, when there is one.
-            let [c] = sym.codes.as_slice() else {
-                return Err(mismatch());
-            };
-            let exit = c
-                .points
-                .iter()
-                .position(|p| p.kind == PointKind::Exit)
-                .ok_or_else(mismatch)?;
-            out.insert(
-                *k,
-                Aligned {
-                    code: 0,
-                    exit: exit as u32,
-                    map: (0..c.points.len() as u32).collect(),
-                },
-            );
-            continue;
+            None => match sym.codes.as_slice() {
+                [c] => (0, c, (0..c.points.len() as u32).collect()),
+                _ => return Err(mismatch()),
+            },
+            Some(code) => {
+                let heads: Vec<_> = code.points.iter().map(|p| (p.head, p.kind)).collect();
+                sym.codes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| c.func == code.func)
+                    .find_map(|(i, c)| {
+                        let theirs: Vec<_> = c.points.iter().map(|p| (p.head, p.kind)).collect();
+                        Some((i, c, embed(&theirs, &heads)?))
+                    })
+                    .ok_or_else(mismatch)?
+            }
         };
-        let heads: Vec<_> = code.points.iter().map(|p| (p.head, p.kind)).collect();
-        let (i, c, map) = sym
-            .codes
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.func == code.func)
-            .find_map(|(i, c)| {
-                let theirs: Vec<_> = c.points.iter().map(|p| (p.head, p.kind)).collect();
-                Some((i, c, embed(&theirs, &heads)?))
-            })
-            .ok_or_else(mismatch)?;
         let exit = c
             .points
             .iter()

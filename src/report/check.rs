@@ -102,8 +102,12 @@ pub fn to_json(out: &CheckOutcome, program: &str, checker: CheckerInfo, total_ms
 
 /// The thread label used in traces: `T1 t1` (id and function).
 pub fn thread_label(cex: &Counterexample, t: u32) -> String {
-    let f = cex
-        .schedule
+    schedule_thread_label(&cex.schedule, t)
+}
+
+/// [`thread_label`] from a schedule alone.
+pub fn schedule_thread_label(s: &crate::seq::schedule::Schedule, t: u32) -> String {
+    let f = s
         .threads
         .iter()
         .find(|x| x.id == t)

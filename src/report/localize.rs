@@ -279,15 +279,7 @@ pub fn interleaving(cex: &Counterexample) -> String {
 
 /// [`interleaving`] of a schedule alone.
 pub fn schedule_interleaving(schedule: &crate::seq::schedule::Schedule) -> String {
-    let label = |t: u32| {
-        let f = schedule
-            .threads
-            .iter()
-            .find(|x| x.id == t)
-            .map(|x| x.function.as_str())
-            .unwrap_or("?");
-        format!("T{t} {f}")
-    };
+    let label = |t: u32| super::check::schedule_thread_label(schedule, t);
     let mut parts = Vec::new();
     for b in &schedule.blocks {
         let lines: Vec<u32> = b
