@@ -119,7 +119,12 @@ pub fn root_causes(
                     .into(),
             ));
         }
-        let inputs = failing_inputs(&failing.session, &model);
+        // Inputs the schedule records are the replay's table, not its solver's choice.
+        let recorded = &d.resolved.inputs;
+        let inputs: HashMap<_, _> = failing_inputs(&failing.session, &model)
+            .into_iter()
+            .filter(|(((k, _), sid), _)| !recorded.contains_key(&(*k, *sid)))
+            .collect();
         // 2. The encoding of every run: the failing run's rounds and one more.
         let rounds = (rounds_of(&points) + 1).max(MIN_ROUNDS);
         let sopts = replayer.framework.search_options(
@@ -189,7 +194,7 @@ pub fn root_causes(
             lits.push(lit);
         }
         // 4. Inputs, a passing run and a failing one.
-        let fixed: Vec<Bool> = session
+        let mut fixed: Vec<Bool> = session
             .out
             .inputs
             .iter()
@@ -199,6 +204,32 @@ pub fn root_causes(
                 Some(rec.guard.implies(&same))
             })
             .collect();
+        // A recorded input is fixed where the encoding reads it, when it reads it once: an
+        // input read in a loop would need its occurrences told apart by the path.
+        for ((k, sid), values) in recorded {
+            let recs: Vec<_> = session
+                .out
+                .inputs
+                .iter()
+                .filter(|r| r.sid == *sid && r.point.is_some_and(|(kk, _)| kk == *k))
+                .collect();
+            // One point, copied once per round (the point runs in one of them).
+            let points: HashSet<_> = recs.iter().filter_map(|r| r.point).collect();
+            match values.as_slice() {
+                _ if recs.is_empty() => {}
+                [(1, v)] if points.len() == 1 => {
+                    for rec in recs {
+                        let same = rec.value.eq(BV::from_i64(*v as i64, rec.value.get_size()));
+                        fixed.push(rec.guard.implies(&same));
+                    }
+                }
+                _ => {
+                    return Err(CausesError::Unsupported(
+                        "an input is read more than once by one thread".into(),
+                    ));
+                }
+            }
+        }
         for f in &fixed {
             session.add(f);
         }
