@@ -213,21 +213,29 @@ pub fn root_causes(
                 .iter()
                 .filter(|r| r.sid == *sid && r.point.is_some_and(|(kk, _)| kk == *k))
                 .collect();
-            // One point, copied once per round (the point runs in one of them).
+            // One point, copied once per round (the point runs in one of them); an
+            // aggregate's elements are its occurrences there, in order, in every copy.
             let points: HashSet<_> = recs.iter().filter_map(|r| r.point).collect();
-            match values.as_slice() {
-                _ if recs.is_empty() => {}
-                [(1, v)] if points.len() == 1 => {
-                    for rec in recs {
-                        let same = rec.value.eq(BV::from_i64(*v as i64, rec.value.get_size()));
-                        fixed.push(rec.guard.implies(&same));
-                    }
-                }
-                _ => {
-                    return Err(CausesError::Unsupported(
-                        "an input is read more than once by one thread".into(),
-                    ));
-                }
+            let mut vals = values.clone();
+            vals.sort_by_key(|(o, _)| *o);
+            let in_order = vals
+                .iter()
+                .enumerate()
+                .all(|(i, (o, _))| *o as usize == i + 1);
+            if recs.is_empty() {
+                continue;
+            }
+            if points.len() != 1 || !in_order || vals.is_empty() || recs.len() % vals.len() != 0 {
+                return Err(CausesError::Unsupported(
+                    "an input is read more than once by one thread".into(),
+                ));
+            }
+            for (j, rec) in recs.iter().enumerate() {
+                let Some((_, v)) = vals.get(j % vals.len()) else {
+                    continue;
+                };
+                let same = rec.value.eq(BV::from_i64(*v as i64, rec.value.get_size()));
+                fixed.push(rec.guard.implies(&same));
             }
         }
         for f in &fixed {
