@@ -19,7 +19,7 @@ pub fn render(c: &RootCauses, st: &Style) -> String {
             c.rounds,
             run.kept,
             c.orderings,
-            super::localize::schedule_interleaving(&run.schedule)
+            super::check::schedule_interleaving(&run.schedule)
         ));
         for o in &run.flipped {
             s.push_str(&format!(
@@ -110,7 +110,7 @@ pub fn sarif_locations(rc: &RootCauses, c: &Candidate, first_id: usize) -> Vec<s
                 out.push(json!({
                     "id": first_id + out.len(),
                     "physicalLocation": {
-                        "artifactLocation": { "uri": super::localize::sarif_uri(&a.file) },
+                        "artifactLocation": { "uri": super::json::sarif_uri(&a.file) },
                         "region": { "startLine": a.line }
                     },
                     "message": { "text": format!("root cause {}: {role}, {}", n + 1, a.describe()) }

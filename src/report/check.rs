@@ -291,7 +291,7 @@ pub fn render_text(
 /// and the reason are the invocation's properties, so that "no result" is never read
 /// without knowing whether it is a proof, a bounded check or no answer.
 pub fn to_sarif(out: &CheckOutcome, checker: &CheckerInfo) -> String {
-    use super::localize::{code_flow, sarif_uri};
+    use super::json::sarif_uri;
     use serde_json::{Value, json};
     let rules = json!([
         { "id": "seqloc/assertion", "name": "AssertionFailure",
@@ -388,4 +388,87 @@ fn wake_meaning(cex: &Counterexample, input: &crate::cex::InputStep) -> &'static
         (true, false) => " (this wait wakes only when signalled)",
         _ => "",
     }
+}
+
+/// `T0 main 29-33 → T1 post 9 → ...` of a schedule: each block's thread and the lines it
+/// ran (`report::localize::interleaving` of a counterexample).
+pub fn schedule_interleaving(schedule: &crate::seq::schedule::Schedule) -> String {
+    let label = |t: u32| schedule_thread_label(schedule, t);
+    let mut parts = Vec::new();
+    for b in &schedule.blocks {
+        let lines: Vec<u32> = b
+            .ran
+            .iter()
+            .filter_map(|l| l.rsplit(':').next()?.parse().ok())
+            .collect();
+        let text = compress(&lines);
+        let label = label(b.thread);
+        parts.push(if text.is_empty() {
+            label
+        } else {
+            format!("{label} {text}")
+        });
+    }
+    parts.join(" → ")
+}
+
+/// `29,30,31,33` → `29-31,33`.
+fn compress(lines: &[u32]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let start = lines[i];
+        let mut end = start;
+        while i + 1 < lines.len() && lines[i + 1] == end + 1 {
+            i += 1;
+            end = lines[i];
+        }
+        out.push(if end == start {
+            start.to_string()
+        } else {
+            format!("{start}-{end}")
+        });
+        i += 1;
+    }
+    out.join(",")
+}
+
+/// The failing interleaving as a SARIF code flow: one thread flow per thread, its steps in
+/// execution order.
+pub(crate) fn code_flow(cex: &Counterexample) -> serde_json::Value {
+    use serde_json::{Value, json};
+    let uri = |f: &str| super::json::sarif_uri(f);
+    let mut flows: Vec<Value> = Vec::new();
+    for t in &cex.schedule.threads {
+        let locs: Vec<Value> = cex
+            .steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.thread == t.id)
+            .map(|(i, s)| {
+                json!({
+                    "executionOrder": i + 1,
+                    "location": {
+                        "physicalLocation": {
+                            "artifactLocation": { "uri": uri(&s.file) },
+                            "region": { "startLine": s.line }
+                        },
+                        "message": { "text": s.statement }
+                    }
+                })
+            })
+            .collect();
+        if locs.is_empty() {
+            continue;
+        }
+        flows.push(json!({
+            "id": format!("T{}", t.id),
+            "message": { "text": format!("thread T{} ({})", t.id, t.function) },
+            "locations": locs
+        }));
+    }
+    json!({
+        "message": { "text": format!("failing interleaving: {}", schedule_interleaving(&cex.schedule)) },
+        "threadFlows": flows
+    })
 }

@@ -245,3 +245,13 @@ impl From<&Candidate> for CandidateJson {
         }
     }
 }
+
+/// A path as a SARIF artifact URI: absolute paths as `file://` URIs, relative ones as
+/// they are (relative to the working directory, SARIF's default base).
+pub fn sarif_uri(f: &str) -> String {
+    if f.starts_with('/') {
+        format!("file://{f}")
+    } else {
+        f.to_string()
+    }
+}

@@ -25,7 +25,7 @@
 
 use serde::Serialize;
 
-use super::check::{CheckerInfo, thread_label};
+use super::check::{CheckerInfo, code_flow, thread_label};
 use super::json;
 use super::style::Style;
 use crate::cex::{Counterexample, ViolationKind};
@@ -274,49 +274,7 @@ pub fn to_json(r: &LocalizeReport) -> String {
 
 /// `T0 main 29-33 → T1 post 9 → T2 audit 19`: each block's thread and the lines it ran.
 pub fn interleaving(cex: &Counterexample) -> String {
-    schedule_interleaving(&cex.schedule)
-}
-
-/// [`interleaving`] of a schedule alone.
-pub fn schedule_interleaving(schedule: &crate::seq::schedule::Schedule) -> String {
-    let label = |t: u32| super::check::schedule_thread_label(schedule, t);
-    let mut parts = Vec::new();
-    for b in &schedule.blocks {
-        let lines: Vec<u32> = b
-            .ran
-            .iter()
-            .filter_map(|l| l.rsplit(':').next()?.parse().ok())
-            .collect();
-        let text = compress(&lines);
-        let label = label(b.thread);
-        parts.push(if text.is_empty() {
-            label
-        } else {
-            format!("{label} {text}")
-        });
-    }
-    parts.join(" → ")
-}
-
-/// `29,30,31,33` → `29-31,33`.
-fn compress(lines: &[u32]) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let start = lines[i];
-        let mut end = start;
-        while i + 1 < lines.len() && lines[i + 1] == end + 1 {
-            i += 1;
-            end = lines[i];
-        }
-        out.push(if end == start {
-            start.to_string()
-        } else {
-            format!("{start}-{end}")
-        });
-        i += 1;
-    }
-    out.join(",")
+    super::check::schedule_interleaving(&cex.schedule)
 }
 
 fn violation_head(cex: &Counterexample) -> String {
@@ -655,55 +613,7 @@ fn projection_locations(w: &WhyView, c: &Candidate) -> Vec<serde_json::Value> {
     out
 }
 
-/// A path as a SARIF artifact URI: absolute paths as `file://` URIs, relative ones as
-/// they are (relative to the working directory, SARIF's default base).
-pub fn sarif_uri(f: &str) -> String {
-    if f.starts_with('/') {
-        format!("file://{f}")
-    } else {
-        f.to_string()
-    }
-}
-
-/// The failing interleaving as a SARIF code flow: one thread flow per thread, its steps in
-/// execution order.
-pub(crate) fn code_flow(cex: &Counterexample) -> serde_json::Value {
-    use serde_json::{Value, json};
-    let uri = |f: &str| sarif_uri(f);
-    let mut flows: Vec<Value> = Vec::new();
-    for t in &cex.schedule.threads {
-        let locs: Vec<Value> = cex
-            .steps
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.thread == t.id)
-            .map(|(i, s)| {
-                json!({
-                    "executionOrder": i + 1,
-                    "location": {
-                        "physicalLocation": {
-                            "artifactLocation": { "uri": uri(&s.file) },
-                            "region": { "startLine": s.line }
-                        },
-                        "message": { "text": s.statement }
-                    }
-                })
-            })
-            .collect();
-        if locs.is_empty() {
-            continue;
-        }
-        flows.push(json!({
-            "id": format!("T{}", t.id),
-            "message": { "text": format!("thread T{} ({})", t.id, t.function) },
-            "locations": locs
-        }));
-    }
-    json!({
-        "message": { "text": format!("failing interleaving: {}", interleaving(cex)) },
-        "threadFlows": flows
-    })
-}
+pub use super::json::sarif_uri;
 
 #[cfg(test)]
 mod tests {
