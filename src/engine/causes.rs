@@ -9,18 +9,20 @@
 //! * the failing run's inputs are fixed: every nondeterministic input the failing run
 //!   read takes the value it had, at the same program point;
 //! * each ordering "access A of thread T before access B of thread U" is a literal
-//!   `order_n`, implying that both program points run and A's runs first (the framework's
+//!   `order_n`, implying that when both program points run, A's runs first (the framework's
 //!   rounds run in a fixed order, so the encoding's events come in execution order);
-//! * a passing run is a complete one: no assertion or error fails, no loop is cut by the
+//! * a passing run is a complete one: no property is violated, no loop is cut by the
 //!   bound, and every thread of the failing run (main included) reaches its end.
 //!
 //! "Forces the failure" is then "unsatisfiable with the literals assumed", and Z3's unsat
 //! core is the first guess at a smaller set. The failing run's own points come from its
-//! replay under the same rules (`Mode::Concrete`), whose program points are checked to be
-//! the encoding's, thread by thread, before anything is asked.
+//! replay under the same rules (`Mode::Concrete`), whose program points are embedded into
+//! the encoding's, thread by thread, before anything is asked (a replay splits a point
+//! where a block of its schedule ends).
 //!
 //! Limits, said in the report: sufficiency is among the executions of those bounds
-//! (rounds, loop bound); a thread that creates threads is not analysed yet. For a deadlock
+//! (rounds, loop bound); a thread that creates threads, or reads an input at several
+//! points, is not analysed yet. For a deadlock
 //! the failing property is the deadlock (the encoding checks it at the end of the rounds);
 //! a passing run, complete, cannot be deadlocked.
 
@@ -57,7 +59,8 @@ pub enum CausesError {
 /// often out of reach, and the failure would look forced by nothing.
 const MIN_ROUNDS: u32 = 3;
 
-/// How far the loop bound is raised above the failing run's when no run completes.
+/// How far the loop bound is raised above the failing run's while a run with the failing
+/// inputs still reaches it.
 const MAX_EXTRA_UNWIND: u32 = 3;
 
 /// Solver questions one search asks at most.
@@ -343,7 +346,7 @@ pub fn root_causes(
         }
         _ => None,
     };
-    // 6. The search, then each cause checked again on a fresh solver.
+    // 6. The search, then each cause asked again.
     let mut forcing = Ask {
         session: &mut session,
         lits: &lits,

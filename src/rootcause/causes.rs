@@ -318,6 +318,18 @@ impl Access {
         };
         format!("T{} {what} (line {})", self.thread, self.line)
     }
+
+    /// `write of `balance``, `read of `x``, `call on `m``.
+    pub fn noun(&self) -> String {
+        let kind = if self.sync {
+            "call on"
+        } else if self.write {
+            "write of"
+        } else {
+            "read of"
+        };
+        format!("{kind} `{}`", self.variable)
+    }
 }
 
 /// One ordering of a root cause: `before` ran before `after` in the failing run.
@@ -387,24 +399,15 @@ pub fn atomicity_violation(orderings: &[CauseOrdering]) -> Option<String> {
             } else {
                 format!("lines {}–{}", first.line, last.line)
             };
-            let verb = |a: &Access| {
-                if a.sync {
-                    format!("call on `{}`", a.variable)
-                } else if a.write {
-                    format!("write of `{}`", a.variable)
-                } else {
-                    format!("read of `{}`", a.variable)
-                }
-            };
             let between = if u1 == u2 {
-                format!("T{}'s {} (line {}) came", u1.thread, verb(u1), u1.line)
+                format!("T{}'s {} (line {}) came", u1.thread, u1.noun(), u1.line)
             } else {
                 format!(
                     "T{}'s {} (line {}) and {} (line {}) came",
                     u1.thread,
-                    verb(u2),
+                    u2.noun(),
                     u2.line,
-                    verb(u1),
+                    u1.noun(),
                     u1.line
                 )
             };
