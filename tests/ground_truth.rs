@@ -223,11 +223,70 @@ fn benchmarks_localize_to_a_known_faulty_line() {
         }
         o
     })
-    .collect();
+    .collect::<Vec<Outcome>>();
+    check_top_three(&results);
     check_hits(results);
     if gcc {
         check_native_passes(&replayed);
     }
+}
+
+/// Benchmarks whose first ground-truth line is ranked below third, with the reason. The
+/// test fails when another task leaves the top three, and when a listed one enters it
+/// (so the list stays true).
+const KNOWN_BELOW_TOP_THREE: &[(&str, &str)] = &[
+    (
+        "paper/account_bad.yml",
+        "the assertion itself is the fault, and the failing check ranks last by design",
+    ),
+    (
+        "concbugs/table_use_before_init.yml",
+        "the creation order is the fault; a creation to move after a join (the bluntest repair) ranks after the racing accesses",
+    ),
+    (
+        "paper/token_ring_bad.yml",
+        "an atomicity boundary of a neighbouring switch and value candidates of the ring's reads rank before the true line",
+    ),
+];
+
+/// The rank of the first ground-truth line among the distinct candidate lines (the
+/// ranking a user reads) is at most 3.
+fn check_top_three(results: &[Outcome]) {
+    let mut below = Vec::new();
+    let mut now_in = Vec::new();
+    for (name, _, truth, got, _) in results {
+        let mut distinct: Vec<u64> = Vec::new();
+        for l in got {
+            if !distinct.contains(l) {
+                distinct.push(*l);
+            }
+        }
+        let rank = distinct
+            .iter()
+            .position(|l| truth.contains(l))
+            .map(|i| i + 1);
+        let known = KNOWN_BELOW_TOP_THREE.iter().any(|(k, _)| name.ends_with(k));
+        eprintln!(
+            "{name}: first ground-truth line ranked {rank:?} of {}",
+            distinct.len()
+        );
+        match (rank.is_some_and(|r| r <= 3), known) {
+            (false, false) => below.push(format!(
+                "{name}: rank {rank:?} in {distinct:?}, truth {truth:?}"
+            )),
+            (true, true) => now_in.push(name.clone()),
+            _ => {}
+        }
+    }
+    assert!(
+        below.is_empty(),
+        "the first ground-truth line left the top three:\n{}",
+        below.join("\n")
+    );
+    assert!(
+        now_in.is_empty(),
+        "now in the top three; remove from KNOWN_BELOW_TOP_THREE: {now_in:?}"
+    );
 }
 
 /// Passing schedules the native gcc replay does not pass, with the reason: the built-in

@@ -82,6 +82,27 @@ pub struct Candidate {
     /// The repair it names runs a whole thread only after another is done (a creation
     /// moved after a join): it removes every interleaving of the two, the bluntest repair.
     pub whole_thread: bool,
+    /// Its part in the failure beyond its kind, for the ranking (`rootcause::rank`).
+    pub role: Role,
+}
+
+/// What the ranking knows of a candidate beyond its kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Role {
+    #[default]
+    Plain,
+    /// A deadlock's hold-and-wait: where a thread blocks for ever while holding a lock
+    /// (`HoldsWhileBlocked`), or where it took a lock it holds then (`TookHeldLock`). The
+    /// cycle closes here; Coffman's condition that every deadlock needs.
+    HoldsWhileBlocked,
+    TookHeldLock,
+    /// A thread blocked in `pthread_join` that holds no lock and has nothing left in its
+    /// function that could wake another blocked thread: it waits for the deadlock, it is
+    /// not part of it.
+    Bystander,
+    /// A value change of a thread handle (what `pthread_create` stores): the library
+    /// chooses it, so "had it been another value" is no change a program can make.
+    ThreadHandle,
 }
 
 /// Context for explaining answers.
@@ -91,6 +112,8 @@ pub struct Explainer<'a> {
     pub ins: &'a Instrumented,
     pub cex: &'a Counterexample,
     stmts: HashMap<StmtId, Stmt>,
+    /// The statements of `__VERIFIER_atomic_*` functions: each call runs as one step.
+    atomic_body: std::collections::HashSet<StmtId>,
 }
 
 impl<'a> Explainer<'a> {
@@ -101,11 +124,16 @@ impl<'a> Explainer<'a> {
         cex: &'a Counterexample,
     ) -> Explainer<'a> {
         let mut stmts = HashMap::new();
+        let mut atomic_body = std::collections::HashSet::new();
         for f in &normalized.funcs {
             if let Some(body) = &f.body {
+                let atomic = crate::ir::known::is_atomic_function(&f.name);
                 crate::ir::visit::each_stmt(body, &mut |s| {
                     if !s.id.is_none() && !matches!(s.kind, StmtKind::Block(_)) {
                         stmts.entry(s.id).or_insert_with(|| s.clone());
+                        if atomic {
+                            atomic_body.insert(s.id);
+                        }
                     }
                 });
             }
@@ -116,7 +144,13 @@ impl<'a> Explainer<'a> {
             ins,
             cex,
             stmts,
+            atomic_body,
         }
+    }
+
+    /// The statement belongs to a `__VERIFIER_atomic_*` function.
+    pub fn in_atomic_function(&self, sid: StmtId) -> bool {
+        self.atomic_body.contains(&sid)
     }
 
     /// The ranked candidates of all findings: single lines first (ranked), then sets.
@@ -250,6 +284,11 @@ impl<'a> Explainer<'a> {
             loc,
             source_line: self.normalized.sources.source_line(loc).map(str::to_string),
             whole_thread: false,
+            role: if self.creates_thread(&sites) {
+                Role::ThreadHandle
+            } else {
+                Role::Plain
+            },
         })
     }
 
@@ -471,6 +510,34 @@ impl<'a> Explainer<'a> {
             self.push_step_candidate(&mut extra, &out, &h.step, CandidateKind::Locking, &hint);
         }
         out.extend(extra);
+        // The roles the ranking reads: the hold-and-wait that closes the cycle, and the
+        // joins that only wait for it. A line keeps the candidate it already had (a value
+        // change of the lock call), with its role added.
+        let at = |c: &Candidate, step: &crate::cex::TraceStep| {
+            c.line == step.line && same_file(&c.file, &step.file)
+        };
+        let holds = |t: u32| st.held.iter().any(|h| h.thread == t);
+        for c in out.iter_mut() {
+            if st.blocked.iter().any(|b| holds(b.thread) && at(c, b)) {
+                c.role = Role::HoldsWhileBlocked;
+            } else if st
+                .held
+                .iter()
+                .any(|h| at(c, &h.step) && st.blocked.iter().any(|b| b.thread == h.thread))
+            {
+                c.role = Role::TookHeldLock;
+            } else if c.kind == CandidateKind::Blocking
+                && st.blocked.iter().any(|b| {
+                    at(c, b) && !holds(b.thread) && {
+                        let others: Vec<&crate::cex::TraceStep> =
+                            st.blocked.iter().filter(|o| o.thread != b.thread).collect();
+                        self.join_bystander(b, &others)
+                    }
+                })
+            {
+                c.role = Role::Bystander;
+            }
+        }
         renumber(&mut out);
         out
     }
@@ -517,6 +584,7 @@ impl<'a> Explainer<'a> {
                 .source_line(step.loc)
                 .map(str::to_string),
             whole_thread: false,
+            role: Role::Plain,
         });
     }
 
@@ -744,6 +812,142 @@ impl<'a> Explainer<'a> {
                 self.describe_site(site)
             ),
         }
+    }
+
+    /// The library calls a simple statement makes (its own expressions, not a branch's),
+    /// with their first argument as the program writes it (`&m` as `m`).
+    fn calls_in(&self, s: &Stmt) -> Vec<(crate::ir::known::Known, String)> {
+        struct Calls<'p, 'e> {
+            ex: &'p Explainer<'e>,
+            out: Vec<(crate::ir::known::Known, String)>,
+        }
+        impl crate::ir::visit::Visitor for Calls<'_, '_> {
+            fn visit_expr(&mut self, e: &Expr) {
+                if let ExprKind::Call(f, args) = &e.kind {
+                    if let ExprKind::Func(fid) = f.peel().kind {
+                        let func = self.ex.normalized.func(fid);
+                        // A function of the program's own, or one seqloc does not know,
+                        // is `Other`: it may do anything.
+                        let known = crate::ir::known::classify(&func.name);
+                        let obj = args
+                            .first()
+                            .map(|a| match &a.peel().kind {
+                                ExprKind::AddrOf(x) => self.ex.lvalue_text(x),
+                                _ => self.ex.expr_text(a.peel()),
+                            })
+                            .unwrap_or_default();
+                        self.out.push((known, obj));
+                    }
+                }
+                crate::ir::visit::walk_expr(self, e)
+            }
+        }
+        let mut v = Calls {
+            ex: self,
+            out: Vec::new(),
+        };
+        match &s.kind {
+            StmtKind::Expr(e) => crate::ir::visit::Visitor::visit_expr(&mut v, e),
+            StmtKind::Decl { init: Some(i), .. } => {
+                crate::ir::visit::Visitor::visit_init(&mut v, i)
+            }
+            StmtKind::Return(Some(e)) => crate::ir::visit::Visitor::visit_expr(&mut v, e),
+            _ => {}
+        }
+        v.out
+    }
+
+    /// One of the statements of an instrumented line creates a thread.
+    fn creates_thread(&self, sites: &[&super::Site]) -> bool {
+        sites.iter().any(|site| {
+            self.stmts.get(&site.sid).is_some_and(|s| {
+                self.calls_in(s)
+                    .iter()
+                    .any(|(k, _)| *k == crate::ir::known::Known::ThreadCreate)
+            })
+        })
+    }
+
+    /// A thread blocked in `pthread_join` at `step`, holding no lock, is a bystander of the
+    /// deadlock when nothing after that join in its function could wake another blocked
+    /// thread: no unlock, signal, broadcast or post of an object one waits on, and no call
+    /// of the program's own functions (which might).
+    fn join_bystander(
+        &self,
+        step: &crate::cex::TraceStep,
+        others: &[&crate::cex::TraceStep],
+    ) -> bool {
+        use crate::ir::known::Known;
+        let Some(stmt) = self.stmts.get(&step.sid) else {
+            return false;
+        };
+        if !self
+            .calls_in(stmt)
+            .iter()
+            .any(|(k, _)| *k == Known::ThreadJoin)
+        {
+            return false;
+        }
+        let mut waited: BTreeSet<String> = BTreeSet::new();
+        for o in others {
+            for (k, obj) in self
+                .stmts
+                .get(&o.sid)
+                .map(|s| self.calls_in(s))
+                .unwrap_or_default()
+            {
+                if k.may_block() && k != Known::ThreadJoin {
+                    waited.insert(obj);
+                }
+            }
+            // A condition wait also waits for its mutex.
+            if let Some(StmtKind::Expr(e)) = self.stmts.get(&o.sid).map(|s| &s.kind) {
+                if let Some(ExprKind::Call(_, args)) = Some(&e.peel().kind) {
+                    if let Some(ExprKind::AddrOf(x)) = args.get(1).map(|a| &a.peel().kind) {
+                        waited.insert(self.lvalue_text(x));
+                    }
+                }
+            }
+        }
+        let Some(body) = self
+            .normalized
+            .funcs
+            .iter()
+            .filter_map(|f| f.body.as_ref())
+            .find(|b| {
+                let mut found = false;
+                crate::ir::visit::each_stmt(b, &mut |s| found |= s.id == step.sid);
+                found
+            })
+        else {
+            return false;
+        };
+        let mut wakes = false;
+        crate::ir::visit::each_stmt(body, &mut |s| {
+            if matches!(s.kind, StmtKind::Block(_)) {
+                return;
+            }
+            let later = self
+                .normalized
+                .sources
+                .position(s.loc)
+                .is_some_and(|p| p.line > step.line);
+            if !later {
+                return;
+            }
+            for (k, obj) in self.calls_in(s) {
+                wakes |= match k {
+                    Known::Other => true,
+                    Known::MutexUnlock
+                    | Known::CondSignal
+                    | Known::CondBroadcast
+                    | Known::SemPost
+                    | Known::RwUnlock => waited.contains(&obj),
+                    _ => false,
+                };
+            }
+        });
+        !wakes
     }
 
     /// `(function, object)` for a pthread mutex or condition call on `&object`.

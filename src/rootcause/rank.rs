@@ -25,12 +25,22 @@
 //! `flow`): typically the write that came too late, which Griesmeyer's method cannot name
 //! because the failing run never reached it before the check.
 //!
+//! A deadlock's hold-and-wait comes before everything else (Coffman's condition that
+//! every deadlock needs, `Role::HoldsWhileBlocked` then `Role::TookHeldLock`): where a
+//! thread blocks for ever while holding a lock, then where it took that lock. After the
+//! other values and blocked threads come a thread blocked in `pthread_join` that only
+//! waits for the deadlock (`Role::Bystander`) and a changed thread handle
+//! (`Role::ThreadHandle`: the library chooses it, no program change can).
+//!
+//! An access inside a `__VERIFIER_atomic_*` function runs as one step with its call, so
+//! the projection names the call site first (see `lifted`), the line inside after it.
+//!
 //! Otherwise the order of `diag::explain` stands (a stable sort); sets of lines come after
 //! the single lines, and the failing check itself last.
 
 use super::{Event, FlowChange, Why};
 use crate::cex::Counterexample;
-use crate::diag::explain::{Candidate, CandidateKind, Explainer, renumber, same_file};
+use crate::diag::explain::{Candidate, CandidateKind, Explainer, Role, renumber, same_file};
 
 /// `cands` re-ranked by cause, with the projection's accesses added when there is a
 /// `why` (see the module comment). `failing` is the trace the projection's failing
@@ -60,6 +70,7 @@ pub fn by_cause(
         )
     };
     let source = |e: &Option<Event>| e.as_ref().map(name).unwrap_or("the initial value".into());
+    let lifted = |trace, e: &Event| lifted(explainer, trace, e);
     for ch in order.iter().filter(|c| c.inter_thread()) {
         let r = &ch.read;
         let reader = format!(
@@ -71,7 +82,7 @@ pub fn by_cause(
         let passing = format!("in the closest passing run ({})", why.change);
         let events = [
             (
-                failing.steps.get(r.step),
+                lifted(failing, r),
                 format!(
                     "{reader} saw {}; {passing} it sees {}, and {outcome}",
                     source(&ch.failing),
@@ -79,16 +90,14 @@ pub fn by_cause(
                 ),
             ),
             (
-                ch.failing.as_ref().and_then(|w| failing.steps.get(w.step)),
+                ch.failing.as_ref().and_then(|w| lifted(failing, w)),
                 format!(
                     "this write reached {reader}; {passing} the read sees {} instead, and {outcome}",
                     source(&ch.passing)
                 ),
             ),
             (
-                ch.passing
-                    .as_ref()
-                    .and_then(|w| why.passing.steps.get(w.step)),
+                ch.passing.as_ref().and_then(|w| lifted(&why.passing, w)),
                 format!(
                     "this write came after {reader}, which saw {}; {passing} it comes first, and {outcome}",
                     source(&ch.failing)
@@ -101,10 +110,28 @@ pub fn by_cause(
             }
         }
     }
+    // A change's call sites (see `lift`) rank before the lines inside the atomic
+    // functions they call: index 2i for the first, 2i + 1 for the second.
+    let on = |c: &Candidate, s: Option<&crate::cex::TraceStep>| {
+        s.is_some_and(|s| s.line == c.line && same_file(&s.file, &c.file))
+    };
     let first_change = |c: &Candidate| {
-        order.iter().position(|ch| {
-            ch.lines()
+        order.iter().enumerate().find_map(|(i, ch)| {
+            let sites = [
+                lifted(failing, &ch.read),
+                ch.failing.as_ref().and_then(|w| lifted(failing, w)),
+                ch.passing.as_ref().and_then(|w| lifted(&why.passing, w)),
+            ];
+            if sites.into_iter().any(|s| on(c, s)) {
+                Some(2 * i)
+            } else if ch
+                .lines()
                 .any(|(f, l)| l == c.line && same_file(f, &c.file))
+            {
+                Some(2 * i + 1)
+            } else {
+                None
+            }
         })
     };
     let mut out = cands;
@@ -114,22 +141,53 @@ pub fn by_cause(
     out
 }
 
+/// The step that made `e`, or for an access inside a `__VERIFIER_atomic_*` function, the
+/// call site: the call and its body are one indivisible step, so the call is where the
+/// schedule can go another way (the last step of the same thread outside the function).
+fn lifted<'t>(
+    explainer: &Explainer,
+    trace: &'t Counterexample,
+    e: &Event,
+) -> Option<&'t crate::cex::TraceStep> {
+    let s = trace.steps.get(e.step)?;
+    if !explainer.in_atomic_function(s.sid) {
+        return Some(s);
+    }
+    trace
+        .steps
+        .get(..e.step)?
+        .iter()
+        .rev()
+        .find(|p| p.thread == s.thread && p.line > 0 && !explainer.in_atomic_function(p.sid))
+}
+
 /// A candidate's place (see the module comment): tier, then the index of the first
 /// projection change it takes part in.
 fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
     if c.specification || c.set.is_some() {
         return (3, 0);
     }
+    match c.role {
+        // A deadlock's hold-and-wait is its cause: where the cycle closes first, then
+        // where the lock it holds was taken.
+        Role::HoldsWhileBlocked => return (0, 0),
+        Role::TookHeldLock => return (0, 1),
+        // After the other values and blocked threads: a join that only waits, and a
+        // thread handle's value.
+        Role::Bystander => return (2, 1),
+        Role::ThreadHandle if c.kind == CandidateKind::Value => return (2, 2),
+        _ => {}
+    }
     let touches = !(c.reads.is_empty() && c.writes.is_empty());
     match (c.kind, change) {
         // An atomic region is made of shared accesses: a boundary on a line that makes
         // none (a loop header, a local update) is one only by position, after the
         // boundaries that access what conflicts.
-        (CandidateKind::Atomicity, _) if !touches => (0, 1),
+        (CandidateKind::Atomicity, _) if !touches => (0, 3),
         // Starting a thread only after another is done removes every interleaving of the
         // two: a repair, but the bluntest; after the accesses that raced.
         (CandidateKind::Ordering, _) if c.whole_thread => (1, usize::MAX),
-        (CandidateKind::Locking | CandidateKind::Atomicity | CandidateKind::Ordering, _) => (0, 0),
+        (CandidateKind::Locking | CandidateKind::Atomicity | CandidateKind::Ordering, _) => (0, 2),
         (_, Some(i)) => (1, i),
         _ => (2, 0),
     }
@@ -159,6 +217,7 @@ mod tests {
             loc: Loc(0),
             source_line: None,
             whole_thread: false,
+            role: Role::Plain,
         }
     }
 
@@ -185,5 +244,27 @@ mod tests {
         cands.sort_by_key(|c| tier(c, change(c)));
         let lines: Vec<u32> = cands.iter().map(|c| c.line).collect();
         assert_eq!(lines, vec![21, 22, 20, 30, 23, 31, 40]);
+    }
+
+    #[test]
+    fn a_deadlock_ranks_its_hold_and_wait_first_and_its_bystanders_last() {
+        use CandidateKind::*;
+        let with = |line, kind, role| {
+            let mut c = cand(line, kind, false);
+            c.role = role;
+            c
+        };
+        let mut cands = [
+            with(54, Value, Role::ThreadHandle),
+            with(55, Blocking, Role::Bystander),
+            cand(60, Value, true),
+            with(35, Value, Role::TookHeldLock),
+            cand(42, Blocking, false),
+            cand(44, Atomicity, true),
+            with(38, Blocking, Role::HoldsWhileBlocked),
+        ];
+        cands.sort_by_key(|c| tier(c, None));
+        let lines: Vec<u32> = cands.iter().map(|c| c.line).collect();
+        assert_eq!(lines, vec![38, 35, 44, 60, 42, 55, 54]);
     }
 }
