@@ -27,6 +27,7 @@
 //! a passing run, complete, cannot be deadlocked.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use std::time::Instant;
 
 use z3::ast::{BV, Bool};
@@ -34,7 +35,7 @@ use z3::ast::{BV, Bool};
 use super::diagnosis::Diagnosis;
 use super::replay::{Replay, ReplayError, Replayer, target_kinds};
 use crate::checker::builtin::symex::EventKind;
-use crate::checker::builtin::{Answer, BmcError, CoreAnswer, Session, truth, value};
+use crate::checker::builtin::{Answer, BmcError, CoreAnswer, Session, SolveGate, truth, value};
 use crate::diag::Target;
 use crate::rootcause::causes::{
     Access, CauseOrdering, ClosestRun, Forced, Forcing, RootCause, RootCauses, enumerate, orderings,
@@ -63,6 +64,9 @@ const MIN_ROUNDS: u32 = 3;
 /// inputs still reaches it.
 const MAX_EXTRA_UNWIND: u32 = 3;
 
+/// Why a search stopped when its gate closed.
+const STOPPED: &str = "stopped: the localization was done and the search had had its time (as long again, at least 2 s in all)";
+
 /// Solver questions one search asks at most.
 const MAX_QUESTIONS: usize = 120;
 
@@ -75,7 +79,13 @@ pub fn root_causes(
     wanted: usize,
     deadline: Option<Instant>,
     more: &dyn Fn() -> bool,
+    gate: Option<&Arc<SolveGate>>,
 ) -> Result<RootCauses, CausesError> {
+    // Once the gate closes (its solve interrupted, which cancels this thread's Z3
+    // context for good), no more Z3 work is done: every solve answers "stopped" at once
+    // and the search returns.
+    let stopped = || gate.is_some_and(|g| g.is_closed());
+    let stop_error = || CausesError::Unsupported(STOPPED.into());
     let t0 = Instant::now();
     let deadlock = d.target == Target::Deadlock;
     let prep = replayer.prep;
@@ -97,6 +107,9 @@ pub fn root_causes(
             &opts,
         )?;
         let mut failing = Replay::encode(concrete, deadline, false)?;
+        if let Some(g) = gate {
+            failing.session.set_gate(g.clone());
+        }
         let model = match failing.fails(d.target, false) {
             Answer::Violated(m) => m,
             Answer::Holds => {
@@ -104,6 +117,7 @@ pub fn root_causes(
                     "the failing schedule, replayed with the locks kept, does not fail".into(),
                 ));
             }
+            Answer::Unknown(_) if stopped() => return Err(stop_error()),
             Answer::Unknown(u) => {
                 return Err(CausesError::Unsupported(format!("not decided: {u}")));
             }
@@ -139,6 +153,9 @@ pub fn root_causes(
         );
         let symbolic = sequentialize(&prep.normalized, &prep.shared, Mode::Symbolic, &sopts)?;
         let mut session = Session::new(symbolic, rounds.max(unwind) + 2, deadline)?;
+        if let Some(g) = gate {
+            session.set_gate(g.clone());
+        }
         // Every thread of the failing run, also one created that never ran.
         let mut slots: HashSet<u32> = points.iter().map(|(k, _)| *k).collect();
         slots.extend(d.resolved.threads.iter().map(|(t, _)| *t));
@@ -268,25 +285,6 @@ pub fn root_causes(
         }
         let pass = Bool::new_const("root_cause_passing");
         session.add(&pass.implies(Bool::and(&passing)));
-        // No run with these inputs may be cut short by the loop bound: a run that needs
-        // more iterations would be missing from every answer, and every set of orderings
-        // could look forcing. The bound is raised a few times before giving up.
-        // One question on a fresh solver: Z3 preprocesses a single question much better.
-        match session.query(&session.unwind_lits(), &[]) {
-            Answer::Holds => {}
-            Answer::Violated(_) if unwind < first + MAX_EXTRA_UNWIND => {
-                unwind += 1;
-                continue;
-            }
-            Answer::Violated(_) => {
-                return Err(CausesError::Unsupported(format!(
-                    "a run with these inputs has a loop longer than {unwind} iterations"
-                )));
-            }
-            Answer::Unknown(u) => {
-                return Err(CausesError::Unsupported(format!("not decided: {u}")));
-            }
-        }
         let fail = Bool::new_const("root_cause_failing");
         session.add(&fail.implies(Bool::or(&session.property_lits(&kinds))));
         // The failing run must be one of the encoding's runs, or no answer means anything.
@@ -299,6 +297,35 @@ pub fn root_causes(
                     "the failing run is not a run of the search's encoding".into(),
                 ));
             }
+            CoreAnswer::Unknown(_) if stopped() => return Err(stop_error()),
+            CoreAnswer::Unknown(u) => {
+                return Err(CausesError::Unsupported(format!("not decided: {u}")));
+            }
+        }
+        // No run with these inputs may be cut short by the loop bound: a run that needs
+        // more iterations would be missing from every answer, and every set of orderings
+        // could look forcing. The bound is raised a few times before giving up. Asked
+        // on the live solver after the question above, which has paid for its start.
+        let cuts = session.unwind_lits();
+        let cut = Bool::new_const("root_cause_cut");
+        let answer = if cuts.is_empty() {
+            CoreAnswer::Unsat(vec![])
+        } else {
+            session.add(&cut.implies(Bool::or(&cuts)));
+            session.query_core(std::slice::from_ref(&cut))
+        };
+        match answer {
+            CoreAnswer::Unsat(_) => {}
+            CoreAnswer::Sat(_) if unwind < first + MAX_EXTRA_UNWIND => {
+                unwind += 1;
+                continue;
+            }
+            CoreAnswer::Sat(_) => {
+                return Err(CausesError::Unsupported(format!(
+                    "a run with these inputs has a loop longer than {unwind} iterations"
+                )));
+            }
+            CoreAnswer::Unknown(_) if stopped() => return Err(stop_error()),
             CoreAnswer::Unknown(u) => {
                 return Err(CausesError::Unsupported(format!("not decided: {u}")));
             }
@@ -346,12 +373,16 @@ pub fn root_causes(
         }
         _ => None,
     };
+    if stopped() {
+        return Err(stop_error());
+    }
     // 6. The search, then each cause asked again.
     let mut forcing = Ask {
         session: &mut session,
         lits: &lits,
         pass: &pass,
         more,
+        stopped: &stopped,
     };
     // An ordering's class: its two accesses' lines and kinds, whoever made them.
     let mut classes: HashMap<Vec<(u32, String, bool, bool)>, usize> = HashMap::new();
@@ -444,6 +475,8 @@ struct Ask<'a> {
     lits: &'a [Bool],
     pass: &'a Bool,
     more: &'a dyn Fn() -> bool,
+    /// The gate closed: an unknown answer is the stop, not the solver's.
+    stopped: &'a dyn Fn() -> bool,
 }
 
 impl Forcing for Ask<'_> {
@@ -464,6 +497,7 @@ impl Forcing for Ask<'_> {
             CoreAnswer::Unsat(core) => Forced::Fails {
                 core: core.iter().filter_map(order_index).collect(),
             },
+            CoreAnswer::Unknown(_) if (self.stopped)() => Forced::Unknown(STOPPED.into()),
             CoreAnswer::Unknown(u) => Forced::Unknown(format!("not decided: {u}")),
         })
     }

@@ -4,6 +4,7 @@
 //! interleaving analyses on the built-in one (necessary context switches, order
 //! violations, missing joins), and the ranking that merges them (`engine::candidates`, `diag::explain`).
 
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::candidates::{self as candidate_loop, Localization, LoopOptions};
@@ -11,7 +12,7 @@ use super::diagnosis::{self as diagnosis_mod, Diagnosis, DiagnosisError};
 use super::progress::Observer;
 use super::replay::{ReplayBounds, ReplayError, Replayer, lock_refusal};
 use crate::cex::{Counterexample, ViolationKind};
-use crate::checker::builtin::Limit;
+use crate::checker::builtin::{Interruptible, Limit, SolveGate};
 use crate::checker::external::External;
 use crate::checker::external::rounds::Rounds;
 use crate::checker::oracle::OracleError;
@@ -185,6 +186,14 @@ pub enum Asked<'a> {
 /// localization loop, and looks for more only while the loop runs).
 const CAUSES_TIME: std::time::Duration = std::time::Duration::from_secs(3);
 
+/// The time the root-cause search gets however quick the localization: on a small
+/// program the search takes longer than the loop, and a fraction of a second more is
+/// worth the answer.
+const CAUSES_FLOOR: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// How often the end of the root-cause search is looked for once the loop is done.
+const CAUSES_POLL: std::time::Duration = std::time::Duration::from_millis(2);
+
 /// What the localization found, ranked.
 pub struct Localized {
     /// The counterexample the report shows: the checker's (or the replay's, for a user's
@@ -323,7 +332,10 @@ pub fn localize(
     // The root causes need only the failing run: they are looked for beside the loop too,
     // the first within a few seconds, more only while the loop still runs.
     let loop_done = std::sync::atomic::AtomicBool::new(false);
+    let causes_gate = Arc::new(SolveGate::default());
+    let causes_ctx: Mutex<Option<Interruptible>> = Mutex::new(None);
     let root_causes = || {
+        *causes_ctx.lock().unwrap_or_else(|e| e.into_inner()) = Some(Interruptible::this_thread());
         let now = Instant::now();
         let deadline = match cfg.deadline {
             Some(d) => d.min(now + CAUSES_TIME),
@@ -337,6 +349,7 @@ pub fn localize(
             cfg.root_causes,
             Some(deadline),
             &more,
+            Some(&causes_gate),
         )
     };
     // The interleaving analyses replay variants of the schedule on their own solvers: on a
@@ -344,9 +357,28 @@ pub fn localize(
     let (localized, switches, ordering, causes) = std::thread::scope(|scope| {
         let switches = scope.spawn(|| timed(true));
         let ordering = scope.spawn(|| timed(false));
+        let started = Instant::now();
         let causes = (cfg.root_causes > 0).then(|| scope.spawn(root_causes));
         let localized = run_loop();
         loop_done.store(true, std::sync::atomic::Ordering::Relaxed);
+        // The root causes may add at most the localization's own time (or take up to
+        // CAUSES_FLOOR in all): once the loop is done, they get as long again, then
+        // their solve is interrupted.
+        if let Some(c) = &causes {
+            let done = Instant::now();
+            let until =
+                (done + done.saturating_duration_since(started)).max(started + CAUSES_FLOOR);
+            while !c.is_finished() && Instant::now() < until {
+                std::thread::sleep(CAUSES_POLL);
+            }
+            if !c.is_finished() {
+                causes_gate.close(|| {
+                    if let Some(ctx) = *causes_ctx.lock().unwrap_or_else(|e| e.into_inner()) {
+                        ctx.interrupt()
+                    }
+                });
+            }
+        }
         (
             localized,
             switches.join(),

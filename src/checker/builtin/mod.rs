@@ -364,8 +364,8 @@ impl Session {
 
     /// A model of the encoding with `hard` true that satisfies as many of `soft` as it
     /// can (Z3's optimizer, MaxSAT over the soft constraints, each of weight 1): the
-    /// closest passing run of the root-cause search. Not gated (the optimizer has no
-    /// interrupt of its own here); bounded by the session's deadline.
+    /// closest passing run of the root-cause search. Bounded by the session's deadline
+    /// and stopped by its gate (Z3's interrupt reaches the optimizer too).
     pub fn optimize(&mut self, hard: &[Bool], soft: &[Bool]) -> Answer {
         let opt = z3::Optimize::new();
         if let Some(d) = self.deadline {
@@ -388,10 +388,16 @@ impl Session {
         if let Some(l) = stop::requested() {
             return Answer::Unknown(Undecided::Limit(l));
         }
+        if self.gate.as_ref().is_some_and(|g| !g.enter()) {
+            return Answer::Unknown(Undecided::Stopped);
+        }
         let t0 = Instant::now();
         let r = opt.check(&[]);
         self.stats.solve_ms += t0.elapsed().as_millis() as u64;
         self.stats.solver_calls += 1;
+        if self.gate.as_ref().is_some_and(|g| !g.leave()) {
+            return Answer::Unknown(Undecided::Stopped);
+        }
         match r {
             SatResult::Sat => match opt.get_model() {
                 Some(m) => Answer::Violated(m),
