@@ -120,3 +120,26 @@ fn explorer_agrees_with_svcomp_expected_verdicts() {
     );
     assert!(tally.safe + tally.violation >= 20, "{tally:?}");
 }
+
+/// A call's result converted to exactly the type it is stored in (`p = malloc(n)` turns
+/// `void *` into `struct box *`) is the call's own store: the explorer decides both
+/// programs of `tests/programs/heap/` instead of giving up at the conversion.
+#[test]
+fn the_explorer_follows_a_converted_malloc_result() {
+    for (name, fails) in [("counter_box_ok.c", false), ("counter_box_bad.c", true)] {
+        let path = common::root().join("tests/programs/heap").join(name);
+        let prog = load(&path, &FrontendOptions::default()).expect("the program loads");
+        let prep = Prepared::new(prog);
+        let eo = ExploreOptions {
+            deadline: Some(Instant::now() + Duration::from_secs(60)),
+            assertions: true,
+            deadlock: false,
+            ..ExploreOptions::default()
+        };
+        match explore(&prep.normalized, &prep.shared, &eo, None) {
+            Explored::Safe(_) => assert!(!fails, "{name}: called safe"),
+            Explored::Violation { .. } => assert!(fails, "{name}: a failure in a correct program"),
+            other => panic!("{name}: not decided: {other:?}"),
+        }
+    }
+}

@@ -424,10 +424,22 @@ fn call_of(ins: &Instr) -> Option<(Option<&Expr>, &Expr, &[Expr])> {
     match ins {
         Instr::Exec(e) => match &e.kind {
             ExprKind::Call(c, a) => Some((None, c, a)),
-            ExprKind::Assign(l, r) => match &r.kind {
-                ExprKind::Call(c, a) => Some((Some(l), c, a)),
-                _ => None,
-            },
+            ExprKind::Assign(l, r) => stored_call(r, &l.ty).map(|(c, a)| (Some(&**l), c, a)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `(callee, args)` when `r`, stored into an object of type `lty`, is a call: also one
+/// converted to exactly `lty` (`p = malloc(n)` converts `void *`), since storing the
+/// result converts it to `lty` anyway. A cast to another type (`x = (short)f()` into an
+/// `int`) is a conversion of its own and stays an expression.
+fn stored_call<'e>(r: &'e Expr, lty: &Type) -> Option<(&'e Expr, &'e [Expr])> {
+    match &r.kind {
+        ExprKind::Call(c, a) => Some((c, a)),
+        ExprKind::Cast { e, .. } if r.ty == *lty => match &e.kind {
+            ExprKind::Call(c, a) => Some((c, a)),
             _ => None,
         },
         _ => None,
@@ -580,7 +592,7 @@ impl Cx<'_, '_> {
                 };
                 if let Some(init) = init {
                     if let Init::Expr(e) = init {
-                        if let ExprKind::Call(c, a) = &e.kind {
+                        if let Some((c, a)) = stored_call(e, &ty) {
                             return self.call(Some((obj, 0)), &ty, c, a, loc);
                         }
                     }

@@ -1,0 +1,38 @@
+/* A counter boxed on the heap: `malloc` converted from `void *` in an assignment and in a
+ * declaration. The workers update it without the lock: an update can be lost. The
+ * explorer must find it, not give up at the conversion of the call's result. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <assert.h>
+
+struct box {
+  int count;
+};
+
+struct box *shared_box;
+pthread_mutex_t box_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void *worker(void *arg)
+{
+  (void)arg;
+  shared_box->count = shared_box->count + 1;
+  return 0;
+}
+
+int main(void)
+{
+  pthread_t a, b;
+  struct box *spare = malloc(sizeof(struct box));
+  shared_box = malloc(sizeof(struct box));
+  shared_box->count = 0;
+  spare->count = 7;
+  pthread_create(&a, 0, worker, 0);
+  pthread_create(&b, 0, worker, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(shared_box->count == 2);
+  assert(spare->count == 7);
+  free(spare);
+  free(shared_box);
+  return 0;
+}
