@@ -74,6 +74,30 @@ pub fn guarding_if(prog: &Program, sid: StmtId) -> Option<&Stmt> {
     None
 }
 
+/// Statement `sid` is outside every loop of its function, and the function has no `goto`
+/// (which could make a loop): a condition wait there never tests whether what it waits
+/// for already happened, so a signal sent before it is lost for good.
+pub fn outside_any_loop(prog: &Program, sid: StmtId) -> bool {
+    for f in &prog.funcs {
+        let Some(body) = &f.body else { continue };
+        let mut path: Vec<&Stmt> = Vec::new();
+        if find(body, sid, &mut path) {
+            let mut has_goto = false;
+            visit::each_stmt(body, &mut |s| {
+                has_goto |= matches!(s.kind, StmtKind::Goto(_));
+            });
+            return !has_goto
+                && !path.iter().any(|s| {
+                    matches!(
+                        s.kind,
+                        StmtKind::While { .. } | StmtKind::DoWhile { .. } | StmtKind::For { .. }
+                    )
+                });
+        }
+    }
+    false
+}
+
 /// The innermost loop around statement `sid` in its function.
 pub(crate) fn enclosing_loop(prog: &Program, sid: StmtId) -> Option<&Stmt> {
     for f in &prog.funcs {

@@ -91,6 +91,9 @@ pub struct Candidate {
 pub enum Role {
     #[default]
     Plain,
+    /// A deadlock's condition wait outside any loop: it never tests whether the signal
+    /// already came, so one sent before it is lost (a lost wake-up).
+    BareWait,
     /// A deadlock's hold-and-wait: where a thread blocks for ever while holding a lock
     /// (`HoldsWhileBlocked`), or where it took a lock it holds then (`TookHeldLock`). The
     /// cycle closes here; Coffman's condition that every deadlock needs.
@@ -517,8 +520,19 @@ impl<'a> Explainer<'a> {
             c.line == step.line && same_file(&c.file, &step.file)
         };
         let holds = |t: u32| st.held.iter().any(|h| h.thread == t);
+        let bare_wait = |b: &crate::cex::TraceStep| {
+            self.stmts.get(&b.sid).is_some_and(|s| {
+                self.calls_in(s)
+                    .iter()
+                    .any(|(k, _)| *k == crate::ir::known::Known::CondWait)
+            }) && crate::analysis::waits::outside_any_loop(self.normalized, b.sid)
+        };
         for c in out.iter_mut() {
-            if st.blocked.iter().any(|b| holds(b.thread) && at(c, b)) {
+            if c.kind == CandidateKind::Blocking
+                && st.blocked.iter().any(|b| at(c, b) && bare_wait(b))
+            {
+                c.role = Role::BareWait;
+            } else if st.blocked.iter().any(|b| holds(b.thread) && at(c, b)) {
                 c.role = Role::HoldsWhileBlocked;
             } else if st
                 .held

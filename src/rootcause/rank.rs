@@ -25,9 +25,12 @@
 //! `flow`): typically the write that came too late, which Griesmeyer's method cannot name
 //! because the failing run never reached it before the check.
 //!
-//! A deadlock's hold-and-wait comes before everything else (Coffman's condition that
-//! every deadlock needs, `Role::HoldsWhileBlocked` then `Role::TookHeldLock`): where a
-//! thread blocks for ever while holding a lock, then where it took that lock. After the
+//! A deadlock's own cause comes before everything else: a condition wait outside any
+//! loop (`Role::BareWait`: a lost wake-up), then the hold-and-wait (Coffman's condition
+//! that every lock deadlock needs): where a thread took the lock it holds
+//! (`Role::TookHeldLock`), then where it blocks for ever holding it
+//! (`Role::HoldsWhileBlocked`). Where the lock was taken comes first because the fix is
+//! most often to take it later or not at all (the scope of the lock). After the
 //! other values and blocked threads come a thread blocked in `pthread_join` that only
 //! waits for the deadlock (`Role::Bystander`) and a changed thread handle
 //! (`Role::ThreadHandle`: the library chooses it, no program change can).
@@ -170,8 +173,9 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
     match c.role {
         // A deadlock's hold-and-wait is its cause: where the cycle closes first, then
         // where the lock it holds was taken.
-        Role::HoldsWhileBlocked => return (0, 0),
+        Role::BareWait => return (0, 0),
         Role::TookHeldLock => return (0, 1),
+        Role::HoldsWhileBlocked => return (0, 2),
         // After the other values and blocked threads: a join that only waits, and a
         // thread handle's value.
         Role::Bystander => return (2, 1),
@@ -183,11 +187,11 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         // An atomic region is made of shared accesses: a boundary on a line that makes
         // none (a loop header, a local update) is one only by position, after the
         // boundaries that access what conflicts.
-        (CandidateKind::Atomicity, _) if !touches => (0, 3),
+        (CandidateKind::Atomicity, _) if !touches => (0, 4),
         // Starting a thread only after another is done removes every interleaving of the
         // two: a repair, but the bluntest; after the accesses that raced.
         (CandidateKind::Ordering, _) if c.whole_thread => (1, usize::MAX),
-        (CandidateKind::Locking | CandidateKind::Atomicity | CandidateKind::Ordering, _) => (0, 2),
+        (CandidateKind::Locking | CandidateKind::Atomicity | CandidateKind::Ordering, _) => (0, 3),
         (_, Some(i)) => (1, i),
         _ => (2, 0),
     }
@@ -262,9 +266,10 @@ mod tests {
             cand(42, Blocking, false),
             cand(44, Atomicity, true),
             with(38, Blocking, Role::HoldsWhileBlocked),
+            with(47, Blocking, Role::BareWait),
         ];
         cands.sort_by_key(|c| tier(c, None));
         let lines: Vec<u32> = cands.iter().map(|c| c.line).collect();
-        assert_eq!(lines, vec![38, 35, 44, 60, 42, 55, 54]);
+        assert_eq!(lines, vec![47, 35, 38, 44, 60, 42, 55, 54]);
     }
 }

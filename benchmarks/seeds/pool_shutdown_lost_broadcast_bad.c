@@ -1,0 +1,58 @@
+/*
+ * seeds/pool_shutdown_lost_broadcast_bad.c -- lost signal. Two pool workers
+ * each do one job and then park until main announces the shutdown with a
+ * broadcast on shutdown_cv; main then joins them.
+ *
+ * Expected verdict: false (no-deadlock)
+ * Bug class: deadlock (lost wakeup)
+ * Faulty line: 35. A worker parks with pthread_cond_wait (L35) without testing
+ *   the predicate shutting_down. A worker that gets pool_lock only after
+ *   main's broadcast has missed it and sleeps for ever. The wait must be
+ *   "while (!shutting_down) pthread_cond_wait(...)".
+ *
+ * Deadlocking interleaving (2 context switches):
+ *   main: L49 create W0, W1; L51 lock, L52 shutting_down = 1, L53 broadcast
+ *         (no waiter), unlock; L56 join(W0) blocks
+ *   W0:   L32 lock, L33 shutting_down is 1 (job skipped), L35 waits [switch 1]
+ *   W1:   L32 lock, L33 shutting_down is 1 (job skipped), L35 waits [switch 2]
+ *   main waits for W0, both workers for a broadcast that was already sent.
+ */
+#include <pthread.h>
+
+#define WORKERS 2
+
+pthread_mutex_t pool_lock;
+pthread_cond_t shutdown_cv;
+int shutting_down = 0;
+int jobs_done = 0;
+
+void *pool_worker(void *arg)
+{
+  int job = *(int *)arg;
+  pthread_mutex_lock(&pool_lock);
+  if (!shutting_down)
+    jobs_done = jobs_done + job;
+  pthread_cond_wait(&shutdown_cv, &pool_lock);
+  pthread_mutex_unlock(&pool_lock);
+  return 0;
+}
+
+int main(void)
+{
+  pthread_t w[WORKERS];
+  int job[WORKERS];
+  int i;
+  pthread_mutex_init(&pool_lock, 0);
+  pthread_cond_init(&shutdown_cv, 0);
+  for (i = 0; i < WORKERS; i++) {
+    job[i] = i + 1;
+    pthread_create(&w[i], 0, pool_worker, &job[i]);
+  }
+  pthread_mutex_lock(&pool_lock);
+  shutting_down = 1;
+  pthread_cond_broadcast(&shutdown_cv);
+  pthread_mutex_unlock(&pool_lock);
+  for (i = 0; i < WORKERS; i++)
+    pthread_join(w[i], 0);
+  return 0;
+}
