@@ -164,8 +164,18 @@ impl Pointers {
     fn record(&mut self, s: &TraceStep) {
         let suffix = format!("_{}", s.thread);
         for w in &s.writes {
-            // The sequentializer renames a thread's locals `name_<thread>`.
-            let Some(local) = w.lhs.strip_suffix(&suffix) else {
+            // The sequentializer renames a thread's locals `name_<thread>`; `main`'s keep
+            // their names, as globals do: a global written by another thread is no
+            // longer what `main` last stored in it.
+            if s.thread != 0 {
+                self.targets.remove(&(0, w.lhs.clone()));
+            }
+            let local = if s.thread == 0 {
+                Some(w.lhs.as_str()).filter(|l| is_object_path(l) && !l.contains('.'))
+            } else {
+                w.lhs.strip_suffix(&suffix)
+            };
+            let Some(local) = local else {
                 continue;
             };
             let key = (s.thread, local.to_string());
@@ -302,6 +312,28 @@ mod sync_tests {
         });
         p.record(&s);
         assert_eq!(p.resolve(1, "*q"), "*q");
+    }
+
+    #[test]
+    fn main_s_pointers_keep_their_names_until_another_thread_writes_one() {
+        let mut p = Pointers::default();
+        let mut set = step(0, 3, "lg = &req_log");
+        set.writes.push(Write {
+            lhs: "lg".into(),
+            value: "&req_log".into(),
+        });
+        p.record(&set);
+        assert_eq!(p.resolve(0, "lg->cap"), "req_log.cap");
+        // Thread 1 has its own `lg_1`; main's `lg` is not its.
+        assert_eq!(p.resolve(1, "lg->cap"), "lg->cap");
+        // A global pointer that another thread overwrites is no longer known to main.
+        let mut other = step(1, 9, "lg = &spare_log");
+        other.writes.push(Write {
+            lhs: "lg".into(),
+            value: "&spare_log".into(),
+        });
+        p.record(&other);
+        assert_eq!(p.resolve(0, "lg->cap"), "lg->cap");
     }
 
     #[test]
