@@ -35,6 +35,11 @@
 //! waits for the deadlock (`Role::Bystander`) and a changed thread handle
 //! (`Role::ThreadHandle`: the library chooses it, no program change can).
 //!
+//! Where a preempted thread that never ran again would have resumed (`Role::NotResumed`,
+//! from the schedule) comes after the boundaries the run showed, before the boundaries
+//! that are one only by position; inside a function its last step was calling, after
+//! those (the call is the boundary in its own code).
+//!
 //! An access inside a `__VERIFIER_atomic_*` function runs as one step with its call, so
 //! the projection names the call site first (see `lifted`), the line inside after it.
 //!
@@ -63,6 +68,18 @@ pub fn by_cause(
     // Changes between threads first, each group in the failing run's order.
     let mut order: Vec<&FlowChange> = why.projection.iter().collect();
     order.sort_by_key(|c| (!c.inter_thread(), c.read.step));
+    // Where a thread would have resumed is only the schedule's word; a write the
+    // projection shows came too late is a run's: that line is named as the flow.
+    let mut cands = cands;
+    cands.retain(|c| {
+        !(matches!(c.role, Role::NotResumed | Role::NotResumedInCallee)
+            && order.iter().any(|ch| {
+                ch.inter_thread()
+                    && ch
+                        .lines()
+                        .any(|(f, l)| l == c.line && same_file(f, &c.file))
+            }))
+    });
     let mut added: Vec<Candidate> = Vec::new();
     let outcome = explainer.outcome();
     let name = |e: &Event| {
@@ -183,11 +200,16 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         _ => {}
     }
     let touches = !(c.reads.is_empty() && c.writes.is_empty());
+    match c.role {
+        Role::NotResumed if touches => return (0, 4),
+        Role::NotResumedInCallee => return (0, 6),
+        _ => {}
+    }
     match (c.kind, change) {
         // An atomic region is made of shared accesses: a boundary on a line that makes
         // none (a loop header, a local update) is one only by position, after the
         // boundaries that access what conflicts.
-        (CandidateKind::Atomicity, _) if !touches => (0, 4),
+        (CandidateKind::Atomicity, _) if !touches => (0, 5),
         // Starting a thread only after another is done removes every interleaving of the
         // two: a repair, but the bluntest; after the accesses that raced.
         (CandidateKind::Ordering, _) if c.whole_thread => (1, usize::MAX),
@@ -248,6 +270,18 @@ mod tests {
         cands.sort_by_key(|c| tier(c, change(c)));
         let lines: Vec<u32> = cands.iter().map(|c| c.line).collect();
         assert_eq!(lines, vec![21, 22, 20, 30, 23, 31, 40]);
+        // Where a thread would have resumed: after the boundaries the run showed, before
+        // those that are one only by position.
+        let mut resumed = cand(25, Atomicity, true);
+        resumed.role = Role::NotResumed;
+        let mut more = [
+            cand(24, Atomicity, false),
+            resumed,
+            cand(26, Atomicity, true),
+        ];
+        more.sort_by_key(|c| tier(c, None));
+        let lines: Vec<u32> = more.iter().map(|c| c.line).collect();
+        assert_eq!(lines, vec![26, 25, 24]);
     }
 
     #[test]

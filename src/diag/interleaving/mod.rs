@@ -49,6 +49,9 @@ pub struct NecessarySwitch {
     /// when it never ran again).
     pub last: Option<TraceStep>,
     pub resume: Option<TraceStep>,
+    /// When it never ran again: the statement its block stopped before (the schedule's
+    /// `until`), where it would have resumed.
+    pub stopped_before: Option<crate::ir::StmtId>,
     /// Threads that ran in between.
     pub between: Vec<u32>,
     /// Shared locations the thread touched around the switch that the threads in between
@@ -139,6 +142,7 @@ fn describe(
         thread,
         last: None,
         resume: None,
+        stopped_before: None,
         between: vec![],
         conflicts: vec![],
         locks: vec![],
@@ -165,6 +169,11 @@ fn describe(
     let resume_at = runs.get(k + 1).map(|r| r.1);
     sw.last = steps.get(end - 1).cloned();
     sw.resume = resume_at.and_then(|i| steps.get(i).cloned());
+    if sw.resume.is_none() {
+        if let Some(Stop::Before(sid, _)) = resolved.blocks.get(block).map(|b| b.until) {
+            sw.stopped_before = Some(sid);
+        }
+    }
     let between_end = resume_at.unwrap_or(steps.len());
     let between: Vec<&TraceStep> = steps[end..between_end].iter().collect();
     sw.between = between

@@ -1,0 +1,442 @@
+//! The candidates of the interleaving analyses (necessary context switches, order
+//! violations, missing joins, `if`-guarded waits) and of a deadlock's wait-for picture,
+//! with the roles the ranking reads (`Role`): what the run's schedule, not a value, says
+//! about the failure.
+
+use std::collections::BTreeSet;
+
+use super::{Candidate, CandidateKind, Explainer, Role, before_specification, renumber, same_file};
+use crate::ir::*;
+
+impl Explainer<'_> {
+    /// Candidates from the context switches the failure needs, after `value` candidates
+    /// (lines already named there are not repeated), ranked in the same numbering.
+    pub fn switch_candidates(
+        &self,
+        switches: &[crate::diag::interleaving::NecessarySwitch],
+        out: Vec<Candidate>,
+    ) -> Vec<Candidate> {
+        let outcome = self.outcome();
+        let mut extra: Vec<Candidate> = Vec::new();
+        let name = |t: u32| self.thread_name(t);
+        for sw in switches {
+            let others: Vec<String> = sw.between.iter().map(|t| name(*t)).collect();
+            let others = if others.is_empty() {
+                "the other threads".to_string()
+            } else {
+                others.join(", ")
+            };
+            let on = if sw.conflicts.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (they touch {})",
+                    sw.conflicts
+                        .iter()
+                        .map(|c| format!("`{c}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            let hint = match (&sw.last, &sw.resume) {
+                (Some(l), Some(r)) => format!(
+                    "{} was preempted between line {} and line {} and {others} ran in between{on}; without that context switch {outcome}: lines {}–{} need to run atomically (one critical section)",
+                    name(sw.thread),
+                    l.line,
+                    r.line,
+                    l.line.min(r.line),
+                    l.line.max(r.line)
+                ),
+                (Some(l), None) => format!(
+                    "{} was preempted after line {l} and {others} ran before it could go on{on}; had it not been preempted there, {outcome}: the code after line {l} belongs in the same critical section",
+                    name(sw.thread),
+                    l = l.line
+                ),
+                _ => continue,
+            };
+            // A thread that never ran again resumes, in the program, at the statement its
+            // block stopped before: the other end of the region that should be one step.
+            let next = match (&sw.resume, sw.stopped_before) {
+                (None, Some(sid)) => self.stmts.get(&sid).and_then(|st| {
+                    let pos = self.normalized.sources.position(st.loc)?;
+                    Some(crate::cex::TraceStep {
+                        thread: sw.thread,
+                        loc: st.loc,
+                        sid,
+                        file: pos.file.to_string(),
+                        line: pos.line,
+                        statement: String::new(),
+                        writes: vec![],
+                    })
+                }),
+                _ => None,
+            };
+            for step in [&sw.last, &sw.resume].into_iter().flatten() {
+                self.push_step_candidate(&mut extra, &out, step, CandidateKind::Atomicity, &hint);
+            }
+            if let Some(step) = &next {
+                let before = extra.len();
+                self.push_step_candidate(&mut extra, &out, step, CandidateKind::Atomicity, &hint);
+                // In another function than the last step (inside a call it was making),
+                // the call itself is the boundary in the thread's own code.
+                let same_function = sw
+                    .last
+                    .as_ref()
+                    .is_some_and(|l| self.function_of(l.sid) == self.function_of(step.sid));
+                if let Some(c) = extra.get_mut(before) {
+                    c.role = if same_function {
+                        Role::NotResumed
+                    } else {
+                        Role::NotResumedInCallee
+                    };
+                }
+            }
+            for l in &sw.locks {
+                let hint = if l.same_name {
+                    format!(
+                        "{} takes `{}` here around its access at line {}, and so does the other thread, but it is a different mutex in each (both held it at once): the two critical sections do not exclude each other; both must lock the same mutex",
+                        name(l.thread),
+                        l.lock,
+                        l.access_line
+                    )
+                } else {
+                    format!(
+                        "{} takes `{}` here around its access at line {}, while the conflicting accesses of the other thread hold a different lock: the two critical sections do not exclude each other; both must use the same lock",
+                        name(l.thread),
+                        l.lock,
+                        l.access_line
+                    )
+                };
+                self.push_step_candidate(&mut extra, &out, &l.step, CandidateKind::Locking, &hint);
+            }
+        }
+        // Locking first: it names the repair; then the atomicity pairs in trace order.
+        extra.sort_by_key(|c| (c.kind != CandidateKind::Locking, c.rank));
+        before_specification(out, extra)
+    }
+
+    /// Candidates from order violations, after the others (lines already named are not
+    /// repeated).
+    pub fn ordering_candidates(
+        &self,
+        violations: &[crate::diag::ordering::OrderViolation],
+        out: Vec<Candidate>,
+    ) -> Vec<Candidate> {
+        let outcome = self.outcome();
+        let name = |t: u32| self.thread_name(t);
+        let mut extra: Vec<Candidate> = Vec::new();
+        for v in violations {
+            let on = v
+                .conflicts
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let hint = format!(
+                "{} ran this before {} reached line {} (both touch {on}); had {} run first, {outcome}: this line must wait for {} (an order violation)",
+                name(v.early.thread),
+                name(v.late_thread),
+                v.late_step.line,
+                name(v.late_thread),
+                name(v.late_thread)
+            );
+            self.push_step_candidate(&mut extra, &out, &v.early, CandidateKind::Ordering, &hint);
+            if let Some(c) = &v.creation {
+                let hint = format!(
+                    "{} creates {} here, before {} has reached line {}; {} touches {on} at line {} too early: create it after {} is done (joined), or make it wait",
+                    name(c.thread),
+                    name(v.early.thread),
+                    name(v.late_thread),
+                    v.late_step.line,
+                    name(v.early.thread),
+                    v.early.line,
+                    name(v.late_thread)
+                );
+                self.push_step_candidate(&mut extra, &out, c, CandidateKind::Ordering, &hint);
+                if let Some(last) = extra.last_mut().filter(|x| x.line == c.line) {
+                    last.whole_thread = true;
+                }
+            }
+        }
+        before_specification(out, extra)
+    }
+
+    /// Candidates from missing joins (see `diag::ordering::missing_joins`): the join that
+    /// stopped short and the loop around it, then the read that came too early.
+    pub fn join_candidates(
+        &self,
+        missing: &[crate::diag::ordering::MissingJoin],
+        out: Vec<Candidate>,
+    ) -> Vec<Candidate> {
+        let outcome = self.outcome();
+        let name = |t: u32| self.thread_name(t);
+        let mut extra: Vec<Candidate> = Vec::new();
+        for m in missing {
+            let reader = name(m.reader.thread);
+            let missing = format!("T{} {}", m.thread, m.function);
+            let hint = format!(
+                "{reader} joins {} of the {} threads created at line {}, not {}, which never ran before {reader} read its result at line {}; had it run first, {outcome}: join every thread created there",
+                m.joined, m.created, m.creation.line, missing, m.reader.line
+            );
+            for j in m.joins.iter().rev() {
+                self.push_step_candidate(&mut extra, &out, j, CandidateKind::Ordering, &hint);
+            }
+            let hint = format!(
+                "{reader} reads this before {missing} ran (it is never joined); had it run first, {outcome} (an order violation)"
+            );
+            self.push_step_candidate(&mut extra, &out, &m.reader, CandidateKind::Ordering, &hint);
+        }
+        before_specification(out, extra)
+    }
+
+    /// Candidates from condition waits guarded by `if` (see `diag::waits`): the `if`,
+    /// before the value candidates on the failing check itself.
+    pub fn wait_candidates(
+        &self,
+        guards: &[crate::cex::TraceStep],
+        out: Vec<Candidate>,
+    ) -> Vec<Candidate> {
+        let outcome = self.outcome();
+        let mut extra: Vec<Candidate> = Vec::new();
+        for g in guards {
+            let hint = format!(
+                "{} tests the condition it waits for with `if` and does not test it again when it wakes up: another thread can change it between the signal and the wake-up (and waits may wake spuriously); tested in a `while` loop around the wait, {outcome} (CERT CON36-C)",
+                self.thread_name(g.thread)
+            );
+            self.push_step_candidate(&mut extra, &out, g, CandidateKind::Atomicity, &hint);
+        }
+        before_specification(out, extra)
+    }
+
+    /// Candidates from the wait-for picture of a deadlock: where each thread blocks, which
+    /// lock acquisitions hold the others up, and returns that leave a lock held.
+    pub fn deadlock_candidates(
+        &self,
+        st: &crate::diag::interleaving::DeadlockState,
+        mut out: Vec<Candidate>,
+    ) -> Vec<Candidate> {
+        let name = |t: u32| self.thread_name(t);
+        let mut extra: Vec<Candidate> = Vec::new();
+        for l in &st.ended_holding {
+            let (step, lock) = (&l.step, &l.lock);
+            let hint = if l.exit {
+                format!(
+                    "{} leaves `{}` here still holding `{lock}` (taken at line {}): every thread that locks it later blocks for ever; release it on this path",
+                    name(step.thread),
+                    l.function,
+                    l.acquired.line
+                )
+            } else {
+                format!(
+                    "{} ends here still holding `{lock}`: every thread that locks it later blocks for ever; release it on this path",
+                    name(step.thread)
+                )
+            };
+            self.push_step_candidate(&mut extra, &out, step, CandidateKind::Locking, &hint);
+        }
+        for b in &st.blocked {
+            let holding: Vec<String> = st
+                .held
+                .iter()
+                .filter(|h| h.thread == b.thread)
+                .map(|h| format!("`{}` (taken at line {})", h.lock, h.step.line))
+                .collect();
+            let hint = if holding.is_empty() {
+                format!("{} blocks here for ever in the deadlock", name(b.thread))
+            } else {
+                format!(
+                    "{} blocks here for ever while holding {}: waiting with a lock held closes the cycle",
+                    name(b.thread),
+                    holding.join(", ")
+                )
+            };
+            self.push_step_candidate(&mut extra, &out, b, CandidateKind::Blocking, &hint);
+        }
+        for h in &st.held {
+            let hint = format!(
+                "{} takes `{}` here and still holds it when every thread is blocked",
+                name(h.thread),
+                h.lock
+            );
+            self.push_step_candidate(&mut extra, &out, &h.step, CandidateKind::Locking, &hint);
+        }
+        out.extend(extra);
+        // The roles the ranking reads: the hold-and-wait that closes the cycle, and the
+        // joins that only wait for it. A line keeps the candidate it already had (a value
+        // change of the lock call), with its role added.
+        let at = |c: &Candidate, step: &crate::cex::TraceStep| {
+            c.line == step.line && same_file(&c.file, &step.file)
+        };
+        let holds = |t: u32| st.held.iter().any(|h| h.thread == t);
+        let bare_wait = |b: &crate::cex::TraceStep| {
+            self.stmts.get(&b.sid).is_some_and(|s| {
+                self.calls_in(s)
+                    .iter()
+                    .any(|(k, _)| *k == crate::ir::known::Known::CondWait)
+            }) && crate::analysis::waits::outside_any_loop(self.normalized, b.sid)
+        };
+        for c in out.iter_mut() {
+            if c.kind == CandidateKind::Blocking
+                && st.blocked.iter().any(|b| at(c, b) && bare_wait(b))
+            {
+                c.role = Role::BareWait;
+            } else if st.blocked.iter().any(|b| holds(b.thread) && at(c, b)) {
+                c.role = Role::HoldsWhileBlocked;
+            } else if st
+                .held
+                .iter()
+                .any(|h| at(c, &h.step) && st.blocked.iter().any(|b| b.thread == h.thread))
+            {
+                c.role = Role::TookHeldLock;
+            } else if c.kind == CandidateKind::Blocking
+                && st.blocked.iter().any(|b| {
+                    at(c, b) && !holds(b.thread) && {
+                        let others: Vec<&crate::cex::TraceStep> =
+                            st.blocked.iter().filter(|o| o.thread != b.thread).collect();
+                        self.join_bystander(b, &others)
+                    }
+                })
+            {
+                c.role = Role::Bystander;
+            }
+        }
+        renumber(&mut out);
+        out
+    }
+
+    /// The library calls a simple statement makes (its own expressions, not a branch's),
+    /// with their first argument as the program writes it (`&m` as `m`).
+    fn calls_in(&self, s: &Stmt) -> Vec<(crate::ir::known::Known, String)> {
+        struct Calls<'p, 'e> {
+            ex: &'p Explainer<'e>,
+            out: Vec<(crate::ir::known::Known, String)>,
+        }
+        impl crate::ir::visit::Visitor for Calls<'_, '_> {
+            fn visit_expr(&mut self, e: &Expr) {
+                if let ExprKind::Call(f, args) = &e.kind {
+                    if let ExprKind::Func(fid) = f.peel().kind {
+                        let func = self.ex.normalized.func(fid);
+                        // A function of the program's own, or one seqloc does not know,
+                        // is `Other`: it may do anything.
+                        let known = crate::ir::known::classify(&func.name);
+                        let obj = args
+                            .first()
+                            .map(|a| match &a.peel().kind {
+                                ExprKind::AddrOf(x) => self.ex.lvalue_text(x),
+                                _ => self.ex.expr_text(a.peel()),
+                            })
+                            .unwrap_or_default();
+                        self.out.push((known, obj));
+                    }
+                }
+                crate::ir::visit::walk_expr(self, e)
+            }
+        }
+        let mut v = Calls {
+            ex: self,
+            out: Vec::new(),
+        };
+        match &s.kind {
+            StmtKind::Expr(e) => crate::ir::visit::Visitor::visit_expr(&mut v, e),
+            StmtKind::Decl { init: Some(i), .. } => {
+                crate::ir::visit::Visitor::visit_init(&mut v, i)
+            }
+            StmtKind::Return(Some(e)) => crate::ir::visit::Visitor::visit_expr(&mut v, e),
+            _ => {}
+        }
+        v.out
+    }
+
+    /// One of the statements of an instrumented line creates a thread.
+    pub(super) fn creates_thread(&self, sites: &[&crate::diag::Site]) -> bool {
+        sites.iter().any(|site| {
+            self.stmts.get(&site.sid).is_some_and(|s| {
+                self.calls_in(s)
+                    .iter()
+                    .any(|(k, _)| *k == crate::ir::known::Known::ThreadCreate)
+            })
+        })
+    }
+
+    /// A thread blocked in `pthread_join` at `step`, holding no lock, is a bystander of the
+    /// deadlock when nothing after that join in its function could wake another blocked
+    /// thread: no unlock, signal, broadcast or post of an object one waits on, and no call
+    /// of the program's own functions (which might).
+    fn join_bystander(
+        &self,
+        step: &crate::cex::TraceStep,
+        others: &[&crate::cex::TraceStep],
+    ) -> bool {
+        use crate::ir::known::Known;
+        let Some(stmt) = self.stmts.get(&step.sid) else {
+            return false;
+        };
+        if !self
+            .calls_in(stmt)
+            .iter()
+            .any(|(k, _)| *k == Known::ThreadJoin)
+        {
+            return false;
+        }
+        let mut waited: BTreeSet<String> = BTreeSet::new();
+        for o in others {
+            for (k, obj) in self
+                .stmts
+                .get(&o.sid)
+                .map(|s| self.calls_in(s))
+                .unwrap_or_default()
+            {
+                if k.may_block() && k != Known::ThreadJoin {
+                    waited.insert(obj);
+                }
+            }
+            // A condition wait also waits for its mutex.
+            if let Some(StmtKind::Expr(e)) = self.stmts.get(&o.sid).map(|s| &s.kind) {
+                if let Some(ExprKind::Call(_, args)) = Some(&e.peel().kind) {
+                    if let Some(ExprKind::AddrOf(x)) = args.get(1).map(|a| &a.peel().kind) {
+                        waited.insert(self.lvalue_text(x));
+                    }
+                }
+            }
+        }
+        let Some(body) = self
+            .normalized
+            .funcs
+            .iter()
+            .filter_map(|f| f.body.as_ref())
+            .find(|b| {
+                let mut found = false;
+                crate::ir::visit::each_stmt(b, &mut |s| found |= s.id == step.sid);
+                found
+            })
+        else {
+            return false;
+        };
+        let mut wakes = false;
+        crate::ir::visit::each_stmt(body, &mut |s| {
+            if matches!(s.kind, StmtKind::Block(_)) {
+                return;
+            }
+            let later = self
+                .normalized
+                .sources
+                .position(s.loc)
+                .is_some_and(|p| p.line > step.line);
+            if !later {
+                return;
+            }
+            for (k, obj) in self.calls_in(s) {
+                wakes |= match k {
+                    Known::Other => true,
+                    Known::MutexUnlock
+                    | Known::CondSignal
+                    | Known::CondBroadcast
+                    | Known::SemPost
+                    | Known::RwUnlock => waited.contains(&obj),
+                    _ => false,
+                };
+            }
+        });
+        !wakes
+    }
+}
