@@ -48,6 +48,22 @@ fn is_wait_call(prog: &Program, s: &Stmt) -> bool {
 /// The `if` around statement `sid` when no loop encloses it in its function (and the
 /// function has no `goto`, which could make a loop the syntax does not show).
 pub fn guarding_if(prog: &Program, sid: StmtId) -> Option<&Stmt> {
+    let path = structured_path(prog, sid)?;
+    for s in path.iter().rev() {
+        match s.kind {
+            StmtKind::While { .. } | StmtKind::DoWhile { .. } | StmtKind::For { .. } => {
+                return None;
+            }
+            StmtKind::If { .. } => return Some(s),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The statements enclosing `sid`, outermost first, when its function has no `goto`
+/// (which could make a loop the structure does not show); `None` otherwise.
+fn structured_path(prog: &Program, sid: StmtId) -> Option<Vec<&Stmt>> {
     for f in &prog.funcs {
         let Some(body) = &f.body else { continue };
         let mut path: Vec<&Stmt> = Vec::new();
@@ -56,19 +72,7 @@ pub fn guarding_if(prog: &Program, sid: StmtId) -> Option<&Stmt> {
             visit::each_stmt(body, &mut |s| {
                 has_goto |= matches!(s.kind, StmtKind::Goto(_));
             });
-            if has_goto {
-                return None;
-            }
-            for s in path.iter().rev() {
-                match s.kind {
-                    StmtKind::While { .. } | StmtKind::DoWhile { .. } | StmtKind::For { .. } => {
-                        return None;
-                    }
-                    StmtKind::If { .. } => return Some(s),
-                    _ => {}
-                }
-            }
-            return None;
+            return (!has_goto).then_some(path);
         }
     }
     None
@@ -78,24 +82,14 @@ pub fn guarding_if(prog: &Program, sid: StmtId) -> Option<&Stmt> {
 /// (which could make a loop): a condition wait there never tests whether what it waits
 /// for already happened, so a signal sent before it is lost for good.
 pub fn outside_any_loop(prog: &Program, sid: StmtId) -> bool {
-    for f in &prog.funcs {
-        let Some(body) = &f.body else { continue };
-        let mut path: Vec<&Stmt> = Vec::new();
-        if find(body, sid, &mut path) {
-            let mut has_goto = false;
-            visit::each_stmt(body, &mut |s| {
-                has_goto |= matches!(s.kind, StmtKind::Goto(_));
-            });
-            return !has_goto
-                && !path.iter().any(|s| {
-                    matches!(
-                        s.kind,
-                        StmtKind::While { .. } | StmtKind::DoWhile { .. } | StmtKind::For { .. }
-                    )
-                });
-        }
-    }
-    false
+    structured_path(prog, sid).is_some_and(|path| {
+        !path.iter().any(|s| {
+            matches!(
+                s.kind,
+                StmtKind::While { .. } | StmtKind::DoWhile { .. } | StmtKind::For { .. }
+            )
+        })
+    })
 }
 
 /// The innermost loop around statement `sid` in its function.
