@@ -129,6 +129,26 @@ fn a_correct_program_has_no_candidates() {
     assert_eq!(json(&o)["exhaustive"], false);
 }
 
+/// A bounded phase the explorer's proof stopped says so; "time limit" would tell a
+/// script the run hit its limit when it did not.
+#[test]
+fn a_phase_stopped_by_the_explorers_proof_is_not_a_time_limit() {
+    let o = run(&[
+        "check",
+        "benchmarks/seeds/conn_pool_counts_split_ok.c",
+        "--format",
+        "json",
+        "--timeout",
+        "600",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j = json(&o);
+    assert_eq!(j["exhaustive"], true, "{j}");
+    for p in j["phases"].as_array().into_iter().flatten() {
+        assert_ne!(p["result"], "time limit", "{j}");
+    }
+}
+
 #[test]
 fn a_program_with_nothing_reachable_to_check_is_proved_without_a_search() {
     let prog = "benchmarks/correct/unchecked_workers_ok.c";

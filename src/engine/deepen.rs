@@ -176,7 +176,12 @@ pub fn deepen<S: BoundedSearch>(
                 });
             }
             Probed::OutOfTime => {
-                phase.result = "time limit".into();
+                // Interrupted because the explorer proved the program, not by the clock.
+                phase.result = if steer.proved() {
+                    "stopped: the explicit-state search proved the program".into()
+                } else {
+                    "time limit".into()
+                };
                 phases.push(phase);
                 return Ok(timed_out(search, last_done, bounds, phases, stats, plan));
             }
