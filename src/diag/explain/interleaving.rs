@@ -321,10 +321,7 @@ impl Explainer<'_> {
                         let known = crate::ir::known::classify(&func.name);
                         let obj = args
                             .first()
-                            .map(|a| match &a.peel().kind {
-                                ExprKind::AddrOf(x) => self.ex.lvalue_text(x),
-                                _ => self.ex.expr_text(a.peel()),
-                            })
+                            .map(|a| self.ex.object_text(a))
                             .unwrap_or_default();
                         self.out.push((known, obj));
                     }
@@ -400,15 +397,9 @@ impl Explainer<'_> {
             }
         }
         let Some(body) = self
-            .normalized
-            .funcs
-            .iter()
-            .filter_map(|f| f.body.as_ref())
-            .find(|b| {
-                let mut found = false;
-                crate::ir::visit::each_stmt(b, &mut |s| found |= s.id == step.sid);
-                found
-            })
+            .function_of(step.sid)
+            .and_then(|f| self.normalized.funcs.get(f))
+            .and_then(|f| f.body.as_ref())
         else {
             return false;
         };

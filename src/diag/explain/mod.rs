@@ -606,11 +606,16 @@ impl<'a> Explainer<'a> {
         {
             return None;
         }
-        let arg = args.first()?.peel();
-        let ExprKind::AddrOf(x) = &arg.kind else {
-            return Some((name, self.expr_text(arg)));
-        };
-        Some((name, self.lvalue_text(x)))
+        Some((name, self.object_text(args.first()?)))
+    }
+
+    /// The object a call's argument names, as the program writes it: `&m` as `m`.
+    fn object_text(&self, arg: &Expr) -> String {
+        let arg = arg.peel();
+        match &arg.kind {
+            ExprKind::AddrOf(x) => self.lvalue_text(x),
+            _ => self.expr_text(arg),
+        }
     }
 
     /// The lvalue and value a normalized statement stores.
