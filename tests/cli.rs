@@ -1480,3 +1480,19 @@ fn the_normalized_program_can_be_dumped() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(!stdout(&o).contains("__t"), "{}", stdout(&o));
 }
+
+/// A failed `__VERIFIER_assert` ends the run in the replay as its `abort()` does: the
+/// read through the NULL pointer the check was about, right after it, does not discard
+/// the failing run (it was "the sequential program does not reproduce the failure").
+#[test]
+fn a_failed_check_ends_the_replayed_run() {
+    let o = run(&[
+        "localize",
+        "tests/programs/localize/assert_then_use.c",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let lines = candidate_lines(&json(&o));
+    assert!(lines.contains(&24) && lines.contains(&25), "{lines:?}");
+}

@@ -286,6 +286,18 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                         let mark = b::if_(b::not(c), vec![b::expr_stmt(set, loc, id)], None);
                         return vec![plain(self, vec![check, mark])];
                     }
+                    // A replay: a failed assertion ends the run, as the `abort()` of
+                    // `__VERIFIER_assert` and `assert` does. Without the end, what the
+                    // thread does next under the failing values (a read through the NULL
+                    // the check was about) would discard the failing run itself.
+                    ExprKind::Intrinsic(Intrinsic::Assert, args) => {
+                        let c = args.first().cloned().unwrap_or_else(|| b::int(1));
+                        let check = b::expr_stmt(e.clone(), loc, id);
+                        let stop =
+                            b::expr_stmt(b::intrinsic(Intrinsic::Abort, vec![], loc), loc, id);
+                        let end = b::if_(b::not(c), vec![stop], None);
+                        return vec![plain(self, vec![check, end])];
+                    }
                     ExprKind::Intrinsic(Intrinsic::AtomicBegin | Intrinsic::AtomicEnd, _) => {
                         let begin =
                             matches!(e.kind, ExprKind::Intrinsic(Intrinsic::AtomicBegin, _));
