@@ -108,3 +108,69 @@ fn a_program_without_failure_has_no_why() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(json(&o)["why"].is_null());
 }
+
+/// main starts a worker that only reads the configuration, then loads it (inside a
+/// call): a use before initialisation. The creation is where the order is decided and
+/// ranks first, the call that makes the write second. The passing run loops more than the
+/// failing one (the worker counts up to the limit), so it needs a higher loop bound than
+/// the failing replay: the `why` exists all the same.
+#[test]
+fn a_thread_started_before_its_creator_set_what_it_reads_names_the_creation() {
+    let r = localize_json("tests/programs/why/config_after_spawn.c");
+    assert!(!r["why"].is_null(), "no why: {r:#}");
+    let lines = candidate_lines(&r);
+    assert_eq!(lines.get(..2), Some(&[33, 34][..]), "{lines:?}");
+    let first = &r["candidates"][0];
+    assert_eq!(first["kind"], "ordering");
+    let hint = first["hint"].as_str().unwrap_or("");
+    assert!(
+        hint.contains("creates T1 worker here, before its own write of `cfg.limit` at line 17 (made inside the call at line 34)"),
+        "{hint}"
+    );
+}
+
+/// The summing thread only reads the table its sibling fills, and main starts both at
+/// once: starting the summer after the pricer is joined is the repair, and ranks first.
+#[test]
+fn a_reader_started_beside_the_thread_that_fills_its_data_names_its_creation() {
+    let r = localize_json("tests/programs/why/totals_before_prices.c");
+    let lines = candidate_lines(&r);
+    assert_eq!(lines.first(), Some(&32), "{lines:?}");
+    assert_eq!(r["candidates"][0]["kind"], "ordering");
+}
+
+/// main and its worker both update `hits` after the worker started: a race between
+/// updates, not a use before initialisation — the creation is no ordering candidate and
+/// the racing lines rank first.
+#[test]
+fn a_lost_update_after_a_creation_does_not_blame_the_creation() {
+    let r = localize_json("tests/programs/why/counter_after_spawn.c");
+    let lines = candidate_lines(&r);
+    let top: Vec<u64> = lines.iter().copied().take(2).collect();
+    assert!(top.contains(&11) && top.contains(&18), "{lines:?}");
+    let cands = r["candidates"].as_array().expect("candidates");
+    assert!(
+        !cands
+            .iter()
+            .any(|c| c["line"] == 17 && c["kind"] == "ordering"),
+        "{cands:#?}"
+    );
+}
+
+/// The parser joins the reader inside the critical section whose end (and signal) the
+/// reader waits for: the join holds the wake-up back and ranks first, before where the
+/// parser took the lock (which a lock-order deadlock would rank first).
+#[test]
+fn a_join_that_holds_back_a_wake_up_ranks_first_in_its_deadlock() {
+    let o = run(&[
+        "localize",
+        "tests/programs/why/stage_join_before_release.c",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let r = json(&o);
+    assert_eq!(r["verdict"], "deadlock");
+    let lines = candidate_lines(&r);
+    assert_eq!(lines.first(), Some(&28), "{lines:?}");
+}

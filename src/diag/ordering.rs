@@ -44,6 +44,9 @@ pub struct OrderViolation {
     /// The `pthread_create` that started the early thread, when the early statement was
     /// its first access to what conflicts: the thread as a whole started too early.
     pub creation: Option<TraceStep>,
+    /// The early thread never writes what conflicts in the failing run: it only uses what
+    /// the late thread makes (a use before initialisation, not a race between updates).
+    pub reader_only: bool,
     /// The schedule with the late block moved in front: it passes.
     pub passing: Resolved,
 }
@@ -149,8 +152,16 @@ pub fn order_violations<R: Replays>(
                                 .any(|c| pr.iter().chain(&pw).any(|o| may_alias(c, o, wild)))
                         }
                     });
+                    let reader_only = !steps.iter().any(|p| {
+                        p.thread == step.thread
+                            && touched(p)
+                                .1
+                                .iter()
+                                .any(|o| conflicts.iter().any(|c| may_alias(c, o, wild)))
+                    });
                     out.push(OrderViolation {
                         early: step.clone(),
+                        reader_only,
                         late_thread: bj.thread,
                         late_step: steps[their_k].clone(),
                         conflicts,
@@ -446,7 +457,7 @@ fn creation_step(steps: &[TraceStep], t: u32) -> Option<TraceStep> {
     creation_index(steps, t).map(|i| steps[i].clone())
 }
 
-fn creation_index(steps: &[TraceStep], t: u32) -> Option<usize> {
+pub(crate) fn creation_index(steps: &[TraceStep], t: u32) -> Option<usize> {
     if t == 0 {
         return None;
     }

@@ -218,11 +218,14 @@ struct AnalysisReplays<'a> {
     replayer: Replayer<'a>,
 }
 
+/// How often a passing neighbour's loop bound is doubled when it cuts the run short.
+const PASSING_RAISES: u32 = 2;
+
 impl crate::rootcause::PassingRuns for AnalysisReplays<'_> {
     type Error = ReplayError;
 
-    fn passing_run(&self, r: &Resolved) -> Result<Option<Counterexample>, ReplayError> {
-        self.replayer.passing_run(r)
+    fn passing_run(&self, r: &Resolved) -> Result<Option<(Counterexample, u32)>, ReplayError> {
+        self.replayer.passing_run_raising(r, PASSING_RAISES)
     }
 
     fn expired(&self) -> bool {
@@ -465,8 +468,15 @@ pub fn localize(
             None
         }
     };
+    if why.is_none() && !neighbours.is_empty() {
+        notes.push(format!(
+            "why: none of the {} passing neighbours of the failing schedule makes a whole passing run ({} ms)",
+            neighbours.len().min(crate::rootcause::MAX_REPLAYED),
+            t.elapsed().as_millis()
+        ));
+    }
     if let Some(w) = &mut why {
-        w.unwind = d.seq_opts.unwind;
+        w.unwind = w.unwind.max(d.seq_opts.unwind);
         // The schedule read back from the passing run is what the user gets to replay:
         // it must replay and pass by itself (a condition wait's two points, for one, can
         // make it name another run than the variant that passed).
@@ -485,7 +495,16 @@ pub fn localize(
             && sched
                 .resolve(&prep.normalized, &prep.index)
                 .ok()
-                .and_then(|r| replays.replayer.passing_run(&r).ok().flatten())
+                .and_then(|r| {
+                    let at = crate::engine::replay::Replayer {
+                        bounds: crate::engine::replay::ReplayBounds {
+                            unwind: w.unwind,
+                            ..replays.replayer.bounds
+                        },
+                        ..replays.replayer.clone()
+                    };
+                    at.passing_run(&r).ok().flatten()
+                })
                 .is_some();
         notes.push(format!(
             "why: closest passing schedule of {} tried ({}), {} of {} data flows differ, its schedule {} ({} ms)",

@@ -61,6 +61,14 @@ pub fn target_kinds(t: Target) -> Vec<PropKind> {
     }
 }
 
+/// What [`Replayer::passing`] found.
+enum Passing {
+    Run(Box<Counterexample>),
+    /// The loop bound cut the run short: no answer at this bound.
+    Cut,
+    None,
+}
+
 /// What replays of one program share: the program, the framework, the bounds, the
 /// target and the deadline.
 #[derive(Clone)]
@@ -153,28 +161,54 @@ impl<'a> Replayer<'a> {
 
     /// A run that follows `r` and does not fail the target's way, when one does (the
     /// root-cause search's passing runs), with every lock honoured, not cut short by the
-    /// loop bound and not ending in a deadlock. A schedule the sequentializer refuses, or whose answer is undecided, has
-    /// none.
+    /// loop bound and not ending in a deadlock. A schedule the sequentializer refuses, or
+    /// whose answer is undecided, has none.
     pub fn passing_run(&self, r: &Resolved) -> Result<Option<Counterexample>, ReplayError> {
+        Ok(match self.passing(r)? {
+            Passing::Run(cex) => Some(*cex),
+            Passing::Cut | Passing::None => None,
+        })
+    }
+
+    /// [`Self::passing_run`], with the loop bound doubled (at most `raises` times) while
+    /// it cuts the run short: a passing schedule often loops more than the failing one
+    /// (a reader that saw the data iterates over it). With the bound the run needed.
+    pub fn passing_run_raising(
+        &self,
+        r: &Resolved,
+        raises: u32,
+    ) -> Result<Option<(Counterexample, u32)>, ReplayError> {
+        let mut at = self.clone();
+        for _ in 0..=raises {
+            match at.passing(r)? {
+                Passing::Run(cex) => return Ok(Some((*cex, at.bounds.unwind))),
+                Passing::None => return Ok(None),
+                Passing::Cut => at.bounds.unwind = at.bounds.unwind.saturating_mul(2).max(1),
+            }
+        }
+        Ok(None)
+    }
+
+    fn passing(&self, r: &Resolved) -> Result<Passing, ReplayError> {
         let mut replay = match self.encode(r) {
             Ok(x) => x,
-            Err(ReplayError::Sequentialize(_)) => return Ok(None),
+            Err(ReplayError::Sequentialize(_)) => return Ok(Passing::None),
             Err(e) => return Err(e),
         };
         if !matches!(replay.fails(self.target, true), Answer::Holds) {
-            return Ok(None);
+            return Ok(Passing::None);
         }
         let Answer::Violated(model) = replay.followable(true) else {
-            return Ok(None);
+            return Ok(Passing::None);
         };
         // A run the loop bound cut short has not shown a pass.
         if replay.bound_reached() {
-            return Ok(None);
+            return Ok(Passing::Cut);
         }
         // The non-deadlock rules drop lock calls: a variant of a failing schedule may run
         // a thread into a critical section another holds. Such a run is no execution.
         if self.check_locks(r, false)? != LockCheck::Honoured {
-            return Ok(None);
+            return Ok(Passing::None);
         }
         // Nor is a run that ends with every live thread blocked a pass: a failure's
         // replay has no deadlock property, so ask the deadlock group's replay.
@@ -184,10 +218,12 @@ impl<'a> Replayer<'a> {
                 ..self.clone()
             };
             if !matches!(deadlock.replay_once(r, true, false)?, Once::Clean) {
-                return Ok(None);
+                return Ok(Passing::None);
             }
         }
-        Ok(Some(replay.counterexample(&model, self.prep)))
+        Ok(Passing::Run(Box::new(
+            replay.counterexample(&model, self.prep),
+        )))
     }
 
     /// One replay of `r`. Without `follow`, "no failure" is not asked whether a run

@@ -40,8 +40,9 @@ pub use projection::{FlowChange, differential};
 /// `engine::replay::Replayer` answers with the built-in checker.
 pub trait PassingRuns {
     type Error;
-    /// A run that follows `r` and does not fail, when there is one.
-    fn passing_run(&self, r: &Resolved) -> Result<Option<Counterexample>, Self::Error>;
+    /// A run that follows `r` and does not fail, when there is one, with the loop bound
+    /// it was made with.
+    fn passing_run(&self, r: &Resolved) -> Result<Option<(Counterexample, u32)>, Self::Error>;
     fn expired(&self) -> bool;
 }
 
@@ -65,6 +66,9 @@ pub struct Why {
     /// Data flows of the failing execution (the projection's share of them is the
     /// measure Symbiosis reports).
     pub failing_flows: usize,
+    /// Which threads write each location, in the failing or the passing execution: a
+    /// thread that writes none of what it read needs others' writes, it does not race.
+    pub writers: std::collections::BTreeSet<(String, u32)>,
     /// Passing neighbours replayed.
     pub tried: usize,
     /// The loop bound the replays ran with: `seqloc sequentialize --schedule` needs it to
@@ -76,7 +80,7 @@ pub struct Why {
 }
 
 /// Passing neighbours replayed at most (each costs one replay).
-const MAX_REPLAYED: usize = 12;
+pub const MAX_REPLAYED: usize = 12;
 
 /// `r` with every thread that its last block leaves stopped run on to its end, one after
 /// the other after the schedule: main (thread 0) last, since it is the one that joins.
@@ -134,7 +138,7 @@ pub fn closest<P: PassingRuns>(
         tried += 1;
         // A variant that leaves threads stopped may pass only because the check was not
         // reached yet: the passing run must be a whole execution.
-        let Some(pass) = runs.passing_run(&to_the_end(&n.schedule))? else {
+        let Some((pass, unwind)) = runs.passing_run(&to_the_end(&n.schedule))? else {
             continue;
         };
         let pex = Execution::of(&pass.steps, accesses, sync);
@@ -150,13 +154,21 @@ pub fn closest<P: PassingRuns>(
             }
         };
         if better {
+            let writers = fex
+                .events
+                .iter()
+                .chain(&pex.events)
+                .filter(|e| e.write)
+                .map(|e| (e.var.clone(), e.thread))
+                .collect();
             best = Some(Why {
+                writers,
                 change: n.change.clone(),
                 passing: pass,
                 projection,
                 failing_flows: fex.flows.len(),
                 tried: 0,
-                unwind: 0,
+                unwind,
                 schedule_replays: false,
             });
         }

@@ -26,7 +26,10 @@
 //! because the failing run never reached it before the check.
 //!
 //! A deadlock's own cause comes before everything else: a condition wait outside any
-//! loop (`Role::BareWait`: a lost wake-up), then the hold-and-wait (Coffman's condition
+//! loop (`Role::BareWait`: a lost wake-up) or a `pthread_join` whose own code after it
+//! would wake another blocked thread (`Role::JoinBeforeWake`: the join holds the
+//! wake-up back; no lock order can be changed there, the join must move), then the
+//! hold-and-wait (Coffman's condition
 //! that every lock deadlock needs): where a thread took the lock it holds
 //! (`Role::TookHeldLock`), then where it blocks for ever holding it
 //! (`Role::HoldsWhileBlocked`). Where the lock was taken comes first because the fix is
@@ -34,6 +37,14 @@
 //! other values and blocked threads come a thread blocked in `pthread_join` that only
 //! waits for the deadlock (`Role::Bystander`) and a changed thread handle
 //! (`Role::ThreadHandle`: the library chooses it, no program change can).
+//!
+//! A use before initialisation (`Role::StartedTooEarly`) comes next: a thread that
+//! writes nothing of what it read, created before the write it needed was made — by its
+//! creator after the creation (the closest passing run has the write first), or by a
+//! sibling the ordering analysis showed must run first. Its `pthread_create` is where the
+//! order is decided, then the call in the creator's own code that makes the write. A
+//! thread that also writes what it read races instead (a lost update), and keeps the
+//! other tiers.
 //!
 //! Where a preempted thread that never ran again would have resumed (`Role::NotResumed`,
 //! from the schedule) comes after the boundaries the run showed, before the boundaries
@@ -130,6 +141,7 @@ pub fn by_cause(
             }
         }
     }
+    started_before_init(explainer, why, failing, &order, &mut cands, &mut added);
     // A change's call sites (see `lift`) rank before the lines inside the atomic
     // functions they call: index 2i for the first, 2i + 1 for the second.
     let on = |c: &Candidate, s: Option<&crate::cex::TraceStep>| {
@@ -161,6 +173,91 @@ pub fn by_cause(
     out
 }
 
+/// A use before initialisation by the creator (see `Role::StartedTooEarly`): a thread
+/// that writes nothing of what it read, created by the thread whose write the closest
+/// passing run lets it read, which that thread made only after the creation. The
+/// creation decides the order: it is named, and when the write is made inside a call, the
+/// call in the creator's own code after the creation (which would move before it).
+fn started_before_init(
+    explainer: &Explainer,
+    why: &Why,
+    failing: &Counterexample,
+    order: &[&FlowChange],
+    cands: &mut [Candidate],
+    added: &mut Vec<Candidate>,
+) {
+    use crate::diag::ordering::creation_index;
+    let outcome = explainer.outcome();
+    let mut readers: Vec<u32> = Vec::new();
+    for ch in order.iter().filter(|c| c.inter_thread()) {
+        let r = &ch.read;
+        let Some(w) = &ch.passing else { continue };
+        if w.thread == r.thread
+            || readers.contains(&r.thread)
+            || why.writers.contains(&(r.var.clone(), r.thread))
+        {
+            continue;
+        }
+        let made_after_creation = creation_index(&why.passing.steps, r.thread)
+            .and_then(|i| why.passing.steps.get(i).map(|s| (i, s)))
+            .is_some_and(|(i, s)| s.thread == w.thread && i < w.step);
+        let Some(create) = creation_index(&failing.steps, r.thread)
+            .and_then(|i| failing.steps.get(i))
+            .filter(|s| s.thread == w.thread && s.line > 0)
+        else {
+            continue;
+        };
+        if !made_after_creation {
+            continue;
+        }
+        let Some(write) = why.passing.steps.get(w.step) else {
+            continue;
+        };
+        readers.push(r.thread);
+        let creator = explainer.thread_name(w.thread);
+        let reader = explainer.thread_name(r.thread);
+        let call = explainer
+            .call_towards(create.sid, write.sid)
+            .and_then(|st| explainer.step_at(w.thread, st.id));
+        let via = call
+            .as_ref()
+            .map(|c| format!(" (made inside the call at line {})", c.line))
+            .unwrap_or_default();
+        let hint = format!(
+            "{creator} creates {reader} here, before its own write of `{}` at line {}{via}; {reader} reads it at line {} and never writes it, so it used it before it was set: had {creator} created {reader} after that write, {outcome} (an order violation: create it later, or make it wait)",
+            r.var, w.line, r.line
+        );
+        let call_hint = format!(
+            "this call makes {creator}'s write of `{}` at line {}, which {reader} (created at line {}) needed before its read at line {}: had it come before the creation, {outcome} (an order violation)",
+            r.var, w.line, create.line, r.line
+        );
+        for (step, hint) in [Some((create, hint)), call.as_ref().map(|c| (c, call_hint))]
+            .into_iter()
+            .flatten()
+        {
+            let on = |c: &Candidate| c.line == step.line && same_file(&c.file, &step.file);
+            let whole_thread = std::ptr::eq(step, create);
+            if let Some(c) = cands.iter_mut().chain(added.iter_mut()).find(|c| on(c)) {
+                // A value change of the handle or of the call's result says less than the
+                // order does.
+                if !c.specification && c.set.is_none() {
+                    c.kind = CandidateKind::Ordering;
+                    c.role = Role::StartedTooEarly;
+                    c.whole_thread = whole_thread;
+                    c.hint = hint;
+                }
+                continue;
+            }
+            let before = added.len();
+            explainer.push_step_candidate(added, cands, step, CandidateKind::Ordering, &hint);
+            if let Some(c) = added.get_mut(before) {
+                c.role = Role::StartedTooEarly;
+                c.whole_thread = whole_thread;
+            }
+        }
+    }
+}
+
 /// The step that made `e`, or for an access inside a `__VERIFIER_atomic_*` function, the
 /// call site: the call and its body are one indivisible step, so the call is where the
 /// schedule can go another way (the last step of the same thread outside the function).
@@ -190,30 +287,32 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
     match c.role {
         // A deadlock's hold-and-wait is its cause: where the cycle closes first, then
         // where the lock it holds was taken.
-        Role::BareWait => return (0, 0),
+        Role::BareWait | Role::JoinBeforeWake => return (0, 0),
         Role::TookHeldLock => return (0, 1),
         Role::HoldsWhileBlocked => return (0, 2),
         // After the other values and blocked threads: a join that only waits, and a
         // thread handle's value.
         Role::Bystander => return (2, 1),
+        // A use before initialisation names where the order is decided.
+        Role::StartedTooEarly => return (0, if c.whole_thread { 3 } else { 4 }),
         Role::ThreadHandle if c.kind == CandidateKind::Value => return (2, 2),
         _ => {}
     }
     let touches = !(c.reads.is_empty() && c.writes.is_empty());
     match c.role {
-        Role::NotResumed if touches => return (0, 4),
-        Role::NotResumedInCallee => return (0, 6),
+        Role::NotResumed if touches => return (0, 6),
+        Role::NotResumedInCallee => return (0, 8),
         _ => {}
     }
     match (c.kind, change) {
         // An atomic region is made of shared accesses: a boundary on a line that makes
         // none (a loop header, a local update) is one only by position, after the
         // boundaries that access what conflicts.
-        (CandidateKind::Atomicity, _) if !touches => (0, 5),
+        (CandidateKind::Atomicity, _) if !touches => (0, 7),
         // Starting a thread only after another is done removes every interleaving of the
         // two: a repair, but the bluntest; after the accesses that raced.
         (CandidateKind::Ordering, _) if c.whole_thread => (1, usize::MAX),
-        (CandidateKind::Locking | CandidateKind::Atomicity | CandidateKind::Ordering, _) => (0, 3),
+        (CandidateKind::Locking | CandidateKind::Atomicity | CandidateKind::Ordering, _) => (0, 5),
         (_, Some(i)) => (1, i),
         _ => (2, 0),
     }
@@ -301,9 +400,10 @@ mod tests {
             cand(44, Atomicity, true),
             with(38, Blocking, Role::HoldsWhileBlocked),
             with(47, Blocking, Role::BareWait),
+            with(49, Blocking, Role::JoinBeforeWake),
         ];
         cands.sort_by_key(|c| tier(c, None));
         let lines: Vec<u32> = cands.iter().map(|c| c.line).collect();
-        assert_eq!(lines, vec![47, 35, 38, 44, 60, 42, 55, 54]);
+        assert_eq!(lines, vec![47, 49, 35, 38, 44, 60, 42, 55, 54]);
     }
 }

@@ -57,18 +57,7 @@ impl Explainer<'_> {
             // A thread that never ran again resumes, in the program, at the statement its
             // block stopped before: the other end of the region that should be one step.
             let next = match (&sw.resume, sw.stopped_before) {
-                (None, Some(sid)) => self.stmts.get(&sid).and_then(|st| {
-                    let pos = self.normalized.sources.position(st.loc)?;
-                    Some(crate::cex::TraceStep {
-                        thread: sw.thread,
-                        loc: st.loc,
-                        sid,
-                        file: pos.file.to_string(),
-                        line: pos.line,
-                        statement: String::new(),
-                        writes: vec![],
-                    })
-                }),
+                (None, Some(sid)) => self.step_at(sw.thread, sid),
                 _ => None,
             };
             for step in [&sw.last, &sw.resume].into_iter().flatten() {
@@ -155,6 +144,9 @@ impl Explainer<'_> {
                 self.push_step_candidate(&mut extra, &out, c, CandidateKind::Ordering, &hint);
                 if let Some(last) = extra.last_mut().filter(|x| x.line == c.line) {
                     last.whole_thread = true;
+                    if v.reader_only {
+                        last.role = Role::StartedTooEarly;
+                    }
                 }
             }
         }
@@ -275,11 +267,23 @@ impl Explainer<'_> {
                     .any(|(k, _)| *k == crate::ir::known::Known::CondWait)
             }) && crate::analysis::waits::outside_any_loop(self.normalized, b.sid)
         };
+        let wakes = |b: &crate::cex::TraceStep| {
+            let others: Vec<&crate::cex::TraceStep> =
+                st.blocked.iter().filter(|o| o.thread != b.thread).collect();
+            self.join_wakes(b, &others)
+        };
         for c in out.iter_mut() {
             if c.kind == CandidateKind::Blocking
                 && st.blocked.iter().any(|b| at(c, b) && bare_wait(b))
             {
                 c.role = Role::BareWait;
+            } else if c.kind == CandidateKind::Blocking
+                && st
+                    .blocked
+                    .iter()
+                    .any(|b| at(c, b) && wakes(b) == Some(JoinWakes::Surely))
+            {
+                c.role = Role::JoinBeforeWake;
             } else if st.blocked.iter().any(|b| holds(b.thread) && at(c, b)) {
                 c.role = Role::HoldsWhileBlocked;
             } else if st
@@ -289,13 +293,10 @@ impl Explainer<'_> {
             {
                 c.role = Role::TookHeldLock;
             } else if c.kind == CandidateKind::Blocking
-                && st.blocked.iter().any(|b| {
-                    at(c, b) && !holds(b.thread) && {
-                        let others: Vec<&crate::cex::TraceStep> =
-                            st.blocked.iter().filter(|o| o.thread != b.thread).collect();
-                        self.join_bystander(b, &others)
-                    }
-                })
+                && st
+                    .blocked
+                    .iter()
+                    .any(|b| at(c, b) && !holds(b.thread) && wakes(b) == Some(JoinWakes::Nothing))
             {
                 c.role = Role::Bystander;
             }
@@ -355,25 +356,26 @@ impl Explainer<'_> {
         })
     }
 
-    /// A thread blocked in `pthread_join` at `step`, holding no lock, is a bystander of the
-    /// deadlock when nothing after that join in its function could wake another blocked
-    /// thread: no unlock, signal, broadcast or post of an object one waits on, and no call
-    /// of the program's own functions (which might).
-    fn join_bystander(
+    /// What comes after a `pthread_join` at `step` in its function that could wake
+    /// another blocked thread (`others`): `None` when `step` is no join. A thread blocked
+    /// there, holding no lock, is a bystander of the deadlock when nothing could
+    /// ([`JoinWakes::Nothing`]: no unlock, signal, broadcast or post of an object one
+    /// waits on, and no call of the program's own functions, which might); it closes
+    /// the cycle when one does for certain ([`JoinWakes::Surely`]: the join holds that
+    /// wake-up back).
+    fn join_wakes(
         &self,
         step: &crate::cex::TraceStep,
         others: &[&crate::cex::TraceStep],
-    ) -> bool {
+    ) -> Option<JoinWakes> {
         use crate::ir::known::Known;
-        let Some(stmt) = self.stmts.get(&step.sid) else {
-            return false;
-        };
+        let stmt = self.stmts.get(&step.sid)?;
         if !self
             .calls_in(stmt)
             .iter()
             .any(|(k, _)| *k == Known::ThreadJoin)
         {
-            return false;
+            return None;
         }
         let mut waited: BTreeSet<String> = BTreeSet::new();
         for o in others {
@@ -396,14 +398,11 @@ impl Explainer<'_> {
                 }
             }
         }
-        let Some(body) = self
+        let body = self
             .function_of(step.sid)
             .and_then(|f| self.normalized.funcs.get(f))
-            .and_then(|f| f.body.as_ref())
-        else {
-            return false;
-        };
-        let mut wakes = false;
+            .and_then(|f| f.body.as_ref())?;
+        let (mut surely, mut maybe) = (false, false);
         crate::ir::visit::each_stmt(body, &mut |s| {
             if matches!(s.kind, StmtKind::Block(_)) {
                 return;
@@ -417,17 +416,31 @@ impl Explainer<'_> {
                 return;
             }
             for (k, obj) in self.calls_in(s) {
-                wakes |= match k {
-                    Known::Other => true,
+                match k {
+                    Known::Other => maybe = true,
                     Known::MutexUnlock
                     | Known::CondSignal
                     | Known::CondBroadcast
                     | Known::SemPost
-                    | Known::RwUnlock => waited.contains(&obj),
-                    _ => false,
-                };
+                    | Known::RwUnlock => surely |= waited.contains(&obj),
+                    _ => {}
+                }
             }
         });
-        !wakes
+        Some(if surely {
+            JoinWakes::Surely
+        } else if maybe {
+            JoinWakes::Maybe
+        } else {
+            JoinWakes::Nothing
+        })
     }
+}
+
+/// See [`Explainer::join_wakes`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum JoinWakes {
+    Surely,
+    Maybe,
+    Nothing,
 }

@@ -106,6 +106,10 @@ pub enum Role {
     /// cycle closes here; Coffman's condition that every deadlock needs.
     HoldsWhileBlocked,
     TookHeldLock,
+    /// A deadlock's thread blocked in `pthread_join` when its own code, after the join,
+    /// unlocks, signals or posts what another blocked thread waits for: the join holds
+    /// that wake-up back and closes the cycle (the join belongs after the wake-up).
+    JoinBeforeWake,
     /// A thread blocked in `pthread_join` that holds no lock and has nothing left in its
     /// function that could wake another blocked thread: it waits for the deadlock, it is
     /// not part of it.
@@ -113,6 +117,10 @@ pub enum Role {
     /// A value change of a thread handle (what `pthread_create` stores): the library
     /// chooses it, so "had it been another value" is no change a program can make.
     ThreadHandle,
+    /// The `pthread_create` of a thread that only reads what another thread writes, when
+    /// it started before that write was made: a use before initialisation (an order
+    /// violation), whose repair is to start the reader later or make it wait.
+    StartedTooEarly,
 }
 
 /// Context for explaining answers.
@@ -166,6 +174,80 @@ impl<'a> Explainer<'a> {
     /// The function a statement belongs to.
     fn function_of(&self, sid: StmtId) -> Option<usize> {
         self.function.get(&sid).copied()
+    }
+
+    /// The first simple statement after `after`, in `after`'s function, that calls the
+    /// function of `target` directly or through the program's own functions: where a
+    /// statement made inside a call shows in the caller's code. `None` when both are in
+    /// one function or no such call follows.
+    pub(crate) fn call_towards(&self, after: StmtId, target: StmtId) -> Option<Stmt> {
+        let caller = self.function_of(after)?;
+        let callee = self.function_of(target)?;
+        if caller == callee {
+            return None;
+        }
+        let funcs = &self.normalized.funcs;
+        let calls_into = |s: &Stmt, set: &std::collections::HashSet<usize>| {
+            let mut hit = false;
+            crate::ir::visit::each_expr(s, &mut |e| {
+                if let ExprKind::Call(f, _) = &e.kind {
+                    if let ExprKind::Func(fid) = f.peel().kind {
+                        hit |= set.contains(&(fid.0 as usize));
+                    }
+                }
+            });
+            hit
+        };
+        // The functions that reach `callee`, to a fixed point over the call graph.
+        let mut reaches: std::collections::HashSet<usize> = [callee].into();
+        loop {
+            let before = reaches.len();
+            for (fi, f) in funcs.iter().enumerate() {
+                if !reaches.contains(&fi)
+                    && f.body.as_ref().is_some_and(|b| calls_into(b, &reaches))
+                {
+                    reaches.insert(fi);
+                }
+            }
+            if reaches.len() == before {
+                break;
+            }
+        }
+        let body = funcs.get(caller)?.body.as_ref()?;
+        let mut seen_after = false;
+        let mut found: Option<Stmt> = None;
+        crate::ir::visit::each_stmt(body, &mut |s| {
+            if found.is_some() {
+                return;
+            }
+            if s.id == after {
+                seen_after = true;
+                return;
+            }
+            let simple = matches!(
+                s.kind,
+                StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Return(_)
+            );
+            if seen_after && simple && calls_into(s, &reaches) {
+                found = Some(s.clone());
+            }
+        });
+        found
+    }
+
+    /// A step of `thread` at statement `sid`, for naming a statement the run did not make.
+    pub(crate) fn step_at(&self, thread: u32, sid: StmtId) -> Option<crate::cex::TraceStep> {
+        let st = self.stmts.get(&sid)?;
+        let pos = self.normalized.sources.position(st.loc)?;
+        Some(crate::cex::TraceStep {
+            thread,
+            loc: st.loc,
+            sid,
+            file: pos.file.to_string(),
+            line: pos.line,
+            statement: String::new(),
+            writes: vec![],
+        })
     }
 
     /// The statement belongs to a `__VERIFIER_atomic_*` function.
