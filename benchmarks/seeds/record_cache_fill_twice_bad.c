@@ -12,12 +12,12 @@
  *   client can miss on the same key in between and open the record again.
  *   The test and the fill belong in one critical section.
  *
- * Failing interleaving (3 context switches):
+ * Failing interleaving (2 context switches):
  *   main: L90,L91 create clients A and B; L92 join(A) blocks
- *   A:    L75 key 1: L55 lock, L56 not cached, L61 unlock         [switch 1]
- *   B:    L75 key 1: lock, L56 not cached, L61 unlock, L62 store_open:
- *         L48 opens[1] = 1; L63 lock, L64 fills the entry, unlock  [switch 2]
- *   A:    L62 store_open(1): L47 fails (opens[1] is 1)             [switch 3]
+ *   A:    L75 key 1: L55 lock, L56 not cached, L61 unlock, L62 store_open:
+ *         L48 opens[1] = 1                                        [switch 1]
+ *   B:    L75 key 1: L55 lock, L56 not cached (A has not filled it yet),
+ *         L61 unlock, L62 store_open: L47 fails (opens[1] is 1)   [switch 2]
  */
 #include <stdlib.h>
 #include <pthread.h>
