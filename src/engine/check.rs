@@ -184,8 +184,8 @@ pub fn check_within(
     if let Some(cex) = &mut out.counterexample {
         name_assertion(cex, prep);
     }
-    if out.verdict == Verdict::NoFailureWithinBounds && opts.properties.assertions {
-        unmodelled_wake_ups(&mut out, &prep.normalized);
+    if out.verdict == Verdict::NoFailureWithinBounds {
+        unmodelled_wake_ups(&mut out, &prep.normalized, &opts.properties);
     }
     Ok(out)
 }
@@ -193,8 +193,19 @@ pub fn check_within(
 /// seqloc's engines wake a condition wait only by a signal (or a time-out), while POSIX lets
 /// `pthread_cond_wait` return spuriously. A wait tested in a loop only waits again; one
 /// guarded by an `if` runs on with its predicate false. For such a program "no failure" is
-/// not an answer, so it becomes UNKNOWN, naming the wait.
-fn unmodelled_wake_ups(out: &mut CheckOutcome, prog: &Program) {
+/// not an answer, so it becomes UNKNOWN, naming the wait. What is at stake: an assertion
+/// (only when one is reachable at all: otherwise no wake-up can make one fail), and a
+/// deadlock (a thread that ran on may block elsewhere for ever).
+fn unmodelled_wake_ups(
+    out: &mut CheckOutcome,
+    prog: &Program,
+    properties: &crate::checker::builtin::Properties,
+) {
+    let assertions =
+        properties.assertions && crate::analysis::hazards::hazards(prog).check.is_some();
+    if !assertions && !properties.deadlock {
+        return;
+    }
     let Some((wait, guard)) = crate::analysis::waits::if_guarded_waits(prog)
         .into_iter()
         .next()
