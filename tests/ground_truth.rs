@@ -13,10 +13,7 @@ use common::*;
 /// the interleaving analyses (`diag::interleaving`, `diag::ordering`, `diag::waits`) cover
 /// most kinds the benchmarks have. The test fails if a listed program starts to hit, so the
 /// list stays true; BENCHMARKS.md repeats it.
-const KNOWN_MISSES: &[(&str, &str)] = &[(
-    "seeds/log_open_after_spawn_bad.yml",
-    "the counterexample preempts main inside log_open; the initialization it had still to do (line 36) is named, the creation that came before it (65) is not",
-)];
+const KNOWN_MISSES: &[(&str, &str)] = &[];
 
 /// One row of the fixtures' ground-truth table: program, expected outcome, faulty lines.
 fn fixture_table(readme: &str) -> Vec<(String, String, Vec<u64>)> {
@@ -241,10 +238,6 @@ const KNOWN_BELOW_TOP_THREE: &[(&str, &str)] = &[
     (
         "paper/account_bad.yml",
         "the assertion itself is the fault, and the failing check ranks last by design",
-    ),
-    (
-        "concbugs/table_use_before_init.yml",
-        "the creation order is the fault; a creation to move after a join (the bluntest repair) ranks after the racing accesses",
     ),
     (
         "paper/token_ring_bad.yml",

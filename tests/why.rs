@@ -61,9 +61,10 @@ fn a_write_that_came_too_late_is_named_by_the_projection() {
         .find(|c| c["line"] == 16)
         .expect("the late write is a candidate");
     assert_eq!(late["kind"], "flow");
-    // The projection's lines (the read and the late write) come first.
+    // The writer's two writes come first, in program order: the flag it raised (seen by
+    // the reader) and the value it wrote only after it (a publication out of order).
     let top: Vec<u64> = candidate_lines(&r).into_iter().take(2).collect();
-    assert!(top.contains(&16) && top.contains(&25), "{top:?}");
+    assert_eq!(top, vec![15, 16]);
     // The text report says the same in words.
     let o = run(&["localize", "tests/programs/why/late_total.c"]);
     let text = stdout(&o);
@@ -173,4 +174,21 @@ fn a_join_that_holds_back_a_wake_up_ranks_first_in_its_deadlock() {
     assert_eq!(r["verdict"], "deadlock");
     let lines = candidate_lines(&r);
     assert_eq!(lines.first(), Some(&28), "{lines:?}");
+}
+
+/// book() tests a seat under the lock, releases it to print the ticket and takes it back
+/// to mark the seat: the unlock and the lock that split the check from the act rank
+/// first, with words that say so.
+#[test]
+fn a_critical_section_split_between_check_and_act_names_its_unlock_and_lock() {
+    let r = localize_json("tests/programs/why/seat_split_section.c");
+    let lines = candidate_lines(&r);
+    let top: Vec<u64> = lines.iter().copied().take(2).collect();
+    assert!(top.contains(&25) && top.contains(&27), "{lines:?}");
+    let unlock = r["candidates"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["line"] == 25))
+        .expect("the unlock is a candidate");
+    let hint = unlock["hint"].as_str().unwrap_or("");
+    assert!(hint.contains("the section was split"), "{hint}");
 }

@@ -69,6 +69,8 @@ pub struct Why {
     /// Which threads write each location, in the failing or the passing execution: a
     /// thread that writes none of what it read needs others' writes, it does not race.
     pub writers: std::collections::BTreeSet<(String, u32)>,
+    /// The failing execution's events and flows.
+    pub failing_execution: Execution,
     /// Passing neighbours replayed.
     pub tried: usize,
     /// The loop bound the replays ran with: `seqloc sequentialize --schedule` needs it to
@@ -163,6 +165,7 @@ pub fn closest<P: PassingRuns>(
                 .collect();
             best = Some(Why {
                 writers,
+                failing_execution: fex.clone(),
                 change: n.change.clone(),
                 passing: pass,
                 projection,

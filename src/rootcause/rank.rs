@@ -44,12 +44,22 @@
 //! sibling the ordering analysis showed must run first. Its `pthread_create` is where the
 //! order is decided, then the call in the creator's own code that makes the write. A
 //! thread that also writes what it read races instead (a lost update), and keeps the
-//! other tiers.
+//! other tiers. With it come two patterns the projection shows: a publication out of
+//! order (`Role::PublishedEarly`: a reader tested a flag a thread wrote and then read
+//! data that thread wrote only after the flag — both writes are named) and a split
+//! critical section (`Role::SplitSection`: a thread's check and its act on a location,
+//! with an unlock and a lock of the same mutex between them in one function, and another
+//! thread's access in the gap — the unlock and the lock are named).
 //!
 //! Where a preempted thread that never ran again would have resumed (`Role::NotResumed`,
 //! from the schedule) comes after the boundaries the run showed, before the boundaries
 //! that are one only by position; inside a function its last step was calling, after
 //! those (the call is the boundary in its own code).
+//!
+//! A boundary on a call whose callee holds the other boundary (the thread resumed inside
+//! the function it was calling: `Role::CallBoundary`) counts as one that accesses what
+//! conflicts — the call encloses the accesses — and the line inside the callee
+//! (`Role::BoundaryInCallee`) comes right after the boundaries the thread's own code shows.
 //!
 //! An access inside a `__VERIFIER_atomic_*` function runs as one step with its call, so
 //! the projection names the call site first (see `lifted`), the line inside after it.
@@ -60,6 +70,7 @@
 use super::{Event, FlowChange, Why};
 use crate::cex::Counterexample;
 use crate::diag::explain::{Candidate, CandidateKind, Explainer, Role, renumber, same_file};
+use crate::ir::StmtId;
 
 /// `cands` re-ranked by cause, with the projection's accesses added when there is a
 /// `why` (see the module comment). `failing` is the trace the projection's failing
@@ -141,7 +152,11 @@ pub fn by_cause(
             }
         }
     }
-    started_before_init(explainer, why, failing, &order, &mut cands, &mut added);
+    let started = started_before_init(explainer, why, failing, &order, &mut cands, &mut added);
+    published_early(
+        explainer, why, failing, &order, &started, &mut cands, &mut added,
+    );
+    split_sections(explainer, why, &order, &mut cands, &mut added);
     // A change's call sites (see `lift`) rank before the lines inside the atomic
     // functions they call: index 2i for the first, 2i + 1 for the second.
     let on = |c: &Candidate, s: Option<&crate::cex::TraceStep>| {
@@ -185,7 +200,7 @@ fn started_before_init(
     order: &[&FlowChange],
     cands: &mut [Candidate],
     added: &mut Vec<Candidate>,
-) {
+) -> Vec<u32> {
     use crate::diag::ordering::creation_index;
     let outcome = explainer.outcome();
     let mut readers: Vec<u32> = Vec::new();
@@ -256,6 +271,191 @@ fn started_before_init(
             }
         }
     }
+    readers
+}
+
+/// A publication out of order (see `Role::PublishedEarly`): a read that saw an old value
+/// of a location another thread writes later, although the same reader had already seen
+/// and tested a later write of that thread to another location (a flag, a count) — the
+/// writer made the second write visible before the first. Both writes are named, in program order.
+/// A write the writer made before it created the reader hands over a start value, it
+/// publishes nothing, and does not count.
+fn published_early(
+    explainer: &Explainer,
+    why: &Why,
+    failing: &Counterexample,
+    order: &[&FlowChange],
+    started: &[u32],
+    cands: &mut [Candidate],
+    added: &mut Vec<Candidate>,
+) {
+    use crate::diag::ordering::creation_index;
+    let outcome = explainer.outcome();
+    let fex = &why.failing_execution;
+    let mut named: Vec<(u32, u32)> = Vec::new();
+    for ch in order.iter().filter(|c| c.inter_thread()) {
+        let r = &ch.read;
+        let Some(late) = &ch.passing else { continue };
+        let writer = late.thread;
+        // A reader started too early is explained by its creation already.
+        if writer == r.thread
+            || started.contains(&r.thread)
+            || ch.failing.as_ref().is_some_and(|f| f.thread != writer)
+        {
+            continue;
+        }
+        // The late write did not happen before the read in the failing run.
+        if fex
+            .find(&late.key)
+            .and_then(|i| fex.events.get(i))
+            .is_some_and(|e| e.step < r.step)
+        {
+            continue;
+        }
+        let created = creation_index(&failing.steps, r.thread);
+        let handed_over = |e: &Event| {
+            e.thread
+                == failing
+                    .steps
+                    .get(created.unwrap_or(0))
+                    .map_or(u32::MAX, |s| s.thread)
+                && created.is_some_and(|c| e.step < c)
+        };
+        // Of the writer's writes to other locations the reader saw before, the last one
+        // the writer made: everything it wrote before that was visible anyway.
+        let Some(early) = fex
+            .flows
+            .iter()
+            .filter_map(|fl| {
+                let rd = fex.events.get(fl.read)?;
+                let src = fex.events.get(fl.source?)?;
+                (rd.thread == r.thread
+                    && rd.step < r.step
+                    && rd.var != r.var
+                    && src.thread == writer
+                    && !handed_over(src))
+                .then_some((rd, src))
+            })
+            .max_by_key(|(_, src)| src.step)
+        else {
+            continue;
+        };
+        // The reader tested what it saw (a flag, a count): it went on because of it. A
+        // snapshot of both locations that tests neither is an atomicity violation, which
+        // the boundaries name.
+        let (seen, early) = early;
+        if !explainer.read_decides(seen.key.sid) {
+            continue;
+        };
+        if named.contains(&(writer, early.line)) {
+            continue;
+        }
+        named.push((writer, early.line));
+        let w = explainer.thread_name(writer);
+        let reader = explainer.thread_name(r.thread);
+        let hint = format!(
+            "{w} writes `{}` here, and {reader} saw it, before {w} wrote `{}` at line {}: {reader} then read `{}` at line {} too early (its old value); had {w} made the write at line {} first, {outcome} (an order violation: publish after the data is written)",
+            early.var, late.var, late.line, r.var, r.line, late.line
+        );
+        let late_hint = format!(
+            "{w} writes `{}` here only after its write of `{}` at line {}, which {reader} already saw: {reader}'s read at line {} came before this write; made before line {}, {outcome} (an order violation)",
+            late.var, early.var, early.line, r.line, early.line
+        );
+        let steps = [
+            failing.steps.get(early.step).map(|s| (s, hint)),
+            why.passing.steps.get(late.step).map(|s| (s, late_hint)),
+        ];
+        for (step, hint) in steps.into_iter().flatten() {
+            if step.line == 0 {
+                continue;
+            }
+            let on = |c: &Candidate| c.line == step.line && same_file(&c.file, &step.file);
+            if let Some(c) = cands.iter_mut().chain(added.iter_mut()).find(|c| on(c)) {
+                if !c.specification && c.set.is_none() && c.role == Role::Plain {
+                    c.role = Role::PublishedEarly;
+                    if c.kind == CandidateKind::Value {
+                        c.kind = CandidateKind::Ordering;
+                        c.hint = hint;
+                    }
+                }
+                continue;
+            }
+            let before = added.len();
+            explainer.push_step_candidate(added, cands, step, CandidateKind::Ordering, &hint);
+            if let Some(c) = added.get_mut(before) {
+                c.role = Role::PublishedEarly;
+            }
+        }
+    }
+}
+
+/// A check and its act split across two critical sections (see `Role::SplitSection`):
+/// a read that missed a write another thread made too late, when that thread had
+/// accessed the same location earlier in the same function and released and re-took the
+/// mutex in between. The unlock and the lock are named.
+fn split_sections(
+    explainer: &Explainer,
+    why: &Why,
+    order: &[&FlowChange],
+    cands: &mut [Candidate],
+    added: &mut Vec<Candidate>,
+) {
+    let outcome = explainer.outcome();
+    let fex = &why.failing_execution;
+    let mut named: Vec<StmtId> = Vec::new();
+    for ch in order.iter().filter(|c| c.inter_thread()) {
+        let r = &ch.read;
+        let Some(late) = &ch.passing else { continue };
+        let owner = late.thread;
+        if owner == r.thread {
+            continue;
+        }
+        let Some(first) = fex
+            .events
+            .iter()
+            .rfind(|e| e.thread == owner && e.var == late.var && e.step < r.step)
+        else {
+            continue;
+        };
+        let Some((unlock, lock)) = explainer.split_section(first.key.sid, late.key.sid) else {
+            continue;
+        };
+        if named.contains(&unlock) {
+            continue;
+        }
+        named.push(unlock);
+        let t = explainer.thread_name(owner);
+        let other = explainer.thread_name(r.thread);
+        for (sid, what) in [(unlock, "releases"), (lock, "takes back")] {
+            let Some(step) = explainer.step_at(owner, sid) else {
+                continue;
+            };
+            let hint = format!(
+                "{t} {what} the mutex here, between its access of `{}` at line {} and its write at line {}: {other}'s read at line {} came in between and saw the old value; kept as one critical section, {outcome} (an atomicity violation: the section was split)",
+                late.var, first.line, late.line, r.line
+            );
+            let on = |c: &Candidate| c.line == step.line && same_file(&c.file, &step.file);
+            if let Some(c) = cands.iter_mut().chain(added.iter_mut()).find(|c| on(c)) {
+                // Where a thread would have resumed is the schedule's word for the same
+                // boundary; the split says why it is one.
+                let plain = matches!(
+                    c.role,
+                    Role::Plain | Role::NotResumed | Role::NotResumedInCallee
+                );
+                if !c.specification && c.set.is_none() && plain {
+                    c.role = Role::SplitSection;
+                    c.kind = CandidateKind::Atomicity;
+                    c.hint = hint;
+                }
+                continue;
+            }
+            let before = added.len();
+            explainer.push_step_candidate(added, cands, &step, CandidateKind::Atomicity, &hint);
+            if let Some(c) = added.get_mut(before) {
+                c.role = Role::SplitSection;
+            }
+        }
+    }
 }
 
 /// The step that made `e`, or for an access inside a `__VERIFIER_atomic_*` function, the
@@ -295,11 +495,14 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         Role::Bystander => return (2, 1),
         // A use before initialisation names where the order is decided.
         Role::StartedTooEarly => return (0, if c.whole_thread { 3 } else { 4 }),
+        Role::PublishedEarly | Role::SplitSection => return (0, 4),
         Role::ThreadHandle if c.kind == CandidateKind::Value => return (2, 2),
         _ => {}
     }
     let touches = !(c.reads.is_empty() && c.writes.is_empty());
     match c.role {
+        Role::CallBoundary => return (0, 5),
+        Role::BoundaryInCallee => return (0, 6),
         Role::NotResumed if touches => return (0, 6),
         Role::NotResumedInCallee => return (0, 8),
         _ => {}
@@ -381,6 +584,29 @@ mod tests {
         more.sort_by_key(|c| tier(c, None));
         let lines: Vec<u32> = more.iter().map(|c| c.line).collect();
         assert_eq!(lines, vec![26, 25, 24]);
+        // A call whose callee holds the other boundary counts as touching what conflicts
+        // (its callee does); the line inside comes after it. A use before initialisation
+        // (the creation, then the call that makes the write), a publication out of order
+        // and a split section come before the plain boundaries.
+        let with = |line, kind, role: Role, whole: bool| {
+            let mut c = cand(line, kind, false);
+            c.role = role;
+            c.whole_thread = whole;
+            c
+        };
+        let mut calls = [
+            cand(30, Atomicity, false),
+            with(31, Atomicity, Role::BoundaryInCallee, false),
+            cand(32, Atomicity, true),
+            with(33, Atomicity, Role::CallBoundary, false),
+            with(34, Atomicity, Role::SplitSection, false),
+            with(35, Ordering, Role::StartedTooEarly, false),
+            with(36, Ordering, Role::StartedTooEarly, true),
+            with(37, Ordering, Role::PublishedEarly, false),
+        ];
+        calls.sort_by_key(|c| tier(c, None));
+        let lines: Vec<u32> = calls.iter().map(|c| c.line).collect();
+        assert_eq!(lines, vec![36, 34, 35, 37, 32, 33, 31, 30]);
     }
 
     #[test]

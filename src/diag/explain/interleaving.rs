@@ -14,7 +14,7 @@ impl Explainer<'_> {
     pub fn switch_candidates(
         &self,
         switches: &[crate::diag::interleaving::NecessarySwitch],
-        out: Vec<Candidate>,
+        mut out: Vec<Candidate>,
     ) -> Vec<Candidate> {
         let outcome = self.outcome();
         let mut extra: Vec<Candidate> = Vec::new();
@@ -62,6 +62,26 @@ impl Explainer<'_> {
             };
             for step in [&sw.last, &sw.resume].into_iter().flatten() {
                 self.push_step_candidate(&mut extra, &out, step, CandidateKind::Atomicity, &hint);
+            }
+            // The thread resumed inside a function its last step was calling: that call
+            // is the boundary in the thread's own code (it encloses the accesses that
+            // conflict), the line inside the callee comes after it. A value candidate on
+            // the call's line says less than the boundary does.
+            if let (Some(l), Some(r)) = (&sw.last, &sw.resume) {
+                if self.calls_toward(l.sid, r.sid) {
+                    let on = |c: &Candidate, s: &crate::cex::TraceStep| {
+                        c.line == s.line && same_file(&c.file, &s.file)
+                    };
+                    for c in out.iter_mut().chain(extra.iter_mut()) {
+                        if on(c, l) && !c.specification && c.set.is_none() {
+                            c.kind = CandidateKind::Atomicity;
+                            c.role = Role::CallBoundary;
+                            c.hint = hint.clone();
+                        } else if on(c, r) && c.kind == CandidateKind::Atomicity {
+                            c.role = Role::BoundaryInCallee;
+                        }
+                    }
+                }
             }
             if let Some(step) = &next {
                 let before = extra.len();
@@ -277,12 +297,13 @@ impl Explainer<'_> {
                 && st.blocked.iter().any(|b| at(c, b) && bare_wait(b))
             {
                 c.role = Role::BareWait;
-            } else if c.kind == CandidateKind::Blocking
-                && st
-                    .blocked
-                    .iter()
-                    .any(|b| at(c, b) && wakes(b) == Some(JoinWakes::Surely))
+            } else if st
+                .blocked
+                .iter()
+                .any(|b| at(c, b) && wakes(b) == Some(JoinWakes::Surely))
             {
+                // Whatever the line's candidate is (a value change of the joined handle,
+                // say), the join is where the cycle closes.
                 c.role = Role::JoinBeforeWake;
             } else if st.blocked.iter().any(|b| holds(b.thread) && at(c, b)) {
                 c.role = Role::HoldsWhileBlocked;
@@ -343,6 +364,50 @@ impl Explainer<'_> {
             _ => {}
         }
         v.out
+    }
+
+    /// A critical section split between two accesses of one thread: when `first` and
+    /// `last` are in one function and, between their lines, the function releases a
+    /// mutex and takes the same mutex again, the unlock and the lock (the last unlock
+    /// before the first lock after `first`). What was checked under the lock at `first`
+    /// is no longer protected when `last` acts on it.
+    pub(crate) fn split_section(&self, first: StmtId, last: StmtId) -> Option<(StmtId, StmtId)> {
+        use crate::ir::known::Known;
+        let f = self.function_of(first)?;
+        if self.function_of(last)? != f {
+            return None;
+        }
+        let line = |sid: StmtId| {
+            let st = self.stmts.get(&sid)?;
+            self.normalized.sources.position(st.loc).map(|p| p.line)
+        };
+        let (lo, hi) = (line(first)?, line(last)?);
+        if lo >= hi {
+            return None;
+        }
+        let body = self.normalized.funcs.get(f)?.body.as_ref()?;
+        let mut calls: Vec<(u32, StmtId, Known, String)> = Vec::new();
+        crate::ir::visit::each_stmt(body, &mut |s| {
+            if matches!(s.kind, StmtKind::Block(_)) {
+                return;
+            }
+            let Some(l) = self.normalized.sources.position(s.loc).map(|p| p.line) else {
+                return;
+            };
+            if l > lo && l < hi {
+                for (k, obj) in self.calls_in(s) {
+                    if matches!(k, Known::MutexLock | Known::MutexUnlock) {
+                        calls.push((l, s.id, k, obj));
+                    }
+                }
+            }
+        });
+        calls.sort_by_key(|c| c.0);
+        let (lock_at, lock, _, m) = calls.iter().find(|c| c.2 == Known::MutexLock)?;
+        let unlock = calls
+            .iter()
+            .rfind(|c| c.2 == Known::MutexUnlock && c.0 < *lock_at && c.3 == *m)?;
+        Some((unlock.1, *lock))
     }
 
     /// One of the statements of an instrumented line creates a thread.

@@ -98,6 +98,10 @@ pub enum Role {
     NotResumed,
     /// The same, inside a function the thread's last step was calling.
     NotResumedInCallee,
+    /// An atomicity boundary on a call whose callee holds the other boundary (the thread
+    /// resumed inside it): the boundary in the thread's own code, and the line inside.
+    CallBoundary,
+    BoundaryInCallee,
     /// A deadlock's condition wait outside any loop: it never tests whether the signal
     /// already came, so one sent before it is lost (a lost wake-up).
     BareWait,
@@ -121,6 +125,14 @@ pub enum Role {
     /// it started before that write was made: a use before initialisation (an order
     /// violation), whose repair is to start the reader later or make it wait.
     StartedTooEarly,
+    /// A write another thread saw before the same writer's earlier-needed write to
+    /// another location (a flag raised before the data it announces), and that data
+    /// write: the writer published out of order.
+    PublishedEarly,
+    /// The unlock and the lock that split a thread's check from its act on the same
+    /// location, when another thread's access came in between (a critical section
+    /// released too early and taken again).
+    SplitSection,
 }
 
 /// Context for explaining answers.
@@ -172,8 +184,41 @@ impl<'a> Explainer<'a> {
     }
 
     /// The function a statement belongs to.
-    fn function_of(&self, sid: StmtId) -> Option<usize> {
+    pub(crate) fn function_of(&self, sid: StmtId) -> Option<usize> {
         self.function.get(&sid).copied()
+    }
+
+    /// The functions that call the function with index `callee`, directly or through
+    /// the program's own functions, and `callee` itself (a fixed point over the calls).
+    fn reaching(&self, callee: usize) -> std::collections::HashSet<usize> {
+        let mut reaches: std::collections::HashSet<usize> = [callee].into();
+        loop {
+            let before = reaches.len();
+            for (fi, f) in self.normalized.funcs.iter().enumerate() {
+                if !reaches.contains(&fi)
+                    && f.body.as_ref().is_some_and(|b| calls_into(b, &reaches))
+                {
+                    reaches.insert(fi);
+                }
+            }
+            if reaches.len() == before {
+                return reaches;
+            }
+        }
+    }
+
+    /// The statement `sid` calls the function of `target` (directly or through the
+    /// program's own functions), which is another function than its own: `sid` is where
+    /// `target`'s step shows in its caller's code.
+    pub(crate) fn calls_toward(&self, sid: StmtId, target: StmtId) -> bool {
+        let (Some(caller), Some(callee)) = (self.function_of(sid), self.function_of(target)) else {
+            return false;
+        };
+        caller != callee
+            && self
+                .stmts
+                .get(&sid)
+                .is_some_and(|s| calls_into(s, &self.reaching(callee)))
     }
 
     /// The first simple statement after `after`, in `after`'s function, that calls the
@@ -186,34 +231,8 @@ impl<'a> Explainer<'a> {
         if caller == callee {
             return None;
         }
-        let funcs = &self.normalized.funcs;
-        let calls_into = |s: &Stmt, set: &std::collections::HashSet<usize>| {
-            let mut hit = false;
-            crate::ir::visit::each_expr(s, &mut |e| {
-                if let ExprKind::Call(f, _) = &e.kind {
-                    if let ExprKind::Func(fid) = f.peel().kind {
-                        hit |= set.contains(&(fid.0 as usize));
-                    }
-                }
-            });
-            hit
-        };
-        // The functions that reach `callee`, to a fixed point over the call graph.
-        let mut reaches: std::collections::HashSet<usize> = [callee].into();
-        loop {
-            let before = reaches.len();
-            for (fi, f) in funcs.iter().enumerate() {
-                if !reaches.contains(&fi)
-                    && f.body.as_ref().is_some_and(|b| calls_into(b, &reaches))
-                {
-                    reaches.insert(fi);
-                }
-            }
-            if reaches.len() == before {
-                break;
-            }
-        }
-        let body = funcs.get(caller)?.body.as_ref()?;
+        let reaches = self.reaching(callee);
+        let body = self.normalized.funcs.get(caller)?.body.as_ref()?;
         let mut seen_after = false;
         let mut found: Option<Stmt> = None;
         crate::ir::visit::each_stmt(body, &mut |s| {
@@ -233,6 +252,35 @@ impl<'a> Explainer<'a> {
             }
         });
         found
+    }
+
+    /// A branch (`if`, a loop, `switch`) is on the line of `sid`: a shared read there
+    /// decides the control flow (normalization moves the read into a temporary just
+    /// before the test, on the same line).
+    pub(crate) fn read_decides(&self, sid: StmtId) -> bool {
+        let Some(at) = self
+            .stmts
+            .get(&sid)
+            .and_then(|s| self.normalized.sources.position(s.loc))
+        else {
+            return false;
+        };
+        let f = self.function_of(sid);
+        self.stmts.iter().any(|(id, s)| {
+            matches!(
+                s.kind,
+                StmtKind::If { .. }
+                    | StmtKind::While { .. }
+                    | StmtKind::DoWhile { .. }
+                    | StmtKind::For { .. }
+                    | StmtKind::Switch { .. }
+            ) && self.function_of(*id) == f
+                && self
+                    .normalized
+                    .sources
+                    .position(s.loc)
+                    .is_some_and(|p| p.line == at.line && p.file == at.file)
+        })
     }
 
     /// A step of `thread` at statement `sid`, for naming a statement the run did not make.
@@ -927,6 +975,19 @@ pub(crate) fn renumber(cands: &mut [Candidate]) {
 
 pub(crate) fn same_file(a: &str, b: &str) -> bool {
     a == b || a.ends_with(&format!("/{b}")) || b.ends_with(&format!("/{a}"))
+}
+
+/// `s` (with the statements inside it) calls one of the functions with indices `set`.
+fn calls_into(s: &Stmt, set: &std::collections::HashSet<usize>) -> bool {
+    let mut hit = false;
+    crate::ir::visit::each_expr(s, &mut |e| {
+        if let ExprKind::Call(f, _) = &e.kind {
+            if let ExprKind::Func(fid) = f.peel().kind {
+                hit |= set.contains(&(fid.0 as usize));
+            }
+        }
+    });
+    hit
 }
 
 #[cfg(test)]
