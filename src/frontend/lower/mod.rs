@@ -6,6 +6,7 @@ mod expr;
 mod init;
 mod literal;
 mod stmt;
+mod sync;
 mod types;
 
 use std::collections::{HashMap, HashSet};
