@@ -12,10 +12,13 @@
 //!
 //! The names are in `ir::known` (`BARRIER_ARRIVE`...); no program can call them.
 
+use std::collections::HashSet;
+
 use lang_c::span::Span;
 
-use super::{Lowerer, R, atomic::is_stable};
-use crate::ir::known::{BARRIER_ARRIVE, BARRIER_LEAVE, ONCE_BEGIN, ONCE_END};
+use super::{FrontendError, Lowerer, R, atomic::is_stable};
+use crate::diagnostics::SourceSpot;
+use crate::ir::known::{BARRIER_ARRIVE, BARRIER_LEAVE, Known, ONCE_BEGIN, ONCE_END, classify};
 use crate::ir::*;
 
 impl Lowerer<'_, '_> {
@@ -87,6 +90,7 @@ impl Lowerer<'_, '_> {
                 "`pthread_once` with an init routine that takes arguments",
             ));
         }
+        self.once_routines.push((routine, loc));
         let begin = self.builtin_call(ONCE_BEGIN, vec![obj.clone()], loc);
         let end = self.builtin_call(ONCE_END, vec![obj], loc);
         let run = Expr::new(
@@ -104,6 +108,57 @@ impl Lowerer<'_, '_> {
         ));
         stmts.push(Stmt::expr(Expr::int(0, Type::int(), loc)));
         Ok(Expr::new(ExprKind::StmtExpr(stmts), Type::int(), loc))
+    }
+
+    /// glibc puts a `pthread_once` control back to "not started" when its routine ends
+    /// its thread (`pthread_exit` runs the cancellation handler), and another caller runs
+    /// the routine again; the model keeps it "running", so that caller would block for
+    /// ever. A routine that may reach `pthread_exit`, or a call seqloc cannot resolve, is
+    /// refused at its `pthread_once`.
+    pub(super) fn refuse_once_routines_that_exit(&mut self) -> R<()> {
+        for (routine, loc) in self.once_routines.clone() {
+            let mut seen = HashSet::from([routine]);
+            let mut todo = vec![routine];
+            while let Some(g) = todo.pop() {
+                let Some(body) = &self.prog.func(g).body else {
+                    continue;
+                };
+                let mut why: Option<&str> = None;
+                let mut next = vec![];
+                crate::ir::visit::each_expr(body, &mut |e| {
+                    let ExprKind::Call(c, _) = &e.kind else {
+                        return;
+                    };
+                    match c.peel().kind {
+                        ExprKind::Func(h) => {
+                            if classify(&self.prog.func(h).name) == Known::ThreadExit {
+                                why = Some("may end its thread with `pthread_exit`");
+                            }
+                            next.push(h);
+                        }
+                        _ => why = Some("calls a function through a pointer"),
+                    }
+                });
+                if let Some(why) = why {
+                    let name = self.prog.func(routine).name.clone();
+                    let spot = SourceSpot::at(
+                        &self.prog.sources,
+                        loc,
+                        format!(
+                            "`pthread_once` with the init routine `{name}`, which {why}: \
+                             a control reset by an ended routine is not modelled"
+                        ),
+                    );
+                    return Err(FrontendError::Unsupported(spot));
+                }
+                for h in next {
+                    if seen.insert(h) {
+                        todo.push(h);
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The object argument, evaluated once: `&x` of a stable `x` as it is, anything else
