@@ -74,6 +74,17 @@ pub fn typed_action(name: &str) -> Option<Action> {
     })
 }
 
+/// A barrier's generation, read as unsigned: whatever value the localization's
+/// instrumentation gives the object, it is never the serial thread's -1.
+fn barrier_generation(x: Expr, tt: &TypeTable) -> Expr {
+    let bits = b::bin(
+        BinOp::Shr,
+        b::conv(x, &Type::uint(), tt),
+        b::uint(GENERATION_SHIFT),
+    );
+    b::conv(bits, &Type::int(), tt)
+}
+
 fn cond(c: Expr, t: Expr, e: Expr, loc: Loc) -> Expr {
     Expr::new(
         ExprKind::Cond(Box::new(c), Box::new(t), Box::new(e)),
@@ -322,7 +333,7 @@ impl SlotGen<'_, '_> {
                     bin(BinOp::Shr, x.clone(), int(ARRIVED_SHIFT)),
                     int(BARRIER_FIELD),
                 );
-                let generation = bin(BinOp::Shr, x.clone(), int(GENERATION_SHIFT));
+                let generation = barrier_generation(x.clone(), &tt);
                 let last = bin(BinOp::Eq, bin(BinOp::Add, arrived, int(1)), count.clone());
                 let mut complete = vec![b::if_(
                     bin(BinOp::Ge, generation.clone(), int(MAX_GENERATION)),
@@ -361,7 +372,7 @@ impl SlotGen<'_, '_> {
             Action::BarrierLeave => {
                 let mine = arg(1);
                 let serial = bin(BinOp::Eq, mine.clone(), int(-1));
-                let generation = bin(BinOp::Shr, x, int(GENERATION_SHIFT));
+                let generation = barrier_generation(x, &tt);
                 let enabled = bin_or(serial.clone(), bin(BinOp::Ne, generation, mine));
                 let mut s = vec![];
                 if let Some(l) = &lhs {
