@@ -69,6 +69,8 @@ pub(super) struct Lowerer<'a, 'b> {
     c11_calls: Vec<(String, Loc)>,
     /// The init routines given to `pthread_once`, and where (see `sync`).
     once_routines: Vec<(FuncId, Loc)>,
+    /// The library's `pthread_barrier_wait` and `pthread_once` lowered at these calls.
+    lowered_sync: Vec<(FuncId, Loc)>,
 }
 
 pub(super) fn lower(
@@ -96,6 +98,7 @@ pub(super) fn lower(
         header_ptrs: HashMap::new(),
         c11_calls: vec![],
         once_routines: vec![],
+        lowered_sync: vec![],
     };
     for ext in &unit.0 {
         l.external(ext)?;

@@ -54,6 +54,7 @@ impl Lowerer<'_, '_> {
                 format!("`{name}` takes {want} argument(s), not {}", args.len()),
             ));
         }
+        self.lowered_sync.push((f, loc));
         let mut stmts = vec![];
         let obj = self.object_once(args[0].clone(), &mut stmts);
         if name == "pthread_barrier_wait" {
@@ -116,6 +117,19 @@ impl Lowerer<'_, '_> {
     /// ever. A routine that may reach `pthread_exit`, or a call seqloc cannot resolve, is
     /// refused at its `pthread_once`.
     pub(super) fn refuse_once_routines_that_exit(&mut self) -> R<()> {
+        // A program's own `pthread_barrier_wait` or `pthread_once`, defined after a call
+        // the library's meaning was given to.
+        for &(f, loc) in &self.lowered_sync {
+            if self.prog.func(f).body.is_some() {
+                let name = self.prog.func(f).name.clone();
+                let spot = SourceSpot::at(
+                    &self.prog.sources,
+                    loc,
+                    format!("a call of the program's own `{name}` before its definition"),
+                );
+                return Err(FrontendError::Unsupported(spot));
+            }
+        }
         for (routine, loc) in self.once_routines.clone() {
             let mut seen = HashSet::from([routine]);
             let mut todo = vec![routine];
