@@ -511,6 +511,36 @@ mod tests {
         assert_eq!(dialect_alias("nondet_"), None);
         assert_eq!(dialect_alias("nondeterminism"), None);
     }
+
+    #[test]
+    fn barriers_and_once_are_modelled_and_their_lowering_blocks() {
+        assert_eq!(classify("pthread_barrier_init"), Known::BarrierInit);
+        assert_eq!(classify("pthread_barrier_destroy"), Known::BarrierDestroy);
+        // The calls themselves are lowered by the front end; a call that is left (through
+        // a pointer) stays refused.
+        assert_eq!(classify("pthread_barrier_wait"), Known::Unsupported);
+        assert_eq!(classify("pthread_once"), Known::Unsupported);
+        assert_eq!(classify("pthread_barrierattr_setpshared"), Known::Attr);
+        assert_eq!(
+            classify("pthread_barrierattr_getpshared"),
+            Known::Unsupported
+        );
+        for (name, user) in [
+            (BARRIER_ARRIVE, "pthread_barrier_wait"),
+            (BARRIER_LEAVE, "pthread_barrier_wait"),
+            (ONCE_BEGIN, "pthread_once"),
+            (ONCE_END, "pthread_once"),
+        ] {
+            let k = classify(name);
+            assert!(k.is_barrier_or_once() && k.is_pthread(), "{name}");
+            assert_eq!(k.user_name(), Some(user));
+            assert!(crate::ir::internal::is_internal_name(name), "{name}");
+        }
+        assert!(classify(BARRIER_ARRIVE).may_block());
+        assert!(classify(BARRIER_LEAVE).may_block());
+        assert!(classify(ONCE_BEGIN).may_block());
+        assert!(!classify(ONCE_END).may_block());
+    }
 }
 
 /// The error numbers the modelled pthread calls return, as on Linux: one list for the
