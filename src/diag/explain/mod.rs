@@ -615,9 +615,14 @@ impl<'a> Explainer<'a> {
         // The count of a barrier no thread has reached yet: its low 10 bits.
         let count = |v: i128| (0..0x400).contains(&v).then_some(v);
         Some(match known {
-            Known::BarrierInit => match (count(c.chosen), count(c.original)) {
+            // The original is the program's constant when it wrote one: the sequential
+            // program stores a count no cycle can reach as the thread slots plus one.
+            Known::BarrierInit => match (count(c.chosen), args.get(2).and_then(Expr::as_int)) {
                 (Some(n), Some(o)) => {
                     format!("had `pthread_barrier_init` given `{obj}` a count of {n} (it gave {o})")
+                }
+                (Some(n), None) => {
+                    format!("had `pthread_barrier_init` given `{obj}` a count of {n}")
                 }
                 _ => format!("had `pthread_barrier_init` left `{obj}` in another state"),
             },

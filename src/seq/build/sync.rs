@@ -11,9 +11,10 @@
 //!   owner + 1), so its encoding and its explanations stay as they were;
 //! * a barrier: its count in bits 0-9, the threads arrived in this cycle in bits 10-19,
 //!   the generation (cycles completed) in bits 20-30. A count of 0 (no successful init)
-//!   never fills: waiting there blocks for ever. A count beyond 1023, or a 2048th cycle
-//!   (a waiter could no longer tell its cycle from a later one), ends the run as a bound
-//!   reached (`Unwind`): the verdict is then unknown, never wrong;
+//!   never fills: waiting there blocks for ever; neither does a count above the thread
+//!   slots, stored as slots + 1. A 2048th cycle (a waiter could no longer tell its cycle
+//!   from a later one), or a count beyond 1023 with more than 1022 slots, ends the run as
+//!   a bound reached (`Unwind`): the verdict is then unknown, never wrong;
 //! * a `pthread_once` control: 0 not started, 1 running, 2 done (`PTHREAD_ONCE_INIT` is 0).
 
 use super::state::{EBUSY, SlotGen, Step, bin_or, is_null};
@@ -309,16 +310,27 @@ impl SlotGen<'_, '_> {
                     bin(BinOp::Ne, count.clone(), b::uint(0)),
                     bin(BinOp::Le, count.clone(), b::uint(i128::from(i32::MAX))),
                 );
-                let mut ok = vec![b::if_(
-                    bin(BinOp::Gt, count.clone(), b::uint(BARRIER_FIELD)),
-                    vec![st(b::intrinsic(Intrinsic::Unwind, vec![], loc))],
-                    None,
-                )];
-                ok.push(st(b::assign(
-                    x.clone(),
-                    b::conv(count, &Type::int(), &tt),
-                    &tt,
-                )));
+                // No cycle can gather more threads than there are slots (a thread that
+                // arrived waits until its cycle completes): a larger count is stored as
+                // one more than the slots, which never fills either.
+                let never = i128::from(self.b.nslots) + 1;
+                let mut ok = vec![];
+                let stored = if never <= BARRIER_FIELD {
+                    cond(
+                        bin(BinOp::Gt, count.clone(), b::uint(never)),
+                        int(never),
+                        b::conv(count, &Type::int(), &tt),
+                        loc,
+                    )
+                } else {
+                    ok.push(b::if_(
+                        bin(BinOp::Gt, count.clone(), b::uint(BARRIER_FIELD)),
+                        vec![st(b::intrinsic(Intrinsic::Unwind, vec![], loc))],
+                        None,
+                    ));
+                    b::conv(count, &Type::int(), &tt)
+                };
+                ok.push(st(b::assign(x.clone(), stored, &tt)));
                 ok.extend(set(&lhs, 0));
                 let mut bad = vec![st(b::assign(x, int(0), &tt))];
                 bad.extend(set(&lhs, EINVAL));
