@@ -619,7 +619,11 @@ struct FactWalker<'a> {
 impl FactWalker<'_> {
     fn site(&self, f: FuncId, kind: Known, e: &Expr) -> CallSite {
         CallSite {
-            function: self.prog.func(f).name.clone(),
+            // The lowered barrier waits and `pthread_once` under the names the user wrote.
+            function: kind
+                .user_name()
+                .map(str::to_string)
+                .unwrap_or_else(|| self.prog.func(f).name.clone()),
             kind,
             at: self.prog.sources.describe(e.loc),
             line: self.prog.sources.line(e.loc),
@@ -637,7 +641,8 @@ impl Visitor for FactWalker<'_> {
         if let ExprKind::Call(callee, args) = &e.kind {
             if let ExprKind::Func(f) = callee.peel().kind {
                 let kind = classify(&self.prog.func(f).name);
-                if kind.is_pthread() {
+                // A lowered barrier wait or `pthread_once` is two calls: listed once.
+                if kind.is_pthread() && !matches!(kind, Known::BarrierArrive | Known::OnceEnd) {
                     self.pthread_calls.push(self.site(f, kind, e));
                 }
                 if matches!(

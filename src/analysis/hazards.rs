@@ -107,7 +107,7 @@ impl Scan<'_> {
                 self.check(loc);
                 self.found.opaque_check.get_or_insert(loc);
             }
-            // Unsupported facilities (barriers, ...) may block too; seqloc cannot tell.
+            // Unsupported facilities may block too; seqloc cannot tell.
             k if k.may_block() => self.block(loc),
             _ => {}
         }

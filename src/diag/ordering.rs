@@ -382,6 +382,9 @@ fn finishes_unblocked(resolved: &Resolved, j: usize, ran: &[TraceStep]) -> bool 
         "pthread_spin_lock(",
         "pthread_rwlock_rdlock(",
         "pthread_rwlock_wrlock(",
+        crate::ir::known::BARRIER_ARRIVE,
+        crate::ir::known::BARRIER_LEAVE,
+        crate::ir::known::ONCE_BEGIN,
     ];
     last && b.until == Stop::End
         && !ran

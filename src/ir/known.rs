@@ -43,6 +43,22 @@ pub enum Known {
     RwTrywrlock,
     RwUnlock,
     RwDestroy,
+    // Barriers (`pthread_barrier_t`): the front end lowers `pthread_barrier_wait` to an
+    // arrival and a departure (`lower::sync`), so that each is one step that blocks or not.
+    BarrierInit,
+    /// The arrival at a barrier: -1 when it completes the cycle (this thread is the
+    /// serial one), else the generation it arrived in.
+    BarrierArrive,
+    /// Blocks until the barrier's generation differs from the one given (the cycle
+    /// completed); answers `PTHREAD_BARRIER_SERIAL_THREAD` for the serial thread, else 0.
+    BarrierLeave,
+    BarrierDestroy,
+    // `pthread_once`, lowered by the front end to `if (begin(&o)) { fn(); end(&o); }`: the
+    // control is 0 (not started), 1 (running), 2 (done).
+    /// 0 → 1 answering 1 (run the routine); 2 answers 0; blocks at 1.
+    OnceBegin,
+    /// → 2.
+    OnceEnd,
     /// `pthread_attr_*`, `pthread_mutexattr_*`, `pthread_condattr_*`: no effect.
     Attr,
     // Thread-specific data.
@@ -104,6 +120,12 @@ impl Known {
                 | Known::RwTrywrlock
                 | Known::RwUnlock
                 | Known::RwDestroy
+                | Known::BarrierInit
+                | Known::BarrierArrive
+                | Known::BarrierLeave
+                | Known::BarrierDestroy
+                | Known::OnceBegin
+                | Known::OnceEnd
                 | Known::Attr
                 | Known::KeyCreate
                 | Known::KeyDelete
@@ -124,8 +146,35 @@ impl Known {
                 | Known::SemWait
                 | Known::RwRdlock
                 | Known::RwWrlock
+                | Known::BarrierArrive
+                | Known::BarrierLeave
+                | Known::OnceBegin
                 | Known::Unsupported
         )
+    }
+
+    /// A barrier or `pthread_once` call: modelled by seqloc alone (the front end lowers
+    /// `pthread_barrier_wait` and `pthread_once` to calls only seqloc knows).
+    pub fn is_barrier_or_once(self) -> bool {
+        matches!(
+            self,
+            Known::BarrierInit
+                | Known::BarrierArrive
+                | Known::BarrierLeave
+                | Known::BarrierDestroy
+                | Known::OnceBegin
+                | Known::OnceEnd
+        )
+    }
+
+    /// The name a user wrote for a call of this kind, where seqloc's own name differs
+    /// (the lowered barrier waits and `pthread_once`).
+    pub fn user_name(self) -> Option<&'static str> {
+        match self {
+            Known::BarrierArrive | Known::BarrierLeave => Some("pthread_barrier_wait"),
+            Known::OnceBegin | Known::OnceEnd => Some("pthread_once"),
+            _ => None,
+        }
     }
 
     /// A semaphore or read-write-lock call: modelled by seqloc alone (the checkers' own
@@ -178,9 +227,24 @@ impl Known {
                 | Known::RwTrywrlock
                 | Known::RwUnlock
                 | Known::RwDestroy
+                | Known::BarrierInit
+                | Known::BarrierArrive
+                | Known::BarrierLeave
+                | Known::BarrierDestroy
+                | Known::OnceBegin
+                | Known::OnceEnd
         )
     }
 }
+
+/// The functions the front end lowers `pthread_barrier_wait` and `pthread_once` to (see
+/// [`Known::BarrierArrive`], [`Known::OnceBegin`]): no program can name them.
+pub const BARRIER_ARRIVE: &str = "__seqloc_barrier_arrive";
+pub const BARRIER_LEAVE: &str = "__seqloc_barrier_leave";
+pub const ONCE_BEGIN: &str = "__seqloc_once_begin";
+pub const ONCE_END: &str = "__seqloc_once_end";
+/// glibc's `PTHREAD_BARRIER_SERIAL_THREAD`.
+pub const BARRIER_SERIAL_THREAD: i128 = -1;
 
 pub fn classify(name: &str) -> Known {
     match name {
@@ -222,6 +286,17 @@ pub fn classify(name: &str) -> Known {
         "pthread_rwlock_trywrlock" => Known::RwTrywrlock,
         "pthread_rwlock_unlock" => Known::RwUnlock,
         "pthread_rwlock_destroy" => Known::RwDestroy,
+        "pthread_barrier_init" => Known::BarrierInit,
+        "pthread_barrier_destroy" => Known::BarrierDestroy,
+        BARRIER_ARRIVE => Known::BarrierArrive,
+        BARRIER_LEAVE => Known::BarrierLeave,
+        ONCE_BEGIN => Known::OnceBegin,
+        ONCE_END => Known::OnceEnd,
+        // A barrier attribute holds only whether the barrier is process-shared, which
+        // changes nothing within one process; `..._getpshared` (an output) stays refused.
+        "pthread_barrierattr_init"
+        | "pthread_barrierattr_destroy"
+        | "pthread_barrierattr_setpshared" => Known::Attr,
         "pthread_key_create" => Known::KeyCreate,
         "pthread_key_delete" => Known::KeyDelete,
         "pthread_getspecific" => Known::GetSpecific,
@@ -389,6 +464,8 @@ pub fn sync_typedef(name: &str) -> Option<SyncKind> {
         "pthread_cond_t" => Some(SyncKind::Cond),
         "sem_t" => Some(SyncKind::Semaphore),
         "pthread_rwlock_t" => Some(SyncKind::RwLock),
+        "pthread_barrier_t" => Some(SyncKind::Barrier),
+        "pthread_once_t" => Some(SyncKind::Once),
         _ => None,
     }
 }
@@ -400,6 +477,8 @@ pub enum SyncKind {
     Cond,
     Semaphore,
     RwLock,
+    Barrier,
+    Once,
 }
 
 #[cfg(test)]
@@ -432,6 +511,36 @@ mod tests {
         assert_eq!(dialect_alias("nondet_"), None);
         assert_eq!(dialect_alias("nondeterminism"), None);
     }
+
+    #[test]
+    fn barriers_and_once_are_modelled_and_their_lowering_blocks() {
+        assert_eq!(classify("pthread_barrier_init"), Known::BarrierInit);
+        assert_eq!(classify("pthread_barrier_destroy"), Known::BarrierDestroy);
+        // The calls themselves are lowered by the front end; a call that is left (through
+        // a pointer) stays refused.
+        assert_eq!(classify("pthread_barrier_wait"), Known::Unsupported);
+        assert_eq!(classify("pthread_once"), Known::Unsupported);
+        assert_eq!(classify("pthread_barrierattr_setpshared"), Known::Attr);
+        assert_eq!(
+            classify("pthread_barrierattr_getpshared"),
+            Known::Unsupported
+        );
+        for (name, user) in [
+            (BARRIER_ARRIVE, "pthread_barrier_wait"),
+            (BARRIER_LEAVE, "pthread_barrier_wait"),
+            (ONCE_BEGIN, "pthread_once"),
+            (ONCE_END, "pthread_once"),
+        ] {
+            let k = classify(name);
+            assert!(k.is_barrier_or_once() && k.is_pthread(), "{name}");
+            assert_eq!(k.user_name(), Some(user));
+            assert!(crate::ir::internal::is_internal_name(name), "{name}");
+        }
+        assert!(classify(BARRIER_ARRIVE).may_block());
+        assert!(classify(BARRIER_LEAVE).may_block());
+        assert!(classify(ONCE_BEGIN).may_block());
+        assert!(!classify(ONCE_END).may_block());
+    }
 }
 
 /// The error numbers the modelled pthread calls return, as on Linux: one list for the
@@ -439,6 +548,7 @@ mod tests {
 pub mod errno {
     pub const EPERM: i128 = 1;
     pub const EBUSY: i128 = 16;
+    pub const EINVAL: i128 = 22;
     pub const EDEADLK: i128 = 35;
     pub const ETIMEDOUT: i128 = 110;
 }

@@ -139,6 +139,8 @@ pub fn render_text(f: &Facts, program: &str, st: &Style) -> String {
             crate::ir::known::SyncKind::Cond => "condition variable",
             crate::ir::known::SyncKind::Semaphore => "semaphore",
             crate::ir::known::SyncKind::RwLock => "read-write lock",
+            crate::ir::known::SyncKind::Barrier => "barrier",
+            crate::ir::known::SyncKind::Once => "once control",
         };
         s.push_str(&format!(
             "  {:<16} {:<18} {:<22} {}\n",

@@ -43,6 +43,16 @@ pub enum Action {
     MutexInit,
     MutexattrSettype,
     MutexattrGettype,
+    /// `pthread_barrier_init`: the count, no thread arrived, generation 0 (see
+    /// `build/sync.rs`).
+    BarrierInit,
+    // The front end's lowering of `pthread_barrier_wait` and `pthread_once`, modelled in
+    // both groups whatever the rules say (`build::sync::builtin_action`): what they
+    // answer decides which code runs, which no schedule records.
+    BarrierArrive,
+    BarrierLeave,
+    OnceBegin,
+    OnceEnd,
 }
 
 impl Action {
@@ -78,6 +88,7 @@ impl Action {
             "mutex-init" => Action::MutexInit,
             "mutexattr-settype" => Action::MutexattrSettype,
             "mutexattr-gettype" => Action::MutexattrGettype,
+            "barrier-init" => Action::BarrierInit,
             _ => return None,
         })
     }

@@ -33,6 +33,24 @@ use crate::ir::*;
 pub fn prove_no_deadlock(prog: &Program, h: &Hazards) -> Result<String, String> {
     let main = prog.main().ok_or("no main")?;
     let at = |loc: Loc| prog.sources.describe_line(loc);
+    // A library function that may block, or code seqloc cannot see, whose address is taken
+    // (in reachable code or a global's initializer) may be called through it anywhere.
+    for (g, loc) in taken_functions(prog, h) {
+        let fun = prog.func(g);
+        if fun.body.is_some() {
+            continue;
+        }
+        let known = classify(&fun.name);
+        let unseen = fun.unsupported.is_some()
+            || (known == Known::Other && !prog.sources.is_system(fun.loc));
+        if unseen || known.may_block() {
+            return Err(format!(
+                "the address of `{}` is taken at {}: a call through it may block",
+                fun.name,
+                at(loc)
+            ));
+        }
+    }
     // What may block, function by function.
     for f in &h.reachable {
         let Some(body) = &prog.func(*f).body else {
@@ -110,6 +128,37 @@ pub fn prove_no_deadlock(prog: &Program, h: &Hazards) -> Result<String, String> 
         0 => "nothing reachable can block".into(),
         _ => "no deadlock: only main can block, joining threads it created before".into(),
     })
+}
+
+/// The functions whose address is taken (not only called directly) in the reachable code
+/// or in a global's initializer, with where.
+fn taken_functions(prog: &Program, h: &Hazards) -> Vec<(FuncId, Loc)> {
+    struct Taken(Vec<(FuncId, Loc)>);
+    impl visit::Visitor for Taken {
+        fn visit_expr(&mut self, e: &Expr) {
+            match &e.kind {
+                ExprKind::Call(c, args) if matches!(c.peel().kind, ExprKind::Func(_)) => {
+                    args.iter().for_each(|a| self.visit_expr(a));
+                }
+                ExprKind::Func(g) => self.0.push((*g, e.loc)),
+                _ => visit::walk_expr(self, e),
+            }
+        }
+    }
+    let mut t = Taken(vec![]);
+    for f in &h.reachable {
+        if let Some(body) = &prog.func(*f).body {
+            visit::Visitor::visit_stmt(&mut t, body);
+        }
+    }
+    for v in &prog.vars {
+        if v.kind == VarKind::Global {
+            if let Some(i) = &v.init {
+                visit::Visitor::visit_init(&mut t, i);
+            }
+        }
+    }
+    t.0
 }
 
 /// A loop body that only computes its exit test (`while (!flag) {}` after normalization):
@@ -671,5 +720,23 @@ mod tests {
              pthread_create(&t, 0, j, 0); pthread_join(t, 0); return 0; }}"
         ));
         assert!(joiner.is_err(), "{joiner:?}");
+        // A lock called through a pointer (set in a global's initializer or in code).
+        for set in [
+            "int (*lock)(pthread_mutex_t *) = pthread_mutex_lock;\n",
+            "int (*lock)(pthread_mutex_t *);\nvoid set(void) { lock = pthread_mutex_lock; }\n",
+        ] {
+            let called = set.contains("set(void)");
+            let through = prove(&format!(
+                "{HEAD}pthread_mutex_t m;\n{set}\
+                 void *l(void *a) {{ lock(&m); return 0; }}\n\
+                 int main() {{ pthread_t t; {} pthread_create(&t, 0, l, 0); \
+                 pthread_join(t, 0); return 0; }}",
+                if called { "set();" } else { "" }
+            ));
+            assert!(
+                through.as_ref().is_err_and(|w| w.contains("address")),
+                "{through:?}"
+            );
+        }
     }
 }

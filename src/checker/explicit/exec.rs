@@ -951,7 +951,7 @@ impl Cx<'_, '_> {
                 }
                 Ok(Some(Val::int(0)))
             }
-            k if k.is_semaphore_or_rwlock() => {
+            k if k.is_semaphore_or_rwlock() || k.is_barrier_or_once() => {
                 Ok(Some(Val::int(self.sync_object(known, name, args, loc)?)))
             }
             Known::Malloc | Known::Calloc => {

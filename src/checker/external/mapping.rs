@@ -521,6 +521,9 @@ fn visibility(prog: &Program) -> Visibility {
                         Known::MutexLock
                             | Known::MutexTrylock
                             | Known::SemWait
+                            | Known::BarrierArrive
+                            | Known::BarrierLeave
+                            | Known::OnceBegin
                             | Known::RwRdlock
                             | Known::RwWrlock
                             | Known::ThreadJoin

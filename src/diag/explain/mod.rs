@@ -689,6 +689,9 @@ impl<'a> Explainer<'a> {
                 };
             }
         }
+        if let Some(text) = stmt.and_then(|s| self.barrier_or_once_change(s, c)) {
+            return text;
+        }
         match &site.kind {
             SiteKind::Condition => format!(
                 "had {} been {chosen} (it was {original})",
@@ -715,6 +718,54 @@ impl<'a> Explainer<'a> {
     }
 
     /// `(function, object)` for a pthread mutex or condition call on `&object`.
+    /// A change at a barrier or `pthread_once` call, in the calls' terms: the object is
+    /// an encoded integer in the sequential program (see `seq::build::sync`), whose raw
+    /// values mean nothing to the user.
+    fn barrier_or_once_change(&self, s: &Stmt, c: &Change) -> Option<String> {
+        use crate::ir::known::Known;
+        let call = match &s.kind {
+            StmtKind::Expr(e) => match &e.kind {
+                ExprKind::Assign(_, r) => r.as_ref(),
+                _ => e,
+            },
+            StmtKind::Decl {
+                init: Some(Init::Expr(e)),
+                ..
+            } => e,
+            _ => return None,
+        };
+        let ExprKind::Call(f, args) = &call.peel().kind else {
+            return None;
+        };
+        let ExprKind::Func(fid) = f.peel().kind else {
+            return None;
+        };
+        let known = crate::ir::known::classify(&self.normalized.func(fid).name);
+        let obj = self.object_text(args.first()?);
+        // The count of a barrier no thread has reached yet: its low 10 bits.
+        let count = |v: i128| (0..0x400).contains(&v).then_some(v);
+        Some(match known {
+            // The original is the program's constant when it wrote one: the sequential
+            // program stores a count no cycle can reach as the thread slots plus one.
+            Known::BarrierInit => match (count(c.chosen), args.get(2).and_then(Expr::as_int)) {
+                (Some(n), Some(o)) => {
+                    format!("had `pthread_barrier_init` given `{obj}` a count of {n} (it gave {o})")
+                }
+                (Some(n), None) => {
+                    format!("had `pthread_barrier_init` given `{obj}` a count of {n}")
+                }
+                _ => format!("had `pthread_barrier_init` left `{obj}` in another state"),
+            },
+            Known::BarrierArrive | Known::BarrierLeave => format!(
+                "had `pthread_barrier_wait` found `{obj}` in another state (its cycle complete)"
+            ),
+            Known::OnceBegin | Known::OnceEnd => {
+                format!("had `pthread_once` found `{obj}` in another state")
+            }
+            _ => return None,
+        })
+    }
+
     fn lock_call(&self, s: &Stmt) -> Option<(String, String)> {
         let StmtKind::Expr(e) = &s.kind else {
             return None;

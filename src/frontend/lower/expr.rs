@@ -444,11 +444,12 @@ impl Lowerer<'_, '_> {
             };
             args.push(x);
         }
-        Ok(Expr::new(
+        let call = Expr::new(
             ExprKind::Call(Box::new(callee), args),
             fty.ret.unqualified().clone(),
             loc,
-        ))
+        );
+        self.barrier_or_once(call, span)
     }
 
     fn default_promote(&self, e: Expr) -> Expr {

@@ -6,6 +6,7 @@ mod expr;
 mod init;
 mod literal;
 mod stmt;
+mod sync;
 mod types;
 
 use std::collections::{HashMap, HashSet};
@@ -66,6 +67,10 @@ pub(super) struct Lowerer<'a, 'b> {
     header_ptrs: HashMap<VarId, Expr>,
     /// C11 `atomic_*` functions called without any declaration, taken as C11's.
     c11_calls: Vec<(String, Loc)>,
+    /// The init routines given to `pthread_once`, and where (see `sync`).
+    once_routines: Vec<(FuncId, Loc)>,
+    /// The library's `pthread_barrier_wait` and `pthread_once` lowered at these calls.
+    lowered_sync: Vec<(FuncId, Loc)>,
 }
 
 pub(super) fn lower(
@@ -92,12 +97,15 @@ pub(super) fn lower(
         calls_in_sections: vec![],
         header_ptrs: HashMap::new(),
         c11_calls: vec![],
+        once_routines: vec![],
+        lowered_sync: vec![],
     };
     for ext in &unit.0 {
         l.external(ext)?;
     }
     l.refuse_nested_sections()?;
     l.refuse_redefined_c11_functions()?;
+    l.refuse_once_routines_that_exit()?;
     Ok(l.weak_order.take())
 }
 

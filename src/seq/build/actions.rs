@@ -425,7 +425,12 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             | Action::RwUnlock
             | Action::MutexInit
             | Action::MutexattrSettype
-            | Action::MutexattrGettype => self.sync_model(action, lhs, args, loc, id),
+            | Action::MutexattrGettype
+            | Action::BarrierInit
+            | Action::BarrierArrive
+            | Action::BarrierLeave
+            | Action::OnceBegin
+            | Action::OnceEnd => self.sync_model(action, lhs, args, loc, id),
             Action::KeyCreate => {
                 let nk = b::var(prog, v.nkeys);
                 let mut s = vec![b::if_(

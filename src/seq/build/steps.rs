@@ -211,7 +211,8 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                     super::sync::typed_action(&name)
                 } else {
                     None
-                };
+                }
+                .or_else(|| super::sync::builtin_action(&name));
                 if let Some(action) = typed.or_else(|| self.b.opts.rules.action(&name)) {
                     return self.model(action, &name, lhs, &args, loc, id);
                 }

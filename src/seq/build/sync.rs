@@ -8,21 +8,47 @@
 //!   in bits 0-7 (0: free), the recursive re-locks in bits 8-23, the type in bits 24-25
 //!   (`PTHREAD_MUTEX_RECURSIVE` 1, `..._ERRORCHECK` 2, anything else behaves as the
 //!   default type). A program without a mutex type keeps the plain encoding (0 free, else
-//!   owner + 1), so its encoding and its explanations stay as they were.
+//!   owner + 1), so its encoding and its explanations stay as they were;
+//! * a barrier: its count in bits 0-9, the threads arrived in this cycle in bits 10-19,
+//!   the generation (cycles completed) in bits 20-30. A count of 0 (no successful init)
+//!   never fills: waiting there blocks for ever; neither does a count above the thread
+//!   slots, stored as slots + 1. A 2048th cycle (a waiter could no longer tell its cycle
+//!   from a later one), or a count beyond 1023 with more than 1022 slots, ends the run as
+//!   a bound reached (`Unwind`): the verdict is then unknown, never wrong;
+//! * a `pthread_once` control: 0 not started, 1 running, 2 done (`PTHREAD_ONCE_INIT` is 0).
 
 use super::state::{EBUSY, SlotGen, Step, bin_or, is_null};
 use crate::ir::build as b;
-use crate::ir::known::{Known, MutexAttr, classify, is_spinlock_call, mutex_attr};
+use crate::ir::known::{
+    BARRIER_SERIAL_THREAD, Known, MutexAttr, classify, is_spinlock_call, mutex_attr,
+};
 use crate::ir::*;
 use crate::seq::rules::Action;
 
-use crate::ir::known::errno::{EDEADLK, EPERM};
+use crate::ir::known::errno::{EDEADLK, EINVAL, EPERM};
 const RECURSIVE: i128 = 1;
 const ERRORCHECK: i128 = 2;
 const OWNER_MASK: i128 = 0xff;
 const COUNT_ONE: i128 = 0x100;
 const COUNT_MASK: i128 = 0xff_ff00;
 const KIND_SHIFT: i128 = 24;
+/// A barrier's fields (see the module comment).
+const BARRIER_FIELD: i128 = 0x3ff;
+const ARRIVED_SHIFT: i128 = 10;
+const GENERATION_SHIFT: i128 = 20;
+const MAX_GENERATION: i128 = 0x7ff;
+
+/// The action of one of the front end's own calls (the lowering of `pthread_barrier_wait`
+/// and `pthread_once`), in both rule groups: what they answer decides which code runs.
+pub fn builtin_action(name: &str) -> Option<Action> {
+    Some(match classify(name) {
+        Known::BarrierArrive => Action::BarrierArrive,
+        Known::BarrierLeave => Action::BarrierLeave,
+        Known::OnceBegin => Action::OnceBegin,
+        Known::OnceEnd => Action::OnceEnd,
+        _ => return None,
+    })
+}
 
 /// The action of a mutex call in a program with typed mutexes, whatever the rule group
 /// says: a re-lock's and an unlock's results depend on the type and owner, which no
@@ -47,6 +73,17 @@ pub fn typed_action(name: &str) -> Option<Action> {
         Known::MutexUnlock => Action::Unlock,
         _ => return None,
     })
+}
+
+/// A barrier's generation, read as unsigned: whatever value the localization's
+/// instrumentation gives the object, it is never the serial thread's -1.
+fn barrier_generation(x: Expr, tt: &TypeTable) -> Expr {
+    let bits = b::bin(
+        BinOp::Shr,
+        b::conv(x, &Type::uint(), tt),
+        b::uint(GENERATION_SHIFT),
+    );
+    b::conv(bits, &Type::int(), tt)
 }
 
 fn cond(c: Expr, t: Expr, e: Expr, loc: Loc) -> Expr {
@@ -265,6 +302,112 @@ impl SlotGen<'_, '_> {
                         )]
                     }
                 }
+            }
+            Action::BarrierInit => {
+                // `count` is unsigned: 0, or beyond glibc's limit (INT_MAX), is EINVAL.
+                let count = b::conv(arg(2), &Type::uint(), &tt);
+                let valid = b::and(
+                    bin(BinOp::Ne, count.clone(), b::uint(0)),
+                    bin(BinOp::Le, count.clone(), b::uint(i128::from(i32::MAX))),
+                );
+                // No cycle can gather more threads than there are slots (a thread that
+                // arrived waits until its cycle completes): a larger count is stored as
+                // one more than the slots, which never fills either.
+                let never = i128::from(self.b.nslots) + 1;
+                let mut ok = vec![];
+                let stored = if never <= BARRIER_FIELD {
+                    cond(
+                        bin(BinOp::Gt, count.clone(), b::uint(never)),
+                        int(never),
+                        b::conv(count, &Type::int(), &tt),
+                        loc,
+                    )
+                } else {
+                    ok.push(b::if_(
+                        bin(BinOp::Gt, count.clone(), b::uint(BARRIER_FIELD)),
+                        vec![st(b::intrinsic(Intrinsic::Unwind, vec![], loc))],
+                        None,
+                    ));
+                    b::conv(count, &Type::int(), &tt)
+                };
+                ok.push(st(b::assign(x.clone(), stored, &tt)));
+                ok.extend(set(&lhs, 0));
+                let mut bad = vec![st(b::assign(x, int(0), &tt))];
+                bad.extend(set(&lhs, EINVAL));
+                vec![step(vec![b::if_(valid, ok, Some(bad))], None)]
+            }
+            Action::BarrierArrive => {
+                // Blocks for ever on a barrier with no count; the last of a cycle starts
+                // the next generation and answers -1, the others their generation.
+                let count = bin(BinOp::BitAnd, x.clone(), int(BARRIER_FIELD));
+                let arrived = bin(
+                    BinOp::BitAnd,
+                    bin(BinOp::Shr, x.clone(), int(ARRIVED_SHIFT)),
+                    int(BARRIER_FIELD),
+                );
+                let generation = barrier_generation(x.clone(), &tt);
+                let last = bin(BinOp::Eq, bin(BinOp::Add, arrived, int(1)), count.clone());
+                let mut complete = vec![b::if_(
+                    bin(BinOp::Ge, generation.clone(), int(MAX_GENERATION)),
+                    vec![st(b::intrinsic(Intrinsic::Unwind, vec![], loc))],
+                    None,
+                )];
+                complete.push(st(b::assign(
+                    x.clone(),
+                    bin(
+                        BinOp::BitOr,
+                        count.clone(),
+                        bin(
+                            BinOp::Shl,
+                            bin(BinOp::Add, generation.clone(), int(1)),
+                            int(GENERATION_SHIFT),
+                        ),
+                    ),
+                    &tt,
+                )));
+                complete.extend(set(&lhs, -1));
+                let mut wait = vec![];
+                if let Some(l) = &lhs {
+                    wait.push(st(b::assign(l.clone(), generation, &tt)));
+                }
+                wait.push(st(b::assign(
+                    x.clone(),
+                    bin(BinOp::Add, x, int(1 << ARRIVED_SHIFT)),
+                    &tt,
+                )));
+                let enabled = bin(BinOp::Ne, count, int(0));
+                vec![step(
+                    vec![b::if_(last, complete, Some(wait))],
+                    Some(enabled),
+                )]
+            }
+            Action::BarrierLeave => {
+                let mine = arg(1);
+                let serial = bin(BinOp::Eq, mine.clone(), int(-1));
+                let generation = barrier_generation(x, &tt);
+                let enabled = bin_or(serial.clone(), bin(BinOp::Ne, generation, mine));
+                let mut s = vec![];
+                if let Some(l) = &lhs {
+                    s.push(st(b::assign(
+                        l.clone(),
+                        cond(serial, int(BARRIER_SERIAL_THREAD), int(0), loc),
+                        &tt,
+                    )));
+                }
+                vec![step(s, Some(enabled))]
+            }
+            Action::OnceBegin => {
+                // Blocks while another thread runs the routine; the first caller runs it.
+                let enabled = bin(BinOp::Ne, x.clone(), int(1));
+                let mut first = vec![st(b::assign(x.clone(), int(1), &tt))];
+                first.extend(set(&lhs, 1));
+                let s = vec![b::if_(bin(BinOp::Eq, x, int(0)), first, Some(set(&lhs, 0)))];
+                vec![step(s, Some(enabled))]
+            }
+            Action::OnceEnd => {
+                let mut s = vec![st(b::assign(x, int(2), &tt))];
+                s.extend(set(&lhs, 0));
+                vec![step(s, None)]
             }
             _ => vec![step(set(&lhs, 0), None)],
         }

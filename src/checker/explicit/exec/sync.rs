@@ -2,14 +2,21 @@
 //! of the object itself (a semaphore's count; a read-write lock's readers, or -1 for a
 //! writer, 0 when free), so states, fingerprints and canonical forms cover it with no
 //! table of their own, and a zero-initialized object (`PTHREAD_RWLOCK_INITIALIZER`) is a
-//! free lock.
+//! free lock. A barrier keeps three `int`s there: its count (0: no successful init, a
+//! wait blocks for ever), the threads arrived in this cycle and the generation (cycles
+//! completed); a `pthread_once` control its `int` (0 not started, 1 running, 2 done).
 
 use super::{Cx, R, Stop, unsupported};
 use crate::ir::known::{Known, MutexAttr, mutex_attr};
 use crate::ir::{Expr, Loc, Type};
 
 /// `EBUSY` on Linux.
-use crate::ir::known::errno::{EBUSY, EDEADLK, EPERM};
+use crate::ir::known::BARRIER_SERIAL_THREAD;
+use crate::ir::known::errno::{EBUSY, EDEADLK, EINVAL, EPERM};
+
+/// Where a barrier keeps its count, arrivals and generation, in its own bytes.
+const ARRIVED_AT: i64 = 4;
+const GENERATION_AT: i64 = 8;
 
 impl Cx<'_, '_> {
     /// `known` is one of the semaphore or read-write lock calls.
@@ -91,6 +98,63 @@ impl Cx<'_, '_> {
                 let v = word(self)?;
                 set(self, if v > 0 { v - 1 } else { 0 })?;
             }
+            Known::BarrierInit => {
+                let Some(count) = args.get(2) else {
+                    return unsupported("`pthread_barrier_init` without its count", loc);
+                };
+                let v = self.eval(count)?;
+                let v = self.convert(v, &Type::uint(), loc)?.v;
+                let valid = v != 0 && v <= i128::from(i32::MAX);
+                set(self, if valid { v } else { 0 })?;
+                self.store((p.0, p.1 + ARRIVED_AT), &int, super::Val::int(0), loc)?;
+                self.store((p.0, p.1 + GENERATION_AT), &int, super::Val::int(0), loc)?;
+                if !valid {
+                    return Ok(EINVAL);
+                }
+            }
+            Known::BarrierDestroy => {}
+            Known::BarrierArrive => {
+                let count = word(self)?;
+                if count <= 0 {
+                    return Err(Stop::Blocked);
+                }
+                let arrived = self.load((p.0, p.1 + ARRIVED_AT), &int, loc)?.v;
+                let generation = self.load((p.0, p.1 + GENERATION_AT), &int, loc)?.v;
+                if arrived + 1 < count {
+                    let next = super::Val::int(arrived + 1);
+                    self.store((p.0, p.1 + ARRIVED_AT), &int, next, loc)?;
+                    return Ok(generation);
+                }
+                if generation >= i128::from(i32::MAX) {
+                    return unsupported("a barrier completing 2^31 cycles", loc);
+                }
+                let next = super::Val::int(generation + 1);
+                self.store((p.0, p.1 + ARRIVED_AT), &int, super::Val::int(0), loc)?;
+                self.store((p.0, p.1 + GENERATION_AT), &int, next, loc)?;
+                return Ok(-1);
+            }
+            Known::BarrierLeave => {
+                let Some(mine) = args.get(1) else {
+                    return unsupported("a barrier departure without its generation", loc);
+                };
+                let mine = self.eval(mine)?.v;
+                if mine == -1 {
+                    return Ok(BARRIER_SERIAL_THREAD);
+                }
+                let generation = self.load((p.0, p.1 + GENERATION_AT), &int, loc)?.v;
+                if generation == mine {
+                    return Err(Stop::Blocked);
+                }
+            }
+            Known::OnceBegin => match word(self)? {
+                0 => {
+                    set(self, 1)?;
+                    return Ok(1);
+                }
+                1 => return Err(Stop::Blocked),
+                _ => {}
+            },
+            Known::OnceEnd => set(self, 2)?,
             _ => return unsupported(&format!("a call to `{name}`"), loc),
         }
         Ok(0)

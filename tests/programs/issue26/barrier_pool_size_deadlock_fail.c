@@ -1,0 +1,24 @@
+// seqloc-expect: deadlock 17
+// The barrier is sized for the pool the program was once configured with (5000 workers),
+// but only two workers are started: the barrier never fills.
+#include <pthread.h>
+#include <assert.h>
+#define POOL 5000
+pthread_barrier_t start;
+int ready[2];
+void *worker(void *arg) {
+  long id = (long)arg;
+  ready[id] = 1;
+  pthread_barrier_wait(&start);
+  assert(ready[1 - id] == 1);
+  return 0;
+}
+int main(void) {
+  pthread_barrier_init(&start, 0, POOL);
+  pthread_t t[2];
+  for (long i = 0; i < 2; i++)
+    pthread_create(&t[i], 0, worker, (void *)i);
+  for (int i = 0; i < 2; i++)
+    pthread_join(t[i], 0);
+  return 0;
+}
