@@ -1517,3 +1517,24 @@ fn an_if_guarded_wait_without_assertions_is_proved_for_unreach_call_only() {
         assert!(stdout(&o).contains("spurious wake-up"), "{}", stdout(&o));
     }
 }
+
+/// A schedule that ends in a deadlock, given without `--property deadlock`: under the
+/// default `--property all` it is replayed as a deadlock once no assertion fails along
+/// it (it was refused: "no assertion fails"); with `--property unreach-call` it is still
+/// refused.
+#[test]
+fn a_deadlock_schedule_replays_under_the_default_property() {
+    let p = "tests/programs/why/stage_join_before_release.c";
+    let o = run(&["localize", p, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let schedule = json(&o)["schedule"].clone();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let s = dir.path().join("deadlock.json");
+    std::fs::write(&s, schedule.to_string()).expect("write schedule");
+    let s = s.to_str().expect("utf-8");
+    let o = run(&["localize", p, "--schedule", s, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(json(&o)["verdict"], "deadlock");
+    let o = run(&["localize", p, "--schedule", s, "--property", "unreach-call"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

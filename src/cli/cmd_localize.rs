@@ -149,9 +149,32 @@ fn config(c: &Common, faults: u32, max_candidates: Option<usize>) -> LocalizeCon
     }
 }
 
-/// The validated diagnosis model along the failing interleaving.
-fn diagnosis(prep: &Prepared, f: &Failing, cfg: &LocalizeConfig) -> Result<Diagnosis, Fail> {
-    seqloc::engine::localize::diagnosis(prep, &f.failing, cfg).map_err(|e| localize_fail(f, e))
+/// The validated diagnosis model along the failing interleaving. A user's schedule in
+/// which no assertion fails may end in a deadlock: under `--property all` (which checks
+/// both) it is then replayed as one before it is refused.
+fn diagnosis(
+    prep: &Prepared,
+    f: &mut Failing,
+    cfg: &LocalizeConfig,
+    property: PropertyArg,
+) -> Result<Diagnosis, Fail> {
+    match seqloc::engine::localize::diagnosis(prep, &f.failing, cfg) {
+        Err(LocalizeError::NotReproduced(why))
+            if f.from_user
+                && property == PropertyArg::All
+                && f.failing.target == Target::Failure =>
+        {
+            f.failing.target = Target::Deadlock;
+            seqloc::engine::localize::diagnosis(prep, &f.failing, cfg).map_err(|_| {
+                f.failing.target = Target::Failure;
+                replay_fail(
+                    f,
+                    format!("{why}, and the threads do not deadlock at its end either"),
+                )
+            })
+        }
+        r => r.map_err(|e| localize_fail(f, e)),
+    }
 }
 
 /// A localization error: a replay problem is bad input for a user's schedule.
@@ -289,7 +312,7 @@ pub fn instrument(ctx: &Ctx, a: InstrumentArgs) -> Result<u8, Fail> {
         templates: a.templates.as_deref(),
     };
     let (search, _, _) = find_failure(ctx, &prep, &common)?;
-    let failing = match search {
+    let mut failing = match search {
         Search::Failing(f) => f,
         Search::NoFailure(out) => {
             eprintln!(
@@ -303,7 +326,7 @@ pub fn instrument(ctx: &Ctx, a: InstrumentArgs) -> Result<u8, Fail> {
         deadline: timeout(a.checker.time_limit()).map(|t| Instant::now() + t),
         ..config(&common, a.faults, None)
     };
-    let d = diagnosis(&prep, &failing, &cfg)?;
+    let d = diagnosis(&prep, &mut failing, &cfg, common.property)?;
     let text = print_instrumented(
         &d.model,
         a.checker.checker,
@@ -476,7 +499,7 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
     progress.phase("localizing: replaying the failure and building the diagnosis model");
     let first_ms = t0.elapsed().as_millis() as u64;
     let name = a.input.file.display().to_string();
-    let failing = match search {
+    let mut failing = match search {
         Search::Failing(f) => f,
         Search::NoFailure(out) => {
             return Ok(Run {
@@ -496,7 +519,7 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
         ..config(&common, a.faults, a.max_candidates.map(|m| m as usize))
     };
     let t1 = Instant::now();
-    let d = diagnosis(&prep, &failing, &cfg)?;
+    let d = diagnosis(&prep, &mut failing, &cfg, common.property)?;
     let (sq, ins) = (&d.sequential, &d.model);
     if let Some(p) = &a.emit_sequential {
         let text = print_sequential(
