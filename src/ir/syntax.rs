@@ -54,6 +54,29 @@ pub struct Function {
     pub unsupported: Option<(String, Loc)>,
 }
 
+impl Function {
+    /// `int name()`, declared and never defined: C89's implicit declaration of a called
+    /// name, and the front end's own internal calls.
+    pub fn undeclared_int(name: &str, loc: Loc) -> Function {
+        Function {
+            name: name.to_string(),
+            ty: FuncType {
+                ret: Type::int(),
+                params: vec![],
+                variadic: false,
+                unprototyped: true,
+            },
+            params: vec![],
+            body: None,
+            is_static: false,
+            is_inline: false,
+            noreturn: false,
+            loc,
+            unsupported: None,
+        }
+    }
+}
+
 /// Top-level declarations in source order, so the printer can reproduce a readable file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Item {

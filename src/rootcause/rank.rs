@@ -250,25 +250,17 @@ fn started_before_init(
             .into_iter()
             .flatten()
         {
-            let on = |c: &Candidate| c.line == step.line && same_file(&c.file, &step.file);
-            let whole_thread = std::ptr::eq(step, create);
-            if let Some(c) = cands.iter_mut().chain(added.iter_mut()).find(|c| on(c)) {
-                // A value change of the handle or of the call's result says less than the
-                // order does.
-                if !c.specification && c.set.is_none() {
-                    c.kind = CandidateKind::Ordering;
-                    c.role = Role::StartedTooEarly;
-                    c.whole_thread = whole_thread;
-                    c.hint = hint;
-                }
-                continue;
-            }
-            let before = added.len();
-            explainer.push_step_candidate(added, cands, step, CandidateKind::Ordering, &hint);
-            if let Some(c) = added.get_mut(before) {
-                c.role = Role::StartedTooEarly;
-                c.whole_thread = whole_thread;
-            }
+            let named = Named {
+                kind: CandidateKind::Ordering,
+                role: Role::StartedTooEarly,
+                whole_thread: std::ptr::eq(step, create),
+                hint,
+            };
+            // A value change of the handle or of the call's result says less than the
+            // order does.
+            name_step(explainer, cands, added, step, named, |c| {
+                (!c.specification && c.set.is_none()).then_some(true)
+            });
         }
     }
     readers
@@ -369,22 +361,17 @@ fn published_early(
             if step.line == 0 {
                 continue;
             }
-            let on = |c: &Candidate| c.line == step.line && same_file(&c.file, &step.file);
-            if let Some(c) = cands.iter_mut().chain(added.iter_mut()).find(|c| on(c)) {
-                if !c.specification && c.set.is_none() && c.role == Role::Plain {
-                    c.role = Role::PublishedEarly;
-                    if c.kind == CandidateKind::Value {
-                        c.kind = CandidateKind::Ordering;
-                        c.hint = hint;
-                    }
-                }
-                continue;
-            }
-            let before = added.len();
-            explainer.push_step_candidate(added, cands, step, CandidateKind::Ordering, &hint);
-            if let Some(c) = added.get_mut(before) {
-                c.role = Role::PublishedEarly;
-            }
+            let named = Named {
+                kind: CandidateKind::Ordering,
+                role: Role::PublishedEarly,
+                whole_thread: false,
+                hint,
+            };
+            // A flow or boundary keeps its words; a value change says less.
+            name_step(explainer, cands, added, step, named, |c| {
+                (!c.specification && c.set.is_none() && c.role == Role::Plain)
+                    .then_some(c.kind == CandidateKind::Value)
+            });
         }
     }
 }
@@ -434,27 +421,61 @@ fn split_sections(
                 "{t} {what} the mutex here, between its access of `{}` at line {} and its write at line {}: {other}'s read at line {} came in between and saw the old value; kept as one critical section, {outcome} (an atomicity violation: the section was split)",
                 late.var, first.line, late.line, r.line
             );
-            let on = |c: &Candidate| c.line == step.line && same_file(&c.file, &step.file);
-            if let Some(c) = cands.iter_mut().chain(added.iter_mut()).find(|c| on(c)) {
-                // Where a thread would have resumed is the schedule's word for the same
-                // boundary; the split says why it is one.
+            let named = Named {
+                kind: CandidateKind::Atomicity,
+                role: Role::SplitSection,
+                whole_thread: false,
+                hint,
+            };
+            // Where a thread would have resumed is the schedule's word for the same
+            // boundary; the split says why it is one.
+            name_step(explainer, cands, added, &step, named, |c| {
                 let plain = matches!(
                     c.role,
                     Role::Plain | Role::NotResumed | Role::NotResumedInCallee
                 );
-                if !c.specification && c.set.is_none() && plain {
-                    c.role = Role::SplitSection;
-                    c.kind = CandidateKind::Atomicity;
-                    c.hint = hint;
-                }
-                continue;
-            }
-            let before = added.len();
-            explainer.push_step_candidate(added, cands, &step, CandidateKind::Atomicity, &hint);
-            if let Some(c) = added.get_mut(before) {
-                c.role = Role::SplitSection;
+                (!c.specification && c.set.is_none() && plain).then_some(true)
+            });
+        }
+    }
+}
+
+/// What a pattern of the projection names a step as.
+struct Named {
+    kind: CandidateKind,
+    role: Role,
+    whole_thread: bool,
+    hint: String,
+}
+
+/// Names `step` as `named`: the line's candidate, when it has one, takes the role when
+/// `takes` says so (`Some(true)`: with the kind and words too, `Some(false)`: the role
+/// only, `None`: left alone); otherwise a new candidate.
+fn name_step(
+    explainer: &Explainer,
+    cands: &mut [Candidate],
+    added: &mut Vec<Candidate>,
+    step: &crate::cex::TraceStep,
+    named: Named,
+    takes: impl Fn(&Candidate) -> Option<bool>,
+) {
+    let on = |c: &Candidate| c.line == step.line && same_file(&c.file, &step.file);
+    if let Some(c) = cands.iter_mut().chain(added.iter_mut()).find(|c| on(c)) {
+        if let Some(words) = takes(c) {
+            c.role = named.role;
+            c.whole_thread = named.whole_thread;
+            if words {
+                c.kind = named.kind;
+                c.hint = named.hint;
             }
         }
+        return;
+    }
+    let before = added.len();
+    explainer.push_step_candidate(added, cands, step, named.kind, &named.hint);
+    if let Some(c) = added.get_mut(before) {
+        c.role = named.role;
+        c.whole_thread = named.whole_thread;
     }
 }
 

@@ -404,22 +404,9 @@ impl Lowerer<'_, '_> {
             }
             if self.lookup(&id.node.name).is_none() {
                 // An implicit declaration (C89): `int name()`.
-                let fid = self.prog.add_func(Function {
-                    name: id.node.name.clone(),
-                    ty: FuncType {
-                        ret: Type::int(),
-                        params: vec![],
-                        variadic: false,
-                        unprototyped: true,
-                    },
-                    params: vec![],
-                    body: None,
-                    is_static: false,
-                    is_inline: false,
-                    noreturn: false,
-                    loc,
-                    unsupported: None,
-                });
+                let fid = self
+                    .prog
+                    .add_func(Function::undeclared_int(&id.node.name, loc));
                 self.prog.items.push(Item::Func(fid));
                 self.scopes[0].insert(id.node.name.clone(), Binding::Func(fid));
             }

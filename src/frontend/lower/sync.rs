@@ -201,22 +201,9 @@ impl Lowerer<'_, '_> {
         let f = match self.prog.func_named(name) {
             Some(f) => f,
             None => {
-                let f = self.prog.add_func(Function {
-                    name: name.to_string(),
-                    ty: FuncType {
-                        ret: Type::int(),
-                        params: vec![],
-                        variadic: false,
-                        unprototyped: true,
-                    },
-                    params: vec![],
-                    body: None,
-                    is_static: false,
-                    is_inline: false,
-                    noreturn: false,
-                    loc: Loc::SYNTH,
-                    unsupported: None,
-                });
+                let f = self
+                    .prog
+                    .add_func(Function::undeclared_int(name, Loc::SYNTH));
                 self.prog.items.push(Item::Func(f));
                 f
             }
