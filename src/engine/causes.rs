@@ -108,7 +108,7 @@ pub fn root_causes(
         )?;
         let mut failing = Replay::encode(concrete, deadline, false)?;
         if let Some(g) = gate {
-            failing.session.set_gate(g.clone());
+            failing.session.set_gate_owning_deadline(g.clone());
         }
         let model = match failing.fails(d.target, false) {
             Answer::Violated(m) => m,
@@ -154,7 +154,7 @@ pub fn root_causes(
         let symbolic = sequentialize(&prep.normalized, &prep.shared, Mode::Symbolic, &sopts)?;
         let mut session = Session::new(symbolic, rounds.max(unwind) + 2, deadline)?;
         if let Some(g) = gate {
-            session.set_gate(g.clone());
+            session.set_gate_owning_deadline(g.clone());
         }
         // Every thread of the failing run, also one created that never ran.
         let mut slots: HashSet<u32> = points.iter().map(|(k, _)| *k).collect();
@@ -351,11 +351,14 @@ pub fn root_causes(
                 .filter(|n| lits.get(*n).is_some_and(|l| !truth(&m, l)))
                 .collect();
             let run = session.counterexample(&m, &prep.index, &prep.normalized);
+            // A concrete replay, quick; without a deadline, so that no Z3 timer runs on
+            // this thread (see `Session::set_gate_owning_deadline`).
             let again = Replayer {
                 bounds: super::replay::ReplayBounds {
                     unwind,
                     ..replayer.bounds
                 },
+                deadline: None,
                 ..replayer.clone()
             };
             let replays = run

@@ -337,6 +337,7 @@ pub fn localize(
     let loop_done = std::sync::atomic::AtomicBool::new(false);
     let causes_gate = Arc::new(SolveGate::default());
     let causes_ctx: Mutex<Option<Interruptible>> = Mutex::new(None);
+    let causes_done = std::sync::atomic::AtomicBool::new(false);
     let root_causes = || {
         *causes_ctx.lock().unwrap_or_else(|e| e.into_inner()) = Some(Interruptible::this_thread());
         let now = Instant::now();
@@ -345,7 +346,7 @@ pub fn localize(
             None => now + CAUSES_TIME,
         };
         let more = || !loop_done.load(std::sync::atomic::Ordering::Relaxed);
-        super::causes::root_causes(
+        let r = super::causes::root_causes(
             &replays.replayer,
             d,
             &step_accesses,
@@ -353,7 +354,9 @@ pub fn localize(
             Some(deadline),
             &more,
             Some(&causes_gate),
-        )
+        );
+        causes_done.store(true, std::sync::atomic::Ordering::SeqCst);
+        r
     };
     // The interleaving analyses replay variants of the schedule on their own solvers: on a
     // second core while the localization loop runs.
@@ -362,6 +365,29 @@ pub fn localize(
         let ordering = scope.spawn(|| timed(false));
         let started = Instant::now();
         let causes = (cfg.root_causes > 0).then(|| scope.spawn(root_causes));
+        // The root-cause search's sessions set no Z3 timeout (Z3 4.8.12's timers race:
+        // see `Session::set_gate_owning_deadline`); its deadline is enforced here, by
+        // closing its gate.
+        let causes_deadline = {
+            let at = started + CAUSES_TIME;
+            cfg.deadline.map_or(at, |d| d.min(at))
+        };
+        if causes.is_some() {
+            let (gate, ctx, done) = (&causes_gate, &causes_ctx, &causes_done);
+            scope.spawn(move || {
+                while !done.load(std::sync::atomic::Ordering::SeqCst) && !gate.is_closed() {
+                    if Instant::now() >= causes_deadline {
+                        gate.close(|| {
+                            if let Some(ctx) = *ctx.lock().unwrap_or_else(|e| e.into_inner()) {
+                                ctx.interrupt()
+                            }
+                        });
+                        break;
+                    }
+                    std::thread::sleep(CAUSES_POLL);
+                }
+            });
+        }
         let localized = run_loop();
         loop_done.store(true, std::sync::atomic::Ordering::Relaxed);
         // The root causes may add at most the localization's own time (or take up to

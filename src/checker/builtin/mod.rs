@@ -136,6 +136,8 @@ pub struct Session {
     /// Constraints added after encoding (kept for fresh-solver queries too).
     added: Vec<Bool>,
     gate: Option<Arc<SolveGate>>,
+    /// The gate's owner closes it at the deadline (see [`Session::set_gate_owning_deadline`]).
+    gate_owns_deadline: bool,
 }
 
 /// Lets another thread stop the solver: [`SolveGate::close`] interrupts a solve in
@@ -278,6 +280,7 @@ impl Session {
             queries: 0,
             added: vec![],
             gate: None,
+            gate_owns_deadline: false,
         })
     }
 
@@ -288,8 +291,7 @@ impl Session {
     }
 
     fn set_timeout_on(&self, solver: &Solver) -> bool {
-        if let Some(d) = self.deadline {
-            let left = d.saturating_duration_since(Instant::now());
+        if let Some(left) = self.timeout_left() {
             if left.is_zero() {
                 return false;
             }
@@ -368,8 +370,7 @@ impl Session {
     /// and stopped by its gate (Z3's interrupt reaches the optimizer too).
     pub fn optimize(&mut self, hard: &[Bool], soft: &[Bool]) -> Answer {
         let opt = z3::Optimize::new();
-        if let Some(d) = self.deadline {
-            let left = d.saturating_duration_since(Instant::now());
+        if let Some(left) = self.timeout_left() {
             if left.is_zero() {
                 return Answer::Unknown(Undecided::Limit(Limit::Time));
             }
@@ -414,6 +415,27 @@ impl Session {
     /// Lets `gate` stop this session's solving (see [`SolveGate`]).
     pub fn set_gate(&mut self, gate: Arc<SolveGate>) {
         self.gate = Some(gate);
+    }
+
+    /// Like [`Session::set_gate`], and the gate's owner enforces the deadline by closing
+    /// it: Z3's own `timeout` is no longer set. Z3 4.8.12 runs each timeout on a timer
+    /// thread pool that races (Z3Prover/z3#5371); the root-cause search, which asks many
+    /// short questions with timeouts while other threads solve, corrupted the heap (an
+    /// abort or a segfault in about one localization in eight with `--checker cbmc`).
+    pub fn set_gate_owning_deadline(&mut self, gate: Arc<SolveGate>) {
+        self.gate = Some(gate);
+        self.gate_owns_deadline = true;
+    }
+
+    /// The deadline's time left, for Z3's `timeout`; `None` when the session has no
+    /// deadline or its gate enforces it, `Some(0)` when it has passed.
+    fn timeout_left(&self) -> Option<Duration> {
+        let d = self.deadline?;
+        let left = d.saturating_duration_since(Instant::now());
+        if self.gate_owns_deadline && !left.is_zero() {
+            return None;
+        }
+        Some(left)
     }
 
     fn solve(&mut self, solver: &Solver, assumptions: &[Bool]) -> Answer {
