@@ -1,6 +1,7 @@
 //! The command line as a user meets it: help, version, the example of the README, exit
 //! codes, the report formats and bad input.
 
+use std::io::Write as _;
 mod common;
 
 use common::*;
@@ -1287,7 +1288,10 @@ fn ctrl_c_and_sigterm_stop_the_builtin_checker_with_an_answer() {
         );
         // Finished before the signal (a fast machine): nothing to check.
         if o.status.code() == Some(1) {
-            eprintln!("NOTICE: the localization ended before the signal at {after} ms");
+            let _ = writeln!(
+                std::io::stderr(),
+                "NOTICE: the localization ended before the signal at {after} ms"
+            );
             continue;
         }
         assert_eq!(o.status.code(), Some(3), "signal {sig}: {}", stderr(&o));
@@ -1365,7 +1369,10 @@ fn progress_only_on_a_terminal() {
         .output()
         .is_ok_and(|o| o.status.success());
     if !have_script {
-        eprintln!("NOTICE: skipped the terminal half: `script` not found");
+        let _ = writeln!(
+            std::io::stderr(),
+            "NOTICE: skipped the terminal half: `script` not found"
+        );
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");

@@ -4,6 +4,7 @@
 //! programs, so these runs use `--raw`. The real checkers are exercised by `real_*` tests when
 //! they are installed (on PATH, or `SEQLOC_ESBMC` / `SEQLOC_CBMC`).
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -12,7 +13,8 @@ fn fixtures() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!(
+        let _ = writeln!(
+            std::io::stderr(),
             "NOTICE: skipped: ../shared/fixtures not found (it is beside the clone on CI only)"
         );
         None
@@ -240,7 +242,7 @@ fn missing_checker_points_at_builtin() {
 fn real_esbmc_finds_the_split_race() {
     let Some(fx) = fixtures() else { return };
     if !installed("esbmc") {
-        eprintln!("NOTICE: skipped: esbmc not installed");
+        let _ = writeln!(std::io::stderr(), "NOTICE: skipped: esbmc not installed");
         return;
     }
     let prog = fx.join("programs/f01_race.c");
@@ -346,7 +348,10 @@ fn real_checkers_find_the_builtin_checkers_diag_values() {
         .filter(|t| installed(t))
         .collect();
     if tools.is_empty() {
-        eprintln!("NOTICE: skipped: neither esbmc nor cbmc is installed");
+        let _ = writeln!(
+            std::io::stderr(),
+            "NOTICE: skipped: neither esbmc nor cbmc is installed"
+        );
         return;
     }
     let tmp = tempfile::tempdir().expect("tempdir");

@@ -3,6 +3,7 @@
 //! and native replay: the sequential program, compiled with gcc and run, must fail the way
 //! the counterexample says.
 
+use std::io::Write as _;
 mod common;
 
 use common::*;
@@ -411,6 +412,9 @@ fn correct_benchmarks_report_no_candidates() {
         assert_eq!(j["verdict"], "no-failure-within-bounds", "{name}");
     }
     if !timeouts.is_empty() {
-        eprintln!("NOTICE: time limit of 20 s reached (no verdict) on {timeouts:?}");
+        let _ = writeln!(
+            std::io::stderr(),
+            "NOTICE: time limit of 20 s reached (no verdict) on {timeouts:?}"
+        );
     }
 }

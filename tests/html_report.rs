@@ -5,6 +5,7 @@
 //! PNG (`target/html-report/NAME.png`, kept to look at), skipped with a notice where no
 //! chromium is installed.
 
+use std::io::Write as _;
 mod common;
 
 use common::{json, root, run, stderr};
@@ -259,7 +260,8 @@ fn html_reports_show_every_candidate_thread_and_step_and_render() {
     std::fs::create_dir_all(&out).expect("mkdir");
     let browser = chromium();
     if browser.is_none() {
-        eprintln!(
+        let _ = writeln!(
+            std::io::stderr(),
             "NOTICE: skipped: rendering the HTML reports (no chromium; `apt-get install chromium`)"
         );
     }

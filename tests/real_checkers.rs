@@ -7,6 +7,7 @@
 //! `SEQLOC_REQUIRE_CHECKERS=1` (set by `make test`, and so by CI): then a missing checker
 //! fails the test, so CI can never pass without running them.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -38,7 +39,10 @@ fn checker(tool: &str) -> Option<PathBuf> {
             !required,
             "{tool} is not installed but SEQLOC_REQUIRE_CHECKERS=1: run `make checkers`"
         );
-        eprintln!("NOTICE: skipped: {tool} not installed (`make checkers` installs it)");
+        let _ = writeln!(
+            std::io::stderr(),
+            "NOTICE: skipped: {tool} not installed (`make checkers` installs it)"
+        );
     }
     found
 }

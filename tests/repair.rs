@@ -8,6 +8,7 @@
 
 mod common;
 
+use std::io::Write as _;
 use std::path::Path;
 use std::process::Command;
 
@@ -62,7 +63,10 @@ fn apply(rel: &str, patch: &str, dir: &Path) -> std::path::PathBuf {
         c.arg("apply");
         c
     } else {
-        eprintln!("NOTICE: git not found: the patch is applied with patch -p1");
+        let _ = writeln!(
+            std::io::stderr(),
+            "NOTICE: git not found: the patch is applied with patch -p1"
+        );
         let mut c = Command::new("patch");
         c.args(["-p1", "--quiet"]);
         c

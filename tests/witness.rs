@@ -7,6 +7,7 @@
 //! 2.0) is checked against the format's structure; it names no threads, so it is not
 //! replayed.
 
+use std::io::Write as _;
 mod common;
 
 use common::replay::{follows, replay, replay_file};
@@ -642,7 +643,10 @@ fn witnesses_of_failing_benchmarks_replay() {
         .filter(|u| u.ends_with("(time limit)"))
         .count();
     if timed_out > 0 {
-        eprintln!("NOTICE: {timed_out} benchmarks reached the 60-s limit (a loaded machine?)");
+        let _ = writeln!(
+            std::io::stderr(),
+            "NOTICE: {timed_out} benchmarks reached the 60-s limit (a loaded machine?)"
+        );
     }
     let unanswered: Vec<&String> = unanswered
         .iter()

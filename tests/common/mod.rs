@@ -4,6 +4,7 @@
 
 pub mod replay;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Mutex;
@@ -40,7 +41,10 @@ pub fn shared(sub: &str) -> Option<PathBuf> {
     if p.exists() {
         Some(p)
     } else {
-        eprintln!(
+        // Straight to the stream: libtest captures `eprintln!` of a passing test, and a
+        // skip must not be silent.
+        let _ = writeln!(
+            std::io::stderr(),
             "NOTICE: skipped: {} not found (it is beside the clone on CI only)",
             p.display()
         );
