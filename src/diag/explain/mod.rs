@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+mod calls;
 mod interleaving;
 
 use super::instrument::Instrumented;
@@ -186,116 +187,6 @@ impl<'a> Explainer<'a> {
     /// The function a statement belongs to.
     pub(crate) fn function_of(&self, sid: StmtId) -> Option<usize> {
         self.function.get(&sid).copied()
-    }
-
-    /// The functions that call the function with index `callee`, directly or through
-    /// the program's own functions, and `callee` itself (a fixed point over the calls).
-    fn reaching(&self, callee: usize) -> std::collections::HashSet<usize> {
-        let mut reaches: std::collections::HashSet<usize> = [callee].into();
-        loop {
-            let before = reaches.len();
-            for (fi, f) in self.normalized.funcs.iter().enumerate() {
-                if !reaches.contains(&fi)
-                    && f.body.as_ref().is_some_and(|b| calls_into(b, &reaches))
-                {
-                    reaches.insert(fi);
-                }
-            }
-            if reaches.len() == before {
-                return reaches;
-            }
-        }
-    }
-
-    /// The statement `sid` calls the function of `target` (directly or through the
-    /// program's own functions), which is another function than its own: `sid` is where
-    /// `target`'s step shows in its caller's code.
-    pub(crate) fn calls_toward(&self, sid: StmtId, target: StmtId) -> bool {
-        let (Some(caller), Some(callee)) = (self.function_of(sid), self.function_of(target)) else {
-            return false;
-        };
-        caller != callee
-            && self
-                .stmts
-                .get(&sid)
-                .is_some_and(|s| calls_into(s, &self.reaching(callee)))
-    }
-
-    /// The first simple statement after `after`, in `after`'s function, that calls the
-    /// function of `target` directly or through the program's own functions: where a
-    /// statement made inside a call shows in the caller's code. `None` when both are in
-    /// one function or no such call follows.
-    pub(crate) fn call_towards(&self, after: StmtId, target: StmtId) -> Option<Stmt> {
-        let caller = self.function_of(after)?;
-        let callee = self.function_of(target)?;
-        if caller == callee {
-            return None;
-        }
-        let reaches = self.reaching(callee);
-        let body = self.normalized.funcs.get(caller)?.body.as_ref()?;
-        let mut seen_after = false;
-        let mut found: Option<Stmt> = None;
-        crate::ir::visit::each_stmt(body, &mut |s| {
-            if found.is_some() {
-                return;
-            }
-            if s.id == after {
-                seen_after = true;
-                return;
-            }
-            let simple = matches!(
-                s.kind,
-                StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Return(_)
-            );
-            if seen_after && simple && calls_into(s, &reaches) {
-                found = Some(s.clone());
-            }
-        });
-        found
-    }
-
-    /// A branch (`if`, a loop, `switch`) is on the line of `sid`: a shared read there
-    /// decides the control flow (normalization moves the read into a temporary just
-    /// before the test, on the same line).
-    pub(crate) fn read_decides(&self, sid: StmtId) -> bool {
-        let Some(at) = self
-            .stmts
-            .get(&sid)
-            .and_then(|s| self.normalized.sources.position(s.loc))
-        else {
-            return false;
-        };
-        let f = self.function_of(sid);
-        self.stmts.iter().any(|(id, s)| {
-            matches!(
-                s.kind,
-                StmtKind::If { .. }
-                    | StmtKind::While { .. }
-                    | StmtKind::DoWhile { .. }
-                    | StmtKind::For { .. }
-                    | StmtKind::Switch { .. }
-            ) && self.function_of(*id) == f
-                && self
-                    .normalized
-                    .sources
-                    .position(s.loc)
-                    .is_some_and(|p| p.line == at.line && p.file == at.file)
-        })
-    }
-
-    /// A step of `thread` at statement `sid`, for naming a statement the run did not make.
-    pub(crate) fn step_at(&self, thread: u32, sid: StmtId) -> Option<crate::cex::TraceStep> {
-        let st = self.stmts.get(&sid)?;
-        let pos = self.normalized.sources.position(st.loc)?;
-        Some(crate::cex::TraceStep {
-            thread,
-            loc: st.loc,
-            sid,
-            file: pos.file.to_string(),
-            line: pos.line,
-            statement: String::new(),
-            writes: vec![],
-        })
     }
 
     /// The statement belongs to a `__VERIFIER_atomic_*` function.
@@ -1026,19 +917,6 @@ pub(crate) fn renumber(cands: &mut [Candidate]) {
 
 pub(crate) fn same_file(a: &str, b: &str) -> bool {
     a == b || a.ends_with(&format!("/{b}")) || b.ends_with(&format!("/{a}"))
-}
-
-/// `s` (with the statements inside it) calls one of the functions with indices `set`.
-fn calls_into(s: &Stmt, set: &std::collections::HashSet<usize>) -> bool {
-    let mut hit = false;
-    crate::ir::visit::each_expr(s, &mut |e| {
-        if let ExprKind::Call(f, _) = &e.kind {
-            if let ExprKind::Func(fid) = f.peel().kind {
-                hit |= set.contains(&(fid.0 as usize));
-            }
-        }
-    });
-    hit
 }
 
 #[cfg(test)]
