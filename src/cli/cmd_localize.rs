@@ -146,6 +146,7 @@ fn config(c: &Common, faults: u32, max_candidates: Option<usize>) -> LocalizeCon
         deadline: None,
         fresh_solver: std::env::var_os("SEQLOC_FRESH_SOLVER").is_some(),
         root_causes: 0,
+        causes_time: None,
     }
 }
 
@@ -516,6 +517,7 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
     let cfg = LocalizeConfig {
         deadline,
         root_causes: a.root_causes as usize,
+        causes_time: a.root_cause_time.map(std::time::Duration::from_secs),
         ..config(&common, a.faults, a.max_candidates.map(|m| m as usize))
     };
     let t1 = Instant::now();

@@ -128,6 +128,7 @@ fn localize_args(a: &RepairArgs, input: InputArgs) -> LocalizeArgs {
         faults: 1,
         max_candidates: None,
         root_causes: 0,
+        root_cause_time: None,
         format: Format::Json,
         json: false,
         emit_sequential: None,

@@ -21,8 +21,10 @@
 //! where a block of its schedule ends).
 //!
 //! Limits, said in the report: sufficiency is among the executions of those bounds
-//! (rounds, loop bound); a thread that creates threads, or reads an input at several
-//! points, is not analysed yet. For a deadlock
+//! (rounds, loop bound); a thread that creates threads is not analysed yet. Inputs the
+//! schedule records are read from its table by occurrence in the encoding too
+//! (`seq::sequentialize_with_inputs`), so an input read in a loop or at several call sites
+//! stays fixed; the solver's own choices in the replay are fixed at their program points. For a deadlock
 //! the failing property is the deadlock (the encoding checks it at the end of the rounds);
 //! a passing run, complete, cannot be deadlocked.
 
@@ -41,7 +43,9 @@ use crate::rootcause::causes::{
     Access, CauseOrdering, ClosestRun, Forced, Forcing, RootCause, RootCauses, enumerate, orderings,
 };
 use crate::rootcause::{Accesses, Execution};
-use crate::seq::{Mode, PointKind, SeqError, SeqOptions, Sequentialized, sequentialize};
+use crate::seq::{
+    Mode, PointKind, SeqError, SeqOptions, Sequentialized, sequentialize, sequentialize_with_inputs,
+};
 
 #[derive(Debug, thiserror::Error)]
 pub enum CausesError {
@@ -151,7 +155,9 @@ pub fn root_causes(
             opts.recursion,
             deadlock,
         );
-        let symbolic = sequentialize(&prep.normalized, &prep.shared, Mode::Symbolic, &sopts)?;
+        // The recorded inputs are read from the replay's table, occurrence by occurrence,
+        // wherever the encoding's path reads them.
+        let symbolic = sequentialize_with_inputs(&prep.normalized, &prep.shared, recorded, &sopts)?;
         let mut session = Session::new(symbolic, rounds.max(unwind) + 2, deadline)?;
         if let Some(g) = gate {
             session.set_gate_owning_deadline(g.clone());
@@ -165,7 +171,12 @@ pub fn root_causes(
             .global_value(&model, failing.session.seq.vars.nthreads, false)
             .unwrap_or(0);
         slots.extend((0..nthreads.clamp(0, 1 << 16)).map(|k| k as u32));
-        let codes = align(&failing.session.seq, &session.seq, &slots)?;
+        let codes = align(
+            &failing.session.seq,
+            &session.seq,
+            &slots,
+            &d.resolved.threads,
+        )?;
         let inputs: HashMap<((u32, u32), crate::ir::StmtId), u64> = inputs
             .into_iter()
             .filter_map(|(((k, p), sid), v)| {
@@ -214,7 +225,7 @@ pub fn root_causes(
             lits.push(lit);
         }
         // 4. Inputs, a passing run and a failing one.
-        let mut fixed: Vec<Bool> = session
+        let fixed: Vec<Bool> = session
             .out
             .inputs
             .iter()
@@ -224,40 +235,6 @@ pub fn root_causes(
                 Some(rec.guard.implies(&same))
             })
             .collect();
-        // A recorded input is fixed where the encoding reads it, when it reads it once: an
-        // input read in a loop would need its occurrences told apart by the path.
-        for ((k, sid), values) in recorded {
-            let recs: Vec<_> = session
-                .out
-                .inputs
-                .iter()
-                .filter(|r| r.sid == *sid && r.point.is_some_and(|(kk, _)| kk == *k))
-                .collect();
-            // One point, copied once per round (the point runs in one of them); an
-            // aggregate's elements are its occurrences there, in order, in every copy.
-            let points: HashSet<_> = recs.iter().filter_map(|r| r.point).collect();
-            let mut vals = values.clone();
-            vals.sort_by_key(|(o, _)| *o);
-            let in_order = vals
-                .iter()
-                .enumerate()
-                .all(|(i, (o, _))| *o as usize == i + 1);
-            if recs.is_empty() {
-                continue;
-            }
-            if points.len() != 1 || !in_order || vals.is_empty() || recs.len() % vals.len() != 0 {
-                return Err(CausesError::Unsupported(
-                    "an input is read more than once by one thread".into(),
-                ));
-            }
-            for (j, rec) in recs.iter().enumerate() {
-                let Some((_, v)) = vals.get(j % vals.len()) else {
-                    continue;
-                };
-                let same = rec.value.eq(BV::from_i64(*v as i64, rec.value.get_size()));
-                fixed.push(rec.guard.implies(&same));
-            }
-        }
         for f in &fixed {
             session.add(f);
         }
@@ -332,7 +309,6 @@ pub fn root_causes(
         }
         break (session, lits, pass, ords, ex, steps, rounds);
     };
-    // 5. The closest passing run (MaxSMT-DSP's optimum, by the orderings it keeps).
     let describe = |n: usize| -> Option<CauseOrdering> {
         let o = ords.get(n)?;
         let access = |e: usize| {
@@ -345,41 +321,7 @@ pub fn root_causes(
             after: access(o.after)?,
         })
     };
-    let closest = match session.optimize(std::slice::from_ref(&pass), &lits) {
-        Answer::Violated(m) => {
-            let flipped: Vec<usize> = (0..lits.len())
-                .filter(|n| lits.get(*n).is_some_and(|l| !truth(&m, l)))
-                .collect();
-            let run = session.counterexample(&m, &prep.index, &prep.normalized);
-            // A concrete replay, quick; without a deadline, so that no Z3 timer runs on
-            // this thread (see `Session::set_gate_owning_deadline`).
-            let again = Replayer {
-                bounds: super::replay::ReplayBounds {
-                    unwind,
-                    ..replayer.bounds
-                },
-                deadline: None,
-                ..replayer.clone()
-            };
-            let replays = run
-                .schedule
-                .resolve(&prep.normalized, &prep.index)
-                .ok()
-                .and_then(|r| again.passing_run(&r).ok().flatten())
-                .is_some();
-            Some(ClosestRun {
-                kept: lits.len() - flipped.len(),
-                flipped: flipped.iter().filter_map(|n| describe(*n)).collect(),
-                schedule: run.schedule,
-                replays,
-            })
-        }
-        _ => None,
-    };
-    if stopped() {
-        return Err(stop_error());
-    }
-    // 6. The search, then each cause asked again.
+    // 5. The search, then each cause asked again.
     let mut forcing = Ask {
         session: &mut session,
         lits: &lits,
@@ -422,6 +364,14 @@ pub fn root_causes(
             })
         })
         .collect();
+    // 6. The closest passing run (MaxSMT-DSP's optimum, by the orderings it keeps), with
+    // the time the causes left: an optimum is dearer than a cause (on a run of a few
+    // hundred orderings, tens of seconds), and a search stopped here keeps its causes.
+    let closest = if stopped() {
+        None
+    } else {
+        closest_run(&mut session, &pass, &lits, &describe, replayer, unwind)
+    };
     Ok(RootCauses {
         causes,
         orderings: lits.len(),
@@ -441,6 +391,48 @@ pub fn root_causes(
         queries: found.queries,
         closest,
         time_ms: t0.elapsed().as_millis() as u64,
+    })
+}
+
+/// The passing run that keeps the most of the failing run's orderings (each a soft
+/// constraint of Z3's optimizer), its schedule replayed before it is given.
+fn closest_run(
+    session: &mut Session,
+    pass: &Bool,
+    lits: &[Bool],
+    describe: &dyn Fn(usize) -> Option<CauseOrdering>,
+    replayer: &Replayer,
+    unwind: u32,
+) -> Option<ClosestRun> {
+    let prep = replayer.prep;
+    let Answer::Violated(m) = session.optimize(std::slice::from_ref(pass), lits) else {
+        return None;
+    };
+    let flipped: Vec<usize> = (0..lits.len())
+        .filter(|n| lits.get(*n).is_some_and(|l| !truth(&m, l)))
+        .collect();
+    let run = session.counterexample(&m, &prep.index, &prep.normalized);
+    // A concrete replay, quick; without a deadline, so that no Z3 timer runs on this
+    // thread (see `Session::set_gate_owning_deadline`).
+    let again = Replayer {
+        bounds: super::replay::ReplayBounds {
+            unwind,
+            ..replayer.bounds
+        },
+        deadline: None,
+        ..replayer.clone()
+    };
+    let replays = run
+        .schedule
+        .resolve(&prep.normalized, &prep.index)
+        .ok()
+        .and_then(|r| again.passing_run(&r).ok().flatten())
+        .is_some();
+    Some(ClosestRun {
+        kept: lits.len() - flipped.len(),
+        flipped: flipped.iter().filter_map(|n| describe(*n)).collect(),
+        schedule: run.schedule,
+        replays,
     })
 }
 
@@ -546,6 +538,7 @@ fn align(
     replay: &Sequentialized,
     symbolic: &Sequentialized,
     slots: &HashSet<u32>,
+    threads: &[(u32, crate::ir::FuncId)],
 ) -> Result<HashMap<u32, Aligned>, CausesError> {
     let mut out = HashMap::new();
     for k in slots {
@@ -558,10 +551,21 @@ fn align(
         let (i, c, map) = match replay.slots.get(*k as usize).and_then(|s| s.codes.first()) {
             // Created, never scheduled: the replay gave it no code. Nothing of it ran,
             // so the encoding's code is all there is to name, when there is one.
-            None => match sym.codes.as_slice() {
-                [c] => (0, c, (0..c.points.len() as u32).collect()),
-                _ => return Err(mismatch()),
-            },
+            None => {
+                // A slot that may run several functions runs the one the schedule
+                // created it with.
+                let func = threads.iter().find(|(t, _)| t == k).map(|(_, f)| *f);
+                let (i, c) = match (func, sym.codes.as_slice()) {
+                    (Some(f), codes) => codes
+                        .iter()
+                        .enumerate()
+                        .find(|(_, c)| c.func == f)
+                        .ok_or_else(mismatch)?,
+                    (None, [c]) => (0, c),
+                    (None, _) => return Err(mismatch()),
+                };
+                (i, c, (0..c.points.len() as u32).collect())
+            }
             Some(code) => {
                 let heads: Vec<_> = code.points.iter().map(|p| (p.head, p.kind)).collect();
                 sym.codes

@@ -16,7 +16,7 @@
 //! | `context_switches` | number of context switches of the interleaving |
 //! | `candidates` | ranked; each: `rank`, `kind` (`value`: changing what the line computes avoids the failure along the interleaving; `atomicity`: the failure needs a context switch next to the line; `locking`: a lock acquisition that does not exclude a conflicting critical section, or a lock held into a deadlock; `blocking`: where a thread waits for ever in a deadlock; `ordering`: a statement that ran too early, or the creation of a thread that started too early, when the failure needs it to run before another thread's conflicting block; `flow`: an access of the differential projection that no other analysis named, typically a write that came too late), `file`, `line`, `column`, `columns`, `diag`, `threads` (`id`, `function`), `reads`, `writes`, `set` (number of the multi-line set it belongs to, or `null`), `hint`, `changes` (`thread`, `column`, `what`, `chosen`, `original`) |
 //! | `why` | why it fails, or `null` when no passing neighbour of the failing schedule was found (see `rootcause`): `change` (how the closest passing schedule differs, in words), `passing_interleaving` (that schedule, compact), `passing_schedule` (the same as a `seqloc.schedule/1` object, for `--schedule`; `null` when the schedule read back from the passing run does not replay and pass by itself), `unwind` (the loop bound to replay it with: `seqloc sequentialize prog.c --schedule S --unwind N --dialect gcc`), `tried` (passing neighbours replayed), `failing_flows` (data flows of the failing run: reads and the write each read from), `projection` (the flows that differ: each `read` (`thread`, `file`, `line`, `variable`), `failing_source` and `passing_source` (`thread`, `file`, `line`, `occurrence` (which of the thread's writes on that line, from 1) of the write read, `null` for the initial value), `inter_thread`). In SARIF: the run's `properties.why` (`change`, `passingInterleaving`), and each result on a line of the projection lists the projection's accesses as `relatedLocations` |
-//! | `root_causes` | minimal root causes, or `null` when not computed (`--root-causes 0`, a thread that creates threads, points the encoding cannot match, a limit; `-v` says why): `causes` (each `orderings`, every one `before` and `after` accesses — `thread`, `file`, `line`, `variable`, `write`, `sync`, `statement` — `atomicity` (the cause as an atomicity violation in words, or `null`), and `verified`: asked again after the search, forcing and minimal, `null` when the time ran out first), `orderings` (the failing run's selectable inter-thread orderings), `order_independent` (every complete run with these inputs fails, in any order), `complete` (no more root causes exist), `stopped`, `rounds` and `unwind` (the bounds of the runs considered), `queries`, `time_ms`, `closest` (the closest passing run of all the runs considered, MaxSMT over the orderings, or `null`: `kept` orderings, `flipped` — the differential projection, orderings as in `causes` —, `schedule` (`seqloc.schedule/1`, replay with `seqloc sequentialize --schedule S --unwind U --deadlock-rules`), `replays`: it replays and passes). In SARIF: each cause's accesses are `relatedLocations` of the results on their lines |
+//! | `root_causes` | minimal root causes, or `null` when not computed (`--root-causes 0`, a thread that creates threads, points the encoding cannot match, a limit; `-v` says why): `causes` (each `orderings`, every one `before` and `after` accesses — `thread`, `file`, `line`, `variable`, `write`, `sync`, `statement`, `occurrence` (which of the thread's executions of that access, from 1) — `atomicity` (the cause as an atomicity violation in words, or `null`), and `verified`: asked again after the search, forcing and minimal, `null` when the time ran out first), `orderings` (the failing run's selectable inter-thread orderings), `order_independent` (every complete run with these inputs fails, in any order), `complete` (no more root causes exist), `stopped`, `rounds` and `unwind` (the bounds of the runs considered), `queries`, `time_ms`, `closest` (the closest passing run of all the runs considered, MaxSMT over the orderings, or `null`: `kept` orderings, `flipped` — the differential projection, orderings as in `causes` —, `schedule` (`seqloc.schedule/1`, replay with `seqloc sequentialize --schedule S --unwind U --deadlock-rules`), `replays`: it replays and passes). In SARIF: each cause's accesses are `relatedLocations` of the results on their lines |
 //! | `complete` | the checker had no further answer (every candidate of the interleaving is listed) |
 //! | `stopped` | why the loop stopped early, or `null` |
 //! | `limit` | the limit that left the answer incomplete (`time`, `memory`, `interrupted`): the search's, or the one that cut the candidate loop short; otherwise `null` |
@@ -33,6 +33,7 @@ use crate::diag::explain::Candidate;
 use crate::diagnostics::SourceSpot;
 use crate::engine::check::Verdict;
 use crate::ir::Program;
+use crate::rootcause::ordinal;
 use crate::seq::schedule::short_file;
 
 pub const SCHEMA: &str = "seqloc.localize/1";
@@ -543,18 +544,6 @@ pub fn to_sarif(r: &LocalizeReport) -> String {
     serde_json::to_string_pretty(&doc).unwrap_or_default()
 }
 
-/// `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, `12th`, `13th`, `21st`.
-fn ordinal(n: u32) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
-
 /// The accesses of the projection's flows that `c`'s line takes part in, as SARIF related
 /// locations: the read and the writes it read from in the failing and the passing run.
 fn projection_locations(w: &WhyView, c: &Candidate) -> Vec<serde_json::Value> {
@@ -617,7 +606,7 @@ pub use super::json::sarif_uri;
 
 #[cfg(test)]
 mod tests {
-    use super::ordinal;
+    use crate::rootcause::ordinal;
 
     #[test]
     fn ordinals_read_as_english() {

@@ -284,6 +284,9 @@ pub struct Access {
     pub sync: bool,
     /// The statement as written.
     pub statement: String,
+    /// Which of the thread's executions of this access it is, from 1 (a loop's, or a
+    /// function's called twice).
+    pub occurrence: u32,
 }
 
 impl Access {
@@ -296,10 +299,11 @@ impl Access {
             write: e.write,
             sync: e.sync,
             statement: statement.to_string(),
+            occurrence: e.key.occurrence + 1,
         }
     }
 
-    /// `T2 reads balance (line 15)`, `T1 calls pthread_mutex_unlock on m (line 20)`.
+    /// `T2 reads balance (line 15)`, `T1 calls pthread_mutex_unlock on m (line 20, 2nd time)`.
     pub fn describe(&self) -> String {
         let what = if self.sync {
             let call = self
@@ -316,7 +320,24 @@ impl Access {
         } else {
             format!("reads {}", self.variable)
         };
-        format!("T{} {what} (line {})", self.thread, self.line)
+        if self.occurrence > 1 {
+            format!(
+                "T{} {what} (line {}, {} time)",
+                self.thread,
+                self.line,
+                super::ordinal(self.occurrence)
+            )
+        } else {
+            format!("T{} {what} (line {})", self.thread, self.line)
+        }
+    }
+
+    /// The same access of the program, whichever execution of it.
+    pub fn same_place(&self, o: &Access) -> bool {
+        Access {
+            occurrence: o.occurrence,
+            ..self.clone()
+        } == *o
     }
 
     /// `write of `balance``, `read of `x``, `call on `m``.
@@ -388,7 +409,7 @@ pub fn atomicity_violation(orderings: &[CauseOrdering]) -> Option<String> {
             let one_thread = first.thread == last.thread && first.file == last.file;
             let other = u1.thread == u2.thread && u1.thread != first.thread;
             // Two accesses of the region, not one seen from both sides.
-            if !one_thread || !other || first == last || first.line > last.line {
+            if !one_thread || !other || first.same_place(last) || first.line > last.line {
                 continue;
             }
             if last.line - first.line > NEARBY_LINES {
@@ -399,7 +420,7 @@ pub fn atomicity_violation(orderings: &[CauseOrdering]) -> Option<String> {
             } else {
                 format!("lines {}–{}", first.line, last.line)
             };
-            let between = if u1 == u2 {
+            let between = if u1.same_place(u2) {
                 format!("T{}'s {} (line {}) came", u1.thread, u1.noun(), u1.line)
             } else {
                 format!(
@@ -520,7 +541,18 @@ mod tests {
             write,
             sync: false,
             statement: String::new(),
+            occurrence: 1,
         }
+    }
+
+    #[test]
+    fn a_later_execution_of_an_access_says_which() {
+        let mut a = access(1, 41, "am", true);
+        assert_eq!(a.describe(), "T1 writes am (line 41)");
+        a.occurrence = 2;
+        assert_eq!(a.describe(), "T1 writes am (line 41, 2nd time)");
+        assert!(a.same_place(&access(1, 41, "am", true)));
+        assert!(!a.same_place(&access(2, 41, "am", true)));
     }
 
     #[test]

@@ -22,7 +22,7 @@ pub mod schedule;
 pub mod skeleton;
 
 use crate::ir::*;
-pub use build::sequentialize;
+pub use build::{Inputs, sequentialize, sequentialize_with_inputs};
 use rules::Rules;
 use schedule::Resolved;
 

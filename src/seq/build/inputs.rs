@@ -6,14 +6,14 @@ use crate::ir::build as b;
 use crate::ir::*;
 
 impl<'a, 'b> SlotGen<'a, 'b> {
-    /// A nondeterministic value, or in concrete mode the recorded input for this
+    /// A nondeterministic value, or where inputs are fixed the recorded input for this
     /// statement's next occurrence in this thread. Returns statements to run first (the
     /// occurrence counter) and the value.
     pub(super) fn input(&mut self, ty: &Type, loc: Loc, id: StmtId) -> (Vec<Stmt>, Expr) {
-        let Some(r) = self.b.concrete else {
+        let Some(inputs) = self.b.inputs else {
             return (vec![], b::nondet(ty, loc));
         };
-        let Some(values) = r.inputs.get(&(self.k, id)).cloned() else {
+        let Some(values) = inputs.get(&(self.k, id)).cloned() else {
             return (vec![], b::nondet(ty, loc));
         };
         let tt = self.b.prog.types.clone();
@@ -69,7 +69,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
     }
 
     pub(super) fn fix_inputs(&mut self, e: Expr, loc: Loc, id: StmtId) -> (Vec<Stmt>, Expr) {
-        if self.b.concrete.is_none() {
+        if self.b.inputs.is_none() {
             return (vec![], e);
         }
         match &e.kind {

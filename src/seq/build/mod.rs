@@ -32,6 +32,38 @@ pub fn sequentialize(
     mode: Mode,
     opts: &SeqOptions,
 ) -> Result<Sequentialized, SeqError> {
+    let inputs = match mode {
+        Mode::Concrete(r) => Some(&r.inputs),
+        Mode::Symbolic => None,
+    };
+    build(normalized, shared, mode, inputs, opts)
+}
+
+/// The symbolic program (every schedule of the rounds) with the inputs of `inputs` fixed
+/// as a replay fixes them: thread `k`'s `i`-th execution of statement `s` reads the `i`-th
+/// recorded value, and an occurrence beyond the record is nondeterministic again. The
+/// root-cause search asks its questions of it: "every run with the failing inputs" holds
+/// whichever path, loop iteration or inlined call reads an input, which fixing values by
+/// program point could not say of an input read in a loop or from two call sites.
+pub fn sequentialize_with_inputs(
+    normalized: &Program,
+    shared: &SharedInfo,
+    inputs: &Inputs,
+    opts: &SeqOptions,
+) -> Result<Sequentialized, SeqError> {
+    build(normalized, shared, Mode::Symbolic, Some(inputs), opts)
+}
+
+/// Input values by thread and statement, in occurrence order (as `Resolved::inputs`).
+pub type Inputs = HashMap<(u32, StmtId), Vec<(u32, i128)>>;
+
+fn build(
+    normalized: &Program,
+    shared: &SharedInfo,
+    mode: Mode,
+    inputs: Option<&Inputs>,
+    opts: &SeqOptions,
+) -> Result<Sequentialized, SeqError> {
     let mut prog = normalized.clone();
     let orig_main = prog.main().ok_or(SeqError::NoMain)?;
     apply_type_rules(&mut prog, &opts.rules);
@@ -94,6 +126,7 @@ pub fn sequentialize(
             Mode::Concrete(r) => Some(r),
             Mode::Symbolic => None,
         },
+        inputs,
         occ_vars: HashMap::new(),
         input_occ: HashMap::new(),
         input_tables: HashMap::new(),

@@ -24,6 +24,8 @@ pub(super) struct Builder<'a> {
     pub(super) nslots: u32,
     pub(super) thread_fns: Vec<FuncId>,
     pub(super) concrete: Option<&'a Resolved>,
+    /// The recorded inputs a replay (or the root-cause search's symbolic program) reads.
+    pub(super) inputs: Option<&'a super::Inputs>,
     /// Occurrence counters per (slot, statement), for concrete stops and inputs.
     pub(super) occ_vars: HashMap<(u32, StmtId), VarId>,
     pub(super) input_occ: HashMap<(u32, StmtId), VarId>,
