@@ -238,3 +238,29 @@ fn every_benchmark_root_cause_is_confirmed_and_small() {
         assert!(median <= 0.2, "median projection {median}: {projections:?}");
     }
 }
+
+/// Threads created and never run, in a slot the encoding lets run either of two functions
+/// (six workers and two auditors): each is matched by the function its creation site
+/// starts, so the search gets past the alignment, and its cause is confirmed.
+#[test]
+fn threads_that_never_ran_are_matched_by_their_function() {
+    let p = "benchmarks/paper/twostage_bad.c";
+    let o = run(&[
+        "localize",
+        p,
+        "--format",
+        "json",
+        "--root-causes",
+        "1",
+        "--root-cause-time",
+        "60",
+        "-v",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(!err.contains("program points differ"), "{err}");
+    let rc = &json(&o)["root_causes"];
+    let causes = rc["causes"].as_array().expect("root causes computed");
+    assert!(!causes.is_empty(), "{rc}");
+    assert_eq!(causes[0]["verified"], true, "{rc}");
+}

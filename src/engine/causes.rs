@@ -171,12 +171,9 @@ pub fn root_causes(
             .global_value(&model, failing.session.seq.vars.nthreads, false)
             .unwrap_or(0);
         slots.extend((0..nthreads.clamp(0, 1 << 16)).map(|k| k as u32));
-        let codes = align(
-            &failing.session.seq,
-            &session.seq,
-            &slots,
-            &d.resolved.threads,
-        )?;
+        let mut threads = d.resolved.threads.clone();
+        threads.extend(created_functions(prep, &cex));
+        let codes = align(&failing.session.seq, &session.seq, &slots, &threads)?;
         let inputs: HashMap<((u32, u32), crate::ir::StmtId), u64> = inputs
             .into_iter()
             .filter_map(|(((k, p), sid), v)| {
@@ -594,6 +591,35 @@ fn align(
         );
     }
     Ok(out)
+}
+
+/// The function each thread of the failing run started with, also one created that never
+/// ran (a schedule lists only the threads that ran): main's `k`-th creation starts thread
+/// `k` (the search refuses runs where another thread creates threads), and a creation
+/// site that can start one function only names it.
+fn created_functions(
+    prep: &crate::passes::Prepared,
+    cex: &crate::cex::Counterexample,
+) -> Vec<(u32, crate::ir::FuncId)> {
+    let ts = crate::analysis::facts::thread_structure(&prep.normalized);
+    let mut started: HashMap<crate::ir::Loc, Vec<crate::ir::FuncId>> = HashMap::new();
+    for (f, sites) in &ts.entries {
+        for (loc, _, _, _) in sites {
+            started.entry(*loc).or_default().push(*f);
+        }
+    }
+    let mut out = Vec::new();
+    let mut k = 0u32;
+    for step in cex.steps.iter().filter(|s| s.thread == 0) {
+        let Some(fns) = started.get(&step.loc) else {
+            continue;
+        };
+        k += 1;
+        if let [f] = fns.as_slice() {
+            out.push((k, *f));
+        }
+    }
+    out
 }
 
 /// `small` as a subsequence of `big` (the earliest embedding, which a split never
