@@ -383,6 +383,7 @@ impl Run {
                 },
                 why: None,
                 root_causes: None,
+                causes_missing: None,
             },
             Found::Localized {
                 localized,
@@ -416,6 +417,7 @@ impl Run {
                         .as_ref()
                         .map(|w| seqloc::report::localize::WhyView::of(w, cex)),
                     root_causes: localized.causes.as_ref(),
+                    causes_missing: localized.causes_missing.as_deref(),
                 }
             }
         }

@@ -215,6 +215,9 @@ pub struct Localized {
     /// The minimal root causes (see `engine::causes`); none when not asked for or not
     /// computed (the notes say why).
     pub causes: Option<crate::rootcause::causes::RootCauses>,
+    /// Why no root cause is given although they were asked for: not computed (the
+    /// error), or the search stopped before its first; `None` otherwise.
+    pub causes_missing: Option<String>,
 }
 
 /// The interleaving analyses' questions, answered by replays.
@@ -557,8 +560,12 @@ pub fn localize(
             t.elapsed().as_millis()
         ));
     }
+    let mut causes_missing = None;
     let causes = match causes {
         Some(Ok(c)) => {
+            if c.causes.is_empty() && !c.order_independent {
+                causes_missing = c.stopped.clone();
+            }
             notes.push(format!(
                 "root causes: {} found among {} orderings ({} solver questions, {} rounds, {} ms){}",
                 c.causes.len(),
@@ -575,6 +582,7 @@ pub fn localize(
         }
         Some(Err(e)) => {
             notes.push(format!("root causes: not computed ({e})"));
+            causes_missing = Some(e.to_string());
             None
         }
         None => None,
@@ -615,6 +623,7 @@ pub fn localize(
         notes,
         why,
         causes,
+        causes_missing,
     })
 }
 

@@ -41,6 +41,17 @@ pub fn render(c: &RootCauses, st: &Style) -> String {
     s
 }
 
+/// One line when the root causes were asked for and none is given: why, and, when the
+/// search ran out of time, the option that gives it more.
+pub fn render_missing(why: &str, st: &Style) -> String {
+    let more = if why.starts_with("stopped") || why.contains("time limit") {
+        " (--root-cause-time SECS gives the search more time)"
+    } else {
+        ""
+    };
+    format!("{}: none found — {why}{more}.\n\n", st.bold("Root cause"))
+}
+
 fn render_causes(c: &RootCauses, st: &Style) -> String {
     let mut s = String::new();
     if c.order_independent {
@@ -141,4 +152,23 @@ pub fn lines(c: &RootCauses) -> Vec<String> {
             None => format!("Root cause {}: {}", i + 1, cause.describe()),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_cause_says_why_and_offers_time_only_when_time_was_short() {
+        let st = Style::plain();
+        let stopped = render_missing("stopped: the search had had its time", &st);
+        assert!(
+            stopped.starts_with("Root cause: none found — stopped"),
+            "{stopped}"
+        );
+        assert!(stopped.contains("--root-cause-time"), "{stopped}");
+        let refused = render_missing("a thread other than main creates threads", &st);
+        assert!(refused.contains("creates threads"), "{refused}");
+        assert!(!refused.contains("--root-cause-time"), "{refused}");
+    }
 }

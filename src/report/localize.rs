@@ -56,6 +56,9 @@ pub struct LocalizeReport<'a> {
     pub why: Option<WhyView>,
     /// Minimal root causes (see `engine::causes`).
     pub root_causes: Option<&'a crate::rootcause::causes::RootCauses>,
+    /// Why no root cause is given although they were asked for (text report only; the
+    /// JSON's `root_causes` is `null` or has no `causes`, and `-v` says the same).
+    pub causes_missing: Option<&'a str>,
 }
 
 /// The `why` of a report (see the JSON table above).
@@ -351,6 +354,9 @@ pub fn render_text(r: &LocalizeReport, prog: &Program, st: &Style) -> String {
     }
     if let Some(c) = r.root_causes {
         s.push_str(&super::causes::render(c, st));
+    }
+    if let Some(why) = r.causes_missing {
+        s.push_str(&super::causes::render_missing(why, st));
     }
     let n = r.candidates.len();
     if n == 0 {
