@@ -172,7 +172,7 @@ pub fn root_causes(
             .unwrap_or(0);
         slots.extend((0..nthreads.clamp(0, 1 << 16)).map(|k| k as u32));
         let mut threads = d.resolved.threads.clone();
-        threads.extend(created_functions(prep, &cex));
+        threads.extend(created_functions(prep, &cex, nthreads));
         let codes = align(&failing.session.seq, &session.seq, &slots, &threads)?;
         let inputs: HashMap<((u32, u32), crate::ir::StmtId), u64> = inputs
             .into_iter()
@@ -596,10 +596,12 @@ fn align(
 /// The function each thread of the failing run started with, also one created that never
 /// ran (a schedule lists only the threads that ran): main's `k`-th creation starts thread
 /// `k` (the search refuses runs where another thread creates threads), and a creation
-/// site that can start one function only names it.
+/// site that can start one function only names it; `nthreads` (main included) is the
+/// failing run's own count of threads.
 fn created_functions(
     prep: &crate::passes::Prepared,
     cex: &crate::cex::Counterexample,
+    nthreads: i128,
 ) -> Vec<(u32, crate::ir::FuncId)> {
     let ts = crate::analysis::facts::thread_structure(&prep.normalized);
     let mut started: HashMap<crate::ir::Loc, Vec<crate::ir::FuncId>> = HashMap::new();
@@ -618,6 +620,12 @@ fn created_functions(
         if let [f] = fns.as_slice() {
             out.push((k, *f));
         }
+    }
+    // A count that disagrees with the run's own (a creation the steps show twice, or
+    // one they miss) would name the wrong function, and a passing run would have to end
+    // in code its thread never runs: then nothing is inferred.
+    if i128::from(k) + 1 != nthreads {
+        return vec![];
     }
     out
 }
