@@ -271,3 +271,36 @@ fn threads_that_never_ran_are_matched_by_their_function() {
         None => assert!(err.contains("root causes: not computed (stopped"), "{err}"),
     }
 }
+
+/// A program the search refuses says so: the text report's "Root cause: none found"
+/// line and the JSON's `root_causes_missing`, so a script need not parse `-v`; a program
+/// with a cause has no such field set.
+#[test]
+fn a_refused_program_says_why_it_has_no_root_cause() {
+    let p = "tests/programs/rootcause_refused/spawned_by_worker.c";
+    let o = run(&["localize", p, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    assert!(j["root_causes"].is_null(), "{j}");
+    let why = j["root_causes_missing"].as_str().unwrap_or_default();
+    assert!(why.contains("creates threads"), "{j}");
+    let text = stdout(&run(&["localize", p]));
+    assert!(
+        text.contains("Root cause: none found — a thread other than main creates threads"),
+        "{text}"
+    );
+    let o = run(&[
+        "localize",
+        &format!("{DIR}/teller_lost_update.c"),
+        "--format",
+        "json",
+    ]);
+    let j = json(&o);
+    assert!(
+        j["root_causes"]["causes"]
+            .as_array()
+            .is_some_and(|c| !c.is_empty()),
+        "{j}"
+    );
+    assert!(j["root_causes_missing"].is_null(), "{j}");
+}

@@ -17,6 +17,7 @@
 //! | `candidates` | ranked; each: `rank`, `kind` (`value`: changing what the line computes avoids the failure along the interleaving; `atomicity`: the failure needs a context switch next to the line; `locking`: a lock acquisition that does not exclude a conflicting critical section, or a lock held into a deadlock; `blocking`: where a thread waits for ever in a deadlock; `ordering`: a statement that ran too early, or the creation of a thread that started too early, when the failure needs it to run before another thread's conflicting block; `flow`: an access of the differential projection that no other analysis named, typically a write that came too late), `file`, `line`, `column`, `columns`, `diag`, `threads` (`id`, `function`), `reads`, `writes`, `set` (number of the multi-line set it belongs to, or `null`), `hint`, `changes` (`thread`, `column`, `what`, `chosen`, `original`) |
 //! | `why` | why it fails, or `null` when no passing neighbour of the failing schedule was found (see `rootcause`): `change` (how the closest passing schedule differs, in words), `passing_interleaving` (that schedule, compact), `passing_schedule` (the same as a `seqloc.schedule/1` object, for `--schedule`; `null` when the schedule read back from the passing run does not replay and pass by itself), `unwind` (the loop bound to replay it with: `seqloc sequentialize prog.c --schedule S --unwind N --dialect gcc`), `tried` (passing neighbours replayed), `failing_flows` (data flows of the failing run: reads and the write each read from), `projection` (the flows that differ: each `read` (`thread`, `file`, `line`, `variable`), `failing_source` and `passing_source` (`thread`, `file`, `line`, `occurrence` (which of the thread's writes on that line, from 1) of the write read, `null` for the initial value), `inter_thread`). In SARIF: the run's `properties.why` (`change`, `passingInterleaving`), and each result on a line of the projection lists the projection's accesses as `relatedLocations` |
 //! | `root_causes` | minimal root causes, or `null` when not computed (`--root-causes 0`, a thread that creates threads, points the encoding cannot match, a limit; `-v` says why): `causes` (each `orderings`, every one `before` and `after` accesses — `thread`, `file`, `line`, `variable`, `write`, `sync`, `statement`, `occurrence` (which of the thread's executions of that access, from 1) — `atomicity` (the cause as an atomicity violation in words, or `null`), and `verified`: asked again after the search, forcing and minimal, `null` when the time ran out first), `orderings` (the failing run's selectable inter-thread orderings), `order_independent` (every complete run with these inputs fails, in any order), `complete` (no more root causes exist), `stopped`, `rounds` and `unwind` (the bounds of the runs considered), `queries`, `time_ms`, `closest` (the closest passing run of all the runs considered, MaxSMT over the orderings, or `null`: `kept` orderings, `flipped` — the differential projection, orderings as in `causes` —, `schedule` (`seqloc.schedule/1`, replay with `seqloc sequentialize --schedule S --unwind U --deadlock-rules`), `replays`: it replays and passes). In SARIF: each cause's accesses are `relatedLocations` of the results on their lines |
+//! | `root_causes_missing` | why no root cause is given although they were asked for (not computed, or the search stopped before its first, or the failing run's orderings do not force the failure), or `null` (causes given, none asked for, or none needed: `order_independent`) |
 //! | `complete` | the checker had no further answer (every candidate of the interleaving is listed) |
 //! | `stopped` | why the loop stopped early, or `null` |
 //! | `limit` | the limit that left the answer incomplete (`time`, `memory`, `interrupted`): the search's, or the one that cut the candidate loop short; otherwise `null` |
@@ -56,8 +57,8 @@ pub struct LocalizeReport<'a> {
     pub why: Option<WhyView>,
     /// Minimal root causes (see `engine::causes`).
     pub root_causes: Option<&'a crate::rootcause::causes::RootCauses>,
-    /// Why no root cause is given although they were asked for (text report only; the
-    /// JSON's `root_causes` is `null` or has no `causes`, and `-v` says the same).
+    /// Why no root cause is given although they were asked for (text, and the JSON's
+    /// `root_causes_missing`; `-v` says the same).
     pub causes_missing: Option<&'a str>,
 }
 
@@ -250,6 +251,7 @@ struct Json<'a> {
     time_ms: Times,
     why: &'a Option<WhyView>,
     root_causes: Option<&'a crate::rootcause::causes::RootCauses>,
+    root_causes_missing: Option<&'a str>,
 }
 
 pub fn to_json(r: &LocalizeReport) -> String {
@@ -272,6 +274,7 @@ pub fn to_json(r: &LocalizeReport) -> String {
         time_ms: r.time,
         why: &r.why,
         root_causes: r.root_causes,
+        root_causes_missing: r.causes_missing,
     };
     serde_json::to_string_pretty(&j).unwrap_or_default()
 }
