@@ -417,7 +417,7 @@ impl Run {
                         .as_ref()
                         .map(|w| seqloc::report::localize::WhyView::of(w, cex)),
                     root_causes: localized.causes.as_ref(),
-                    causes_missing: localized.causes_missing.as_deref(),
+                    causes_missing: localized.causes_missing.as_ref(),
                 }
             }
         }

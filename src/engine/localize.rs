@@ -198,6 +198,16 @@ const CAUSES_FLOOR: std::time::Duration = std::time::Duration::from_secs(2);
 /// How often the end of the root-cause search is looked for once the loop is done.
 const CAUSES_POLL: std::time::Duration = std::time::Duration::from_millis(2);
 
+/// Ends the root-cause search at its time: closes its gate (no more Z3 work on its
+/// thread) and interrupts the solve in progress there.
+fn stop_causes(gate: &SolveGate, ctx: &Mutex<Option<Interruptible>>) {
+    gate.close(|| {
+        if let Some(ctx) = *ctx.lock().unwrap_or_else(|e| e.into_inner()) {
+            ctx.interrupt()
+        }
+    });
+}
+
 /// What the localization found, ranked.
 pub struct Localized {
     /// The counterexample the report shows: the checker's (or the replay's, for a user's
@@ -217,7 +227,7 @@ pub struct Localized {
     pub causes: Option<crate::rootcause::causes::RootCauses>,
     /// Why no root cause is given although they were asked for: not computed (the
     /// error), or the search stopped before its first; `None` otherwise.
-    pub causes_missing: Option<String>,
+    pub causes_missing: Option<crate::rootcause::causes::MissingCauses>,
 }
 
 /// The interleaving analyses' questions, answered by replays.
@@ -387,11 +397,7 @@ pub fn localize(
             scope.spawn(move || {
                 while !done.load(std::sync::atomic::Ordering::SeqCst) && !gate.is_closed() {
                     if Instant::now() >= causes_deadline {
-                        gate.close(|| {
-                            if let Some(ctx) = *ctx.lock().unwrap_or_else(|e| e.into_inner()) {
-                                ctx.interrupt()
-                            }
-                        });
+                        stop_causes(gate, ctx);
                         break;
                     }
                     std::thread::sleep(CAUSES_POLL);
@@ -415,11 +421,7 @@ pub fn localize(
                 std::thread::sleep(CAUSES_POLL);
             }
             if !c.is_finished() {
-                causes_gate.close(|| {
-                    if let Some(ctx) = *causes_ctx.lock().unwrap_or_else(|e| e.into_inner()) {
-                        ctx.interrupt()
-                    }
-                });
+                stop_causes(&causes_gate, &causes_ctx);
             }
         }
         (
@@ -560,11 +562,16 @@ pub fn localize(
             t.elapsed().as_millis()
         ));
     }
+    // The gate closes only when the search's time is up.
+    let missing = |reason: String| crate::rootcause::causes::MissingCauses {
+        reason,
+        out_of_time: causes_gate.is_closed(),
+    };
     let mut causes_missing = None;
     let causes = match causes {
         Some(Ok(c)) => {
             if c.causes.is_empty() && !c.order_independent {
-                causes_missing = c.stopped.clone();
+                causes_missing = c.stopped.clone().map(missing);
             }
             notes.push(format!(
                 "root causes: {} found among {} orderings ({} solver questions, {} rounds, {} ms){}",
@@ -582,7 +589,7 @@ pub fn localize(
         }
         Some(Err(e)) => {
             notes.push(format!("root causes: not computed ({e})"));
-            causes_missing = Some(e.to_string());
+            causes_missing = Some(missing(e.to_string()));
             None
         }
         None => None,

@@ -4,7 +4,7 @@
 
 use super::style::Style;
 use crate::diag::explain::{Candidate, same_file};
-use crate::rootcause::causes::RootCauses;
+use crate::rootcause::causes::{MissingCauses, RootCauses};
 
 /// The "Root cause" block, then the closest passing run: nothing when there is nothing
 /// to say.
@@ -43,13 +43,17 @@ pub fn render(c: &RootCauses, st: &Style) -> String {
 
 /// One line when the root causes were asked for and none is given: why, and, when the
 /// search ran out of time, the option that gives it more.
-pub fn render_missing(why: &str, st: &Style) -> String {
-    let more = if why.starts_with("stopped") || why.contains("time limit") {
+pub fn render_missing(m: &MissingCauses, st: &Style) -> String {
+    let more = if m.out_of_time {
         " (--root-cause-time SECS gives the search more time)"
     } else {
         ""
     };
-    format!("{}: none found — {why}{more}.\n\n", st.bold("Root cause"))
+    format!(
+        "{}: none found — {}{more}.\n\n",
+        st.bold("Root cause"),
+        m.reason
+    )
 }
 
 fn render_causes(c: &RootCauses, st: &Style) -> String {
@@ -161,13 +165,20 @@ mod tests {
     #[test]
     fn a_missing_cause_says_why_and_offers_time_only_when_time_was_short() {
         let st = Style::plain();
-        let stopped = render_missing("stopped: the search had had its time", &st);
+        let missing = |reason: &str, out_of_time| MissingCauses {
+            reason: reason.into(),
+            out_of_time,
+        };
+        let stopped = render_missing(&missing("stopped: the search had had its time", true), &st);
         assert!(
             stopped.starts_with("Root cause: none found — stopped"),
             "{stopped}"
         );
         assert!(stopped.contains("--root-cause-time"), "{stopped}");
-        let refused = render_missing("a thread other than main creates threads", &st);
+        let refused = render_missing(
+            &missing("a thread other than main creates threads", false),
+            &st,
+        );
         assert!(refused.contains("creates threads"), "{refused}");
         assert!(!refused.contains("--root-cause-time"), "{refused}");
     }

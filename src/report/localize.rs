@@ -59,7 +59,7 @@ pub struct LocalizeReport<'a> {
     pub root_causes: Option<&'a crate::rootcause::causes::RootCauses>,
     /// Why no root cause is given although they were asked for (text, and the JSON's
     /// `root_causes_missing`; `-v` says the same).
-    pub causes_missing: Option<&'a str>,
+    pub causes_missing: Option<&'a crate::rootcause::causes::MissingCauses>,
 }
 
 /// The `why` of a report (see the JSON table above).
@@ -274,7 +274,7 @@ pub fn to_json(r: &LocalizeReport) -> String {
         time_ms: r.time,
         why: &r.why,
         root_causes: r.root_causes,
-        root_causes_missing: r.causes_missing,
+        root_causes_missing: r.causes_missing.map(|m| m.reason.as_str()),
     };
     serde_json::to_string_pretty(&j).unwrap_or_default()
 }
@@ -358,8 +358,8 @@ pub fn render_text(r: &LocalizeReport, prog: &Program, st: &Style) -> String {
     if let Some(c) = r.root_causes {
         s.push_str(&super::causes::render(c, st));
     }
-    if let Some(why) = r.causes_missing {
-        s.push_str(&super::causes::render_missing(why, st));
+    if let Some(m) = r.causes_missing {
+        s.push_str(&super::causes::render_missing(m, st));
     }
     let n = r.candidates.len();
     if n == 0 {

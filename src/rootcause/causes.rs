@@ -353,6 +353,14 @@ impl Access {
     }
 }
 
+/// Why a localization that asked for root causes gives none: the search's error or the
+/// reason it stopped, and whether its time ran out (then more time may find one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingCauses {
+    pub reason: String,
+    pub out_of_time: bool,
+}
+
 /// One ordering of a root cause: `before` ran before `after` in the failing run.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct CauseOrdering {
