@@ -10,7 +10,9 @@ impl Normalizer<'_> {
     /// performs at most one shared access.
     pub(super) fn simple(&mut self, kind: StmtKind, loc: Loc, out: &mut Vec<Stmt>) {
         let shared = self.shared;
-        let mut kind = kind;
+        let Some(mut kind) = self.split_copy(kind, loc, out) else {
+            return;
+        };
         match &mut kind {
             StmtKind::Expr(e) => match &mut e.kind {
                 ExprKind::Assign(l, r) => {
@@ -138,6 +140,20 @@ impl Normalizer<'_> {
         self.bind_taken(l, taken, out);
     }
 
+    /// Hoists every shared read of the address computation of lvalue `l` (`p` in `p->s`,
+    /// `i` in `a[i]`), so that it can be named again without reading again.
+    pub(super) fn hoist_address(&mut self, l: &mut Expr, out: &mut Vec<Stmt>) {
+        let mut taken: Vec<Expr> = Vec::new();
+        addr_reads_mut(self.shared, l, &mut |x| {
+            let ty = x.ty.clone();
+            let loc = x.loc;
+            let placeholder =
+                Expr::new(ExprKind::Var(VarId(u32::MAX - taken.len() as u32)), ty, loc);
+            taken.push(std::mem::replace(x, placeholder));
+        });
+        self.bind_taken(l, taken, out);
+    }
+
     /// Hoists all but the last `keep` shared reads of `e` (in evaluation order).
     pub(super) fn hoist(&mut self, e: &mut Expr, keep: usize, out: &mut Vec<Stmt>) {
         let n = count_reads(self.shared, e);
@@ -171,6 +187,13 @@ impl Normalizer<'_> {
             // taken first, so the later one holds its placeholder: bind it to the
             // temporary already declared, or the placeholder id escapes into the IR.
             patch_placeholders(&mut x, &vars, self.prog);
+            let x = match self.bind_copy(x, out) {
+                Ok(t) => {
+                    vars.push(t);
+                    continue;
+                }
+                Err(x) => x,
+            };
             let loc = x.loc;
             let t = self.temp(&x.ty, loc);
             self.push(

@@ -17,6 +17,7 @@
 //! * numbers every statement ([`StmtId`]), the identity every later copy keeps.
 
 mod access;
+mod aggregate;
 mod effect;
 mod normalizer;
 mod pure;
