@@ -449,3 +449,49 @@ fn issue26_barrier_and_once_in_the_symbolic_search() {
     .collect();
     assert!(errors.is_empty(), "{}", errors.join("\n\n"));
 }
+
+/// A spurious wake-up is part of the counterexample: the schedule localization reports
+/// (with the wake-up as its input) gives a sequential program that gcc compiles and that
+/// fails natively at the assertion, with no signal ever sent.
+#[test]
+fn issue26_a_spurious_wake_up_replays_natively() {
+    if !have_gcc() {
+        return;
+    }
+    let prog = format!("{DIR}/cond_spurious_fail.c");
+    let o = run(&["localize", &prog, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    assert!(candidate_lines(&j).contains(&16), "{j}");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sched = dir.path().join("schedule.json");
+    std::fs::write(&sched, j["schedule"].to_string()).expect("write schedule");
+    let seq = dir.path().join("seq.c");
+    let (sched, seq_s) = (sched.to_str().expect("utf-8"), seq.to_str().expect("utf-8"));
+    let o = run(&[
+        "sequentialize",
+        &prog,
+        "--schedule",
+        sched,
+        "--dialect",
+        "gcc",
+        "-o",
+        seq_s,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let exe = dir.path().join("seq");
+    let c = std::process::Command::new("gcc")
+        .arg("-o")
+        .arg(&exe)
+        .arg(&seq)
+        .output()
+        .expect("gcc runs");
+    assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+    let r = std::process::Command::new(&exe).output().expect("runs");
+    let out = String::from_utf8_lossy(&r.stdout);
+    assert_eq!(r.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("error-reached cond_spurious_fail.c:20"),
+        "{out}"
+    );
+}

@@ -5,22 +5,34 @@
 use crate::ir::known::{Known, classify};
 use crate::ir::*;
 
-/// Every `pthread_cond_wait`/`pthread_cond_timedwait` call guarded by an `if` and no loop:
-/// the wait's location and the `if`'s.
-///
-/// seqloc does not model spurious wake-ups (a wait returns only when signalled or timed
-/// out), so for such a wait "no failure" is not an answer: a spurious wake-up may still make
-/// the program fail.
-pub fn if_guarded_waits(prog: &Program) -> Vec<(Loc, Loc)> {
-    let mut out = Vec::new();
+/// The condition waits (`pthread_cond_wait`, `pthread_cond_timedwait`) where seqloc models
+/// POSIX's spurious wake-ups: the wait may return, once the mutex is free, without any
+/// signal. A wait whose innermost enclosing construct is a loop is left out: the loop is
+/// where a program re-tests its predicate (CERT CON36-C), so a spurious wake-up there only
+/// waits again, and modelling it would spend the loop's unwinding bound on wake-ups that
+/// change nothing. Every other wait (under an `if`, or under no test at all) is listed:
+/// there a spurious wake-up runs on with the predicate false.
+pub fn spurious_wake_sites(prog: &Program) -> std::collections::HashSet<StmtId> {
+    let mut out = std::collections::HashSet::new();
     for f in &prog.funcs {
         let Some(body) = &f.body else { continue };
         visit::each_stmt(body, &mut |s| {
             if s.id == StmtId::NONE || !is_wait_call(prog, s) {
                 return;
             }
-            if let Some(guard) = guarding_if(prog, s.id) {
-                out.push((s.loc, guard.loc));
+            let mut path: Vec<&Stmt> = Vec::new();
+            if !find(body, s.id, &mut path) {
+                return;
+            }
+            let innermost_loop_first = path.iter().rev().find_map(|p| match p.kind {
+                StmtKind::While { .. } | StmtKind::DoWhile { .. } | StmtKind::For { .. } => {
+                    Some(true)
+                }
+                StmtKind::If { .. } => Some(false),
+                _ => None,
+            });
+            if innermost_loop_first != Some(true) {
+                out.insert(s.id);
             }
         });
     }
@@ -28,8 +40,13 @@ pub fn if_guarded_waits(prog: &Program) -> Vec<(Loc, Loc)> {
 }
 
 fn is_wait_call(prog: &Program, s: &Stmt) -> bool {
-    let StmtKind::Expr(e) = &s.kind else {
-        return false;
+    let e = match &s.kind {
+        StmtKind::Expr(e) => e,
+        StmtKind::Decl {
+            init: Some(Init::Expr(e)),
+            ..
+        } => e,
+        _ => return false,
     };
     let mut found = false;
     visit::each_subexpr(e, &mut |x| {
@@ -132,4 +149,44 @@ fn find<'a>(s: &'a Stmt, sid: StmtId, path: &mut Vec<&'a Stmt>) -> bool {
         path.pop();
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The line of each statement `spurious_wake_sites` lists.
+    fn site_lines(src: &str) -> Vec<u32> {
+        let mut p = crate::frontend::load_text("t.c", src, DataModel::Lp64).expect("parses");
+        crate::passes::normalize::normalize(&mut p);
+        let sites = spurious_wake_sites(&p);
+        let mut lines = Vec::new();
+        for f in &p.funcs {
+            let Some(body) = &f.body else { continue };
+            visit::each_stmt(body, &mut |s| {
+                if sites.contains(&s.id) && !matches!(s.kind, StmtKind::Block(_)) {
+                    lines.extend(p.sources.position(s.loc).map(|x| x.line));
+                }
+            });
+        }
+        lines.sort();
+        lines
+    }
+
+    #[test]
+    fn waits_no_loop_re_tests_may_wake_spuriously() {
+        let lines = site_lines(
+            "typedef struct { int x; } pthread_mutex_t; typedef struct { int x; } pthread_cond_t;\n\
+             extern int pthread_cond_wait(pthread_cond_t *, pthread_mutex_t *);\n\
+             pthread_mutex_t m; pthread_cond_t c; int ready, done;\n\
+             void a(void) { if (!ready) pthread_cond_wait(&c, &m); }\n\
+             void b(void) { pthread_cond_wait(&c, &m); }\n\
+             void d(void) { while (!ready) pthread_cond_wait(&c, &m); }\n\
+             void e(void) { while (!done) { if (!ready) pthread_cond_wait(&c, &m); done = 1; } }\n\
+             void f(void) { for (;;) { int r = pthread_cond_wait(&c, &m); if (r == 0) break; } }\n\
+             int main(void) { a(); b(); d(); e(); f(); return 0; }\n",
+        );
+        // Line 4 (`if`), 5 (no test), 7 (`if` inside a loop); not 6 and 8 (in a loop).
+        assert_eq!(lines, vec![4, 5, 7]);
+    }
 }

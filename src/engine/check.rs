@@ -184,42 +184,7 @@ pub fn check_within(
     if let Some(cex) = &mut out.counterexample {
         name_assertion(cex, prep);
     }
-    if out.verdict == Verdict::NoFailureWithinBounds {
-        unmodelled_wake_ups(&mut out, &prep.normalized, &opts.properties);
-    }
     Ok(out)
-}
-
-/// seqloc's engines wake a condition wait only by a signal (or a time-out), while POSIX lets
-/// `pthread_cond_wait` return spuriously. A wait tested in a loop only waits again; one
-/// guarded by an `if` runs on with its predicate false. For such a program "no failure" is
-/// not an answer, so it becomes UNKNOWN, naming the wait. What is at stake: an assertion
-/// (only when one is reachable at all: otherwise no wake-up can make one fail), and a
-/// deadlock (a thread that ran on may block elsewhere for ever).
-fn unmodelled_wake_ups(
-    out: &mut CheckOutcome,
-    prog: &Program,
-    properties: &crate::checker::builtin::Properties,
-) {
-    let assertions =
-        properties.assertions && crate::analysis::hazards::hazards(prog).check.is_some();
-    if !assertions && !properties.deadlock {
-        return;
-    }
-    let Some((wait, guard)) = crate::analysis::waits::if_guarded_waits(prog)
-        .into_iter()
-        .next()
-    else {
-        return;
-    };
-    let line = |l| prog.sources.position(l).map_or(0, |p| p.line);
-    let found = out.reason.take().unwrap_or_default();
-    out.verdict = Verdict::Unknown;
-    out.reason = Some(format!(
-        "no failure without spurious wake-ups ({found}), but the condition wait at line {} is guarded by the `if` at line {} and not by a loop: a spurious wake-up, which POSIX allows and seqloc does not model, would run on with the predicate false (CERT CON36-C: test it in a `while` loop)",
-        line(wait),
-        line(guard)
-    ));
 }
 
 /// `assert(e)` of `<assert.h>` fails by calling `__assert_fail`, which normalization makes

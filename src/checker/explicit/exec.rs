@@ -100,6 +100,8 @@ pub struct Machine<'p> {
     /// The program sets a mutex type: each mutex keeps its type and re-lock count in its
     /// own bytes (see `sync`).
     typed_mutexes: bool,
+    /// The condition waits that may wake without a signal (`analysis::waits`).
+    spurious_waits: std::collections::HashSet<StmtId>,
 }
 
 impl<'p> Machine<'p> {
@@ -163,6 +165,7 @@ impl<'p> Machine<'p> {
             layouts: RefCell::new(HashMap::default()),
             main,
             typed_mutexes,
+            spurious_waits: crate::analysis::waits::spurious_wake_sites(prog),
         })
     }
 
@@ -242,10 +245,13 @@ impl<'p> Machine<'p> {
     /// renames them.
     pub fn step_raw(&self, st: &mut State, tid: usize, ch: &mut Chooser) -> R<()> {
         if let Status::Waiting {
-            mutex, signaled, ..
+            mutex,
+            signaled,
+            spurious,
+            ..
         } = st.threads[tid].status
         {
-            if !signaled || st.locks.contains_key(&mutex) {
+            if !(signaled || spurious) || st.locks.contains_key(&mutex) {
                 return Err(Stop::Blocked);
             }
             st.locks.insert(mutex, tid as u32);
@@ -921,10 +927,16 @@ impl Cx<'_, '_> {
                     // Waiting gives up every re-lock of a recursive mutex too.
                     self.set_relocks(mx, 0, loc)?;
                 }
+                let spurious = self
+                    .m
+                    .prev_stmt(self.st, self.tid)
+                    .is_some_and(|id| self.m.spurious_waits.contains(&id))
+                    && self.ch.pick(2) == 1;
                 self.st.threads[self.tid].status = Status::Waiting {
                     cond: c,
                     mutex: mx,
                     signaled: false,
+                    spurious,
                 };
                 Ok(Some(Val::int(0)))
             }

@@ -198,6 +198,9 @@ pub enum Status {
         cond: Place,
         mutex: Place,
         signaled: bool,
+        /// Chosen as the wait starts (only at `analysis::waits::spurious_wake_sites`): the
+        /// wait returns without a signal once the mutex is free, as POSIX allows.
+        spurious: bool,
     },
     Finished(Val),
     /// In a loop that touches nothing shared and never ends: it takes no more steps, but
@@ -580,7 +583,9 @@ impl State {
         std::mem::discriminant(&t.status).hash(&mut buf);
         match &t.status {
             Status::Finished(v) => v.v.hash(&mut buf),
-            Status::Waiting { signaled, .. } => signaled.hash(&mut buf),
+            Status::Waiting {
+                signaled, spurious, ..
+            } => (signaled, spurious).hash(&mut buf),
             Status::Running | Status::Stuck => {}
         }
         for f in &t.frames {

@@ -282,11 +282,16 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 }
                 a.push(st(b::assign(wait.clone(), c, &tt)));
                 a.push(st(b::assign(sig.clone(), b::int(0), &tt)));
-                // Part two: woken up (no spurious wake-ups), take the mutex back.
+                // Part two: woken up, take the mutex back. Woken by a signal, by the end
+                // of a timed wait's time, or (where `analysis::waits::spurious_wake_sites`
+                // says it matters) by nothing at all: POSIX allows spurious wake-ups. The
+                // last two are one nondeterministic choice made as the wait starts.
                 let timed = action == Action::CondTimedwait;
-                let timeout = if timed {
+                let spurious = self.b.spurious_waits.contains(&id);
+                let timeout = if timed || spurious {
+                    let what = if timed { "timeout" } else { "spurious" };
                     let t = self.b.prog.new_global(
-                        &format!("__seq_timeout{}_{}", self.k, id.0),
+                        &format!("__seq_{what}{}_{}", self.k, id.0),
                         Type::bool(),
                         None,
                         loc,
@@ -317,7 +322,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                     }
                 }
                 match (&lhs, timeout) {
-                    (Some(l), Some(_)) => {
+                    (Some(l), Some(_)) if timed => {
                         let r = Expr::new(
                             ExprKind::Cond(
                                 Box::new(sig.clone()),
@@ -329,7 +334,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                         );
                         c2.push(st(b::assign(l.clone(), r, &tt)));
                     }
-                    (Some(l), None) => c2.push(st(b::assign(l.clone(), b::int(0), &tt))),
+                    (Some(l), _) => c2.push(st(b::assign(l.clone(), b::int(0), &tt))),
                     _ => {}
                 }
                 c2.push(st(b::assign(
@@ -340,7 +345,8 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 c2.push(st(b::assign(sig, b::int(0), &tt)));
                 let mut part_b = Vec::new();
                 if let Some(t) = timeout {
-                    // Whether this wait times out is a nondeterministic choice (an input).
+                    // Whether this wait times out (or wakes spuriously) is a
+                    // nondeterministic choice (an input).
                     let (mut pre, choose) = self.input(&Type::bool(), loc, id);
                     let prog = &self.b.prog;
                     pre.push(st(b::assign(b::var(prog, t), choose, &tt)));

@@ -133,6 +133,7 @@ fn build(
         models_mutexes: opts.rules.models_mutexes() || typed_mutexes,
         typed_mutexes,
         self_joins: crate::analysis::thread_ids::may_join_itself(normalized),
+        spurious_waits: crate::analysis::waits::spurious_wake_sites(normalized),
         dtors: vec![],
         static_ids: None,
         creates_seen: 0,

@@ -36,6 +36,8 @@ pub(super) struct Builder<'a> {
     /// Some join may name the joining thread (`analysis::thread_ids`): only then is a
     /// self-join's EDEADLK modelled.
     pub(super) self_joins: bool,
+    /// The condition waits that may wake without a signal (`analysis::waits`).
+    pub(super) spurious_waits: std::collections::HashSet<StmtId>,
     pub(super) dtors: Vec<FuncId>,
     /// Symbolic mode, main's code: the fixed thread id of each creation site in order
     /// (see `threads::static_create_ids`), and how many sites the translation has met.

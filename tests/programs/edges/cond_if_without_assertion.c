@@ -1,8 +1,8 @@
 // An `if`-guarded condition wait (CERT CON36-C) in a program with no assertion and no
-// error call. A spurious wake-up, which seqloc does not model, would run on with the
-// predicate false: no assertion can fail then (`check --property unreach-call` proves
-// it), but a thread that ran on might block elsewhere, so under the default properties
-// (deadlocks too) "no failure" is no answer: UNKNOWN, naming the wait.
+// error call. A spurious wake-up, which seqloc models at such a wait, runs on with the
+// predicate false: no assertion can fail then, and no thread blocks for ever, so the
+// program is proved under every property (it was UNKNOWN while spurious wake-ups were not
+// modelled).
 #include <pthread.h>
 
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;

@@ -1,9 +1,9 @@
-// seqloc-expect: unknown spurious
+// seqloc-expect: failure 16
 // One waiter, one signaller: no other thread can take the state between the signal and the
 // wake-up, so the only way to fail is a spurious wake-up, which POSIX allows
 // (pthread_cond_wait may return without a signal). The `if` at line 16 must be a `while`
-// (CERT CON36-C). seqloc does not model spurious wake-ups, so it must not say "no failure":
-// it answers UNKNOWN, naming the wait and its `if`.
+// (CERT CON36-C). seqloc models a spurious wake-up at every wait no loop re-tests, so it
+// finds the failure and names the `if`.
 #include <pthread.h>
 #include <assert.h>
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
