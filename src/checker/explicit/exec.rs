@@ -82,6 +82,19 @@ const MAX_LOCAL_INSTRS: usize = 1_000_000;
 /// Choices one step may make (each comparison on a symbolic input inside a local loop is
 /// one): beyond this the explorer gives up rather than branch on every iteration.
 const MAX_STEP_CHOICES: usize = 1024;
+/// Objects (variables and allocations) larger than this make the explorer give up: it
+/// keeps every byte of every object in each state, and the bounded search, which keeps
+/// large objects as SMT arrays, answers instead. A program's `int buf[1 << 30]` once made it
+/// ask the allocator for 4 GB.
+const MAX_OBJECT_BYTES: u64 = 1 << 20;
+
+fn too_large<T>(bytes: u64, loc: Loc) -> R<T> {
+    unsupported(
+        &format!("an object of {bytes} bytes (more than 1 MiB)"),
+        loc,
+    )
+}
+
 /// Threads beyond this make the explorer give up (creation in an unbounded loop).
 pub const MAX_THREADS: usize = 64;
 
@@ -180,7 +193,12 @@ impl<'p> Machine<'p> {
             if v.kind != VarKind::Global {
                 continue;
             }
-            let size = self.size(&v.ty, v.loc).unwrap_or(0);
+            // An extern array of unknown size has no bytes of its own here.
+            let size = match v.ty.size(self.tt, self.dm) {
+                Some(s) if s > MAX_OBJECT_BYTES => return too_large(s, v.loc),
+                Some(s) => s,
+                None => 0,
+            };
             let id = st.alloc(Obj::new(size as usize, false, !v.is_extern));
             globals.insert(VarId(i as u32), id);
         }
@@ -232,6 +250,7 @@ impl<'p> Machine<'p> {
 
     fn size(&self, ty: &Type, loc: Loc) -> R<u64> {
         match ty.size(self.tt, self.dm) {
+            Some(s) if s > MAX_OBJECT_BYTES => too_large(s, loc),
             Some(s) => Ok(s),
             None if ty.is_void(self.tt) || ty.is_function(self.tt) => Ok(1),
             None => unsupported("an object of incomplete type", loc),
@@ -974,7 +993,7 @@ impl Cx<'_, '_> {
                 } else {
                     self.eval(arg(0)?)?.v
                 };
-                if !(0..=1 << 20).contains(&n) {
+                if !(0..=MAX_OBJECT_BYTES as i128).contains(&n) {
                     return unsupported("an allocation larger than 1 MiB", loc);
                 }
                 let o = self
