@@ -2,6 +2,7 @@
 //! the read-only inputs beside the clone (`../shared`), and run jobs two at a time.
 #![allow(dead_code)]
 
+pub mod fuzz;
 pub mod replay;
 
 use std::io::Write;
