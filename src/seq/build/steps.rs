@@ -187,7 +187,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
         let call = match &s.kind {
             StmtKind::Expr(e) => match &e.kind {
                 ExprKind::Call(c, a) => Some((None, (**c).clone(), a.clone())),
-                ExprKind::Assign(l, r) => match &r.kind {
+                ExprKind::Assign(l, r) => match &through_pointer_cast(r).kind {
                     ExprKind::Call(c, a) => Some((Some((**l).clone()), (**c).clone(), a.clone())),
                     _ => None,
                 },
@@ -196,7 +196,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             StmtKind::Decl {
                 var,
                 init: Some(Init::Expr(e)),
-            } => match &e.kind {
+            } => match &through_pointer_cast(e).kind {
                 ExprKind::Call(c, a) => {
                     Some((Some(b::var(&self.b.prog, *var)), (**c).clone(), a.clone()))
                 }
@@ -330,4 +330,14 @@ pub const ERROR_RECORD_ONLY: i128 = 1;
 
 pub(super) fn is_sync_marker(s: &Stmt) -> bool {
     matches!(&s.kind, StmtKind::Expr(e) if matches!(e.kind, ExprKind::Intrinsic(Intrinsic::AtomicBegin, _)))
+}
+
+/// The call under a pointer conversion of its result: normalization keeps
+/// `int *p = pthread_getspecific(k);` (as `malloc`'s) as one statement with the cast on the
+/// call, and the model's assignment to `p` converts the value again.
+fn through_pointer_cast(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Cast { e: x, .. } if matches!(x.kind, ExprKind::Call(..)) => x,
+        _ => e,
+    }
 }
