@@ -10,7 +10,7 @@
 //! which would end the test process: each case runs on a thread with the 256 MB stack
 //! `seqloc` itself runs its pipeline on).
 //!
-//! `SEQLOC_FUZZ_CASES` (default 150), `SEQLOC_FUZZ_FIRST` (default 0) and `SEQLOC_FUZZ_SEED`
+//! `SEQLOC_FUZZ_CASES` (default 300), `SEQLOC_FUZZ_FIRST` (default 0) and `SEQLOC_FUZZ_SEED`
 //! choose the run; a mutant that panicked is written to `target/fuzz-failures/pipeline-*.i`,
 //! which `seqloc check` replays (`SEQLOC_FUZZ_KEEP=1` writes every mutant there first).
 
@@ -70,10 +70,10 @@ fn mutated_programs_never_panic_check() {
     if !have_gcc() {
         return;
     }
-    let (_, seed) = run_config(150);
+    let (_, seed) = run_config(300);
     let seeds = seeds();
     assert!(seeds.len() >= 40, "{} seeds", seeds.len());
-    let ids = case_ids(150);
+    let ids = case_ids(300);
     let cases = ids.len();
     let results: Vec<Result<bool, String>> = parallel(&ids, |&i| {
         let mut rng = case_rng(seed, i);

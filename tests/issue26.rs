@@ -452,17 +452,32 @@ fn issue26_barrier_and_once_in_the_symbolic_search() {
 
 /// A spurious wake-up is part of the counterexample: the schedule localization reports
 /// (with the wake-up as its input) gives a sequential program that gcc compiles and that
-/// fails natively at the assertion, with no signal ever sent.
+/// fails natively at the assertion, with no signal ever sent; the root-cause search says
+/// the failure needs that wake-up.
 #[test]
 fn issue26_a_spurious_wake_up_replays_natively() {
     if !have_gcc() {
         return;
     }
     let prog = format!("{DIR}/cond_spurious_fail.c");
-    let o = run(&["localize", &prog, "--format", "json"]);
+    let o = run(&[
+        "localize",
+        &prog,
+        "--format",
+        "json",
+        "--root-cause-time",
+        "30",
+    ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let j = json(&o);
     assert!(candidate_lines(&j).contains(&16), "{j}");
+    // No ordering forces a failure that needs a wake-up without a signal: the report says
+    // which wait woke.
+    let missing = j["root_causes_missing"].to_string();
+    assert!(
+        missing.contains("wait at line 17") && missing.contains("spurious wake-up"),
+        "{missing}"
+    );
     let dir = tempfile::tempdir().expect("tempdir");
     let sched = dir.path().join("schedule.json");
     std::fs::write(&sched, j["schedule"].to_string()).expect("write schedule");

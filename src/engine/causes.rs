@@ -375,7 +375,14 @@ pub fn root_causes(
         order_independent: found.order_independent,
         complete: found.complete,
         stopped: if found.not_forced {
-            Some("the failing run's orderings do not force the failure in the encoding".into())
+            Some(match spurious_wake_up(prep, &d.resolved.inputs) {
+                Some((thread, line)) => format!(
+                    "the failing run needs T{thread}'s wait at line {line} to return without a signal (a spurious wake-up, which POSIX allows): no ordering between threads forces that"
+                ),
+                None => {
+                    "the failing run's orderings do not force the failure in the encoding".into()
+                }
+            })
         } else if contradicted > 0 {
             Some(format!(
                 "{contradicted} set(s) found were not confirmed by the second check and are left out"
@@ -389,6 +396,23 @@ pub fn root_causes(
         closest,
         time_ms: t0.elapsed().as_millis() as u64,
     })
+}
+
+/// A condition wait the failing run woke from without a signal: its spurious wake-up is
+/// one of the run's inputs (`analysis::waits::spurious_wake_sites`), not an ordering, so
+/// the orderings cannot force a failure that needs it. The thread and the wait's line.
+fn spurious_wake_up(
+    prep: &crate::passes::Prepared,
+    inputs: &crate::seq::Inputs,
+) -> Option<(u32, u32)> {
+    let sites = crate::analysis::waits::spurious_wake_sites(&prep.normalized);
+    let mut woke: Vec<(u32, u32)> = inputs
+        .iter()
+        .filter(|((_, sid), values)| sites.contains(sid) && values.iter().any(|(_, v)| *v != 0))
+        .filter_map(|((k, sid), _)| Some((*k, prep.index.get(*sid)?.line)))
+        .collect();
+    woke.sort();
+    woke.into_iter().next()
 }
 
 /// The passing run that keeps the most of the failing run's orderings (each a soft
