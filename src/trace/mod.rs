@@ -63,6 +63,27 @@ mod robustness {
 
     static CORPUS: LazyLock<Vec<String>> = LazyLock::new(|| {
         let mut corpus = cbmc::tests::sample_outputs();
+        // The project's own recordings of ESBMC 8.4 and CBMC 6.6 (`tests/recordings`).
+        let own = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/recordings");
+        for tool in ["esbmc", "cbmc"] {
+            let mut files: Vec<_> = std::fs::read_dir(own.join(tool))
+                .map(|entries| entries.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+                .unwrap_or_default();
+            files.sort();
+            for path in files {
+                let output = path
+                    .extension()
+                    .is_some_and(|x| x == "stdout" || x == "stderr");
+                if output && let Ok(text) = std::fs::read_to_string(&path) {
+                    // The start of a long one: truncation is one of the mutations anyway.
+                    let mut end = text.len().min(MAX_FIXTURE_BYTES as usize);
+                    while !text.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    corpus.push(text[..end].to_string());
+                }
+            }
+        }
         let Some(dir) = test_support::fixtures_dir() else {
             return corpus;
         };
@@ -152,7 +173,11 @@ mod robustness {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+        // `PROPTEST_CASES` for a long run (BENCHMARKS.md, "Fuzzing").
+        #![proptest_config(ProptestConfig {
+            cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300),
+            ..ProptestConfig::default()
+        })]
 
         #[test]
         fn parsers_never_panic(doc in any::<Index>(), at in any::<Index>(), m in mutation()) {

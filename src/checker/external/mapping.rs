@@ -1396,7 +1396,10 @@ mod robustness {
     use super::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig {
+            cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64),
+            ..ProptestConfig::default()
+        })]
 
         #[test]
         fn mapping_never_panics(cut in 0.0f64..1.0, flip in any::<u8>(), at in 0.0f64..1.0) {
