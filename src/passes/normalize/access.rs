@@ -129,11 +129,7 @@ impl Normalizer<'_> {
         let mut taken: Vec<Expr> = Vec::new();
         addr_reads_mut(self.shared, l, &mut |x| {
             if k < to_hoist {
-                let ty = x.ty.clone();
-                let loc = x.loc;
-                let placeholder =
-                    Expr::new(ExprKind::Var(VarId(u32::MAX - taken.len() as u32)), ty, loc);
-                taken.push(std::mem::replace(x, placeholder));
+                take(x, &mut taken);
             }
             k += 1;
         });
@@ -144,13 +140,7 @@ impl Normalizer<'_> {
     /// `i` in `a[i]`), so that it can be named again without reading again.
     pub(super) fn hoist_address(&mut self, l: &mut Expr, out: &mut Vec<Stmt>) {
         let mut taken: Vec<Expr> = Vec::new();
-        addr_reads_mut(self.shared, l, &mut |x| {
-            let ty = x.ty.clone();
-            let loc = x.loc;
-            let placeholder =
-                Expr::new(ExprKind::Var(VarId(u32::MAX - taken.len() as u32)), ty, loc);
-            taken.push(std::mem::replace(x, placeholder));
-        });
+        addr_reads_mut(self.shared, l, &mut |x| take(x, &mut taken));
         self.bind_taken(l, taken, out);
     }
 
@@ -165,11 +155,7 @@ impl Normalizer<'_> {
         let mut taken: Vec<Expr> = Vec::new();
         reads_mut(self.shared, e, &mut |x| {
             if k < to_hoist {
-                let ty = x.ty.clone();
-                let loc = x.loc;
-                let placeholder =
-                    Expr::new(ExprKind::Var(VarId(u32::MAX - taken.len() as u32)), ty, loc);
-                taken.push(std::mem::replace(x, placeholder));
+                take(x, &mut taken);
             }
             k += 1;
         });
@@ -208,6 +194,17 @@ impl Normalizer<'_> {
         }
         patch_placeholders(e, &vars, self.prog);
     }
+}
+
+/// Moves read `x` into `taken`, leaving a placeholder for the temporary `bind_taken` will
+/// give it (an id counted down from `u32::MAX`, which names no variable).
+fn take(x: &mut Expr, taken: &mut Vec<Expr>) {
+    let placeholder = Expr::new(
+        ExprKind::Var(VarId(u32::MAX - taken.len() as u32)),
+        x.ty.clone(),
+        x.loc,
+    );
+    taken.push(std::mem::replace(x, placeholder));
 }
 
 fn patch_placeholders(e: &mut Expr, vars: &[VarId], prog: &Program) {

@@ -288,11 +288,18 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 // last two are one nondeterministic choice made as the wait starts.
                 let timed = action == Action::CondTimedwait;
                 let spurious = self.b.spurious_waits.contains(&id);
+                // A timed wait that may also wake spuriously wakes early with a choice of
+                // three: not (0), timed out (1, ETIMEDOUT), spurious (any other, 0).
+                let choice_ty = if timed && spurious {
+                    Type::int()
+                } else {
+                    Type::bool()
+                };
                 let timeout = if timed || spurious {
                     let what = if timed { "timeout" } else { "spurious" };
                     let t = self.b.prog.new_global(
                         &format!("__seq_{what}{}_{}", self.k, id.0),
-                        Type::bool(),
+                        choice_ty.clone(),
                         None,
                         loc,
                     );
@@ -322,12 +329,26 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                     }
                 }
                 match (&lhs, timeout) {
-                    (Some(l), Some(_)) if timed => {
+                    (Some(l), Some(t)) if timed => {
+                        let early = if spurious {
+                            let timed_out = b::bin(BinOp::Eq, b::var(&self.b.prog, t), b::int(1));
+                            Expr::new(
+                                ExprKind::Cond(
+                                    Box::new(timed_out),
+                                    Box::new(b::int(ETIMEDOUT)),
+                                    Box::new(b::int(0)),
+                                ),
+                                Type::int(),
+                                loc,
+                            )
+                        } else {
+                            b::int(ETIMEDOUT)
+                        };
                         let r = Expr::new(
                             ExprKind::Cond(
                                 Box::new(sig.clone()),
                                 Box::new(b::int(0)),
-                                Box::new(b::int(ETIMEDOUT)),
+                                Box::new(early),
                             ),
                             Type::int(),
                             loc,
@@ -347,7 +368,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 if let Some(t) = timeout {
                     // Whether this wait times out (or wakes spuriously) is a
                     // nondeterministic choice (an input).
-                    let (mut pre, choose) = self.input(&Type::bool(), loc, id);
+                    let (mut pre, choose) = self.input(&choice_ty, loc, id);
                     let prog = &self.b.prog;
                     pre.push(st(b::assign(b::var(prog, t), choose, &tt)));
                     part_b.push(step(pre, false, None));
