@@ -15,6 +15,12 @@ use std::collections::HashMap;
 use crate::ir::visit::{self, VisitorMut};
 use crate::ir::*;
 
+/// A counted loop is unrolled to its constant trip count only up to this many iterations;
+/// a longer one is unrolled to the search's bound like any other loop (reaching it makes
+/// the answer "bound reached", never a wrong one). A constant `i < 2147483647` once made
+/// the unroller ask for 2^31 copies of a body.
+const MAX_EXACT_TRIPS: u64 = 1024;
+
 pub struct Unroller<'a> {
     pub prog: &'a mut Program,
     pub owner: Option<FuncId>,
@@ -92,8 +98,8 @@ impl<'a> Unroller<'a> {
             Some(b) => *b as u64,
             None => match self.prog.loop_bounds.get(&id) {
                 // The exit test runs once more than the body.
-                Some(n) => n + 1,
-                None => self.default_bound as u64,
+                Some(n) if *n <= MAX_EXACT_TRIPS => n + 1,
+                _ => self.default_bound as u64,
             },
         };
         let exit = self.label("exit");
@@ -445,5 +451,38 @@ impl VisitorMut for Renamer<'_> {
             }
         }
         visit::walk_expr_mut(self, e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `Unwind` markers and loop copies of `main` unrolled with bound 2.
+    fn unrolled(src: &str) -> (usize, usize) {
+        let mut p = crate::frontend::load_text("t.c", src, DataModel::Lp64).expect("parses");
+        crate::passes::normalize::normalize(&mut p);
+        let main = p.main().expect("main");
+        let body = p.func(main).body.clone().expect("body");
+        let out = Unroller::new(&mut p, Some(main), 2).unroll(body);
+        let (mut unwinds, mut copies) = (0, 0);
+        crate::ir::visit::each_stmt(&out, &mut |s| match &s.kind {
+            StmtKind::Expr(e) if matches!(e.kind, ExprKind::Intrinsic(Intrinsic::Unwind, _)) => {
+                unwinds += 1
+            }
+            StmtKind::Label(l) if l.contains("next") => copies += 1,
+            _ => {}
+        });
+        (unwinds, copies)
+    }
+
+    #[test]
+    fn a_short_counted_loop_runs_exactly_and_a_long_one_to_the_bound() {
+        let short = unrolled("int x; int main() { for (int i = 0; i < 5; i++) x++; return x; }");
+        // Six exit tests, the last one always true (its Unwind marker unreachable).
+        assert_eq!(short, (1, 6));
+        let long =
+            unrolled("int x; int main() { for (int i = 0; i < 2147483647; i++) x++; return x; }");
+        assert_eq!(long, (1, 2));
     }
 }
