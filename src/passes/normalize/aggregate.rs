@@ -136,16 +136,7 @@ impl Normalizer<'_> {
     fn copy(&mut self, mut l: Expr, r: Expr, loc: Loc, out: &mut Vec<Stmt>) {
         let r = if let ExprKind::Call(..) = r.kind {
             // `s = f()`: the call is one step into a local, the write is member-wise.
-            let t = self.temp(&r.ty, loc);
-            self.simple(
-                StmtKind::Decl {
-                    var: t,
-                    init: Some(Init::Expr(r)),
-                },
-                loc,
-                out,
-            );
-            Expr::var(t, self.prog, loc)
+            self.bind(r, loc, out)
         } else if r.is_lvalue() {
             let mut r = r;
             self.hoist_address(&mut r, out);
@@ -156,16 +147,7 @@ impl Normalizer<'_> {
             // one local step.
             let mut r = r;
             self.hoist(&mut r, 0, out);
-            let t = self.temp(&r.ty, loc);
-            self.push(
-                StmtKind::Decl {
-                    var: t,
-                    init: Some(Init::Expr(r)),
-                },
-                loc,
-                out,
-            );
-            Expr::var(t, self.prog, loc)
+            self.bind(r, loc, out)
         };
         self.hoist_address(&mut l, out);
         self.copy_members(l, r, loc, out);

@@ -30,6 +30,20 @@ impl Normalizer<'_> {
         self.prog.new_local(Some(self.func), "__t", ty, loc)
     }
 
+    /// `T t = value;` as a simple statement; the new temporary, as an expression.
+    pub(super) fn bind(&mut self, value: Expr, loc: Loc, out: &mut Vec<Stmt>) -> Expr {
+        let t = self.temp(&value.ty, loc);
+        self.simple(
+            StmtKind::Decl {
+                var: t,
+                init: Some(Init::Expr(value)),
+            },
+            loc,
+            out,
+        );
+        Expr::var(t, self.prog, loc)
+    }
+
     pub(super) fn push(&mut self, kind: StmtKind, loc: Loc, out: &mut Vec<Stmt>) {
         let id = self.id();
         out.push(Stmt::new(kind, loc).with_id(id));

@@ -127,16 +127,7 @@ impl Normalizer<'_> {
             ExprKind::Assign(l, r) => {
                 let l = self.lvalue(*l, out);
                 let r = self.pure(*r, out);
-                let t = self.temp(&ty, loc);
-                self.simple(
-                    StmtKind::Decl {
-                        var: t,
-                        init: Some(Init::Expr(r)),
-                    },
-                    loc,
-                    out,
-                );
-                let tv = Expr::var(t, self.prog, loc);
+                let tv = self.bind(r, loc, out);
                 self.simple(StmtKind::Expr(assign(l, tv.clone(), loc)), loc, out);
                 tv
             }
@@ -149,16 +140,7 @@ impl Normalizer<'_> {
                 let l = self.lvalue(*lhs, out);
                 let r = self.pure(*rhs, out);
                 let v = self.op_value(op, l.clone(), r, &op_ty, loc);
-                let t = self.temp(&ty, loc);
-                self.simple(
-                    StmtKind::Decl {
-                        var: t,
-                        init: Some(Init::Expr(v)),
-                    },
-                    loc,
-                    out,
-                );
-                let tv = Expr::var(t, self.prog, loc);
+                let tv = self.bind(v, loc, out);
                 self.simple(StmtKind::Expr(assign(l, tv.clone(), loc)), loc, out);
                 tv
             }
@@ -209,16 +191,7 @@ impl Normalizer<'_> {
                             ty.clone(),
                             loc,
                         );
-                        let t = self.temp(&ty, loc);
-                        self.simple(
-                            StmtKind::Decl {
-                                var: t,
-                                init: Some(Init::Expr(conv)),
-                            },
-                            loc,
-                            out,
-                        );
-                        Expr::var(t, self.prog, loc)
+                        self.bind(conv, loc, out)
                     }
                     None => Expr::new(
                         ExprKind::Cast {
@@ -269,18 +242,7 @@ impl Normalizer<'_> {
                         self.simple(StmtKind::Expr(c), loc, out);
                         Expr::new(ExprKind::Int(0), Type::Void, loc)
                     }
-                    Some(c) => {
-                        let t = self.temp(&ty, loc);
-                        self.simple(
-                            StmtKind::Decl {
-                                var: t,
-                                init: Some(Init::Expr(c)),
-                            },
-                            loc,
-                            out,
-                        );
-                        Expr::var(t, self.prog, loc)
-                    }
+                    Some(c) => self.bind(c, loc, out),
                     None => Expr::new(ExprKind::Int(0), Type::Void, loc),
                 }
             }
