@@ -433,6 +433,24 @@ impl Lowerer<'_, '_> {
                 });
             }
         }
+        // A member that holds the struct itself by value (directly, in an array, or in
+        // another struct that does) has an incomplete type: C rejects it, and its size
+        // would be a layout that never ends.
+        if let Some(f) = fields
+            .iter()
+            .find(|f| holds_by_value(&f.ty, id, self.tt(), &mut Vec::new()))
+        {
+            let what = f
+                .name
+                .as_deref()
+                .map_or("a member".into(), |n| format!("member `{n}`"));
+            return Err(self.error(
+                st.span,
+                format!(
+                    "{what} has an incomplete type: it contains the struct or union being defined"
+                ),
+            ));
+        }
         let def = &mut self.prog.types.comps[id.0 as usize];
         def.fields = fields;
         def.complete = true;
@@ -530,5 +548,54 @@ pub(super) fn adjust_param(ty: Type, tt: &TypeTable) -> Type {
         Type::Array(e, _) => Type::ptr((**e).clone()),
         Type::Function(_) => Type::ptr(ty),
         _ => ty,
+    }
+}
+
+/// Whether a value of type `ty` contains an object of struct or union `id` (not through a
+/// pointer). `seen` guards the walk through the struct types already looked at.
+fn holds_by_value(ty: &Type, id: CompId, tt: &TypeTable, seen: &mut Vec<CompId>) -> bool {
+    match ty.resolve(tt) {
+        Type::Array(e, _) => holds_by_value(e, id, tt, seen),
+        Type::Comp(c) if *c == id => true,
+        Type::Comp(c) if !seen.contains(c) => {
+            seen.push(*c);
+            tt.comp(*c)
+                .fields
+                .iter()
+                .any(|f| holds_by_value(&f.ty, id, tt, seen))
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::types::DataModel;
+
+    fn lowers(src: &str) -> Result<(), String> {
+        crate::frontend::load_text("t.c", src, DataModel::Lp64)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    /// A struct that holds itself by value has no size; C rejects it, and its layout once
+    /// recursed until the stack overflowed (found by the pipeline fuzzer).
+    #[test]
+    fn a_struct_holding_itself_by_value_is_refused() {
+        for src in [
+            "struct A { int x; struct A a; }; int main(void) { return 0; }",
+            "struct A { int x; struct A a[2]; }; int main(void) { return 0; }",
+            "struct B; struct C { int y; struct B b[2]; }; struct B { struct C c; }; \
+             int main(void) { return 0; }",
+        ] {
+            let e = lowers(src).expect_err("refused");
+            assert!(e.contains("incomplete type"), "{e}");
+        }
+        // Through a pointer it is a list, and fine.
+        lowers(
+            "struct N { int v; struct N *next; }; struct L { struct N head; struct N n[3]; }; \
+             int main(void) { return 0; }",
+        )
+        .expect("lowers");
     }
 }
