@@ -57,6 +57,24 @@ impl Normalizer<'_> {
                         init: Some(Init::Expr(r)),
                     });
                 }
+                if target.ty.quals(self.tt()).konst {
+                    // `const struct P l = g;`: the members cannot be assigned, so they are
+                    // copied into a temporary that then initializes `l` in one local step.
+                    let t = self.temp(&target.ty, loc);
+                    let tv = Expr::var(t, self.prog, loc);
+                    self.push(
+                        StmtKind::Decl {
+                            var: t,
+                            init: Some(zeroed()),
+                        },
+                        loc,
+                        out,
+                    );
+                    self.copy(tv.clone(), r, loc, out);
+                    let init = Some(Init::Expr(tv));
+                    self.push(StmtKind::Decl { var, init }, loc, out);
+                    return None;
+                }
                 self.push(
                     StmtKind::Decl {
                         var,
@@ -121,11 +139,15 @@ impl Normalizer<'_> {
     }
 
     /// Whether a copy of a value of type `ty` is split (a struct or union, not a
-    /// pthread object, not too large).
+    /// pthread object, not too large, with no `const` member: one cannot be assigned, in
+    /// the printed program either, so such a struct is still copied in one step).
     fn splits(&self, ty: &Type) -> bool {
         match ty.resolve(self.tt()) {
             Type::Comp(c) if self.tt().comp(*c).complete && !is_sync_object(ty, self.tt()) => {}
             _ => return false,
+        }
+        if has_const_member(ty, self.tt(), 0) {
+            return false;
         }
         let n = self.count_members(ty);
         n > 1 && n <= MAX_MEMBERS
@@ -245,6 +267,22 @@ impl Normalizer<'_> {
                 .saturating_mul(usize::try_from(*len).unwrap_or(usize::MAX)),
             _ => 1,
         }
+    }
+}
+
+/// Whether some member of `ty` (at any depth, array elements included) is `const`.
+fn has_const_member(ty: &Type, tt: &TypeTable, depth: u32) -> bool {
+    if depth > 64 {
+        return false;
+    }
+    match ty.resolve(tt) {
+        Type::Array(e, _) => e.quals(tt).konst || has_const_member(e, tt, depth + 1),
+        Type::Comp(c) => tt
+            .comp(*c)
+            .fields
+            .iter()
+            .any(|f| f.ty.quals(tt).konst || has_const_member(&f.ty, tt, depth + 1)),
+        _ => false,
     }
 }
 
@@ -418,6 +456,31 @@ mod tests {
         );
         assert_eq!(n, 2);
         assert!(!whole);
+    }
+
+    /// `const struct P l = g;` cannot assign `l`'s members (nor can the printed program):
+    /// they go to a temporary, which initializes `l`; a struct with a `const` member cannot
+    /// be assigned member by member at all and is still copied in one step.
+    #[test]
+    fn const_targets_and_const_members() {
+        let (n, whole) = copies(
+            &format!(
+                "struct P {{ long a; long b; }} g;\n\
+                 void *t(void *x) {{ const struct P l = g; return (void *)l.a; }}\n{THREADS}"
+            ),
+            "t",
+        );
+        assert_eq!(n, 2);
+        assert!(!whole);
+        let (n, whole) = copies(
+            &format!(
+                "struct P {{ const long a; long b; }} g;\n\
+                 void *t(void *x) {{ struct P l = g; return (void *)l.a; }}\n{THREADS}"
+            ),
+            "t",
+        );
+        assert_eq!(n, 1);
+        assert!(whole);
     }
 
     /// Local copies stay one statement: no other thread can see them.

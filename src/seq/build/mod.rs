@@ -65,6 +65,14 @@ fn build(
     opts: &SeqOptions,
 ) -> Result<Sequentialized, SeqError> {
     let mut prog = normalized.clone();
+    // The sequential program declares a thread's locals without their initializers and
+    // assigns them, member by member for a struct: a `const` member would make that
+    // assignment an error for the compilers and checkers that read the printed program.
+    for comp in &mut prog.types.comps {
+        for f in &mut comp.fields {
+            f.ty = threads::strip_const(&f.ty);
+        }
+    }
     let orig_main = prog.main().ok_or(SeqError::NoMain)?;
     apply_type_rules(&mut prog, &opts.rules);
 
