@@ -255,6 +255,14 @@ impl Lowerer<'_, '_> {
                     let ty = self.prog.var(vid).ty.clone();
                     let (ty, init) = self.initializer(&ty, init)?;
                     self.refuse_mutex_kind(&ty, &init, id.span)?;
+                    if let Some(what) = runs_at_run_time(&init) {
+                        return Err(self.error(
+                            id.span,
+                            format!(
+                                "the initializer of `{name}`, which has static storage, is not a constant: it {what} (C allows only constant expressions there)"
+                            ),
+                        ));
+                    }
                     let v = self.prog.var_mut(vid);
                     v.ty = ty;
                     v.init = Some(init);
@@ -672,4 +680,62 @@ pub(super) struct Specs {
     pub inline: bool,
     pub noreturn: bool,
     pub thread_local: bool,
+}
+
+/// What in an initializer of an object with static storage would have to run: a call, an
+/// assignment, an increment, a statement expression. C rejects them (the initializer must
+/// be a constant expression), and the engines evaluate such an initializer before any
+/// thread starts, where a call has no frame to run in.
+fn runs_at_run_time(init: &Init) -> Option<&'static str> {
+    struct Find(Option<&'static str>);
+    impl crate::ir::visit::Visitor for Find {
+        fn visit_expr(&mut self, e: &Expr) {
+            if self.0.is_some() {
+                return;
+            }
+            self.0 = match e.kind {
+                ExprKind::Call(..) => Some("calls a function"),
+                ExprKind::Assign(..) | ExprKind::OpAssign { .. } | ExprKind::IncDec { .. } => {
+                    Some("assigns a variable")
+                }
+                ExprKind::StmtExpr(_) => Some("runs statements"),
+                _ => None,
+            };
+            crate::ir::visit::walk_expr(self, e)
+        }
+    }
+    let mut f = Find(None);
+    crate::ir::visit::Visitor::visit_init(&mut f, init);
+    f.0
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::types::DataModel;
+
+    /// A global initialized by a call once reached the engines, which evaluate globals
+    /// before any thread runs (a placeholder variable id escaped: the pipeline fuzzer).
+    #[test]
+    fn a_static_initializer_that_runs_code_is_refused() {
+        for (src, what) in [
+            ("int f(void) { return 1; } int g = f(); int main(void) { return g; }", "calls"),
+            ("int a; int g = (a = 2); int main(void) { return g; }", "assigns"),
+            (
+                "int f(void) { return 1; } int main(void) { static int s = f(); return s; }",
+                "calls",
+            ),
+        ] {
+            let e = crate::frontend::load_text("t.c", src, DataModel::Lp64)
+                .map(|_| ())
+                .expect_err("refused")
+                .to_string();
+            assert!(e.contains("not a constant") && e.contains(what), "{e}");
+        }
+        crate::frontend::load_text(
+            "t.c",
+            "int a; int *p = &a; int n = sizeof(int) * 2; int main(void) { return *p + n; }",
+            DataModel::Lp64,
+        )
+        .expect("constant initializers lower");
+    }
 }
