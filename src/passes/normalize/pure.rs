@@ -287,21 +287,12 @@ impl Normalizer<'_> {
                 Expr::var(t, self.prog, loc)
             }
             ExprKind::Intrinsic(Intrinsic::Nondet, _) => {
-                let t = self.temp(&ty, loc);
                 let nd = Expr::new(
                     ExprKind::Intrinsic(Intrinsic::Nondet, vec![]),
                     ty.clone(),
                     loc,
                 );
-                self.simple(
-                    StmtKind::Decl {
-                        var: t,
-                        init: Some(Init::Expr(nd)),
-                    },
-                    loc,
-                    out,
-                );
-                Expr::var(t, self.prog, loc)
+                self.bind(nd, loc, out)
             }
             ExprKind::Intrinsic(i, args) => {
                 let args = args.into_iter().map(|a| self.pure(a, out)).collect();

@@ -209,16 +209,7 @@ impl Normalizer<'_> {
     pub(super) fn cond(&mut self, e: Expr, out: &mut Vec<Stmt>) -> Expr {
         let loc = e.loc;
         let p = self.pure(e, out);
-        let t = self.temp(&p.ty, loc);
-        self.simple(
-            StmtKind::Decl {
-                var: t,
-                init: Some(Init::Expr(p)),
-            },
-            loc,
-            out,
-        );
-        Expr::var(t, self.prog, loc)
+        self.bind(p, loc, out)
     }
 
     pub(super) fn init(&mut self, init: Init, out: &mut Vec<Stmt>) -> Init {
