@@ -718,8 +718,14 @@ mod tests {
     #[test]
     fn a_static_initializer_that_runs_code_is_refused() {
         for (src, what) in [
-            ("int f(void) { return 1; } int g = f(); int main(void) { return g; }", "calls"),
-            ("int a; int g = (a = 2); int main(void) { return g; }", "assigns"),
+            (
+                "int f(void) { return 1; } int g = f(); int main(void) { return g; }",
+                "calls",
+            ),
+            (
+                "int a; int g = (a = 2); int main(void) { return g; }",
+                "assigns",
+            ),
             (
                 "int f(void) { return 1; } int main(void) { static int s = f(); return s; }",
                 "calls",
