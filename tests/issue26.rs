@@ -184,8 +184,9 @@ fn issue26_programs_get_their_expected_verdicts() {
 }
 
 /// ESBMC's and CBMC's own pthread libraries would decide the interleavings of a program
-/// with semaphores; barrier waits and `pthread_once` are lowered to seqloc's own calls,
-/// which their libraries cannot know: refused by name before any checker runs.
+/// with semaphores (or detached threads, whose joins they let wait); barrier waits and
+/// `pthread_once` are lowered to seqloc's own calls, which their libraries cannot know:
+/// refused by name before any checker runs.
 #[test]
 fn issue26_sync_primitives_are_refused_for_the_external_search() {
     for (checker, prog) in [
@@ -197,6 +198,8 @@ fn issue26_sync_primitives_are_refused_for_the_external_search() {
         ("cbmc", "barrier_count_deadlock_fail.c"),
         ("esbmc", "once_init_ok.c"),
         ("cbmc", "once_reader_fail.c"),
+        ("esbmc", "detach_join_fail.c"),
+        ("cbmc", "detach_attr_ok.c"),
     ] {
         let rel = format!("{DIR}/{prog}");
         let o = run(&[
@@ -340,6 +343,7 @@ fn issue26_sync_primitives_sequentialize_to_native_programs() {
         "mutex_errorcheck_",
         "barrier_",
         "once_",
+        "detach_",
     ];
     let progs: Vec<PathBuf> = programs()
         .into_iter()
@@ -348,7 +352,7 @@ fn issue26_sync_primitives_sequentialize_to_native_programs() {
             family.iter().any(|f| name.starts_with(f)) && !name.ends_with("_refused.c")
         })
         .collect();
-    assert!(progs.len() >= 26, "sync programs: {progs:?}");
+    assert!(progs.len() >= 32, "sync programs: {progs:?}");
     let gcc = |src: &std::path::Path, exe: &std::path::Path| {
         let o = std::process::Command::new("gcc")
             .args(["-w", "-pthread", "-o"])
@@ -405,20 +409,25 @@ fn issue26_sync_primitives_sequentialize_to_native_programs() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Barriers and `pthread_once` in the symbolic search alone (the explorer, which answers
-/// first for most of these small programs in `localize`, left out): each failing program
-/// fails within 4 rounds, each correct one holds within them.
+/// Barriers, `pthread_once` and detached threads in the symbolic search alone (the
+/// explorer, which answers first for most of these small programs in `localize`, left
+/// out): each failing program fails within 4 rounds, each correct one holds within them.
 #[test]
 fn issue26_barrier_and_once_in_the_symbolic_search() {
     let progs: Vec<PathBuf> = programs()
         .into_iter()
         .filter(|p| {
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-            (name.starts_with("barrier_") || name.starts_with("once_"))
+            ["barrier_", "once_", "detach_"]
+                .iter()
+                .any(|f| name.starts_with(f))
                 && !name.ends_with("_refused.c")
         })
         .collect();
-    assert!(progs.len() >= 10, "barrier and once programs: {progs:?}");
+    assert!(
+        progs.len() >= 16,
+        "barrier, once and detach programs: {progs:?}"
+    );
     let errors: Vec<String> = parallel(&progs, |p: &PathBuf| {
         let rel = p.strip_prefix(root()).unwrap_or(p).display().to_string();
         let o = run(&[

@@ -215,7 +215,7 @@ fn seqloc_external(
             "ESBMC"
         };
         return Err(Fail::input(format!(
-            "{}: `{name}` is not modelled as POSIX specifies by {checker}'s own pthread library, which it would use to search the program (semaphores, read-write locks, spinlocks, mutex types, barriers and pthread_once); use --checker builtin, or localize along a known failure with --schedule",
+            "{}: `{name}` is not modelled as POSIX specifies by {checker}'s own pthread library, which it would use to search the program (semaphores, read-write locks, spinlocks, mutex types, barriers, pthread_once and detached threads); use --checker builtin, or localize along a known failure with --schedule",
             prep.normalized.sources.describe(loc)
         )));
     }

@@ -49,6 +49,20 @@ pub struct OrderViolation {
     pub reader_only: bool,
     /// The schedule with the late block moved in front: it passes.
     pub passing: Resolved,
+    /// The early thread had joined the late one before, and the join did not wait: the
+    /// late thread was detached (`detached_joins`).
+    pub detached: Option<DetachedJoin>,
+}
+
+/// A join that answered at once (EINVAL) because its thread was detached, and where it
+/// was detached: a `pthread_detach`, or the `pthread_create` whose attribute asked for it.
+#[derive(Clone, Debug)]
+pub struct DetachedJoin {
+    pub join: TraceStep,
+    pub detach: TraceStep,
+    /// For a thread created detached: the `pthread_attr_setdetachstate` call that set
+    /// the attribute, when the trace shows it (the same `&attr`, a plain variable).
+    pub attr: Option<TraceStep>,
 }
 
 /// What the search found, and how many replays it took.
@@ -178,6 +192,7 @@ pub fn order_violations<R: Replays>(
                             None
                         },
                         passing: moved,
+                        detached: None,
                     });
                     // One early statement per block and other thread: the first one whose
                     // reordering avoids the failure.
@@ -209,6 +224,8 @@ pub struct MissingJoin {
     pub joins: Vec<TraceStep>,
     /// The schedule with the unjoined thread run before the read: it passes.
     pub passing: Resolved,
+    /// The creator did join the thread, but the join did not wait: it was detached.
+    pub detached: Option<DetachedJoin>,
 }
 
 /// Missing joins (a join loop that stops one thread short): for every thread the trace
@@ -233,8 +250,22 @@ pub fn missing_joins<R: Replays>(
             never.push((*t, *f));
         }
     }
+    let life = Lifecycle::new(&prep.normalized, resolved, steps);
+    // A thread that ran but had not finished when its creator's join answered at once
+    // (detached): its rest may be what a later read needed.
+    let mut unfinished: Vec<(u32, crate::ir::FuncId)> = Vec::new();
+    if let Some(l) = &life {
+        for (t, f) in &resolved.threads {
+            let creator = creation_index(steps, *t).map(|c| steps[c].thread);
+            if !never.iter().any(|(y, _)| y == t)
+                && creator.is_some_and(|x| l.detached_join(x, *t, steps.len()).is_some())
+            {
+                unfinished.push((*t, *f));
+            }
+        }
+    }
     let mut out = Vec::new();
-    for (y, f) in never {
+    for (y, f) in never.into_iter().chain(unfinished) {
         let Some(ci) = creation_index(steps, y) else {
             continue;
         };
@@ -263,12 +294,17 @@ pub fn missing_joins<R: Replays>(
         else {
             continue;
         };
-        if short.is_empty() {
+        // Joined, but the join did not wait: the thread was detached.
+        let detached = life
+            .as_ref()
+            .and_then(|l| l.detached_join(x, y, steps.len()));
+        if short.is_empty() && detached.is_none() {
             continue;
         }
         let mut tested = 0;
         'reads: for (i, b) in resolved.blocks.iter().enumerate() {
-            if b.thread != x {
+            // The thread's rest runs in front of the read: none of it may be left after.
+            if b.thread != x || resolved.blocks[i..].iter().any(|b| b.thread == y) {
                 continue;
             }
             for k in runs[i].0.max(last_join + 1)..runs[i].1 {
@@ -290,7 +326,23 @@ pub fn missing_joins<R: Replays>(
                 if replays.fails(&r, true)? {
                     continue;
                 }
-                let (sid, n, at) = *short[0];
+                if let Some(d) = &detached {
+                    out.push(MissingJoin {
+                        reader: steps[k].clone(),
+                        thread: y,
+                        function: prep.normalized.func(f).name.clone(),
+                        creation: creation.clone(),
+                        created,
+                        joined: created,
+                        joins: vec![d.join.clone()],
+                        passing: r,
+                        detached: detached.clone(),
+                    });
+                    break 'reads;
+                }
+                let Some(&&(sid, n, at)) = short.first() else {
+                    break 'reads;
+                };
                 let mut joins = vec![steps[at].clone()];
                 if let Some(l) = crate::analysis::waits::enclosing_loop(&prep.normalized, sid) {
                     if let Some(pos) = prep.normalized.sources.position(l.loc) {
@@ -314,6 +366,7 @@ pub fn missing_joins<R: Replays>(
                     joined: n,
                     joins,
                     passing: r,
+                    detached: None,
                 });
                 break 'reads;
             }
@@ -414,6 +467,259 @@ fn block_runs(resolved: &Resolved, steps: &[TraceStep]) -> Option<Vec<(usize, us
 }
 
 /// The schedule with block `j` moved in front of step `k` of block `i`.
+/// For each order violation whose early thread joined the late one before the early
+/// statement and the join did not wait (the late thread ran after it): the thread was
+/// detached. Names the join and the detach.
+pub fn detached_joins(
+    prep: &Prepared,
+    resolved: &Resolved,
+    replay: &Counterexample,
+    violations: &mut [OrderViolation],
+) {
+    let Some(life) = Lifecycle::new(&prep.normalized, resolved, &replay.steps) else {
+        return;
+    };
+    for v in violations.iter_mut() {
+        let Some(k) = replay
+            .steps
+            .iter()
+            .position(|s| s.sid == v.early.sid && s.thread == v.early.thread)
+        else {
+            continue;
+        };
+        v.detached = life.detached_join(v.early.thread, v.late_thread, k);
+    }
+}
+
+/// The thread lifecycle calls of a trace (joins, detaches, creations), in a program whose
+/// threads have detach states (`known::detaches`).
+struct Lifecycle<'a> {
+    prog: &'a crate::ir::Program,
+    resolved: &'a Resolved,
+    stmts: std::collections::HashMap<crate::ir::StmtId, crate::ir::Stmt>,
+    steps: &'a [TraceStep],
+}
+
+impl<'a> Lifecycle<'a> {
+    fn new(
+        prog: &'a crate::ir::Program,
+        resolved: &'a Resolved,
+        steps: &'a [TraceStep],
+    ) -> Option<Lifecycle<'a>> {
+        if !crate::ir::known::detaches(prog) {
+            return None;
+        }
+        let mut stmts = std::collections::HashMap::new();
+        for f in &prog.funcs {
+            if let Some(body) = &f.body {
+                crate::ir::visit::each_stmt(body, &mut |s| {
+                    stmts.entry(s.id).or_insert_with(|| s.clone());
+                });
+            }
+        }
+        Some(Lifecycle {
+            prog,
+            resolved,
+            stmts,
+            steps,
+        })
+    }
+
+    /// The join or detach at step `i`, and the thread it names, when the trace shows it
+    /// (an explanation is left out rather than guessed).
+    fn named(&self, i: usize) -> Option<(crate::ir::known::Known, u32)> {
+        let step = self.steps.get(i)?;
+        let (kind, handle) = lifecycle_call(self.prog, self.stmts.get(&step.sid)?)?;
+        Some((kind, self.thread_of(i, handle)?))
+    }
+
+    /// The thread `handle` names at step `i`: `pthread_self()`, a variable last set by
+    /// `pthread_create(&v, ..)` (threads are numbered in creation order) or from
+    /// `pthread_self()`, or else the value the trace shows last written to its text.
+    fn thread_of(&self, i: usize, handle: &crate::ir::Expr) -> Option<u32> {
+        use crate::ir::{ExprKind, Init, StmtKind};
+        let steps = self.steps;
+        if self.is_self_call(handle) {
+            return Some(steps.get(i)?.thread);
+        }
+        if let ExprKind::Var(v) = handle.peel().kind {
+            for (at, s) in steps[..i].iter().enumerate().rev() {
+                let Some(stmt) = self.stmts.get(&s.sid) else {
+                    continue;
+                };
+                let value = match &stmt.kind {
+                    StmtKind::Decl {
+                        var,
+                        init: Some(Init::Expr(e)),
+                    } if *var == v => Some(e),
+                    StmtKind::Expr(e) => match &e.kind {
+                        ExprKind::Assign(l, r) if matches!(l.peel().kind, ExprKind::Var(w) if w == v) => {
+                            Some(r.as_ref())
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                if let Some(e) = value {
+                    return if self.is_self_call(e) {
+                        Some(s.thread)
+                    } else {
+                        None
+                    };
+                }
+                if self.creates_into(stmt, v) {
+                    let n = steps[..=at]
+                        .iter()
+                        .filter(|p| p.statement.contains("pthread_create("))
+                        .count();
+                    return u32::try_from(n).ok();
+                }
+            }
+        }
+        let text = crate::ir::print::expr_to_string(self.prog, handle);
+        let w = steps[..i].iter().rev().find_map(|s| {
+            s.writes
+                .iter()
+                .rev()
+                .find(|w| w.lhs.trim_start_matches("*&") == text)
+        })?;
+        w.value.parse().ok()
+    }
+
+    fn is_self_call(&self, e: &crate::ir::Expr) -> bool {
+        use crate::ir::known::{Known, classify};
+        matches!(&e.peel().kind, crate::ir::ExprKind::Call(c, _)
+            if matches!(&c.peel().kind, crate::ir::ExprKind::Func(g)
+                if classify(&self.prog.func(*g).name) == Known::ThreadSelf))
+    }
+
+    /// Whether `s` is `pthread_create(&v, ..)`.
+    fn creates_into(&self, s: &crate::ir::Stmt, v: crate::ir::VarId) -> bool {
+        use crate::ir::known::{Known, classify};
+        let mut hit = false;
+        crate::ir::visit::each_expr(s, &mut |e| {
+            if let crate::ir::ExprKind::Call(c, args) = &e.kind {
+                if let crate::ir::ExprKind::Func(g) = c.peel().kind {
+                    hit |= classify(&self.prog.func(g).name) == Known::ThreadCreate
+                        && matches!(args.first().map(|a| &a.peel().kind),
+                            Some(crate::ir::ExprKind::AddrOf(x))
+                                if matches!(x.peel().kind, crate::ir::ExprKind::Var(w) if w == v));
+                }
+            }
+        });
+        hit
+    }
+
+    /// A join of `late` by `joiner` before step `before` that did not wait for it (`late`
+    /// had not finished by then: not started, running after it, or never at its end),
+    /// and where `late` was detached.
+    fn detached_join(&self, joiner: u32, late: u32, before: usize) -> Option<DetachedJoin> {
+        use crate::ir::known::Known;
+        let steps = self.steps;
+        let j = (0..before.min(steps.len())).rev().find(|&i| {
+            steps[i].thread == joiner && self.named(i) == Some((Known::ThreadJoin, late))
+        })?;
+        let started = steps[..j].iter().any(|s| s.thread == late);
+        let ran_after = steps[j..].iter().any(|s| s.thread == late);
+        let ends = self
+            .resolved
+            .blocks
+            .iter()
+            .rev()
+            .find(|b| b.thread == late)
+            .is_some_and(|b| b.until == Stop::End);
+        if started && !ran_after && ends {
+            return None;
+        }
+        let detaches: Vec<(usize, Option<u32>)> = (0..j)
+            .filter(|&i| steps[i].statement.contains("pthread_detach("))
+            .map(|i| (i, self.named(i).map(|(_, t)| t)))
+            .collect();
+        // Detached by a call, or else (when every detach before names another thread)
+        // created detached.
+        let d = match detaches.iter().rev().find(|(_, t)| *t == Some(late)) {
+            Some((i, _)) => *i,
+            None if detaches.iter().all(|(_, t)| t.is_some()) => creation_index(steps, late)?,
+            None => return None,
+        };
+        let attr = steps[d]
+            .statement
+            .contains("pthread_create(")
+            .then(|| attribute_set(self.prog, &self.stmts, steps, d))
+            .flatten();
+        Some(DetachedJoin {
+            join: steps[j].clone(),
+            detach: steps[d].clone(),
+            attr,
+        })
+    }
+}
+
+/// The last `pthread_attr_setdetachstate` step before the creation at step `c` on the
+/// attribute it passes, when that is a plain variable's address (`&attr`): a text that
+/// names one object wherever it is written.
+fn attribute_set(
+    prog: &crate::ir::Program,
+    stmts: &std::collections::HashMap<crate::ir::StmtId, crate::ir::Stmt>,
+    steps: &[TraceStep],
+    c: usize,
+) -> Option<TraceStep> {
+    let args_of = |i: usize| -> Option<(String, Vec<crate::ir::Expr>)> {
+        let s = stmts.get(&steps.get(i)?.sid)?;
+        let mut found = None;
+        crate::ir::visit::each_expr(s, &mut |e| {
+            if let crate::ir::ExprKind::Call(c, args) = &e.kind {
+                if let crate::ir::ExprKind::Func(f) = c.peel().kind {
+                    found.get_or_insert((prog.func(f).name.clone(), args.clone()));
+                }
+            }
+        });
+        found
+    };
+    let plain_address = |e: &crate::ir::Expr| match &e.peel().kind {
+        crate::ir::ExprKind::AddrOf(x) => matches!(x.peel().kind, crate::ir::ExprKind::Var(_))
+            .then(|| crate::ir::print::expr_to_string(prog, x)),
+        _ => None,
+    };
+    let (_, create_args) = args_of(c)?;
+    let attr = plain_address(create_args.get(1)?)?;
+    (0..c).rev().find_map(|i| {
+        let (name, args) = args_of(i)?;
+        (name == "pthread_attr_setdetachstate"
+            && steps[i].thread == steps[c].thread
+            && args.first().and_then(plain_address).as_deref() == Some(attr.as_str()))
+        .then(|| steps[i].clone())
+    })
+}
+
+/// A `pthread_join` or `pthread_detach` call in `s`, and its thread argument.
+fn lifecycle_call<'s>(
+    prog: &crate::ir::Program,
+    s: &'s crate::ir::Stmt,
+) -> Option<(crate::ir::known::Known, &'s crate::ir::Expr)> {
+    use crate::ir::known::{Known, classify};
+    let e = match &s.kind {
+        crate::ir::StmtKind::Expr(e) => e,
+        crate::ir::StmtKind::Decl {
+            init: Some(crate::ir::Init::Expr(e)),
+            ..
+        } => e,
+        _ => return None,
+    };
+    let call = match &e.kind {
+        crate::ir::ExprKind::Assign(_, r) => r.as_ref(),
+        _ => e,
+    };
+    let crate::ir::ExprKind::Call(c, args) = &call.peel().kind else {
+        return None;
+    };
+    let crate::ir::ExprKind::Func(f) = c.peel().kind else {
+        return None;
+    };
+    let kind = classify(&prog.func(f).name);
+    matches!(kind, Known::ThreadJoin | Known::ThreadDetach).then_some((kind, args.first()?))
+}
+
 fn move_before(
     resolved: &Resolved,
     i: usize,
@@ -423,6 +729,12 @@ fn move_before(
 ) -> Option<Resolved> {
     let mut r = resolved.clone();
     let bj = r.blocks.remove(j);
+    // The blocks that met at the seam are one thread's: one block, to the later stop. Kept
+    // apart, the earlier stop (where the failing run stood when the moved thread ran)
+    // must still be reached, which a run that no longer fails may never do.
+    if j > 0 && j < r.blocks.len() && r.blocks[j - 1].thread == r.blocks[j].thread {
+        r.blocks.remove(j - 1);
+    }
     split_around(r, i, steps, k, bj)
 }
 
@@ -529,10 +841,8 @@ mod tests {
                     thread: 1,
                     until: Stop::End
                 },
-                ResolvedBlock {
-                    thread: 0,
-                    until: Stop::Before(StmtId(3), 1)
-                },
+                // Thread 0's two blocks met where thread 1's was taken out: one block, to
+                // the later stop (the earlier one need not be reached once the run passes).
                 ResolvedBlock {
                     thread: 0,
                     until: Stop::End

@@ -20,7 +20,9 @@ use crate::diag::explain::{Candidate, Explainer};
 use crate::diag::interleaving::{
     NecessarySwitch, deadlock_state, necessary_switches, unscheduled_threads, with_threads,
 };
-use crate::diag::ordering::{MissingJoin, OrderSearch, missing_joins, order_violations};
+use crate::diag::ordering::{
+    MissingJoin, OrderSearch, detached_joins, missing_joins, order_violations,
+};
 use crate::diag::waits::unlooped_waits;
 use crate::diag::{Replays, Target};
 use crate::passes::Prepared;
@@ -337,7 +339,8 @@ pub fn localize(
         let out = if switches {
             necessary_switches(&replays, &d.resolved, &d.replay, &accesses).map(Analysed::Switches)
         } else {
-            order_violations(&replays, &d.resolved, &d.replay, &accesses).and_then(|o| {
+            order_violations(&replays, &d.resolved, &d.replay, &accesses).and_then(|mut o| {
+                detached_joins(prep, &d.resolved, &d.replay, &mut o.violations);
                 let j = missing_joins(prep, &replays, &d.resolved, &d.replay, &accesses)?;
                 Ok(Analysed::Ordering(o, j))
             })

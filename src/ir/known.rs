@@ -382,6 +382,45 @@ pub fn mutex_attr(name: &str) -> Option<MutexAttr> {
     }
 }
 
+/// What a `pthread_attr_*` call does to a thread's detach state, for a program whose
+/// threads may be detached (`detaches`): the attribute then carries the state as an `int`
+/// (`PTHREAD_CREATE_JOINABLE` 0, `PTHREAD_CREATE_DETACHED` 1, as in glibc and musl).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreadAttr {
+    Init,
+    SetDetachState,
+    GetDetachState,
+}
+
+pub fn thread_attr(name: &str) -> Option<ThreadAttr> {
+    match name {
+        "pthread_attr_init" => Some(ThreadAttr::Init),
+        "pthread_attr_setdetachstate" => Some(ThreadAttr::SetDetachState),
+        "pthread_attr_getdetachstate" => Some(ThreadAttr::GetDetachState),
+        _ => None,
+    }
+}
+
+/// `PTHREAD_CREATE_DETACHED` in glibc and musl.
+pub const CREATE_DETACHED: i128 = 1;
+
+/// Whether the program's threads have detach states to keep: it detaches a thread
+/// (`pthread_detach`, or an attribute set to anything but a constant
+/// `PTHREAD_CREATE_JOINABLE`), or reads an attribute's state back. Only then are the
+/// states kept, which joins and detaches answer from (`EINVAL`, `ESRCH`).
+pub fn detaches(prog: &crate::ir::Program) -> bool {
+    any_call(prog, uses_detach_state)
+}
+
+/// Whether a call to `name` with `args` detaches a thread or reads a detach state (see
+/// [`detaches`]).
+pub fn uses_detach_state(name: &str, args: &[crate::ir::Expr]) -> bool {
+    classify(name) == Known::ThreadDetach
+        || thread_attr(name) == Some(ThreadAttr::GetDetachState)
+        || (thread_attr(name) == Some(ThreadAttr::SetDetachState)
+            && args.get(1).and_then(crate::ir::Expr::as_int) != Some(0))
+}
+
 /// Whether `pthread_mutexattr_settype(attr, type)` chooses a type other than
 /// `PTHREAD_MUTEX_NORMAL` (= `PTHREAD_MUTEX_DEFAULT`, 0 in glibc): only a constant 0 is
 /// known to keep the default.
@@ -547,6 +586,7 @@ mod tests {
 /// sequentializer and the explorer.
 pub mod errno {
     pub const EPERM: i128 = 1;
+    pub const ESRCH: i128 = 3;
     pub const EBUSY: i128 = 16;
     pub const EINVAL: i128 = 22;
     pub const EDEADLK: i128 = 35;

@@ -6,9 +6,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::analysis::facts::address_taken_functions;
-use crate::ir::known::{
-    Known, calls, classify, has_no_effect, is_atomic_function, is_gcc_atomic_builtin,
-};
+use crate::ir::known::{Known, classify, has_no_effect, is_atomic_function, is_gcc_atomic_builtin};
 use crate::ir::visit::{self, VisitorMut};
 use crate::ir::*;
 
@@ -225,19 +223,6 @@ impl<'a> Inliner<'a> {
     fn library_call(&mut self, f: FuncId, _args: &[Expr], loc: Loc) -> Result<(), InlineError> {
         let func = self.prog.func(f);
         let name = func.name.clone();
-        // A joined thread cannot be detached (ESRCH) and a detached one cannot be joined
-        // (EINVAL, at once): both are modelled as succeeding, the join as waiting, which
-        // would hide the interleavings where the joiner goes on early.
-        if classify(&name) == Known::ThreadDetach && calls(self.prog, Known::ThreadJoin) {
-            return Err(InlineError::Unsupported {
-                function: name,
-                at: self.prog.sources.describe(loc),
-                reason: "detaching in a program that also joins threads: the error returns of \
-                         `pthread_join` on a detached thread (EINVAL) and of `pthread_detach` \
-                         on a joined one (ESRCH) are not modelled yet"
-                    .into(),
-            });
-        }
         if let Some((why, at)) = &func.unsupported {
             return Err(InlineError::Unsupported {
                 function: name,

@@ -224,6 +224,8 @@ pub struct SeqVars {
     pub cs: VarId,
     pub created: VarId,
     pub done: VarId,
+    /// Each thread's detach state (`build::actions`): 0 joinable, 1 detached, 2 joined.
+    pub detached: VarId,
     pub fnid: VarId,
     pub arg: VarId,
     pub ret: VarId,
@@ -258,6 +260,7 @@ impl SeqVars {
             self.cs,
             self.created,
             self.done,
+            self.detached,
             self.fnid,
             self.arg,
             self.ret,

@@ -41,8 +41,13 @@ pub enum Action {
     RwUnlock,
     /// `pthread_mutex_init`: free, of the attribute's type (typed mutexes) or default.
     MutexInit,
-    MutexattrSettype,
-    MutexattrGettype,
+    /// An attribute's setter (`pthread_mutexattr_settype`, `pthread_attr_setdetachstate`):
+    /// the attribute, an `int`, takes the value.
+    AttrSet,
+    /// An attribute's getter: the value is stored through the second argument.
+    AttrGet,
+    /// `pthread_detach`: the thread's detach state, which later joins and detaches read.
+    Detach,
     /// `pthread_barrier_init`: the count, no thread arrived, generation 0 (see
     /// `build/sync.rs`).
     BarrierInit,
@@ -86,8 +91,9 @@ impl Action {
             "trywrlock" => Action::TryWrLock,
             "rwunlock" => Action::RwUnlock,
             "mutex-init" => Action::MutexInit,
-            "mutexattr-settype" => Action::MutexattrSettype,
-            "mutexattr-gettype" => Action::MutexattrGettype,
+            "attr-set" | "mutexattr-settype" => Action::AttrSet,
+            "attr-get" | "mutexattr-gettype" => Action::AttrGet,
+            "detach" => Action::Detach,
             "barrier-init" => Action::BarrierInit,
             _ => return None,
         })

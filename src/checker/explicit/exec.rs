@@ -22,6 +22,7 @@ use super::state::{
 use super::symbolic::{self, Dom, MAX_ENUM};
 
 mod sync;
+mod threads;
 
 /// Why a step did not produce a successor.
 #[derive(Debug)]
@@ -113,6 +114,8 @@ pub struct Machine<'p> {
     /// The program sets a mutex type: each mutex keeps its type and re-lock count in its
     /// own bytes (see `sync`).
     typed_mutexes: bool,
+    /// Some thread may be detached (`known::detaches`): attributes carry detach states.
+    detaches: bool,
     /// The condition waits that may wake without a signal (`analysis::waits`).
     spurious_waits: std::collections::HashSet<StmtId>,
 }
@@ -178,6 +181,7 @@ impl<'p> Machine<'p> {
             layouts: RefCell::new(HashMap::default()),
             main,
             typed_mutexes,
+            detaches: crate::ir::known::detaches(prog),
             spurious_waits: crate::analysis::waits::spurious_wake_sites(prog),
         })
     }
@@ -214,6 +218,7 @@ impl<'p> Machine<'p> {
             frames: vec![frame],
             status: Status::Running,
             atomic: 0,
+            detach: super::state::Detach::Joinable,
         });
         for (i, v) in self.prog.vars.iter().enumerate() {
             if v.kind != VarKind::Global || v.thread_local {
@@ -276,6 +281,20 @@ impl<'p> Machine<'p> {
             st.locks.insert(mutex, tid as u32);
             st.threads[tid].status = Status::Running;
             // Schedules count a condition wait twice: when it starts and when it wakes.
+            if let Some(log) = &mut ch.executed {
+                log.extend(self.prev_stmt(st, tid));
+            }
+            return self.run_local(st, tid, ch);
+        }
+        if let Status::Joining { target, ret } = st.threads[tid].status {
+            let mut cx = Cx {
+                m: self,
+                st,
+                tid,
+                ch,
+            };
+            cx.finish_join(target, ret)?;
+            // Counted twice, as a condition wait: when it starts and when it returns.
             if let Some(log) = &mut ch.executed {
                 log.extend(self.prev_stmt(st, tid));
             }
@@ -407,10 +426,13 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// The statement thread `tid` executes next (a condition wait it is waiting in counts
-    /// as next).
+    /// The statement thread `tid` executes next (a condition wait or join it is waiting
+    /// in counts as next).
     pub fn next_stmt(&self, st: &State, tid: usize) -> Option<StmtId> {
-        if matches!(st.threads[tid].status, Status::Waiting { .. }) {
+        if matches!(
+            st.threads[tid].status,
+            Status::Waiting { .. } | Status::Joining { .. }
+        ) {
             return self.prev_stmt(st, tid);
         }
         let f = st.threads[tid].frames.last()?;
@@ -838,10 +860,12 @@ impl Cx<'_, '_> {
                     let v = self.convert(a, &ty, loc)?;
                     self.store((o, 0), &ty, v, loc)?;
                 }
+                let detach = self.created_detach(args.get(1), loc)?;
                 self.st.threads.push(Thread {
                     frames: vec![frame],
                     status: Status::Running,
                     atomic: 0,
+                    detach,
                 });
                 self.st.origin.0.push(id as u32);
                 let handle = self.eval(arg(0)?)?;
@@ -856,27 +880,8 @@ impl Cx<'_, '_> {
                 }
                 Ok(Some(Val::int(0)))
             }
-            Known::ThreadJoin => {
-                let t = self.eval(arg(0)?)?;
-                let Some(target) = t.as_thread().filter(|i| *i < self.st.threads.len()) else {
-                    return unsupported("joining a thread id the explorer does not know", loc);
-                };
-                if target == self.tid {
-                    // Linux returns EDEADLK at once (POSIX allows it); nothing is stored.
-                    return Ok(Some(Val::int(crate::ir::known::errno::EDEADLK)));
-                }
-                let Status::Finished(v) = self.st.threads[target].status else {
-                    return Err(Stop::Blocked);
-                };
-                if let Some(a) = args.get(1) {
-                    let p = self.eval(a)?;
-                    if p.truth() {
-                        let place = self.ptr_place(p, loc)?;
-                        self.store(place, &Type::void_ptr(), v, loc)?;
-                    }
-                }
-                Ok(Some(Val::int(0)))
-            }
+            Known::ThreadJoin => self.join(args, loc),
+            Known::ThreadDetach => self.detach(args, loc),
             Known::ThreadExit => {
                 let v = match args.first() {
                     Some(a) => self.eval(a)?,
@@ -907,11 +912,8 @@ impl Cx<'_, '_> {
             Known::Attr if self.m.typed_mutexes && crate::ir::known::mutex_attr(name).is_some() => {
                 Ok(Some(Val::int(self.mutex_attr(name, args, loc)?)))
             }
-            Known::ThreadDetach
-            | Known::Attr
-            | Known::CondInit
-            | Known::CondDestroy
-            | Known::MutexDestroy => Ok(Some(Val::int(0))),
+            Known::Attr => Ok(Some(Val::int(self.thread_attr(name, args, loc)?))),
+            Known::CondInit | Known::CondDestroy | Known::MutexDestroy => Ok(Some(Val::int(0))),
             Known::MutexInit => {
                 let p = self.eval_place_of_ptr(arg(0)?)?;
                 self.st.locks.remove(&p);

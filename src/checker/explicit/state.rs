@@ -203,6 +203,14 @@ pub enum Status {
         spurious: bool,
     },
     Finished(Val),
+    /// In `pthread_join`, in a program whose threads have detach states: the call has
+    /// answered (0, or an error when `target` is `None`) and the thread waits for `target`
+    /// to finish, to store its result through `ret`. A join has begun, so a detach of
+    /// `target` meanwhile changes nothing (glibc), as in the sequentializer's two steps.
+    Joining {
+        target: Option<u32>,
+        ret: Option<Place>,
+    },
     /// In a loop that touches nothing shared and never ends: it takes no more steps, but
     /// the thread is still alive (a deadlock check sees it as blocked).
     Stuck,
@@ -214,6 +222,20 @@ pub struct Thread {
     pub status: Status,
     /// Depth of `__VERIFIER_atomic_begin` sections and atomic functions.
     pub atomic: u32,
+    /// Whether the thread has been detached or joined (what a later join or detach
+    /// answers).
+    pub detach: Detach,
+}
+
+/// A thread's detach state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Detach {
+    #[default]
+    Joinable,
+    Detached,
+    /// A join of it has begun (`Status::Joining`).
+    Joining,
+    Joined,
 }
 
 /// Which thread, by creation order, each position of `State::threads` holds. Not part of
@@ -321,6 +343,7 @@ impl State {
             match &t.status {
                 Status::Finished(v) => roots.push(v.prov),
                 Status::Waiting { cond, mutex, .. } => roots.extend([cond.0, mutex.0]),
+                Status::Joining { ret, .. } => roots.extend(ret.map(|p| p.0)),
                 Status::Running | Status::Stuck => {}
             }
         }
@@ -394,6 +417,11 @@ impl State {
                 Status::Waiting { cond, mutex, .. } => {
                     cond.0 = rename(cond.0);
                     mutex.0 = rename(mutex.0);
+                }
+                Status::Joining { ret, .. } => {
+                    if let Some(p) = ret {
+                        p.0 = rename(p.0);
+                    }
                 }
                 Status::Running | Status::Stuck => {}
             }
@@ -482,7 +510,13 @@ impl State {
     /// consistent renaming is) but may leave symmetric states apart.
     pub fn sort_threads(&mut self, fixed: u32) {
         let n = self.threads.len();
-        if n < 3 {
+        // A join in progress names its thread by position: kept in creation order then.
+        if n < 3
+            || self
+                .threads
+                .iter()
+                .any(|t| matches!(t.status, Status::Joining { .. }))
+        {
             return;
         }
         // Only threads that started in the same function can be alike.
@@ -579,13 +613,14 @@ impl State {
         let t = &self.threads[i];
         let mut buf = Collect(Vec::with_capacity(256));
         refs.hash(&mut buf);
-        t.atomic.hash(&mut buf);
+        (t.atomic, t.detach).hash(&mut buf);
         std::mem::discriminant(&t.status).hash(&mut buf);
         match &t.status {
             Status::Finished(v) => v.v.hash(&mut buf),
             Status::Waiting {
                 signaled, spurious, ..
             } => (signaled, spurious).hash(&mut buf),
+            Status::Joining { target, ret } => (target, ret.map(|p| p.1)).hash(&mut buf),
             Status::Running | Status::Stuck => {}
         }
         for f in &t.frames {
@@ -630,7 +665,7 @@ impl State {
         let t = &self.threads[i];
         let status = match &t.status {
             Status::Finished(v) => v.prov == 0,
-            Status::Waiting { .. } => false,
+            Status::Waiting { .. } | Status::Joining { .. } => false,
             Status::Running | Status::Stuck => true,
         };
         // A callee's return place is in its caller's frame: the same for alike threads.
@@ -735,6 +770,7 @@ mod tests {
             }],
             status: Status::Running,
             atomic: 0,
+            detach: Detach::Joinable,
         }
     }
 
@@ -814,11 +850,13 @@ mod tests {
                 }],
                 status: Status::Running,
                 atomic: 0,
+                detach: Detach::Joinable,
             };
             let main = Thread {
                 frames: vec![],
                 status: Status::Running,
                 atomic: 0,
+                detach: Detach::Joinable,
             };
             // The handle names the thread at pc 7.
             let (threads, handle) = if swap {

@@ -1,7 +1,8 @@
 //! What ESBMC and CBMC do not model as POSIX does. The program they search keeps its
 //! pthread calls, which they run on their own library models: ESBMC 8.4 has no body for
 //! `sem_trywait`, CBMC 6.6 none for `pthread_spin_init`, and CBMC's `sem_wait` does not
-//! block at 0; neither knows mutex types. Barriers and `pthread_once` are refused with
+//! block at 0; neither knows mutex types, and neither answers a join of a detached thread
+//! (it waits) or a second detach (it succeeds) as glibc does. Barriers and `pthread_once` are refused with
 //! them: the front end lowers their waits to seqloc's own calls (`lower::sync`), which
 //! the checkers' libraries cannot know. Their "no failure" would then be no answer, and
 //! their counterexamples are not safe either: the replay that validates one takes a
@@ -11,7 +12,7 @@
 //! refused for the external search (the sequential programs of localization are
 //! seqloc's own and stay available through `--schedule`).
 
-use crate::ir::known::{classify, is_spinlock_call, sets_a_mutex_type};
+use crate::ir::known::{classify, is_spinlock_call, sets_a_mutex_type, uses_detach_state};
 use crate::ir::{ExprKind, Loc, Program};
 
 /// The first call of a synchronization primitive the external checkers do not model
@@ -33,7 +34,11 @@ pub fn unmodelled_sync(prog: &Program) -> Option<(String, Loc)> {
             let name = &prog.func(g).name;
             let k = classify(name);
             let sem_or_rw = k.is_semaphore_or_rwlock();
-            if sem_or_rw || sets_a_mutex_type(name, args) || is_spinlock_call(name) {
+            if sem_or_rw
+                || sets_a_mutex_type(name, args)
+                || is_spinlock_call(name)
+                || uses_detach_state(name, args)
+            {
                 found = Some((name.clone(), e.loc));
             }
             // Barrier waits and `pthread_once` are lowered to calls only seqloc knows.

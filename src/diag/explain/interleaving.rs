@@ -129,7 +129,7 @@ impl Explainer<'_> {
     pub fn ordering_candidates(
         &self,
         violations: &[crate::diag::ordering::OrderViolation],
-        out: Vec<Candidate>,
+        mut out: Vec<Candidate>,
     ) -> Vec<Candidate> {
         let outcome = self.outcome();
         let name = |t: u32| self.thread_name(t);
@@ -150,6 +150,16 @@ impl Explainer<'_> {
                 name(v.late_thread)
             );
             self.push_step_candidate(&mut extra, &out, &v.early, CandidateKind::Ordering, &hint);
+            if let Some(d) = &v.detached {
+                let what = format!(
+                    "line {} ran before {} reached line {}",
+                    v.early.line,
+                    name(v.late_thread),
+                    v.late_step.line
+                );
+                let late = name(v.late_thread);
+                self.push_detach_candidates(&mut extra, &mut out, d, &late, &what);
+            }
             if let Some(c) = &v.creation {
                 let hint = format!(
                     "{} creates {} here, before {} has reached line {}; {} touches {on} at line {} too early: create it after {} is done (joined), or make it wait",
@@ -173,12 +183,65 @@ impl Explainer<'_> {
         before_specification(out, extra)
     }
 
+    /// The detach (or the detached creation, and the attribute set detached) that made a
+    /// join answer at once: `what` says what then ran too early.
+    fn push_detach_candidates(
+        &self,
+        extra: &mut Vec<Candidate>,
+        out: &mut [Candidate],
+        d: &crate::diag::ordering::DetachedJoin,
+        late: &str,
+        what: &str,
+    ) {
+        let outcome = self.outcome();
+        let name = |t: u32| self.thread_name(t);
+        let how = if d.detach.statement.contains("pthread_create(") {
+            format!(
+                "{} creates {late} detached here (its attribute)",
+                name(d.detach.thread),
+            )
+        } else if d.detach.thread == d.join.thread
+            || !late.starts_with(&format!("T{} ", d.detach.thread))
+        {
+            format!("{} detaches {late} here", name(d.detach.thread))
+        } else {
+            format!("{late} detaches itself here")
+        };
+        let hint = format!(
+            "{how}, so {}'s join at line {} answered EINVAL at once instead of waiting for it, and {what}: had {late} stayed joinable, {outcome} (a detached thread cannot be joined)",
+            name(d.join.thread),
+            d.join.line,
+        );
+        // A line another analysis named already (a detach the failing run was preempted
+        // after) gets this explanation instead: it says why the order mattered.
+        match out
+            .iter_mut()
+            .find(|c| c.line == d.detach.line && c.file == d.detach.file && c.changes.is_empty())
+        {
+            Some(c) => {
+                c.hint = hint;
+                c.kind = CandidateKind::Ordering;
+            }
+            None => self.push_step_candidate(extra, out, &d.detach, CandidateKind::Ordering, &hint),
+        }
+        if let Some(a) = &d.attr {
+            let hint = format!(
+                "the attribute set detached here makes {} create {late} detached at line {}, and {}'s join at line {} then does not wait for it: had the attribute stayed PTHREAD_CREATE_JOINABLE, {outcome}",
+                name(d.detach.thread),
+                d.detach.line,
+                name(d.join.thread),
+                d.join.line,
+            );
+            self.push_step_candidate(extra, out, a, CandidateKind::Ordering, &hint);
+        }
+    }
+
     /// Candidates from missing joins (see `diag::ordering::missing_joins`): the join that
     /// stopped short and the loop around it, then the read that came too early.
     pub fn join_candidates(
         &self,
         missing: &[crate::diag::ordering::MissingJoin],
-        out: Vec<Candidate>,
+        mut out: Vec<Candidate>,
     ) -> Vec<Candidate> {
         let outcome = self.outcome();
         let name = |t: u32| self.thread_name(t);
@@ -186,6 +249,14 @@ impl Explainer<'_> {
         for m in missing {
             let reader = name(m.reader.thread);
             let missing = format!("T{} {}", m.thread, m.function);
+            if let Some(d) = &m.detached {
+                let what = format!(
+                    "{reader} read its result at line {} before {missing} had finished",
+                    m.reader.line
+                );
+                self.push_detach_candidates(&mut extra, &mut out, d, &missing, &what);
+                continue;
+            }
             let hint = format!(
                 "{reader} joins {} of the {} threads created at line {}, not {}, which never ran before {reader} read its result at line {}; had it run first, {outcome}: join every thread created there",
                 m.joined, m.created, m.creation.line, missing, m.reader.line

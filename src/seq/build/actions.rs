@@ -1,10 +1,12 @@
 //! Table II actions as statements: what each pthread call becomes in the sequential
 //! program (`sync` has the semaphores, read-write locks and typed mutexes).
 
+use super::lifecycle::DETACHED;
 use super::state::{
     EBUSY, EDEADLK, ETIMEDOUT, MAIN_EXIT, MAX_KEYS, SlotGen, Step, bin_or, is_null,
 };
 use crate::ir::build as b;
+use crate::ir::known::CREATE_DETACHED;
 use crate::ir::*;
 use crate::seq::rules::Action;
 
@@ -123,6 +125,25 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 } else {
                     s.extend(record);
                 }
+                let attr = arg(1);
+                let int_attr = attr.ty.pointee(&tt).is_some_and(|t| t.is_integer(&tt));
+                if self.b.detaches && !is_null(&attr, &tt) && int_attr {
+                    // Created detached through its attribute (an `int` under the rules),
+                    // slot or not: a thread that never runs may still be joined.
+                    let nonnull =
+                        b::bin(BinOp::Ne, attr.clone(), b::conv(b::int(0), &attr.ty, &tt));
+                    let state = b::bin(BinOp::Eq, b::deref(attr, &tt), b::int(CREATE_DETACHED));
+                    let known = b::bin(BinOp::Lt, id.clone(), b::uint(self.b.detach_ids as i128));
+                    s.push(b::if_(
+                        b::bin(BinOp::LogAnd, known, b::bin(BinOp::LogAnd, nonnull, state)),
+                        vec![st(b::assign(
+                            b::elem(prog, v.detached, id.clone()),
+                            b::int(DETACHED),
+                            &tt,
+                        ))],
+                        None,
+                    ));
+                }
                 s.push(st(b::assign(
                     nthreads,
                     b::bin(BinOp::Add, id.clone(), b::uint(1)),
@@ -135,6 +156,9 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 }
                 s.extend(zero_result(&lhs));
                 vec![step(s, true, None)]
+            }
+            Action::Join | Action::Detach if self.b.detaches => {
+                self.lifecycle(action, lhs, args, loc, id)
             }
             Action::Join => {
                 let t = b::conv(arg(0), &Type::uint(), &tt);
@@ -180,6 +204,8 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 }
                 vec![step(s, true, Some(done))]
             }
+            // Without detach states (`known::detaches`), a detach changes nothing modelled.
+            Action::Detach => vec![step(zero_result(&lhs), true, None)],
             Action::Exit => {
                 let mut s = Vec::new();
                 if self.k != 0 {
@@ -451,8 +477,8 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             | Action::TryWrLock
             | Action::RwUnlock
             | Action::MutexInit
-            | Action::MutexattrSettype
-            | Action::MutexattrGettype
+            | Action::AttrSet
+            | Action::AttrGet
             | Action::BarrierInit
             | Action::BarrierArrive
             | Action::BarrierLeave

@@ -10,7 +10,8 @@ use crate::seq::schedule::Stop;
 use crate::seq::skeleton::{Expansion, SlotValues};
 use crate::seq::{Mode, SeqError, SeqVars, SlotInfo};
 
-pub(super) fn make_vars(prog: &mut Program, nslots: u32, mode: Mode) -> SeqVars {
+/// `ids`: how many thread ids the detach states cover (`Builder::detach_ids`).
+pub(super) fn make_vars(prog: &mut Program, nslots: u32, ids: u32, mode: Mode) -> SeqVars {
     let n = nslots as u64;
     let arr = |t: Type, n: u64| Type::Array(Box::new(t), Some(n));
     let blocks = match mode {
@@ -30,6 +31,7 @@ pub(super) fn make_vars(prog: &mut Program, nslots: u32, mode: Mode) -> SeqVars 
         cs: g("__seq_cs", Type::uint()),
         created: g("__seq_created", arr(Type::bool(), n)),
         done: g("__seq_done", arr(Type::bool(), n)),
+        detached: g("__seq_detached", arr(Type::int(), ids as u64)),
         fnid: g("__seq_fn", arr(Type::int(), n)),
         arg: g("__seq_arg", arr(void_ptr.clone(), n)),
         ret: g("__seq_ret", arr(void_ptr.clone(), n)),

@@ -4,6 +4,7 @@
 mod actions;
 mod framework;
 mod inputs;
+mod lifecycle;
 mod points;
 mod state;
 mod steps;
@@ -122,7 +123,10 @@ fn build(
     };
     let nslots = slot_fns.len() as u32;
 
-    let vars = make_vars(&mut prog, nslots, mode);
+    // A replay gives slots only to the threads that ran, but a thread that never ran may
+    // still be detached and joined: the states cover every id up to the thread bound.
+    let detach_ids = nslots.max(opts.max_threads);
+    let vars = make_vars(&mut prog, nslots, detach_ids, mode);
     let typed_mutexes = crate::ir::known::sets_mutex_type(&prog);
     let mut builder = Builder {
         prog,
@@ -141,6 +145,8 @@ fn build(
         models_mutexes: opts.rules.models_mutexes() || typed_mutexes,
         typed_mutexes,
         self_joins: crate::analysis::thread_ids::may_join_itself(normalized),
+        detaches: crate::ir::known::detaches(normalized),
+        detach_ids,
         spurious_waits: crate::analysis::waits::spurious_wake_sites(normalized),
         dtors: vec![],
         static_ids: None,

@@ -9,7 +9,7 @@ use crate::ir::*;
 use crate::seq::schedule::Resolved;
 use crate::seq::{PointInfo, SeqOptions, SeqVars};
 
-pub(super) use crate::ir::known::errno::{EBUSY, EDEADLK, ETIMEDOUT};
+pub(super) use crate::ir::known::errno::{EBUSY, EDEADLK, EINVAL, ESRCH, ETIMEDOUT};
 
 /// Most `pthread_key_create` keys modelled.
 pub(super) const MAX_KEYS: u32 = 4;
@@ -36,6 +36,12 @@ pub(super) struct Builder<'a> {
     /// Some join may name the joining thread (`analysis::thread_ids`): only then is a
     /// self-join's EDEADLK modelled.
     pub(super) self_joins: bool,
+    /// Some thread may be detached (`known::detaches`): joins and detaches answer from
+    /// the threads' detach states.
+    pub(super) detaches: bool,
+    /// The thread ids `__seq_detached` covers (at least the slots): an id past them,
+    /// possible only in a replay of more threads than the bound, counts as joinable.
+    pub(super) detach_ids: u32,
     /// The condition waits that may wake without a signal (`analysis::waits`).
     pub(super) spurious_waits: std::collections::HashSet<StmtId>,
     pub(super) dtors: Vec<FuncId>,

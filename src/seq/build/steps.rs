@@ -212,7 +212,13 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 } else {
                     None
                 }
-                .or_else(|| super::sync::builtin_action(&name));
+                .or_else(|| super::sync::builtin_action(&name))
+                .or_else(|| {
+                    self.b
+                        .detaches
+                        .then(|| super::sync::lifecycle_action(&name))
+                        .flatten()
+                });
                 if let Some(action) = typed.or_else(|| self.b.opts.rules.action(&name)) {
                     return self.model(action, &name, lhs, &args, loc, id);
                 }

@@ -20,7 +20,8 @@
 use super::state::{EBUSY, SlotGen, Step, bin_or, is_null};
 use crate::ir::build as b;
 use crate::ir::known::{
-    BARRIER_SERIAL_THREAD, Known, MutexAttr, classify, is_spinlock_call, mutex_attr,
+    BARRIER_SERIAL_THREAD, Known, MutexAttr, ThreadAttr, classify, is_spinlock_call, mutex_attr,
+    thread_attr,
 };
 use crate::ir::*;
 use crate::seq::rules::Action;
@@ -58,8 +59,8 @@ pub fn typed_action(name: &str) -> Option<Action> {
     if let Some(attr) = mutex_attr(name) {
         return match attr {
             MutexAttr::Init => Some(Action::Store0),
-            MutexAttr::SetType => Some(Action::MutexattrSettype),
-            MutexAttr::GetType => Some(Action::MutexattrGettype),
+            MutexAttr::SetType => Some(Action::AttrSet),
+            MutexAttr::GetType => Some(Action::AttrGet),
             MutexAttr::Other => None,
         };
     }
@@ -72,6 +73,20 @@ pub fn typed_action(name: &str) -> Option<Action> {
         Known::MutexTrylock => Action::Trylock,
         Known::MutexUnlock => Action::Unlock,
         _ => return None,
+    })
+}
+
+/// The action of a detach or a thread attribute's detach-state call in a program whose
+/// threads may be detached, whatever the rule group says: what a later join or detach
+/// answers (and whether a join waits) depends on the state, which no schedule records.
+pub fn lifecycle_action(name: &str) -> Option<Action> {
+    if classify(name) == Known::ThreadDetach {
+        return Some(Action::Detach);
+    }
+    Some(match thread_attr(name)? {
+        ThreadAttr::Init => Action::Store0,
+        ThreadAttr::SetDetachState => Action::AttrSet,
+        ThreadAttr::GetDetachState => Action::AttrGet,
     })
 }
 
@@ -204,12 +219,12 @@ impl SlotGen<'_, '_> {
                 s.extend(set(&lhs, 0));
                 vec![step(s, None)]
             }
-            Action::MutexattrSettype => {
+            Action::AttrSet => {
                 let mut s = vec![st(b::assign(x, arg(1), &tt))];
                 s.extend(set(&lhs, 0));
                 vec![step(s, None)]
             }
-            Action::MutexattrGettype => {
+            Action::AttrGet => {
                 let mut s = vec![];
                 let out = arg(1);
                 if !is_null(&out, &tt) {
