@@ -16,6 +16,7 @@ pub fn is_internal_name(name: &str) -> bool {
         || rest.starts_with("seq")
         || rest.starts_with("diag")
         || rest.starts_with("param")
+        || rest.starts_with("vla_")
         || numbered("t")
         || numbered("r")
         || numbered("v")

@@ -166,6 +166,9 @@ impl Lowerer<'_, '_> {
             }
             ast::Expression::SizeOfVal(s) => {
                 let inner = self.expr(&s.node.0)?;
+                if let Some(size) = self.vla_sizeof(&inner) {
+                    return Ok(size);
+                }
                 Ok(Expr::new(
                     ExprKind::SizeofExpr(Box::new(inner)),
                     Type::Int(self.dm().size_t()),
@@ -493,6 +496,12 @@ impl Lowerer<'_, '_> {
                 }
                 if !x.is_lvalue() {
                     return Err(self.error(span, "`&` of something that is not an lvalue"));
+                }
+                if self.is_vla(&x) {
+                    return Err(self.unsupported(
+                        span,
+                        "`&` of a variable-length array (a pointer to the whole array)",
+                    ));
                 }
                 let ty = Type::ptr(x.ty.clone());
                 Ok(Expr::new(ExprKind::AddrOf(Box::new(x)), ty, loc))

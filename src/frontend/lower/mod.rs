@@ -8,6 +8,7 @@ mod literal;
 mod stmt;
 mod sync;
 mod types;
+mod vla;
 
 use std::collections::{HashMap, HashSet};
 
@@ -71,6 +72,10 @@ pub(super) struct Lowerer<'a, 'b> {
     once_routines: Vec<(FuncId, Loc)>,
     /// The library's `pthread_barrier_wait` and `pthread_once` lowered at these calls.
     lowered_sync: Vec<(FuncId, Loc)>,
+    /// Variable-length locals, now pointers (see `vla`).
+    vlas: HashMap<VarId, vla::Vla>,
+    /// Inside a prototype's parameter list (array lengths may name earlier parameters).
+    in_parameters: u32,
 }
 
 pub(super) fn lower(
@@ -99,6 +104,8 @@ pub(super) fn lower(
         c11_calls: vec![],
         once_routines: vec![],
         lowered_sync: vec![],
+        vlas: HashMap::new(),
+        in_parameters: 0,
     };
     for ext in &unit.0 {
         l.external(ext)?;
@@ -232,6 +239,21 @@ impl Lowerer<'_, '_> {
                 continue;
             };
             let loc = decl.loc;
+            if decl.vla && !decl.ty.is_function(self.tt()) {
+                let what = if specs.storage == Some(ast::StorageClassSpecifier::Typedef) {
+                    "a variable-length array type in a typedef"
+                } else if self.at_file_scope()
+                    || specs.storage == Some(ast::StorageClassSpecifier::Extern)
+                    || specs.storage == Some(ast::StorageClassSpecifier::Static)
+                {
+                    "a variable-length array with static storage (C forbids it)"
+                } else {
+                    ""
+                };
+                if !what.is_empty() {
+                    return Err(self.unsupported(id.span, format!("`{name}`: {what}")));
+                }
+            }
             if specs.storage == Some(ast::StorageClassSpecifier::Typedef) {
                 let tid = TypedefId(self.prog.types.typedefs.len() as u32);
                 self.prog.types.typedefs.push(TypedefDef {
@@ -271,6 +293,11 @@ impl Lowerer<'_, '_> {
                 continue;
             }
             // A local variable.
+            if decl.vla {
+                let init = id.node.initializer.is_some();
+                out.extend(self.vla_local(&name, &decl, init, id.span)?);
+                continue;
+            }
             if let Type::Array(_, None) = decl.ty.resolve(self.tt()) {
                 if id.node.initializer.is_none() {
                     return Err(self.error(
@@ -302,12 +329,6 @@ impl Lowerer<'_, '_> {
                 }
                 None => None,
             };
-            if decl.vla {
-                return Err(self.unsupported(
-                    id.span,
-                    format!("variable-length array `{name}` (its size is not a constant)"),
-                ));
-            }
             out.push(Stmt::new(StmtKind::Decl { var: vid, init }, loc));
         }
         Ok(out)
@@ -664,6 +685,9 @@ pub(super) struct Declared {
     pub params: Vec<ParamDecl>,
     /// An array dimension was not a constant.
     pub vla: bool,
+    /// The length of the outermost array, when it is the only variable one (what a
+    /// variable-length local array needs: `vla`).
+    pub vla_len: Option<Expr>,
 }
 
 #[derive(Clone, Debug)]

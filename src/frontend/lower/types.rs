@@ -210,7 +210,16 @@ impl Lowerer<'_, '_> {
     pub(super) fn type_name(&mut self, tn: &Node<ast::TypeName>) -> R<Type> {
         let base = self.spec_quals(&tn.node.specifiers, tn.span)?;
         match &tn.node.declarator {
-            Some(d) => Ok(self.declarator(base, d)?.ty),
+            Some(d) => {
+                let decl = self.declarator(base, d)?;
+                if decl.vla {
+                    return Err(self.unsupported(
+                        tn.span,
+                        "a variable-length array type in a type name (`sizeof(int[n])`, a cast)",
+                    ));
+                }
+                Ok(decl.ty)
+            }
             None => Ok(base),
         }
     }
@@ -242,6 +251,8 @@ impl Lowerer<'_, '_> {
         let mut ty = base;
         let mut params = Vec::new();
         let mut vla = false;
+        // The length of the outermost array when it alone is variable (`int a[n][4]`).
+        let mut vla_len: Option<Expr> = None;
         let mut mode = None;
         let mut noreturn = false;
         self.extensions(&d.node.extensions, &mut noreturn, &mut mode);
@@ -261,6 +272,11 @@ impl Lowerer<'_, '_> {
             }
         }
         for dd in d.node.derived.iter().rev() {
+            // Whatever is applied now wraps the arrays so far: a variable length among
+            // them is no longer the outermost.
+            if !matches!(dd.node, ast::DerivedDeclarator::Pointer(_)) {
+                vla_len = None;
+            }
             match &dd.node {
                 ast::DerivedDeclarator::Pointer(_) => {}
                 ast::DerivedDeclarator::Array(a) => {
@@ -268,13 +284,24 @@ impl Lowerer<'_, '_> {
                         ast::ArraySize::Unknown | ast::ArraySize::VariableUnknown => None,
                         ast::ArraySize::VariableExpression(e)
                         | ast::ArraySize::StaticExpression(e) => {
-                            let ex = self.expr(e)?;
-                            match eval_int(&ex, self.tt(), self.dm()) {
+                            // In a prototype the length may name an earlier parameter,
+                            // which is in no scope yet: a variable length all the same
+                            // (adjusted away when it is the outermost).
+                            let ex = match self.expr(e) {
+                                Ok(ex) => Some(ex),
+                                Err(_) if self.in_parameters > 0 => None,
+                                Err(err) => return Err(err),
+                            };
+                            match ex.as_ref().and_then(|x| eval_int(x, self.tt(), self.dm())) {
                                 Some(v) if v >= 0 => Some(v as u64),
                                 Some(_) => {
                                     return Err(self.error(e.span, "array size is negative"));
                                 }
                                 None => {
+                                    let len = ex.unwrap_or_else(|| {
+                                        Expr::new(ExprKind::Int(1), Type::int(), Loc::SYNTH)
+                                    });
+                                    vla_len = (!vla).then_some(len);
                                     vla = true;
                                     Some(1)
                                 }
@@ -317,6 +344,7 @@ impl Lowerer<'_, '_> {
                 loc: self.loc(d.span),
                 params,
                 vla,
+                vla_len,
             }),
             ast::DeclaratorKind::Identifier(id) => Ok(Declared {
                 name: Some(id.node.name.clone()),
@@ -324,19 +352,35 @@ impl Lowerer<'_, '_> {
                 loc: self.loc(id.span),
                 params,
                 vla,
+                vla_len,
             }),
             ast::DeclaratorKind::Declarator(inner) => {
                 let mut r = self.declarator(ty, inner)?;
                 if r.params.is_empty() {
                     r.params = params;
                 }
-                r.vla |= vla;
+                if vla {
+                    // `int (*p)[n]`: a variable length inside what the inner declarator
+                    // makes of it.
+                    r.vla = true;
+                    r.vla_len = None;
+                }
                 Ok(r)
             }
         }
     }
 
     fn parameters(&mut self, fd: &ast::FunctionDeclarator) -> R<(Vec<Type>, Vec<ParamDecl>, bool)> {
+        self.in_parameters += 1;
+        let r = self.parameter_list(fd);
+        self.in_parameters -= 1;
+        r
+    }
+
+    fn parameter_list(
+        &mut self,
+        fd: &ast::FunctionDeclarator,
+    ) -> R<(Vec<Type>, Vec<ParamDecl>, bool)> {
         let mut tys = Vec::new();
         let mut decls = Vec::new();
         for p in &fd.parameters {
@@ -349,11 +393,20 @@ impl Lowerer<'_, '_> {
                     loc: self.loc(p.span),
                     params: vec![],
                     vla: false,
+                    vla_len: None,
                 },
             };
             // `(void)` means no parameters.
             if fd.parameters.len() == 1 && d.name.is_none() && d.ty.is_void(self.tt()) {
                 break;
+            }
+            // `int a[n]` is a pointer like `int a[]`; `int a[][n]` a pointer to rows of a
+            // length not known here.
+            if d.vla && d.vla_len.is_none() {
+                return Err(self.unsupported(
+                    p.span,
+                    "a parameter whose type has a variable length inside it (`int a[][n]`)",
+                ));
             }
             let ty = adjust_param(d.ty.clone(), self.tt());
             tys.push(ty.clone());
@@ -412,8 +465,15 @@ impl Lowerer<'_, '_> {
                         loc,
                         params: vec![],
                         vla: false,
+                        vla_len: None,
                     },
                 };
+                if decl.vla {
+                    return Err(self.error(
+                        sd.span,
+                        "a struct or union member of variable length (C forbids it)",
+                    ));
+                }
                 let bit_width = match &sd.node.bit_width {
                     Some(w) => {
                         let e = self.expr(w)?;
