@@ -383,11 +383,14 @@ pub fn localize(
     };
     // The interleaving analyses replay variants of the schedule on their own solvers: on a
     // second core while the localization loop runs.
+    // They walk expressions recursively as the front end does: the same large stacks
+    // (`crate::STACK_BYTES`). An analysis whose thread cannot start is "not analysed".
+    let big = || std::thread::Builder::new().stack_size(crate::STACK_BYTES);
     let (localized, switches, ordering, causes) = std::thread::scope(|scope| {
-        let switches = scope.spawn(|| timed(true));
-        let ordering = scope.spawn(|| timed(false));
+        let switches = big().spawn_scoped(scope, || timed(true)).ok();
+        let ordering = big().spawn_scoped(scope, || timed(false)).ok();
         let started = Instant::now();
-        let causes = (cfg.root_causes > 0).then(|| scope.spawn(root_causes));
+        let causes = (cfg.root_causes > 0).then(|| big().spawn_scoped(scope, root_causes).ok());
         // The root-cause search's sessions set no Z3 timeout (Z3 4.8.12's timers race:
         // see `Session::set_gate_owning_deadline`); its deadline is enforced here, by
         // closing its gate.
@@ -395,7 +398,7 @@ pub fn localize(
             let at = started + cfg.causes_time.unwrap_or(CAUSES_TIME);
             cfg.deadline.map_or(at, |d| d.min(at))
         };
-        if causes.is_some() {
+        if matches!(causes, Some(Some(_))) {
             let (gate, ctx, done) = (&causes_gate, &causes_ctx, &causes_done);
             scope.spawn(move || {
                 while !done.load(std::sync::atomic::Ordering::SeqCst) && !gate.is_closed() {
@@ -412,7 +415,7 @@ pub fn localize(
         // The root causes may add at most the localization's own time (or take up to
         // CAUSES_FLOOR in all): once the loop is done, they get as long again, then
         // their solve is interrupted.
-        if let Some(c) = &causes {
+        if let Some(Some(c)) = &causes {
             let done = Instant::now();
             let until = match cfg.causes_time {
                 Some(t) => started + t,
@@ -429,9 +432,9 @@ pub fn localize(
         }
         (
             localized,
-            switches.join(),
-            ordering.join(),
-            causes.map(|c| c.join()),
+            joined(switches),
+            joined(ordering),
+            causes.map(joined),
         )
     });
     let causes = match causes {
@@ -654,4 +657,12 @@ fn add_replayed_threads(cex: &mut Counterexample, d: &Diagnosis, prep: &Prepared
         }
     }
     cex.schedule.threads.sort_by_key(|t| t.id);
+}
+
+/// What an analysis thread returned; `Err` when it could not start or panicked.
+fn joined<T>(h: Option<std::thread::ScopedJoinHandle<'_, T>>) -> Result<T, ()> {
+    match h {
+        Some(h) => h.join().map_err(|_| ()),
+        None => Err(()),
+    }
 }
