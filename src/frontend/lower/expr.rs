@@ -2,7 +2,7 @@
 //! pointer arithmetic), and explicit implicit conversions.
 
 use lang_c::ast;
-use lang_c::span::Node;
+use lang_c::span::{Node, Span};
 
 use super::literal;
 use super::{Binding, Lowerer, R};
@@ -25,6 +25,31 @@ impl Lowerer<'_, '_> {
             }
             _ => e,
         }
+    }
+
+    /// `conv` where C requires the value to be assignable to `to` (an argument, an
+    /// assignment, a `return`): a struct or union only from the same type, a scalar
+    /// never from a struct or union. Converted anyway, such a value reached the engines
+    /// with a width they cannot take apart (`what` names the place, for the message).
+    pub(super) fn conv_assignable(
+        &mut self,
+        e: Expr,
+        to: &Type,
+        span: Span,
+        what: &str,
+    ) -> R<Expr> {
+        let (from_agg, to_agg) = (e.ty.is_aggregate(self.tt()), to.is_aggregate(self.tt()));
+        if (from_agg || to_agg) && !(from_agg && to_agg && e.ty.same_as(to, self.tt())) {
+            return Err(self.error(
+                span,
+                format!(
+                    "{what}: a value of type `{}` where `{}` is expected (incompatible types)",
+                    crate::ir::print::declaration(self.prog, &e.ty, "").trim(),
+                    crate::ir::print::declaration(self.prog, to, "").trim()
+                ),
+            ));
+        }
+        Ok(self.conv(e, to))
     }
 
     /// An implicit conversion of `e` to `to` (none if the types already agree).
@@ -187,6 +212,13 @@ impl Lowerer<'_, '_> {
             ast::Expression::Cast(c) => {
                 let ty = self.type_name(&c.node.type_name)?;
                 let inner = self.rvalue(&c.node.expression)?;
+                let aggregate = inner.ty.is_aggregate(self.tt()) || ty.is_aggregate(self.tt());
+                if aggregate && !ty.is_void(self.tt()) {
+                    // C allows neither; GCC's cast to a union type is an extension.
+                    return Err(
+                        self.unsupported(e.span, "a cast to or from a struct or union type")
+                    );
+                }
                 Ok(Expr::new(
                     ExprKind::Cast {
                         e: Box::new(inner),
@@ -423,12 +455,27 @@ impl Lowerer<'_, '_> {
         let Some(fty) = callee.ty.func(self.tt()).cloned() else {
             return Err(self.error(span, "called object is not a function"));
         };
+        let given = c.node.arguments.len();
+        let wanted = fty.params.len();
+        if !fty.unprototyped && (given < wanted || (given > wanted && !fty.variadic)) {
+            let callee_name = match &callee.peel().kind {
+                ExprKind::Func(f) => format!("`{}`", self.prog.func(*f).name),
+                _ => "the function".into(),
+            };
+            return Err(self.error(
+                span,
+                format!(
+                    "{callee_name} called with {given} argument(s); its prototype takes {wanted}{}",
+                    if fty.variadic { " or more" } else { "" }
+                ),
+            ));
+        }
         let mut args = Vec::new();
         for (i, a) in c.node.arguments.iter().enumerate() {
             let x = self.rvalue(a)?;
             let x = if !fty.unprototyped && i < fty.params.len() {
                 let pt = fty.params[i].clone();
-                self.conv(x, &pt)
+                self.conv_assignable(x, &pt, a.span, &format!("argument {}", i + 1))?
             } else {
                 self.default_promote(x)
             };
@@ -558,7 +605,7 @@ impl Lowerer<'_, '_> {
                 }
                 let rhs = self.rvalue(&b.rhs)?;
                 let ty = lhs.ty.unqualified().clone();
-                let rhs = self.conv(rhs, &ty);
+                let rhs = self.conv_assignable(rhs, &ty, span, "assignment")?;
                 return Ok(Expr::new(
                     ExprKind::Assign(Box::new(lhs), Box::new(rhs)),
                     ty,

@@ -768,4 +768,48 @@ mod tests {
         )
         .expect("constant initializers lower");
     }
+
+    /// A mutant the pipeline fuzzer made, `pthread_mutex_lock(m)` with the mutex itself,
+    /// reached symbolic execution as a 40-byte value stored through a pointer and made
+    /// Z3 panic (an `extract` past its width): values C does not allow where they stand
+    /// are refused.
+    #[test]
+    fn values_of_incompatible_types_and_wrong_argument_counts_are_refused() {
+        let head = "struct S { int a; }; struct T { int a; };                    int f(int *p); int g(struct S s); int v(int n, ...);
+";
+        for (body, what) in [
+            ("struct S s; f(s);", "argument 1"),
+            ("struct S s; struct T t; g(t);", "argument 1"),
+            ("int x; g(x);", "argument 1"),
+            ("struct S s; int x; x = s;", "assignment"),
+            ("f();", "called with 0 argument(s)"),
+            ("int x; f(&x, 2);", "called with 2"),
+            ("v();", "takes 1 or more"),
+            ("struct S s; int x = (int)s;", "cast"),
+        ] {
+            let src = format!("{head}int main(void) {{ {body} return 0; }}");
+            let e = crate::frontend::load_text("t.c", &src, DataModel::Lp64)
+                .map(|_| ())
+                .expect_err(body)
+                .to_string();
+            assert!(e.contains(what), "{body}: {e}");
+        }
+        let e = crate::frontend::load_text(
+            "t.c",
+            "struct S { int a; }; int h(struct S s) { return s; } int main(void) { return 0; }",
+            DataModel::Lp64,
+        )
+        .map(|_| ())
+        .expect_err("return")
+        .to_string();
+        assert!(e.contains("return"), "{e}");
+        crate::frontend::load_text(
+            "t.c",
+            &format!(
+                "{head}int f(int *p) {{ return *p; }} int g(struct S s) {{ return s.a; }}                 int v(int n, ...) {{ return n; }}                 int main(void) {{ struct S s = {{1}}; const struct S c = s; int x = 0;                 s = c; (void)s; return f(&x) + g(c) + v(1, 2, 3); }}"
+            ),
+            DataModel::Lp64,
+        )
+        .expect("compatible values lower");
+    }
 }

@@ -153,7 +153,7 @@ impl Lowerer<'_, '_> {
                         if rt.is_void(self.tt()) {
                             Some(x)
                         } else {
-                            Some(self.conv(x, &rt))
+                            Some(self.conv_assignable(x, &rt, e.span, "return")?)
                         }
                     }
                     None => None,
