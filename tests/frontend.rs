@@ -340,3 +340,34 @@ fn unsupported_constructs_are_named_with_their_location() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("vla_in_struct.c:3"), "{err}");
 }
+
+/// glibc's headers under `_GNU_SOURCE` declare `_Float32`... functions seqloc does not
+/// model: the program is checked all the same, and a use of one is refused by name.
+#[test]
+fn gnu_source_headers_are_read_and_their_unmodelled_functions_refused_at_use() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let head = "#define _GNU_SOURCE\n#include <pthread.h>\n#include <stdlib.h>\n\
+                #include <stdio.h>\n#include <string.h>\n#include <math.h>\n#include <assert.h>\n";
+    let ok = dir.path().join("gnu.c");
+    std::fs::write(
+        &ok,
+        format!(
+            "{head}int x; pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n\
+             void *t(void *a) {{ pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }}\n\
+             int main(void) {{ pthread_t a, b; pthread_create(&a, 0, t, 0); pthread_create(&b, 0, t, 0);\n\
+             pthread_join(a, 0); pthread_join(b, 0); assert(x == 2); return 0; }}\n"
+        ),
+    )
+    .expect("write");
+    let o = run(&["check", &ok.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let uses = dir.path().join("uses.c");
+    std::fs::write(
+        &uses,
+        format!("{head}int main(void) {{ return (int)strtof32(\"1\", 0); }}\n"),
+    )
+    .expect("write");
+    let o = run(&["check", &uses.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("strtof32"), "{}", stderr(&o));
+}

@@ -182,10 +182,21 @@ impl Lowerer<'_, '_> {
 
     fn external(&mut self, ext: &Node<ast::ExternalDeclaration>) -> R<()> {
         match &ext.node {
-            ast::ExternalDeclaration::Declaration(d) => {
-                let _ = self.declaration(d)?;
-                Ok(())
-            }
+            ast::ExternalDeclaration::Declaration(d) => match self.declaration(d) {
+                Ok(_) => Ok(()),
+                // A system header's declaration of something seqloc does not model
+                // (glibc's `_Float32` prototypes under `_GNU_SOURCE`): left undeclared, so
+                // a program that uses it is refused at the use, by name.
+                Err(FrontendError::Unsupported(_))
+                    if {
+                        let loc = self.loc(d.span);
+                        self.prog.sources.is_system(loc)
+                    } =>
+                {
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            },
             ast::ExternalDeclaration::StaticAssert(_) => Ok(()),
             ast::ExternalDeclaration::FunctionDefinition(f) => self.function_definition(f),
         }
