@@ -1351,10 +1351,9 @@ fn hints_speak_in_source_terms() {
     }
     let text = j.to_string();
     assert!(text.contains("the value the call returns"), "{text}");
-    assert!(
-        text.contains("a heap object allocated at line 14"),
-        "{text}"
-    );
+    // Pointing `p` at a seqloc temporary (once "another object") is no change a program
+    // can make: line 14 is no candidate. Heap objects in hints: `issue26.rs`'s VLA test.
+    assert!(!text.contains("another object"), "{text}");
 }
 
 #[test]

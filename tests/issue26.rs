@@ -528,3 +528,27 @@ fn issue26_a_spurious_wake_up_replays_natively() {
         "{out}"
     );
 }
+
+/// A variable-length array read through a temporary pointer: the localization's words
+/// and access lists name the program's own objects, never a temporary (`__t[]`) nor the
+/// framework's `order` array as a pointer's alternative target.
+#[test]
+fn issue26_vla_candidates_speak_in_source_terms() {
+    let o = run(&["localize", &format!("{DIR}/vla_fail.c"), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    let cands = j["candidates"].as_array().expect("candidates");
+    assert!(cands.len() >= 3, "{j}");
+    for c in cands {
+        let text = format!("{} {} {}", c["hint"], c["reads"], c["writes"]);
+        for bad in ["__", "&order", "another object"] {
+            assert!(!text.contains(bad), "names {bad}: {text}");
+        }
+    }
+    // The array is a heap object, named by where it was declared.
+    let text = j.to_string();
+    assert!(
+        text.contains("a heap object allocated at line 19"),
+        "{text}"
+    );
+}

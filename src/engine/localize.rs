@@ -601,6 +601,13 @@ pub fn localize(
         None => None,
     };
     candidates = crate::rootcause::rank::by_cause(&explainer, candidates, why.as_ref(), &d.replay);
+    // The analyses matched accesses by every name, a normalization temporary's too; the
+    // report lists the program's own (`j->data`, not the `__t[]` it was copied into).
+    for c in &mut candidates {
+        let own = |x: &String| !crate::ir::internal::mentions_internal_name(x);
+        c.reads.retain(own);
+        c.writes.retain(own);
+    }
     // The external checker's model is not seqloc's: what it stored on the changed line is
     // the repair hint it gives.
     if let Some(name) = checker_name {

@@ -489,12 +489,21 @@ impl<'p> Symex<'p> {
             t.same_as(&pointee, tt)
                 || matches!(t.resolve(tt), Type::Array(el, _) if el.same_as(&pointee, tt))
         };
+        // Only the program's own objects: pointing it at the framework's `order` array or
+        // a temporary is no change a person could make.
+        let own = |k: &ObjKind| match k {
+            ObjKind::Var(v) => {
+                let var = self.prog.var(*v);
+                var.loc != Loc::SYNTH && !crate::ir::internal::is_internal_name(&var.name)
+            }
+            _ => true,
+        };
         let objs: Vec<u32> = self
             .mem
             .objects
             .iter()
             .enumerate()
-            .filter(|(_, o)| o.ty.as_ref().is_some_and(fits))
+            .filter(|(_, o)| o.ty.as_ref().is_some_and(fits) && own(&o.kind))
             .map(|(i, _)| i as u32)
             .collect();
         let mut v = null;
