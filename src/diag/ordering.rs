@@ -326,47 +326,40 @@ pub fn missing_joins<R: Replays>(
                 if replays.fails(&r, true)? {
                     continue;
                 }
-                if let Some(d) = &detached {
-                    out.push(MissingJoin {
-                        reader: steps[k].clone(),
-                        thread: y,
-                        function: prep.normalized.func(f).name.clone(),
-                        creation: creation.clone(),
-                        created,
-                        joined: created,
-                        joins: vec![d.join.clone()],
-                        passing: r,
-                        detached: detached.clone(),
-                    });
-                    break 'reads;
-                }
-                let Some(&&(sid, n, at)) = short.first() else {
-                    break 'reads;
-                };
-                let mut joins = vec![steps[at].clone()];
-                if let Some(l) = crate::analysis::waits::enclosing_loop(&prep.normalized, sid) {
-                    if let Some(pos) = prep.normalized.sources.position(l.loc) {
-                        joins.push(TraceStep {
-                            thread: x,
-                            loc: l.loc,
-                            sid: l.id,
-                            file: steps[at].file.clone(),
-                            line: pos.line,
-                            statement: String::new(),
-                            writes: vec![],
-                        });
+                // The join that did not wait, or the join loop that stopped short (and
+                // the loop around it).
+                let (joined, joins) = match (&detached, short.first()) {
+                    (Some(d), _) => (created, vec![d.join.clone()]),
+                    (None, Some(&&(sid, n, at))) => {
+                        let mut joins = vec![steps[at].clone()];
+                        let lp = crate::analysis::waits::enclosing_loop(&prep.normalized, sid);
+                        if let Some(l) = lp {
+                            if let Some(pos) = prep.normalized.sources.position(l.loc) {
+                                joins.push(TraceStep {
+                                    thread: x,
+                                    loc: l.loc,
+                                    sid: l.id,
+                                    file: steps[at].file.clone(),
+                                    line: pos.line,
+                                    statement: String::new(),
+                                    writes: vec![],
+                                });
+                            }
+                        }
+                        (n, joins)
                     }
-                }
+                    (None, None) => break 'reads,
+                };
                 out.push(MissingJoin {
                     reader: steps[k].clone(),
                     thread: y,
                     function: prep.normalized.func(f).name.clone(),
                     creation: creation.clone(),
                     created,
-                    joined: n,
+                    joined,
                     joins,
                     passing: r,
-                    detached: None,
+                    detached: detached.clone(),
                 });
                 break 'reads;
             }

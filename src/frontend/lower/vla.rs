@@ -59,25 +59,12 @@ impl Lowerer<'_, '_> {
         };
         let loc = decl.loc;
         let size_t = Type::Int(self.dm().size_t());
-        let local = |name: String, ty: Type, func| Var {
-            name,
-            ty,
-            kind: VarKind::Local,
-            func,
-            is_static: false,
-            is_extern: false,
-            thread_local: false,
-            init: None,
-            loc,
-        };
         let len_var = self
             .prog
-            .add_var(local(format!("__vla_{name}"), size_t.clone(), self.func));
+            .new_local(self.func, &format!("__vla_{name}"), size_t.clone(), loc);
         let len_init = self.conv(len, &size_t);
         let ptr_ty = Type::ptr(elem.clone());
-        let vid = self
-            .prog
-            .add_var(local(name.to_string(), ptr_ty.clone(), self.func));
+        let vid = self.prog.new_local(self.func, name, ptr_ty.clone(), loc);
         self.bind(name, Binding::Var(vid));
         let malloc = self.malloc(span)?;
         let bytes = Expr::new(
