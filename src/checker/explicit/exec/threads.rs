@@ -17,13 +17,7 @@ impl Cx<'_, '_> {
     /// have detach states the join takes two steps, as in the sequentializer: it answers
     /// and begins (`Status::Joining`), then waits (`finish_join`).
     pub(super) fn join(&mut self, args: &[Expr], loc: Loc) -> R<Option<Val>> {
-        let Some(handle) = args.first() else {
-            return unsupported("`pthread_join` without its thread", loc);
-        };
-        let t = self.eval(handle)?;
-        let Some(target) = t.as_thread().filter(|i| *i < self.st.threads.len()) else {
-            return unsupported("joining a thread id the explorer does not know", loc);
-        };
+        let target = self.thread_arg(args, "pthread_join", loc)?;
         let ret = match args.get(1) {
             Some(a) => {
                 let p = self.eval(a)?;
@@ -90,13 +84,7 @@ impl Cx<'_, '_> {
     /// `pthread_detach(t)`: EINVAL for a thread already detached, ESRCH for one already
     /// joined (glibc's answers); otherwise nobody may join `t` any more.
     pub(super) fn detach(&mut self, args: &[Expr], loc: Loc) -> R<Option<Val>> {
-        let Some(handle) = args.first() else {
-            return unsupported("`pthread_detach` without its thread", loc);
-        };
-        let t = self.eval(handle)?;
-        let Some(target) = t.as_thread().filter(|i| *i < self.st.threads.len()) else {
-            return unsupported("detaching a thread id the explorer does not know", loc);
-        };
+        let target = self.thread_arg(args, "pthread_detach", loc)?;
         let thread = &mut self.st.threads[target];
         Ok(Some(Val::int(match thread.detach {
             Detach::Joinable => {
@@ -108,6 +96,21 @@ impl Cx<'_, '_> {
             Detach::Joining => 0,
             Detach::Joined => ESRCH,
         })))
+    }
+
+    /// The thread `name`'s first argument names.
+    fn thread_arg(&mut self, args: &[Expr], name: &str, loc: Loc) -> R<usize> {
+        let Some(handle) = args.first() else {
+            return unsupported(&format!("`{name}` without its thread"), loc);
+        };
+        let t = self.eval(handle)?;
+        match t.as_thread().filter(|i| *i < self.st.threads.len()) {
+            Some(target) => Ok(target),
+            None => unsupported(
+                &format!("`{name}` of a thread id the explorer does not know"),
+                loc,
+            ),
+        }
     }
 
     /// The detach state `pthread_create`'s attribute asks for (joinable without one).
