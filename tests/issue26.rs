@@ -552,3 +552,20 @@ fn issue26_vla_candidates_speak_in_source_terms() {
         "{text}"
     );
 }
+
+/// A thread that never ran in the failing run (main detached it and did not wait) is
+/// still named by its function, read from its creation, in the candidates and hints.
+#[test]
+fn issue26_a_thread_that_never_ran_is_named_by_its_function() {
+    let o = run(&[
+        "localize",
+        &format!("{DIR}/detach_join_fail.c"),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    let text = j["candidates"].to_string();
+    assert!(text.contains("T1 worker"), "{text}");
+    assert!(!text.contains("\"?\"") && !text.contains("T1 ?"), "{text}");
+}

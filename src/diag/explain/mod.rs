@@ -393,8 +393,31 @@ impl<'a> Explainer<'a> {
             .iter()
             .find(|t| t.id == id)
             .map(|t| t.function.clone())
+            .or_else(|| self.created_function(id))
             .unwrap_or_else(|| "?".into());
         ThreadRef { id, function }
+    }
+
+    /// The function thread `id` was created to run, read from its `pthread_create` in the
+    /// trace (threads are numbered in creation order): for a thread that never ran, which
+    /// the schedule does not list.
+    fn created_function(&self, id: u32) -> Option<String> {
+        let at = crate::diag::ordering::creation_index(&self.cex.steps, id)?;
+        let stmt = self.stmts.get(&self.cex.steps.get(at)?.sid)?;
+        let mut found = None;
+        crate::ir::visit::each_expr(stmt, &mut |e| {
+            if let ExprKind::Call(c, args) = &e.kind {
+                let create = matches!(c.peel().kind, ExprKind::Func(f)
+                    if crate::ir::known::classify(&self.normalized.func(f).name)
+                        == crate::ir::known::Known::ThreadCreate);
+                if let (true, Some(ExprKind::Func(g))) =
+                    (create, args.get(2).map(|a| &a.peel().kind))
+                {
+                    found.get_or_insert_with(|| self.normalized.func(*g).name.clone());
+                }
+            }
+        });
+        found
     }
 
     /// What the failure was, as the end of a hint sentence.
