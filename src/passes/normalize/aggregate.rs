@@ -62,27 +62,13 @@ impl Normalizer<'_> {
                     // copied into a temporary that then initializes `l` in one local step.
                     let t = self.temp(&target.ty, loc);
                     let tv = Expr::var(t, self.prog, loc);
-                    self.push(
-                        StmtKind::Decl {
-                            var: t,
-                            init: Some(zeroed()),
-                        },
-                        loc,
-                        out,
-                    );
+                    self.declare_zeroed(t, loc, out);
                     self.copy(tv.clone(), r, loc, out);
                     let init = Some(Init::Expr(tv));
                     self.push(StmtKind::Decl { var, init }, loc, out);
                     return None;
                 }
-                self.push(
-                    StmtKind::Decl {
-                        var,
-                        init: Some(zeroed()),
-                    },
-                    loc,
-                    out,
-                );
+                self.declare_zeroed(var, loc, out);
                 self.copy(target, r, loc, out);
                 None
             }
@@ -92,14 +78,7 @@ impl Normalizer<'_> {
                     && count_reads(self.shared, &e) > 0 =>
             {
                 let t = self.temp(&e.ty, loc);
-                self.push(
-                    StmtKind::Decl {
-                        var: t,
-                        init: Some(zeroed()),
-                    },
-                    loc,
-                    out,
-                );
+                self.declare_zeroed(t, loc, out);
                 self.copy(Expr::var(t, self.prog, loc), e, loc, out);
                 self.push(
                     StmtKind::Return(Some(Expr::var(t, self.prog, loc))),
@@ -120,17 +99,16 @@ impl Normalizer<'_> {
         }
         let loc = x.loc;
         let t = self.temp(&x.ty, loc);
-        self.push(
-            StmtKind::Decl {
-                var: t,
-                init: Some(zeroed()),
-            },
-            loc,
-            out,
-        );
+        self.declare_zeroed(t, loc, out);
         let target = Expr::var(t, self.prog, loc);
         self.copy_members(target, x, loc, out);
         Ok(t)
+    }
+
+    /// Declares `var` zero-initialized, before its members are copied in one by one.
+    fn declare_zeroed(&mut self, var: VarId, loc: Loc, out: &mut Vec<Stmt>) {
+        let init = Some(zeroed());
+        self.push(StmtKind::Decl { var, init }, loc, out);
     }
 
     fn copy_is_shared(&self, l: &Expr, r: &Expr) -> bool {
