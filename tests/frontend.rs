@@ -371,3 +371,43 @@ fn gnu_source_headers_are_read_and_their_unmodelled_functions_refused_at_use() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("strtof32"), "{}", stderr(&o));
 }
+
+#[test]
+fn identifiers_beyond_ascii_are_read_and_shown_as_written() {
+    let prog = root().join("tests/programs/edges/utf8_identifiers.c");
+    let p = prog.to_string_lossy();
+    let o = run(&["localize", &p, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    let lines = candidate_lines(&j);
+    assert!(lines.contains(&7), "{lines:?}");
+    let text = j.to_string();
+    assert!(text.contains("zähler"), "{text}");
+    assert!(!text.contains("__ucn_"), "{text}");
+    // The failing check is pointed at by its `assert`; the read of `zähler` inside it by
+    // the identifier, counted in characters of the file.
+    assert_eq!(j["property"]["column"], 3, "{}", j["property"]);
+    let cols: Vec<_> = j["candidates"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["line"] == 16)
+        .map(|c| c["column"].clone())
+        .collect();
+    assert!(cols.iter().all(|c| c == 3 || c == 10), "{cols:?}");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("seq.c");
+    let o = run(&["sequentialize", &p, "-o", &out.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let printed = std::fs::read_to_string(&out).expect("printed program");
+    assert!(printed.contains("zähler") && !printed.contains("__ucn_"));
+    if have_gcc() {
+        let o = gcc(&["-fsyntax-only", "-w", &out.to_string_lossy()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let bad = dir.path().join("bad.c");
+    std::fs::write(&bad, "int zähler = ;\nint main(void) { return 0; }\n").expect("write");
+    let o = run(&["check", &bad.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("\\U"), "{}", stderr(&o));
+}

@@ -154,7 +154,7 @@ impl<'a> Locator<'a> {
             return col;
         };
         let pp = self.table.line_text(self.raw, idx);
-        align_column(pp, orig, col).unwrap_or(col)
+        align_column(pp, orig, col).unwrap_or_else(|| statement_start(orig))
     }
 
     fn load(&self, file: FileId, sources: &mut SourceMap) -> Option<Vec<String>> {
@@ -177,16 +177,28 @@ impl<'a> Locator<'a> {
     }
 }
 
-/// Finds the column in `orig` of the character at 1-based `col` in `pp`, matching the
-/// two lines on their non-blank, non-comment characters.
+/// Finds the column in `orig` of the character at 1-based `col` in `pp` (the preprocessed
+/// line as gcc wrote it).
 fn align_column(pp: &str, orig: &str, col: u32) -> Option<u32> {
-    let pp: Vec<char> = pp.chars().collect();
-    let target = (col as usize).checked_sub(1)?;
+    let (pp, of_raw) = decode_ucns(pp);
+    let target = *of_raw.get((col as usize).checked_sub(1)?)?;
     if target >= pp.len() {
         return None;
     }
-    let k = pp[..target].iter().filter(|c| !c.is_whitespace()).count();
+    match_non_blank(&pp, orig, target).or_else(|| unique_token(&pp, orig, target))
+}
+
+/// The column in `orig` of `pp[target]`, counting non-blank characters outside comments
+/// from the start of both lines (the preprocessor only re-spaces and drops comments).
+fn match_non_blank(pp: &[char], orig: &str, target: usize) -> Option<u32> {
+    let before: Vec<char> = pp[..target]
+        .iter()
+        .copied()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let k = before.len();
     let want = pp[target];
+    let mut prefix_agrees = true;
     let oc: Vec<char> = orig.chars().collect();
     let mut seen = 0;
     let mut i = 0;
@@ -204,8 +216,16 @@ fn align_column(pp: &str, orig: &str, col: u32) -> Option<u32> {
         }
         if !oc[i].is_whitespace() {
             if seen == k {
-                return (oc[i] == want).then_some(i as u32 + 1);
+                // The whole word must agree: in a line a macro rewrote, one character may
+                // match by chance.
+                let word = |c: &char| c.is_alphanumeric() || *c == '_';
+                let rest = pp[target..].iter().take_while(|c| word(c));
+                let same = rest.zip(&oc[i..]).all(|(a, b)| a == b);
+                // Everything before agreeing, a different word here is a macro's name
+                // replaced by its value (`x = N;` read as `x = 3;`): the place is right.
+                return ((oc[i] == want && same) || prefix_agrees).then_some(i as u32 + 1);
             }
+            prefix_agrees &= before.get(seen) == Some(&oc[i]);
             seen += 1;
         }
         i += 1;
@@ -213,9 +233,85 @@ fn align_column(pp: &str, orig: &str, col: u32) -> Option<u32> {
     None
 }
 
+/// The column of the first non-blank character of `line`: where a rewritten line cannot be
+/// matched (the `__assert_fail` call glibc's `assert` expands to), the statement it is in.
+fn statement_start(line: &str) -> u32 {
+    line.chars().take_while(|c| c.is_whitespace()).count() as u32 + 1
+}
+
+/// Where the line was rewritten by a macro (`assert(x == 2)` becomes glibc's statement
+/// expression), counting characters says nothing: the identifier or number at `pp[target]`
+/// is found in `orig` instead, when it occurs there exactly once as a whole word.
+fn unique_token(pp: &[char], orig: &str, target: usize) -> Option<u32> {
+    let word = |c: &char| c.is_alphanumeric() || *c == '_';
+    let token: Vec<char> = pp.get(target..)?.iter().copied().take_while(word).collect();
+    if token.is_empty() || pp[..target].last().is_some_and(word) {
+        return None;
+    }
+    let oc: Vec<char> = orig.chars().collect();
+    let mut found = None;
+    for start in 0..oc.len() {
+        let end = start + token.len();
+        if oc.get(start..end) != Some(&token[..])
+            || (start > 0 && word(&oc[start - 1]))
+            || oc.get(end).is_some_and(word)
+        {
+            continue;
+        }
+        if found.is_some() {
+            return None;
+        }
+        found = Some(start as u32 + 1);
+    }
+    found
+}
+
+/// The characters of a preprocessed line with each universal character name read as the
+/// one character it names (gcc writes `zähler` as `z\U000000e4hler`), and for each
+/// character of the line as written, the index of the character it is part of.
+fn decode_ucns(pp: &str) -> (Vec<char>, Vec<usize>) {
+    let bytes = pp.as_bytes();
+    let mut chars = Vec::with_capacity(pp.len());
+    let mut of_raw = Vec::with_capacity(pp.len());
+    let mut it = pp.char_indices();
+    while let Some((b, c)) = it.next() {
+        if let Some((decoded, len)) = super::identifiers::ucn_at(bytes, b) {
+            of_raw.extend(std::iter::repeat_n(chars.len(), len));
+            chars.push(decoded);
+            // A UCN is ASCII: its length in bytes is its length in characters.
+            for _ in 1..len {
+                it.next();
+            }
+        } else {
+            of_raw.push(chars.len());
+            chars.push(c);
+        }
+    }
+    (chars, of_raw)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn columns_count_a_universal_character_name_as_one_character() {
+        let pp = "  z\\U000000e4hler = t + 1;";
+        let orig = "  zähler = t + 1;";
+        // `t` is column 21 of the preprocessed line and column 12 of the file.
+        assert_eq!(align_column(pp, orig, 21), Some(12));
+        assert_eq!(align_column(pp, orig, 3), Some(3));
+    }
+
+    #[test]
+    fn a_token_rewritten_by_a_macro_is_found_where_it_occurs_once() {
+        let pp = "((void) sizeof ((zaehler == 2) ? 1 : 0), __extension__ ({ if (zaehler == 2)";
+        let orig = "  assert(zaehler == 2); /* the total */";
+        let col = pp.rfind("zaehler").unwrap() as u32 + 1;
+        assert_eq!(align_column(pp, orig, col), Some(10));
+        // A token the line holds twice is not guessed.
+        assert_eq!(align_column(pp, "  assert(zaehler == zaehler);", col), None);
+    }
 
     #[test]
     fn markers_are_parsed() {
@@ -250,7 +346,8 @@ mod tests {
     fn columns_align_with_original_spacing() {
         // gcc -E collapses "x  =   x" to "x = x".
         assert_eq!(align_column("  x = x+1;", "  x  =   x+1;", 7), Some(10));
-        assert_eq!(align_column("x = 3;", "x = N; // c", 5), None);
+        assert_eq!(align_column("x = 3;", "x = N; // c", 5), Some(5));
+        assert_eq!(align_column("y = 3;", "x = N; // c", 5), None);
         assert_eq!(align_column("int x;", "int /* c */ x;", 5), Some(13));
     }
 }

@@ -6,6 +6,7 @@
 //! reported against the file as written (with tree-sitter, which sees the unexpanded
 //! source and recovers to report more than one error).
 
+mod identifiers;
 mod linemap;
 mod lower;
 pub mod preprocess;
@@ -107,6 +108,7 @@ fn lower_preprocessed(
                 .chars()
                 .take(20)
                 .collect::<String>();
+            let found = identifiers::unmangle(&found);
             let msg = format!(
                 "unexpected `{found}`; expected one of {}",
                 expected
@@ -132,6 +134,9 @@ fn lower_preprocessed(
     };
     if let Some((loc, what)) = lower::lower(&unit, &mut prog, &mut locator, &pp)? {
         note_weak_memory_order(&prog, loc, &what);
+    }
+    if pp.has_extended_identifiers() {
+        identifiers::unmangle_program(&mut prog);
     }
     for f in &mut prog.funcs {
         if f.body.is_none() {

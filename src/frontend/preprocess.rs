@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::FrontendError;
+use super::{FrontendError, identifiers};
 
 #[derive(Clone, Debug, Default)]
 pub struct PreprocessOptions {
@@ -27,9 +27,15 @@ pub struct Preprocessed {
     pub raw: String,
     /// `(offset in text, offset in raw)` anchors, ascending; between anchors the texts agree.
     anchors: Vec<(usize, usize)>,
+    /// Whether an identifier beyond ASCII was spelled for lang-c (`frontend::identifiers`).
+    extended: bool,
 }
 
 impl Preprocessed {
+    pub fn has_extended_identifiers(&self) -> bool {
+        self.extended
+    }
+
     /// Maps an offset in `text` (what lang-c saw) to the matching offset in `raw`.
     pub fn raw_offset(&self, off: usize) -> usize {
         let i = self.anchors.partition_point(|(t, _)| *t <= off);
@@ -150,6 +156,7 @@ fn fix_up(raw: String) -> Preprocessed {
     }
     let mut i = 0;
     let mut last = 0;
+    let mut extended = false;
     while i < bytes.len() {
         let c = bytes[i];
         if c == b'"' || c == b'\'' {
@@ -165,10 +172,27 @@ fn fix_up(raw: String) -> Preprocessed {
             i += 1;
             continue;
         }
-        if c.is_ascii_alphabetic() || c == b'_' {
+        let extends = |at: usize| {
+            bytes.get(at).is_some_and(|&b| b >= 0x80) || identifiers::ucn_at(bytes, at).is_some()
+        };
+        if c.is_ascii_alphabetic() || c == b'_' || extends(i) {
             let start = i;
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                 i += 1;
+            }
+            if extends(i) {
+                if let Some((end, name)) = identifiers::extended_at(bytes, start) {
+                    text.push_str(&raw[last..start]);
+                    anchors.push((text.len(), start));
+                    text.push_str(&identifiers::mangle(&name));
+                    anchors.push((text.len(), end));
+                    last = end;
+                    i = end;
+                    extended = true;
+                    continue;
+                }
+                i = i.max(start + 1);
+                continue;
             }
             let word = &raw[start..i];
             if let Some((_, to)) = REWRITES.iter().find(|(from, _)| *from == word) {
@@ -187,10 +211,16 @@ fn fix_up(raw: String) -> Preprocessed {
             text: raw.clone(),
             raw,
             anchors,
+            extended,
         };
     }
     text.push_str(&raw[last..]);
-    Preprocessed { text, raw, anchors }
+    Preprocessed {
+        text,
+        raw,
+        anchors,
+        extended,
+    }
 }
 
 /// Whether `__auto_type` occurs as a whole identifier (a cheap scan; a mention inside a

@@ -126,7 +126,8 @@ impl Lowerer<'_, '_> {
 
     fn spot(&mut self, span: Span, msg: impl Into<String>) -> SourceSpot {
         let loc = self.loc(span);
-        SourceSpot::at(&self.prog.sources, loc, msg)
+        let msg: String = msg.into();
+        SourceSpot::at(&self.prog.sources, loc, super::identifiers::unmangle(&msg))
     }
 
     fn unsupported(&mut self, span: Span, what: impl Into<String>) -> FrontendError {
