@@ -636,6 +636,85 @@ fn a_time_limit_exits_3_and_names_its_value() {
     }
 }
 
+/// A thread bound the user gave is no loop bound: the search does not deepen the loops
+/// against it, nor go past `--max-rounds`, and says which bound cut the runs off.
+#[test]
+fn a_thread_bound_is_not_a_loop_bound_and_max_rounds_holds() {
+    let o = run(&[
+        "check",
+        "examples/lost_update.c",
+        "--threads",
+        "2",
+        "--format",
+        "json",
+    ]);
+    let j = json(&o);
+    assert_eq!(o.status.code(), Some(3), "{j}");
+    let phases = j["phases"].as_array().cloned().unwrap_or_default();
+    assert!(!phases.is_empty(), "{j}");
+    for p in &phases {
+        assert!(
+            p["bounds"]["rounds"].as_u64().is_some_and(|r| r <= 16),
+            "{p}"
+        );
+        assert_eq!(p["bounds"]["unwind"], 2, "{p}");
+        let r = p["result"].as_str().unwrap_or_default();
+        assert!(!r.contains("loop bound reached"), "{p}");
+        assert!(r.contains("thread"), "{p}");
+    }
+}
+
+/// Wherever a time limit falls in a localization — in the search, in the diagnosis model's
+/// encoding, in the candidate loop, in the interleaving analyses — the answer says so: an
+/// exit 1 is the whole list (the same as with no limit), an exit 3 is a localize document
+/// with the limit and its value, the failure kept once found, never `complete`.
+#[test]
+fn a_localization_cut_by_the_time_limit_is_never_complete() {
+    let prog = "tests/programs/edges/tallies_three_workers.c";
+    let full = run(&["localize", prog, "--format", "json"]);
+    assert_eq!(full.status.code(), Some(1), "{}", stderr(&full));
+    let mut all = candidate_lines(&json(&full));
+    all.sort();
+    for t in ["0.5", "1", "2", "3", "4", "5"] {
+        let o = run(&["localize", prog, "--timeout", t, "--format", "json"]);
+        let j = json(&o);
+        assert_eq!(j["schema"], "seqloc.localize/1", "--timeout {t}: {j}");
+        match o.status.code() {
+            Some(1) => {
+                assert!(j["limit"].is_null(), "--timeout {t}: {j}");
+                assert_eq!(j["complete"], true, "--timeout {t}: {j}");
+                let mut lines = candidate_lines(&j);
+                lines.sort();
+                assert_eq!(lines, all, "--timeout {t}: {j}");
+            }
+            Some(3) => {
+                assert_eq!(j["limit"], "time", "--timeout {t}: {j}");
+                assert_eq!(j["complete"], false, "--timeout {t}: {j}");
+                let said = format!("time limit of {t} s");
+                let words = match j["verdict"].as_str() {
+                    Some("failure") => j["stopped"].as_str(),
+                    _ => j["reason"].as_str(),
+                };
+                assert!(
+                    words.is_some_and(|w| w.contains(&said)),
+                    "--timeout {t}: {j}"
+                );
+            }
+            c => panic!("--timeout {t}: exit {c:?}: {}", stderr(&o)),
+        }
+    }
+    let o = run(&["localize", prog, "--timeout", "1", "--format", "sarif"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let j = json(&o);
+    let inv = &j["runs"][0]["invocations"][0];
+    assert_eq!(inv["properties"]["limit"], "time", "{inv}");
+    assert_eq!(inv["properties"]["complete"], false, "{inv}");
+    let notes = inv["toolExecutionNotifications"]
+        .as_array()
+        .map_or(0, Vec::len);
+    assert!(notes > 0, "{inv}");
+}
+
 /// Every `--format` of `check` and `localize`, on a failure, on no answer and on bad input:
 /// stdout is always a document of that format, and the exit code the table's.
 #[test]

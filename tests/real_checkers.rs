@@ -322,3 +322,42 @@ fn relative_checker_path_is_taken_from_the_working_directory() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// ESBMC's own library makes a self-join wait for ever, so ESBMC reports a deadlock on a
+/// correct program that seqloc's replay cannot reproduce (Linux answers EDEADLK at once).
+/// That is the checker's word against the replay: UNKNOWN (exit 3), never a verdict; with
+/// `--raw` the user asked for the checker's own answer.
+#[test]
+fn esbmc_deadlock_seqloc_cannot_replay_is_unknown() {
+    let Some(exe) = checker("esbmc") else { return };
+    let prog = root().join("tests/programs/issue26/self_join_ok.c");
+    let args = |extra: &[&'static str]| {
+        let mut a = vec![
+            "check".to_string(),
+            prog.to_string_lossy().into_owned(),
+            "--checker".into(),
+            "esbmc".into(),
+            "--checker-path".into(),
+            exe.to_string_lossy().into_owned(),
+            "--format".into(),
+            "json".into(),
+            "--timeout".into(),
+            "120".into(),
+        ];
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let a = args(&[]);
+    let r = seqloc(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let verdict = r.json["verdict"].as_str().unwrap_or_default();
+    assert!(
+        verdict == "unknown" || verdict == "no-failure-within-bounds",
+        "{verdict}: {}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    if verdict == "unknown" {
+        assert_eq!(r.code, 3, "{}", r.stdout);
+        assert!(r.stdout.contains("could not confirm"), "{}", r.stdout);
+    }
+}

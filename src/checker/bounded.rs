@@ -29,8 +29,13 @@ pub enum Probed {
         notes: Vec<String>,
     },
     /// No failure within the bounds; `reached` names the loops (`file:line`) whose bound was
-    /// reached, empty when every loop ran to its end.
-    NoFailure { reached: Vec<String> },
+    /// reached, empty when every loop ran to its end; `other` where another bound of the
+    /// sequential program cut runs off (thread slots, keys, barrier cycles), which a
+    /// deeper loop bound does not move.
+    NoFailure {
+        reached: Vec<String>,
+        other: Vec<String>,
+    },
     /// A time limit (or a stop the deepening asked for) ended the question: the deepening
     /// reports what it had before it.
     OutOfTime,

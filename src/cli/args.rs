@@ -177,7 +177,9 @@ pub struct BoundArgs {
     /// Bound the number of context switches (as rounds: a schedule with K switches fits K+1 rounds)
     #[arg(long, value_name = "K", conflicts_with = "rounds")]
     pub context_switches: Option<u32>,
-    /// Largest number of rounds when deepening [default: 16]
+    /// Largest number of rounds when deepening [default: 16; without --rounds,
+    /// --context-switches, --max-rounds or --threads, up to 64 while the explicit-state
+    /// search holds a failure that is not replayed yet]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_rounds: Option<u32>,
     /// Loop unwinding bound (default: deepen from 2 while a bound is reached; counted loops run exactly)

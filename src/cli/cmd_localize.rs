@@ -353,6 +353,13 @@ pub(super) struct Run {
 
 pub(super) enum Found {
     NoFailure(Box<CheckOutcome>),
+    /// The failure was found, and a limit stopped the localization before its first
+    /// candidate: the failure is reported, with no candidates and the limit.
+    Cut {
+        cex: Box<seqloc::cex::Counterexample>,
+        limit: seqloc::checker::builtin::Limit,
+        stopped: String,
+    },
     Localized {
         localized: Box<seqloc::engine::localize::Localized>,
         localization_ms: u64,
@@ -372,10 +379,39 @@ impl Run {
                 reason: out.reason.clone(),
                 cex: None,
                 candidates: vec![],
-                complete: true,
+                // With no answer there is no list to be complete.
+                complete: out.verdict != Verdict::Unknown,
                 stopped: None,
                 limit: out.limit(),
                 checker_runs: out.stats.solver_calls,
+                time: Times {
+                    total,
+                    first_counterexample: self.first_ms,
+                    ..Times::default()
+                },
+                why: None,
+                root_causes: None,
+                causes_missing: None,
+            },
+            Found::Cut {
+                cex,
+                limit,
+                stopped,
+            } => LocalizeReport {
+                program: self.name.clone(),
+                checker: self.info.clone(),
+                verdict: match cex.violation.kind {
+                    ViolationKind::Deadlock => Verdict::Deadlock,
+                    _ => Verdict::Failure,
+                },
+                exhaustive: false,
+                reason: None,
+                cex: Some(cex),
+                candidates: vec![],
+                complete: false,
+                stopped: Some(stopped.clone()),
+                limit: Some(*limit),
+                checker_runs: 0,
                 time: Times {
                     total,
                     first_counterexample: self.first_ms,
@@ -430,6 +466,7 @@ impl Run {
             // Cut short by a limit, the list may miss the faulty line: not the answer
             // asked for, even with candidates to show.
             Found::Localized { localized, .. } if localized.loc.limit.is_some() => EXIT_CHECKER,
+            Found::Cut { .. } => EXIT_CHECKER,
             Found::Localized { .. } => EXIT_FAILURE_FOUND,
         }
     }
@@ -523,7 +560,31 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
         ..config(&common, a.faults, a.max_candidates.map(|m| m as usize))
     };
     let t1 = Instant::now();
-    let d = diagnosis(&prep, &mut failing, &cfg, common.property)?;
+    // A limit reached after the failure was found does not lose it: the failure is the
+    // answer, with no candidates yet.
+    let cut =
+        |fail: Fail, failing: &Failing, prep: Prepared, info: CheckerInfo, name: String| match (
+            fail.limit,
+            &failing.failing.cex,
+        ) {
+            (Some(limit), Some(cex)) => Ok(Run {
+                prep,
+                info,
+                name,
+                total_ms: t0.elapsed().as_millis() as u64,
+                first_ms,
+                found: Found::Cut {
+                    cex: Box::new(cex.clone()),
+                    limit,
+                    stopped: format!("{}; no candidates were found before it", fail.message),
+                },
+            }),
+            _ => Err(fail),
+        };
+    let d = match diagnosis(&prep, &mut failing, &cfg, common.property) {
+        Ok(d) => d,
+        Err(fail) => return cut(fail, &failing, prep, info, name),
+    };
     let (sq, ins) = (&d.sequential, &d.model);
     if let Some(p) = &a.emit_sequential {
         let text = print_sequential(
@@ -607,7 +668,13 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
     )
     .map_err(|e| localize_fail(&failing, e));
     drop(progress);
-    let localized = localized?;
+    let localized = match localized {
+        Ok(l) => l,
+        Err(fail) => {
+            drop(d);
+            return cut(fail, &failing, prep, info, name);
+        }
+    };
     for n in &localized.notes {
         verbose(ctx, 1, n);
     }

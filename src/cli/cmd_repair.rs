@@ -38,7 +38,8 @@ pub fn run(ctx: &Ctx, a: RepairArgs) -> Result<u8, Fail> {
     let la = localize_args(&a, a.input.clone());
     let run = localize_run(ctx, &la)?;
     let searched = match &run.found {
-        Found::NoFailure(_) => None,
+        // Cut short before any candidate: nothing to repair from (exit 3 says why).
+        Found::NoFailure(_) | Found::Cut { .. } => None,
         Found::Localized { localized, .. } => Some(search_repairs(ctx, &a, &text, localized, t0)?),
     };
     let outcome = searched.as_ref().map(|(o, _)| o);

@@ -185,6 +185,7 @@ pub fn main() -> ExitCode {
     if let Some(c) = checker {
         let builtin = c.checker == args::CheckerKind::Builtin;
         seqloc::checker::builtin::stop::watch(c.memory_limit.filter(|_| builtin));
+        seqloc::checker::builtin::stop::set_time_limit(timeout(c.time_limit()));
     }
     let r = match cli.cmd {
         Command::Parse(a) => cmd_parse::run(&ctx, a),

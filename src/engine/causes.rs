@@ -241,7 +241,7 @@ pub fn root_causes(
         for p in &session.out.props {
             passing.push(p.lit.not());
         }
-        for (_, u) in &session.out.unwinds {
+        for (_, u, _) in &session.out.unwinds {
             passing.push(u.not());
         }
         for k in &slots {

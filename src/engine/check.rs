@@ -10,10 +10,10 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-pub use super::deepen::seconds;
 use super::deepen::{Ladder, Plan, Steer};
 use crate::cex::Counterexample;
 use crate::checker::builtin::probe::{BoundedProbe, ProbeError};
+pub use crate::checker::builtin::stop::seconds;
 use crate::checker::builtin::{
     Answer, BmcError, Interruptible, Limit, Properties, SolveGate, Stats,
 };
@@ -717,9 +717,12 @@ impl Steer for Steering<'_> {
         // A failure the explorer found is worth looking for beyond `max_rounds`.
         // Once it is replayed, the bounded search only looks for a shorter one within its
         // usual bounds.
+        // Bounds the user gave hold: `--threads` too, as more rounds cannot reach a
+        // failure that needs more threads than it allows.
         if self.ctl.failing.load(Ordering::SeqCst)
             && !self.ctl.replayed.load(Ordering::SeqCst)
             && self.user.rounds.is_none()
+            && self.user.threads.is_none()
         {
             usual.max(64)
         } else {

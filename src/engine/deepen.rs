@@ -89,6 +89,9 @@ impl Steer for Alone {}
 /// end, and the loops that reached their bound.
 type Done = (Bounds, bool, Vec<String>);
 
+/// A bound other than a loop's that cut runs off, in a report's words.
+const OTHER_BOUND: &str = "thread, key or barrier-cycle bound reached";
+
 /// Deepens `search` by `plan` until an answer.
 pub fn deepen<S: BoundedSearch>(
     search: &mut S,
@@ -203,15 +206,28 @@ pub fn deepen<S: BoundedSearch>(
                     exploration: None,
                 });
             }
-            Probed::NoFailure { reached } => reached,
+            Probed::NoFailure { reached, other } => (reached, other),
         };
-        phase.result = if reached.is_empty() {
-            "no failure; loops complete".into()
-        } else {
-            format!("no failure; loop bound reached at {}", reached.join(", "))
+        let (reached, other) = reached;
+        phase.result = match (reached.is_empty(), other.is_empty()) {
+            (true, true) => "no failure; loops complete".into(),
+            (false, true) => format!("no failure; loop bound reached at {}", reached.join(", ")),
+            (true, false) => format!("no failure; {} at {}", OTHER_BOUND, other.join(", ")),
+            (false, false) => format!(
+                "no failure; loop bound reached at {}; {} at {}",
+                reached.join(", "),
+                OTHER_BOUND,
+                other.join(", ")
+            ),
         };
         phases.push(phase);
-        let complete = reached.is_empty();
+        // Only a loop bound grows with the unwinding; the others cut runs off at any.
+        let loops_complete = reached.is_empty();
+        let complete = loops_complete && other.is_empty();
+        let reached: Vec<String> = reached
+            .into_iter()
+            .chain(other.into_iter().map(|o| format!("{o} ({OTHER_BOUND})")))
+            .collect();
         if plan.deadline.is_some_and(|d| Instant::now() >= d) || steer.proved() {
             let done = if wide_unwind.is_some() {
                 last_done
@@ -238,7 +254,7 @@ pub fn deepen<S: BoundedSearch>(
                 (Some(s), Some(max)) => s >= max,
                 _ => true,
             };
-        let unwind_done = plan.unwind.is_some() || complete || diag_unwind >= plan.max_unwind;
+        let unwind_done = plan.unwind.is_some() || loops_complete || diag_unwind >= plan.max_unwind;
         if schedule_done && unwind_done {
             return Ok(finished(search, (bounds, complete, reached), phases, stats));
         }
@@ -253,7 +269,7 @@ pub fn deepen<S: BoundedSearch>(
         // and find failures that need many loop iterations or thread instances but few
         // context switches (all threads created, then each run to its end). They go
         // first, as long as they cost no more than that next phase.
-        if plan.wide && !complete && !fixed_schedule && plan.unwind.is_none() {
+        if plan.wide && !loops_complete && !fixed_schedule && plan.unwind.is_none() {
             if let (Some(l), Some(max)) = (&plan.schedule, max) {
                 let first = l.steps.first().copied().unwrap_or(max).min(max);
                 let next = l.steps.get(step).copied().unwrap_or(max).min(max);
@@ -295,8 +311,16 @@ fn finished<S: BoundedSearch>(
             search.no_failure_text(&bounds)
         )
     } else {
+        let which = if reached
+            .iter()
+            .any(|r| r.ends_with(&format!("({OTHER_BOUND})")))
+        {
+            "bounds"
+        } else {
+            "loop bounds"
+        };
         format!(
-            "no failure with {}; loop bounds were reached at {}",
+            "no failure with {}; {which} were reached at {}",
             search.bounds_text(&bounds),
             reached.join(", ")
         )
@@ -332,7 +356,10 @@ fn timed_out<S: BoundedSearch>(
     stats.limit = Some(stopped.unwrap_or(Limit::Time));
     let limit = match (stopped, plan.timeout) {
         (Some(l), _) => crate::checker::builtin::stop::describe(l),
-        (None, Some(t)) => format!("time limit of {} reached", seconds(t)),
+        (None, Some(t)) => format!(
+            "time limit of {} reached",
+            crate::checker::builtin::stop::seconds(t)
+        ),
         (None, None) => "time limit reached".into(),
     };
     let reason = match &last {
@@ -355,16 +382,6 @@ fn timed_out<S: BoundedSearch>(
         stats,
         limit_reached: true,
         exploration: None,
-    }
-}
-
-/// `10 s`, `2.5 s`: a limit as the user gave it.
-pub fn seconds(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    if s.fract() == 0.0 {
-        format!("{s:.0} s")
-    } else {
-        format!("{s} s")
     }
 }
 
@@ -431,10 +448,14 @@ mod tests {
                     notes: vec![],
                 }
             } else if rung.unwind >= self.loops_end {
-                Probed::NoFailure { reached: vec![] }
+                Probed::NoFailure {
+                    reached: vec![],
+                    other: vec![],
+                }
             } else {
                 Probed::NoFailure {
                     reached: vec!["p.c:7".into()],
+                    other: vec![],
                 }
             };
             Ok(Probe {

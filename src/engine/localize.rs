@@ -235,6 +235,20 @@ pub struct Localized {
 /// The interleaving analyses' questions, answered by replays.
 struct AnalysisReplays<'a> {
     replayer: Replayer<'a>,
+    /// An analysis found its time up and gave up part of its questions: the candidates
+    /// it would have added may be missing.
+    cut: std::sync::atomic::AtomicBool,
+}
+
+impl AnalysisReplays<'_> {
+    fn out_of_time(&self) -> bool {
+        let over = self.replayer.deadline.is_some_and(|d| Instant::now() >= d)
+            || crate::checker::builtin::stop::requested().is_some();
+        if over {
+            self.cut.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+        over
+    }
 }
 
 /// How often a passing neighbour's loop bound is doubled when it cuts the run short.
@@ -248,7 +262,7 @@ impl crate::rootcause::PassingRuns for AnalysisReplays<'_> {
     }
 
     fn expired(&self) -> bool {
-        self.replayer.deadline.is_some_and(|d| Instant::now() >= d)
+        self.out_of_time()
     }
 }
 
@@ -260,7 +274,14 @@ impl Replays for AnalysisReplays<'_> {
     }
 
     fn expired(&self) -> bool {
-        self.replayer.deadline.is_some_and(|d| Instant::now() >= d)
+        self.out_of_time()
+    }
+}
+
+/// Notes an analysis error that a limit caused as a cut.
+fn cut_by(replays: &AnalysisReplays, e: &ReplayError) {
+    if matches!(e, ReplayError::Limit(_)) {
+        replays.cut.store(true, std::sync::atomic::Ordering::SeqCst);
     }
 }
 
@@ -331,6 +352,7 @@ pub fn localize(
             target: d.target,
             deadline: cfg.deadline,
         },
+        cut: std::sync::atomic::AtomicBool::new(false),
     };
     let explainer = Explainer::new(&prep.normalized, &prep.shared, ins, &cex);
     let accesses = |s: &crate::cex::TraceStep| explainer.accesses(&s.file, s.line);
@@ -444,7 +466,7 @@ pub fn localize(
         ))),
         None => None,
     };
-    let loc = localized?;
+    let mut loc = localized?;
     let mut notes = Vec::new();
     let mut neighbours = Vec::new();
     let mut candidates = explainer.candidates(&loc.findings);
@@ -463,7 +485,10 @@ pub fn localize(
             ));
             candidates = explainer.switch_candidates(&sw, candidates);
         }
-        Ok((Err(e), _)) => notes.push(format!("interleaving: not analysed ({e})")),
+        Ok((Err(e), _)) => {
+            cut_by(&replays, &e);
+            notes.push(format!("interleaving: not analysed ({e})"))
+        }
         _ => notes.push("interleaving: not analysed (its thread failed)".into()),
     }
     let waits = unlooped_waits(&prep.normalized, &d.replay.steps);
@@ -493,7 +518,10 @@ pub fn localize(
             candidates = explainer.join_candidates(&joins, candidates);
             candidates = explainer.ordering_candidates(&v.violations, candidates);
         }
-        Ok((Err(e), _)) => notes.push(format!("ordering: not analysed ({e})")),
+        Ok((Err(e), _)) => {
+            cut_by(&replays, &e);
+            notes.push(format!("ordering: not analysed ({e})"))
+        }
         _ => notes.push("ordering: not analysed (its thread failed)".into()),
     }
     if d.target == Target::Deadlock {
@@ -512,6 +540,7 @@ pub fn localize(
     ) {
         Ok(w) => w,
         Err(e) => {
+            cut_by(&replays, &e);
             notes.push(format!("why: not analysed ({e})"));
             None
         }
@@ -628,6 +657,17 @@ pub fn localize(
         loc.stats.encode_ms,
         loc.stats.solve_ms
     ));
+    // An analysis the limit cut short may have had candidates to add: the list is then
+    // what was found so far, as when the limit stops the loop itself.
+    if loc.limit.is_none() && replays.cut.load(std::sync::atomic::Ordering::SeqCst) {
+        let l = crate::checker::builtin::stop::requested().unwrap_or(Limit::Time);
+        loc.limit = Some(l);
+        loc.complete = false;
+        loc.stopped = Some(format!(
+            "{} before the analyses of the interleaving finished; the candidates so far are listed",
+            crate::checker::builtin::stop::describe(l)
+        ));
+    }
     // The analyses of the interleaving add candidates beside the localization loop's,
     // which alone `--max-candidates` stops: the list is cut to the best ranked.
     let mut stopped = loc.stopped.clone();

@@ -515,6 +515,20 @@ pub fn to_sarif(r: &LocalizeReport) -> String {
             res
         })
         .collect();
+    // A run cut short, or with no answer, says so where SARIF viewers show a run's
+    // problems.
+    let notifications: Vec<Value> = [
+        (r.verdict == Verdict::Unknown)
+            .then(|| format!("no answer: {}", r.reason.as_deref().unwrap_or("unknown"))),
+        r.stopped
+            .as_ref()
+            .filter(|_| !r.complete)
+            .map(|s| format!("localization incomplete: {s}")),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|text| json!({ "level": "warning", "message": { "text": text } }))
+    .collect();
     let doc = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -534,11 +548,15 @@ pub fn to_sarif(r: &LocalizeReport) -> String {
             },
             "invocations": [{
                 "executionSuccessful": true,
+                "toolExecutionNotifications": notifications,
                 "properties": {
                     "checker": r.checker.name,
                     "checkerVersion": r.checker.version,
                     "verdict": json::verdict(r.verdict),
-                    "complete": r.complete
+                    "complete": r.complete,
+                    "limit": json::limit(r.limit),
+                    "reason": r.reason,
+                    "stopped": r.stopped
                 }
             }],
             "properties": {

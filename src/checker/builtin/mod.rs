@@ -455,7 +455,7 @@ impl Session {
     }
 
     pub fn unwind_lits(&self) -> Vec<Bool> {
-        self.out.unwinds.iter().map(|(_, b)| b.clone()).collect()
+        self.out.unwinds.iter().map(|(_, b, _)| b.clone()).collect()
     }
 
     pub fn mismatch_lits(&self) -> Vec<Bool> {

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::symex::Cut;
 use super::{Answer, BmcError, Properties, Session, SolveGate, Stats, Undecided};
 use crate::checker::bounded::{BoundedSearch, Probe, Probed, Rung};
 use crate::checker::outcome::Bounds;
@@ -112,23 +113,26 @@ impl BoundedSearch for BoundedProbe<'_> {
         }
         // No failure within these bounds: were the loop bounds reached?
         let unwinds = session.unwind_lits();
-        let reached: Vec<String> = match session.query(&unwinds, &[]) {
+        let cut: Vec<(String, Cut)> = match session.query(&unwinds, &[]) {
             Answer::Violated(model) => session
                 .out
                 .unwinds
                 .iter()
-                .filter(|(_, b)| {
+                .filter(|(_, b, _)| {
                     model
                         .eval(b, true)
                         .and_then(|v| v.as_bool())
                         .unwrap_or(false)
                 })
-                .map(|(l, _)| prep.normalized.sources.describe_line(*l))
+                .map(|(l, _, k)| (prep.normalized.sources.describe_line(*l), *k))
                 .collect(),
             Answer::Holds => vec![],
-            Answer::Unknown(_) => vec!["(undecided)".into()],
+            Answer::Unknown(_) => vec![("(undecided)".into(), Cut::Loop)],
         };
-        Ok(probe(Probed::NoFailure { reached }, Some(&session)))
+        let (loops, other): (Vec<_>, Vec<_>) = cut.into_iter().partition(|(_, k)| *k == Cut::Loop);
+        let reached = loops.into_iter().map(|(l, _)| l).collect();
+        let other = other.into_iter().map(|(l, _)| l).collect();
+        Ok(probe(Probed::NoFailure { reached, other }, Some(&session)))
     }
 
     fn bounds_text(&self, b: &Bounds) -> String {

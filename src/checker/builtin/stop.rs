@@ -23,6 +23,8 @@ const GRACE: Duration = Duration::from_secs(10);
 static STOP: AtomicU8 = AtomicU8::new(0);
 /// The memory limit being watched, in MB (0: none), for messages.
 static MEMORY_MB: AtomicU64 = AtomicU64::new(0);
+/// The user's time limit in milliseconds (0: none), for messages.
+static TIME_MS: AtomicU64 = AtomicU64::new(0);
 /// The contexts of the threads inside a solve, with how many solves each has running.
 static SOLVING: Mutex<Vec<(usize, Interruptible)>> = Mutex::new(Vec::new());
 
@@ -49,6 +51,29 @@ pub fn memory_limit_mb() -> Option<u64> {
     match MEMORY_MB.load(Ordering::SeqCst) {
         0 => None,
         mb => Some(mb),
+    }
+}
+
+/// Records the user's time limit, so that a message about reaching it can name it.
+pub fn set_time_limit(limit: Option<Duration>) {
+    let ms = limit.map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+    TIME_MS.store(ms, Ordering::SeqCst);
+}
+
+/// A duration as a user writes it: `12 s`, `1.5 s`.
+pub fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{s} s")
+    }
+}
+
+fn time_limit() -> Option<Duration> {
+    match TIME_MS.load(Ordering::SeqCst) {
+        0 => None,
+        ms => Some(Duration::from_millis(ms)),
     }
 }
 
@@ -139,6 +164,10 @@ pub fn describe(l: Limit) -> String {
     match (l, memory_limit_mb()) {
         (Limit::Memory, Some(mb)) => format!("memory limit of {mb} MB reached"),
         (Limit::Interrupted, _) => "interrupted (Ctrl-C or SIGTERM)".into(),
+        (Limit::Time, _) if time_limit().is_some() => format!(
+            "time limit of {} reached",
+            seconds(time_limit().unwrap_or_default())
+        ),
         (l, _) => super::Undecided::Limit(l).to_string(),
     }
 }

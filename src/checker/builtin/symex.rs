@@ -109,11 +109,23 @@ pub struct SymexOptions {
     pub valid_loads: bool,
 }
 
+/// What kind of bound cut an execution off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// A loop's unwinding bound: a deeper one lets the loop go on.
+    Loop,
+    /// Another bound of the sequential program (thread slots, keys, a barrier's cycles):
+    /// the loop bound does not move it.
+    Other,
+}
+
 pub struct Output {
     /// Definitions and constraints (always asserted).
     pub asserts: Vec<Bool>,
     pub props: Vec<Prop>,
-    pub unwinds: Vec<(Loc, Bool)>,
+    /// Where executions are cut off by a bound: the literal is true when one is, and the
+    /// kind of bound says whether a deeper loop bound could let it go on.
+    pub unwinds: Vec<(Loc, Bool, Cut)>,
     /// Where the replay of a concrete schedule went wrong: the step (block number, from
     /// 1) and when.
     pub mismatches: Vec<(Option<BV>, Bool)>,
@@ -148,7 +160,7 @@ pub struct Symex<'p> {
     guard: Bool,
     nm: Namer,
     props: Vec<Prop>,
-    unwinds: Vec<(Loc, Bool)>,
+    unwinds: Vec<(Loc, Bool, Cut)>,
     mismatches: Vec<(Option<BV>, Bool)>,
     events: Vec<Event>,
     inputs: Vec<InputRec>,
@@ -1320,7 +1332,7 @@ impl<'p> Symex<'p> {
             let u = self.name_bool("unwind", still.clone());
             let reached = u.as_bool() != Some(false);
             if reached {
-                self.unwinds.push((s.loc, u));
+                self.unwinds.push((s.loc, u, Cut::Loop));
             }
             if cond.is_some() {
                 let c = self.truth(cond.unwrap_or(&Expr::int(1, Type::int(), s.loc)))?;
@@ -1634,7 +1646,7 @@ impl<'p> Symex<'p> {
             Intrinsic::Unwind => {
                 let u = self.name_bool("unwind", self.guard.clone());
                 if u.as_bool() != Some(false) {
-                    self.unwinds.push((loc, u));
+                    self.unwinds.push((loc, u, Cut::Other));
                     self.control_kills += 1;
                 }
                 self.guard = Bool::from_bool(false);

@@ -572,8 +572,8 @@ impl External {
     }
 
     /// A failure or deadlock the checker reported, replayed with seqloc's sequentializer:
-    /// the counterexample (the reading of the trace that replays, when one does) and what
-    /// the replay said.
+    /// the counterexample (the reading of the trace that replays, when one does), what
+    /// the replay said, and whether it reproduced the checker's verdict.
     fn found(
         &self,
         mut cex: Counterexample,
@@ -581,7 +581,7 @@ impl External {
         backstop: &dyn Backstop,
         unwind: u32,
         log: Log,
-    ) -> (Counterexample, Option<String>) {
+    ) -> (Counterexample, Option<String>, bool) {
         let deadlock = cex.violation.kind == ViolationKind::Deadlock;
         let target = if deadlock {
             Target::Deadlock
@@ -623,7 +623,7 @@ impl External {
                 "seqloc's replay of {label}'s interleaving does not reproduce the failure: {why}"
             )),
         };
-        (cex, note)
+        (cex, note, replayed.is_ok())
     }
 
     /// The built-in checker's deadlock search, standing in for a deadlock check the external
@@ -804,10 +804,22 @@ impl BoundedSearch for Probing<'_> {
                         "failure"
                     };
                     log(0, &format!("{label} found a {what} ({bound_text})"));
-                    let (cex, note) = self.ext.found(*cex, other, self.backstop, unwind, log);
-                    Probed::Found {
-                        cex: Box::new(cex),
-                        notes: note.into_iter().collect(),
+                    let (cex, note, confirmed) =
+                        self.ext.found(*cex, other, self.backstop, unwind, log);
+                    match note {
+                        // A verdict seqloc cannot reproduce is the checker's word only; it
+                        // has been wrong (false deadlocks, a self-join that waits for ever).
+                        // With `--raw` the user asked for that word.
+                        Some(note) if !confirmed && !self.ext.cfg.raw => Probed::Undecided {
+                            reason: format!(
+                                "{note}; the {what} is not reported as a verdict (--raw reports the checker's own answer)"
+                            ),
+                            limit: None,
+                        },
+                        note => Probed::Found {
+                            cex: Box::new(cex),
+                            notes: note.into_iter().collect(),
+                        },
                     }
                 }
                 Step::Undecided(why) => Probed::Undecided {
@@ -816,12 +828,18 @@ impl BoundedSearch for Probing<'_> {
                 },
                 Step::Unwind(at) => {
                     self.answered = true;
-                    Probed::NoFailure { reached: vec![at] }
+                    Probed::NoFailure {
+                        reached: vec![at],
+                        other: vec![],
+                    }
                 }
                 Step::Clean => {
                     self.answered = true;
                     log(1, &format!("no failure with {bound_text}"));
-                    Probed::NoFailure { reached: vec![] }
+                    Probed::NoFailure {
+                        reached: vec![],
+                        other: vec![],
+                    }
                 }
             };
             return Ok(probe(result));

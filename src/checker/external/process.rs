@@ -288,9 +288,10 @@ pub fn locate(name: &str, given: Option<&Path>, env_var: &str) -> Result<PathBuf
     if given.is_none() {
         if let Some(path) = std::env::var_os("PATH") {
             for dir in std::env::split_paths(&path) {
+                // A relative PATH entry names a directory from where seqloc was started.
                 let p = dir.join(name);
                 if is_executable(&p) {
-                    return Ok(p);
+                    return Ok(std::path::absolute(&p).unwrap_or(p));
                 }
             }
         }
