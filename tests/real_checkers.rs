@@ -361,3 +361,32 @@ fn esbmc_deadlock_seqloc_cannot_replay_is_unknown() {
         assert!(r.stdout.contains("could not confirm"), "{}", r.stdout);
     }
 }
+
+/// Under a memory limit too small for them, ESBMC dies of SIGSEGV and CBMC's preprocessor
+/// of an internal compiler error: that is the limit, reported as such (UNKNOWN, exit 3,
+/// `limit: "memory"`, the value named), never as a crash or a verdict.
+#[test]
+fn a_memory_limit_too_small_for_the_checker_is_the_memory_limit() {
+    for tool in ["esbmc", "cbmc"] {
+        let Some(exe) = checker(tool) else { continue };
+        let prog = root().join("examples/lost_update.c");
+        let r = seqloc(&[
+            "check",
+            prog.to_str().unwrap_or_default(),
+            "--checker",
+            tool,
+            "--checker-path",
+            exe.to_str().unwrap_or_default(),
+            "--memory-limit",
+            "30",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(r.code, 3, "{tool}: {}\n{}", r.stdout, r.stderr);
+        assert_eq!(r.json["schema"], "seqloc.check/1", "{tool}: {}", r.stdout);
+        assert_eq!(r.json["verdict"], "unknown", "{tool}: {}", r.stdout);
+        assert_eq!(r.json["limit"], "memory", "{tool}: {}", r.stdout);
+        let reason = r.json["reason"].as_str().unwrap_or_default();
+        assert!(reason.contains("memory limit of 30 MB"), "{tool}: {reason}");
+    }
+}

@@ -179,7 +179,9 @@ impl External {
             args: flags::version_args(),
             cwd: self.dir.clone(),
             timeout: Some(VERSION_TIMEOUT),
-            memory_mb: self.cfg.memory_mb,
+            // The memory limit is the checking's: a static ESBMC cannot even print its
+            // version under a small one, and the report names the version.
+            memory_mb: None,
             tag: "version".into(),
         };
         log(1, &format!("running: {}", self.shell_line(&spec)));
@@ -313,7 +315,7 @@ impl External {
                 limit: self
                     .cfg
                     .memory_mb
-                    .map(|m| format!(" (limit {m} MB)"))
+                    .map(|m| format!(": memory limit of {m} MB reached ({})", exit_text(&out)))
                     .unwrap_or_default(),
                 command: line,
                 tail: out.tail(TAIL),
@@ -793,6 +795,14 @@ impl BoundedSearch for Probing<'_> {
                 // the run that timed out, with its command line and output.
                 Err(e @ ExternalError::Timeout { .. }) if !self.answered => return Err(e),
                 Err(ExternalError::Timeout { .. }) => return Ok(probe(Probed::OutOfTime)),
+                // The memory limit is an answer of its own: UNKNOWN, the limit named, in the
+                // check's report (as the time limit), not an error.
+                Err(e @ ExternalError::OutOfMemory { .. }) => {
+                    return Ok(probe(Probed::Undecided {
+                        reason: e.to_string(),
+                        limit: Some(crate::checker::builtin::Limit::Memory),
+                    }));
+                }
                 Err(e) => return Err(e),
             };
             let label = self.ext.cfg.kind.label();

@@ -66,15 +66,24 @@ impl RunOutput {
         lines[from..].to_vec()
     }
 
-    /// The run ran out of memory: ESBMC and CBMC print `std::bad_alloc` or "Out of memory"
-    /// when an allocation fails under the address-space limit; a SIGKILL without seqloc
-    /// killing it is the kernel's OOM killer.
+    /// The run ran out of memory under the address-space limit seqloc set: ESBMC and CBMC
+    /// print `std::bad_alloc` or "Out of memory" when an allocation fails; a SIGKILL without
+    /// seqloc killing it is the kernel's OOM killer. Not every allocation failure is
+    /// reported: the static ESBMC 8.4 dies of SIGSEGV, CBMC's C preprocessor (gcc) with
+    /// "internal compiler error: Segmentation fault", and an abort is what a C++ program
+    /// does with an exception it cannot throw — under a limit, those are the limit too.
     pub fn out_of_memory(&self) -> bool {
         let text = format!("{}\n{}", self.stdout, self.stderr).to_ascii_lowercase();
         text.contains("bad_alloc")
             || text.contains("out of memory")
             || text.contains("memory exhausted")
-            || (self.signal == Some(libc::SIGKILL) && !self.timed_out)
+            || text.contains("cannot allocate memory")
+            || text.contains("internal compiler error: segmentation fault")
+            || (!self.timed_out
+                && matches!(
+                    self.signal,
+                    Some(libc::SIGKILL | libc::SIGSEGV | libc::SIGABRT | libc::SIGBUS)
+                ))
     }
 }
 
