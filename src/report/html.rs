@@ -149,9 +149,11 @@ fn accesses(step: &TraceStep, shared: &[String]) -> Vec<(bool, String)> {
     };
     let mut written = Vec::new();
     for w in &step.writes {
-        let r = root(&w.lhs);
+        // Named as the source names it: a thread's copy `t_1` is `t`.
+        let Some(lhs) = &w.shown else { continue };
+        let r = root(lhs);
         if shared.contains(&r) {
-            out.push((true, format!("{}={}", w.lhs, w.value)));
+            out.push((true, format!("{lhs}={}", w.value)));
             written.push(r);
         }
     }
@@ -380,11 +382,12 @@ fn lanes(o: &mut String, cex: &Counterexample, p: &Page, cand_lines: &BTreeMap<u
         let badge = rank
             .map(|r| format!("<span class=\"rank {}\">{r}</span> ", rank_class(r)))
             .unwrap_or_default();
+        let statement = super::check::shown_statement(s);
         let title = format!(
             "T{} line {}: {}{}",
             s.thread,
             s.line,
-            s.statement,
+            statement,
             if failing { " (fails here)" } else { "" }
         );
         let _ = writeln!(
@@ -396,7 +399,7 @@ fn lanes(o: &mut String, cex: &Counterexample, p: &Page, cand_lines: &BTreeMap<u
             esc(&title),
             col.get(&s.thread).copied().unwrap_or(2),
             s.line,
-            esc(&s.statement)
+            esc(&statement)
         );
         row += 1;
     }
@@ -468,10 +471,7 @@ mod tests {
             statement: statement.into(),
             writes: writes
                 .iter()
-                .map(|(l, v)| Write {
-                    lhs: l.to_string(),
-                    value: v.to_string(),
-                })
+                .map(|(l, v)| Write::named(l.to_string(), v.to_string()))
                 .collect(),
         }
     }

@@ -102,8 +102,13 @@ pub struct StepJson {
     pub file: String,
     pub line: u32,
     pub statement: String,
+    /// The variables written, named as the source names them (a temporary seqloc made up
+    /// is left out: `effect` says what it held).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub writes: Vec<WriteJson>,
+    /// What the step did, in the words of the text trace (`counter == 2 is false`).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub effect: String,
 }
 
 impl From<&TraceStep> for StepJson {
@@ -112,15 +117,18 @@ impl From<&TraceStep> for StepJson {
             thread: s.thread,
             file: s.file.clone(),
             line: s.line,
-            statement: s.statement.clone(),
+            statement: super::check::shown_statement(s),
             writes: s
                 .writes
                 .iter()
-                .map(|w| WriteJson {
-                    lhs: w.lhs.clone(),
-                    value: w.value.clone(),
+                .filter_map(|w| {
+                    Some(WriteJson {
+                        lhs: w.shown.as_deref()?.trim_start_matches("*&").to_string(),
+                        value: w.value.clone(),
+                    })
                 })
                 .collect(),
+            effect: super::check::step_effect(s),
         }
     }
 }
