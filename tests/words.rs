@@ -103,3 +103,19 @@ fn a_mutex_is_shown_free_or_held_not_as_its_encoding() {
     assert!(text.contains("b: held by T2"), "{text}");
     assert!(!text.contains("b = 3"), "{text}");
 }
+
+#[test]
+fn counts_of_one_are_singular() {
+    let o = check("one_thread.c", &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("(1 thread, 0 context switches)"), "{text}");
+    for wrong in [
+        "1 threads",
+        "1 rounds",
+        "1 context switches",
+        "1 thread slots",
+    ] {
+        assert!(!text.contains(wrong), "{wrong}:\n{text}");
+    }
+}

@@ -11,7 +11,7 @@
 //! | `verdict` | `failure`, `deadlock`, `no-failure-within-bounds` or `unknown` |
 //! | `reason` | why the verdict is what it is (bounds reached, limits), or `null` |
 //! | `property` | the violated property: `kind` (`assertion`, `error`, `deadlock`), `file`, `line`, `column`, `thread`, `message` — or `null` |
-//! | `bounds` | `{ "rounds", "unwind", "threads" }` of the last search |
+//! | `bounds` | `{ "rounds", "unwind", "threads" }` of the last search; `rounds` and `threads` are `null` for a checker not given them (ESBMC and CBMC create the threads, CBMC has no rounds) |
 //! | `loops_complete` | every loop ran to its end within the unwinding bound |
 //! | `unwinding_reached` | loops whose bound was reached (`file:line`) |
 //! | `schedule` | the failing interleaving in `seqloc.schedule/1` form, or `null` |
@@ -31,6 +31,7 @@ use crate::cex::{Counterexample, InputStep, TraceStep, ViolationKind};
 use crate::diagnostics::SourceSpot;
 use crate::engine::check::{CheckOutcome, Verdict};
 use crate::ir::Program;
+use crate::words::count;
 
 pub const SCHEMA: &str = "seqloc.check/1";
 
@@ -126,6 +127,20 @@ pub fn schedule_thread_label(s: &crate::seq::schedule::Schedule, t: u32) -> Stri
         .map(|x| x.function.as_str())
         .unwrap_or("?");
     format!("T{t} {f}")
+}
+
+/// A search's bounds in words, without those the checker was not given (recorded as 0:
+/// ESBMC and CBMC create the threads themselves, CBMC has no rounds).
+pub fn bounds_text(b: &crate::checker::outcome::Bounds) -> String {
+    let mut parts = Vec::new();
+    if b.rounds > 0 {
+        parts.push(count(b.rounds, "round"));
+    }
+    parts.push(format!("loops unwound {}", count(b.unwind, "time")));
+    if b.threads > 0 {
+        parts.push(count(b.threads, "thread slot"));
+    }
+    parts.join(", ")
 }
 
 /// What a step did, in source terms: `t = 0`, `reads x = 0`, `counter == 2 is false`,
@@ -370,10 +385,7 @@ pub fn render_text(
         program,
         checker
     ));
-    let bounds = format!(
-        "{} rounds, loops unwound {} times, {} thread slots",
-        out.bounds.rounds, out.bounds.unwind, out.bounds.threads
-    );
+    let bounds = bounds_text(&out.bounds);
     match (&out.verdict, &out.counterexample) {
         (Verdict::Failure | Verdict::Deadlock, Some(cex)) => {
             let v = &cex.violation;
@@ -400,10 +412,10 @@ pub fn render_text(
                 s.push_str(&spot.render_plain("note"));
             }
             s.push_str(&format!(
-                "\n{} ({} threads, {} context switches):\n",
+                "\n{} ({}, {}):\n",
                 st.bold("Interleaving"),
-                cex.schedule.threads.len(),
-                cex.context_switches()
+                count(cex.schedule.threads.len(), "thread"),
+                count(cex.context_switches(), "context switch")
             ));
             s.push_str(&render_trace(cex, prog, st));
             let inputs = shown_inputs(cex, prog);
@@ -706,6 +718,27 @@ mod tests {
             vec![Write::named("__atomic_value_1".into(), "1".into())],
         );
         assert_eq!(step_effect(&s), "reads v = 1");
+    }
+
+    #[test]
+    fn bounds_a_checker_was_not_given_are_left_out() {
+        use crate::checker::outcome::Bounds;
+        let b = |rounds, unwind, threads| Bounds {
+            rounds,
+            unwind,
+            threads,
+        };
+        assert_eq!(
+            bounds_text(&b(3, 2, 3)),
+            "3 rounds, loops unwound 2 times, 3 thread slots"
+        );
+        assert_eq!(
+            bounds_text(&b(1, 1, 1)),
+            "1 round, loops unwound 1 time, 1 thread slot"
+        );
+        // ESBMC: no thread slots; CBMC: no rounds either.
+        assert_eq!(bounds_text(&b(3, 2, 0)), "3 rounds, loops unwound 2 times");
+        assert_eq!(bounds_text(&b(0, 2, 0)), "loops unwound 2 times");
     }
 
     #[test]

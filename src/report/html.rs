@@ -326,10 +326,10 @@ fn lanes(o: &mut String, cex: &Counterexample, p: &Page, cand_lines: &BTreeMap<u
     let many = if n > 6 { " many" } else { "" };
     let _ = write!(
         o,
-        "<section id=\"interleaving\"><h2>Interleaving: {} threads, {} context switches, {} steps</h2>\n<p class=\"legend meta\"><span>time runs downwards</span><span><span class=\"acc\">R x</span> reads shared x</span><span><span class=\"acc w\">W x=v</span> writes v to shared x</span><span>▌ purple band: context switch</span></p>\n<div class=\"lanes-wrap\"><div class=\"lanes{many}\" style=\"grid-template-columns: 3.2em repeat({n}, {width});\">\n",
-        n,
-        cex.context_switches(),
-        cex.steps.len()
+        "<section id=\"interleaving\"><h2>Interleaving: {}, {}, {}</h2>\n<p class=\"legend meta\"><span>time runs downwards</span><span><span class=\"acc\">R x</span> reads shared x</span><span><span class=\"acc w\">W x=v</span> writes v to shared x</span><span>▌ purple band: context switch</span></p>\n<div class=\"lanes-wrap\"><div class=\"lanes{many}\" style=\"grid-template-columns: 3.2em repeat({n}, {width});\">\n",
+        crate::words::count(n, "thread"),
+        crate::words::count(cex.context_switches(), "context switch"),
+        crate::words::count(cex.steps.len(), "step")
     );
     o.push_str("<div class=\"lane-head t-idx\">#</div>");
     for (id, f) in &threads {

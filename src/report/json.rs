@@ -56,17 +56,20 @@ impl From<&Violation> for Property {
 
 #[derive(Serialize)]
 pub struct BoundsJson {
-    pub rounds: u32,
+    /// `null` when the checker was given none (CBMC has no rounds).
+    pub rounds: Option<u32>,
     pub unwind: u32,
-    pub threads: u32,
+    /// `null` when the checker was given none (ESBMC and CBMC create threads themselves).
+    pub threads: Option<u32>,
 }
 
 impl From<&Bounds> for BoundsJson {
     fn from(b: &Bounds) -> Self {
+        // 0 is how a bound the checker does not take is recorded: no search has 0.
         BoundsJson {
-            rounds: b.rounds,
+            rounds: (b.rounds > 0).then_some(b.rounds),
             unwind: b.unwind,
-            threads: b.threads,
+            threads: (b.threads > 0).then_some(b.threads),
         }
     }
 }
