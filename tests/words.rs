@@ -119,3 +119,17 @@ fn counts_of_one_are_singular() {
         assert!(!text.contains(wrong), "{wrong}:\n{text}");
     }
 }
+
+#[test]
+fn parse_lists_an_assertion_as_the_user_wrote_it() {
+    let path = format!("{DIR}/race.c");
+    let o = run(&["parse", &path, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j = json(&o);
+    let a = &j["assertions"][0];
+    assert_eq!(a["text"], "assert(counter == 2)", "{j}");
+    assert_eq!(a["kind"], "assertion", "{j}");
+    let text = stdout(&run(&["parse", &path]));
+    assert!(text.contains("assert(counter == 2)"), "{text}");
+    assert!(!text.contains("__assert_fail"), "{text}");
+}
