@@ -29,8 +29,22 @@ pub struct Violation {
 
 #[derive(Clone, Debug)]
 pub struct Write {
+    /// The location written, as the checked program names it: a thread's copy of a local
+    /// `t` is `t_1`, so that writes of different copies stay apart.
     pub lhs: String,
+    /// The same location as the user's source names it (`t`), for reports; `None` for a
+    /// temporary seqloc made up, which a report describes by what the step computed.
+    pub shown: Option<String>,
     pub value: String,
+}
+
+impl Write {
+    /// A write whose location the source names as the checked program does (`lhs`), unless
+    /// that name is one seqloc made up.
+    pub fn named(lhs: String, value: String) -> Write {
+        let shown = (!crate::ir::internal::mentions_internal_name(&lhs)).then(|| lhs.clone());
+        Write { lhs, shown, value }
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -25,6 +25,7 @@ pub mod seq;
 pub mod sweep;
 pub mod trace;
 pub mod witness;
+pub mod words;
 
 /// The checker dialects are the printer's spellings (`ir::dialect`); the other stages
 /// name them here.

@@ -618,6 +618,22 @@ struct FactWalker<'a> {
 
 impl FactWalker<'_> {
     fn site(&self, f: FuncId, kind: Known, e: &Expr) -> CallSite {
+        if let Some(cond) = (kind == Known::AssertFail)
+            .then(|| assertion_text(e))
+            .flatten()
+        {
+            return CallSite {
+                function: "assert".into(),
+                kind,
+                at: self.prog.sources.describe(e.loc),
+                line: self.prog.sources.line(e.loc),
+                in_function: self
+                    .cur
+                    .map(|c| self.prog.func(c).name.clone())
+                    .unwrap_or_default(),
+                text: format!("assert({cond})"),
+            };
+        }
         CallSite {
             // The lowered barrier waits and `pthread_once` under the names the user wrote.
             function: kind
@@ -763,6 +779,25 @@ fn sync_objects(prog: &Program, calls: &[CallSite]) -> Vec<SyncObject> {
         }
     }
     out
+}
+
+/// The condition of the `assert` that `__assert_fail(cond, file, line, function)` was
+/// expanded from: its first argument is the condition as the user wrote it.
+fn assertion_text(call: &Expr) -> Option<String> {
+    let ExprKind::Call(_, args) = &call.kind else {
+        return None;
+    };
+    let mut a = args.first()?.peel();
+    if let ExprKind::Decay(inner) = &a.kind {
+        a = inner.peel();
+    }
+    match &a.kind {
+        ExprKind::Str(bytes) => {
+            let text = String::from_utf8_lossy(bytes);
+            Some(text.trim_end_matches('\0').to_string())
+        }
+        _ => None,
+    }
 }
 
 fn sync_kind_of(ty: &Type, tt: &TypeTable) -> Option<crate::ir::known::SyncKind> {

@@ -63,6 +63,48 @@ pub fn may_join_itself(prog: &Program) -> bool {
     uses.stray
 }
 
+/// The declarations without a value of the locals whose address `pthread_create` is
+/// given (`pthread_t a; pthread_create(&a, ..)`): whatever such a declaration leaves in
+/// the local is no input of the program, `pthread_create` writes the id, so a report
+/// does not list it among the inputs. (A program that reads the handle before creating
+/// the thread reads that value; the replay keeps it, only the listing leaves it out.)
+pub fn unset_handle_decls(prog: &Program) -> Vec<Loc> {
+    let mut created: BTreeSet<VarId> = BTreeSet::new();
+    for f in &prog.funcs {
+        let Some(body) = &f.body else { continue };
+        visit::each_expr(body, &mut |e| {
+            let ExprKind::Call(callee, args) = &e.kind else {
+                return;
+            };
+            let ExprKind::Func(g) = callee.peel().kind else {
+                return;
+            };
+            if classify(&prog.func(g).name) != Known::ThreadCreate {
+                return;
+            }
+            if let Some(ExprKind::AddrOf(x)) = args.first().map(|a| &a.peel().kind) {
+                if let ExprKind::Var(v) = x.peel().kind {
+                    if prog.var(v).kind == VarKind::Local {
+                        created.insert(v);
+                    }
+                }
+            }
+        });
+    }
+    let mut out = Vec::new();
+    for f in &prog.funcs {
+        let Some(body) = &f.body else { continue };
+        visit::each_stmt(body, &mut |s| {
+            if let StmtKind::Decl { var, init: None } = &s.kind {
+                if created.contains(var) {
+                    out.push(s.loc);
+                }
+            }
+        });
+    }
+    out
+}
+
 /// The local `x` of `&x` or `&x[i]`, where `pthread_create` stores the new id.
 fn id_home(e: &Expr, prog: &Program) -> Option<VarId> {
     let ExprKind::AddrOf(inner) = &e.peel().kind else {
@@ -136,6 +178,25 @@ mod tests {
     }
 
     const HEAD: &str = "#include <pthread.h>\nvoid *w(void *a) { return 0; }\n";
+
+    #[test]
+    fn handles_pthread_create_writes_are_told_apart_from_other_locals() {
+        let p = program(&format!(
+            "{HEAD}int main() {{ pthread_t a, b; int x; pthread_t c = 0;\n\
+             pthread_create(&a, 0, w, 0); pthread_create(&c, 0, w, 0);\n\
+             pthread_join(a, 0); pthread_join(c, 0); return x; }}\n"
+        ));
+        let named: Vec<String> = unset_handle_decls(&p)
+            .into_iter()
+            .filter_map(|l| {
+                p.sources
+                    .position(l)
+                    .map(|q| format!("{}:{}", q.line, q.col))
+            })
+            .collect();
+        // `a` only: `b` is never created into, `x` is no handle, `c` has a value.
+        assert_eq!(named, ["3:24"], "{named:?}");
+    }
 
     #[test]
     fn ids_kept_by_their_creator_cannot_name_the_joiner() {

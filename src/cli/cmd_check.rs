@@ -288,7 +288,7 @@ pub fn run(ctx: &Ctx, a: CheckArgs) -> Result<u8, Fail> {
         Format::Html => html(),
         Format::Json => format!(
             "{}\n",
-            seqloc::report::check::to_json(&out, &name, info, total)
+            seqloc::report::check::to_json(&out, &prep.normalized, &name, info, total)
         ),
         Format::Sarif => format!("{}\n", seqloc::report::check::to_sarif(&out, &info)),
         Format::Text => {

@@ -118,9 +118,9 @@ fn find_failure(
                 ctx,
                 1,
                 format!(
-                    "counterexample: {} with {} context switches",
+                    "counterexample: {} with {}",
                     cex.violation.describe(),
-                    cex.context_switches()
+                    seqloc::words::count(cex.context_switches(), "context switch")
                 ),
             );
             Ok((

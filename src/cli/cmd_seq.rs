@@ -72,8 +72,10 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
                     "lazy sequentialization",
                     &a.input.file,
                     &format!(
-                        "All interleavings with up to {} rounds, loops unwound {} times, {} thread slots.",
-                        sq.steps, opts.unwind, sq.slot_bound
+                        "All interleavings with up to {}, loops unwound {}, {}.",
+                        seqloc::words::count(sq.steps, "round"),
+                        seqloc::words::count(opts.unwind, "time"),
+                        seqloc::words::count(sq.slot_bound, "thread slot")
                     ),
                     "",
                 )),
@@ -150,10 +152,10 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
         write_output(Some(p), &a.input.file, &format!("{}\n", schedule.to_json()))?;
     }
     let what = format!(
-        "The sequential program replaying one interleaving: {} blocks, {} threads, {} context switches (Table II group: {}).",
-        schedule.blocks.len(),
-        schedule.threads.len(),
-        schedule.context_switches(),
+        "The sequential program replaying one interleaving: {}, {}, {} (Table II group: {}).",
+        seqloc::words::count(schedule.blocks.len(), "block"),
+        seqloc::words::count(schedule.threads.len(), "thread"),
+        seqloc::words::count(schedule.context_switches(), "context switch"),
         opts.rules.group
     );
     let text = print_program(

@@ -218,7 +218,7 @@ impl Instrumenter<'_> {
                 let (loc, id) = (s.loc, s.id);
                 if let ExprKind::Assign(l, r) = &mut e.kind {
                     if self.changeable_store(l, r) {
-                        let lhs = crate::ir::print::expr_to_string(self.prog, l);
+                        let lhs = crate::ir::print::expr_in_source_terms(self.prog, l);
                         let temp =
                             root_var(l).is_some_and(|v| self.prog.var(v).name.starts_with("__"));
                         let old = std::mem::replace(&mut **r, b::int(0));

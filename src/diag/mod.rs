@@ -62,7 +62,8 @@ pub struct Site {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SiteKind {
     /// The value stored by an assignment, initialisation or argument binding; `lhs` is
-    /// the lvalue as the normalized program writes it.
+    /// the lvalue as the normalized program writes it, its variables named as the source
+    /// names them (a thread's copy `k_1` of a parameter is `k`).
     Store { lhs: String, temp: bool },
     /// The value of a branch condition.
     Condition,

@@ -50,8 +50,8 @@ pub fn run(
             loop {
                 if opts.max_candidates.is_some_and(|m| loc.findings.len() >= m) {
                     loc.stopped = Some(format!(
-                        "stopped after {} candidates (--max-candidates)",
-                        loc.findings.len()
+                        "stopped after {} (--max-candidates)",
+                        crate::words::count(loc.findings.len(), "candidate")
                     ));
                     return Ok(());
                 }

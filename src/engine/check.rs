@@ -439,20 +439,21 @@ fn search(
             combine(&mut out, ex, &prep.normalized);
             if let Some(cex) = beyond.filter(|_| !found && replayed.is_none()) {
                 let why = format!(
-                    "the explicit-state search found a {} with {} context switches and {} threads, beyond the bounds given ({}); raise or drop them for a counterexample",
+                    "the explicit-state search found a {} with {} and {}, beyond the bounds given ({}); raise or drop them for a counterexample",
                     if cex.violation.kind == crate::cex::ViolationKind::Deadlock {
                         "deadlock"
                     } else {
                         "failure"
                     },
-                    cex.context_switches(),
-                    cex.schedule.threads.len(),
+                    crate::words::count(cex.context_switches(), "context switch"),
+                    crate::words::count(cex.schedule.threads.len(), "thread"),
                     bounds_given(user)
                 );
                 out.verdict = Verdict::Unknown;
                 out.reason = Some(format!(
-                    "the bounded search found no failure with up to {} rounds and loops unwound {} times; {why}",
-                    out.bounds.rounds, out.bounds.unwind
+                    "the bounded search found no failure with up to {} and loops unwound {}; {why}",
+                    crate::words::count(out.bounds.rounds, "round"),
+                    crate::words::count(out.bounds.unwind, "time")
                 ));
                 out.limit_reached = false;
                 out.stats.limit = None;
@@ -533,10 +534,10 @@ fn stopped_out(out: &mut CheckOutcome, user: UserBounds, over: bool) {
                 )
             } else {
                 format!(
-                    "{} while checking {} rounds with loops unwound {} times",
+                    "{} while checking {} with loops unwound {}",
                     stop::describe(Limit::Interrupted),
-                    out.bounds.rounds,
-                    out.bounds.unwind
+                    crate::words::count(out.bounds.rounds, "round"),
+                    crate::words::count(out.bounds.unwind, "time")
                 )
             });
             out.stats.limit = Some(Limit::Interrupted);
@@ -561,8 +562,9 @@ fn memory_out(out: &mut CheckOutcome, user: UserBounds) {
         format!("memory limit of {mb} MB reached before the first bounded phase finished")
     } else {
         format!(
-            "memory limit of {mb} MB reached while checking {} rounds with loops unwound {} times",
-            out.bounds.rounds, out.bounds.unwind
+            "memory limit of {mb} MB reached while checking {} with loops unwound {}",
+            crate::words::count(out.bounds.rounds, "round"),
+            crate::words::count(out.bounds.unwind, "time")
         )
     });
     out.stats.limit = Some(Limit::Memory);
@@ -659,8 +661,8 @@ fn combine(out: &mut CheckOutcome, ex: Explored, prog: &Program) {
             // Not a limit: the failure lies beyond the bounds the search was given.
             out.limit_reached = false;
             out.reason = Some(format!(
-                "no failure with up to {} rounds, but the explicit-state search reached a {} at {}: a failing execution lies beyond the bounds (raise --max-rounds or --max-unwind for a counterexample)",
-                out.bounds.rounds,
+                "no failure with up to {}, but the explicit-state search reached a {} at {}: a failing execution lies beyond the bounds (raise --max-rounds or --max-unwind for a counterexample)",
+                crate::words::count(out.bounds.rounds, "round"),
                 if deadlock { "deadlock" } else { "failure" },
                 prog.sources.describe(loc)
             ));
@@ -763,11 +765,14 @@ fn bounds_given(user: UserBounds) -> String {
     if let Some(r) = user.rounds {
         parts.push(match r {
             1 => "1 round, so no context switch".to_string(),
-            _ => format!("{r} rounds, so {} context switches", r - 1),
+            _ => format!(
+                "{r} rounds, so {}",
+                crate::words::count(r - 1, "context switch")
+            ),
         });
     }
     if let Some(t) = user.threads {
-        parts.push(format!("{t} threads"));
+        parts.push(crate::words::count(t, "thread"));
     }
     parts.join(", ")
 }

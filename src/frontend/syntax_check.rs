@@ -40,6 +40,23 @@ pub fn check_text(name: &str, text: &str) -> Vec<SourceSpot> {
     out
 }
 
+/// What a node tree-sitter had to invent says was missing: a token by its spelling
+/// (`;`), and a missing identifier as what C expects there — a name in a declarator, an
+/// expression anywhere else (`int x = ;`), not tree-sitter's node kind.
+fn missing_words(node: &tree_sitter::Node, field: Option<&str>) -> String {
+    let kind = node.kind();
+    if !node.is_named() {
+        return format!("missing `{kind}`");
+    }
+    let expression =
+        kind == "identifier" || kind.ends_with("_expression") || kind.ends_with("_literal");
+    match field {
+        Some("declarator") if kind == "identifier" => "expected a name".to_string(),
+        _ if expression => "expected an expression".to_string(),
+        _ => format!("missing {}", kind.replace('_', " ")),
+    }
+}
+
 fn collect(
     cursor: &mut tree_sitter::TreeCursor,
     text: &str,
@@ -56,7 +73,7 @@ fn collect(
                 lines,
                 p.row,
                 p.column,
-                format!("missing `{}`", node.kind()),
+                missing_words(&node, cursor.field_name()),
             ));
         } else if node.is_error() {
             let p = node.start_position();
@@ -107,6 +124,15 @@ mod tests {
         assert!(errs.len() >= 2, "{errs:?}");
         assert_eq!(errs[0].line, 2);
         assert!(errs.iter().all(|e| e.file == "t.c" && e.col >= 1));
+    }
+
+    #[test]
+    fn a_missing_value_is_an_expected_expression() {
+        let errs = check_text("t.c", "int main() {\n  int x = ;\n  return x;\n}\n");
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(errs[0].message, "expected an expression", "{errs:?}");
+        let errs = check_text("t.c", "int main() {\n  int x = 1\n  return x;\n}\n");
+        assert!(errs.iter().any(|e| e.message == "missing `;`"), "{errs:?}");
     }
 
     #[test]

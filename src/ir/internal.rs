@@ -1,5 +1,6 @@
 //! The names seqloc makes up (normalization's temporaries, inlined returns and
-//! parameters, the sequentializer's `__seq_*` and the instrumentation's `__diag*`): a
+//! parameters, the sequentializer's `__seq_*`, the instrumentation's `__diag*` and the
+//! front end's `__atomic_*` around an atomic operation): a
 //! report shows a user only the names of their program.
 
 /// A name seqloc made up (inlined return values, normalization temporaries, the
@@ -17,6 +18,9 @@ pub fn is_internal_name(name: &str) -> bool {
         || rest.starts_with("diag")
         || rest.starts_with("param")
         || rest.starts_with("vla_")
+        // The front end's temporaries around an atomic operation (`__atomic_value`): never
+        // a variable of the user's, whose names cannot start with `__atomic_` either.
+        || rest.starts_with("atomic_")
         || numbered("t")
         || numbered("r")
         || numbered("v")

@@ -76,7 +76,9 @@ pub enum Known {
     // C library.
     /// `abort`, `exit`, `_Exit`, `pthread_exit` from main...: the process stops.
     Abort,
-    /// `__assert_fail` and friends: what a failed `assert` calls.
+    /// `__assert_fail` and friends: what a failed `assert` calls. Named `assertion` where
+    /// it is shown (`seqloc parse`): the user wrote an `assert`.
+    #[serde(rename = "assertion")]
     AssertFail,
     Malloc,
     Calloc,

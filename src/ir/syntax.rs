@@ -36,6 +36,18 @@ pub struct Var {
     /// Initializer of a global (a local's initializer lives in its `Decl` statement).
     pub init: Option<Init>,
     pub loc: Loc,
+    /// The name the user's source gives this variable, when `name` is a copy's: the
+    /// sequentializer gives each thread its own global copy of a local `t` (`t_1`, `t_2`),
+    /// which the printed program needs unique and a report must call `t`. `None` when
+    /// `name` is the source's.
+    pub source_name: Option<String>,
+}
+
+impl Var {
+    /// The variable's name as the user's source spells it (see `source_name`).
+    pub fn shown_name(&self) -> &str {
+        self.source_name.as_deref().unwrap_or(&self.name)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -497,6 +509,7 @@ impl Program {
             thread_local: false,
             init: None,
             loc,
+            source_name: None,
         })
     }
 
@@ -512,6 +525,7 @@ impl Program {
             thread_local: false,
             init,
             loc,
+            source_name: None,
         });
         self.items.push(Item::Var(id));
         id

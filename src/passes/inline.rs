@@ -289,6 +289,7 @@ impl<'a> Inliner<'a> {
             let nv = self
                 .prog
                 .new_local(self.owner, &pv.name, pv.ty.clone(), pv.loc);
+            self.prog.var_mut(nv).source_name = pv.source_name.clone();
             renames.insert(*p, nv);
             let init = args.get(i).cloned().map(Init::Expr);
             // The parameter copy belongs to the call's statement (Fig. 6: `int m = a;`).
@@ -311,6 +312,7 @@ impl<'a> Inliner<'a> {
             let nv = self
                 .prog
                 .new_local(self.owner, &lv.name, lv.ty.clone(), lv.loc);
+            self.prog.var_mut(nv).source_name = lv.source_name.clone();
             renames.insert(l, nv);
         }
         let ret_label = self.prog.fresh_label("ret");

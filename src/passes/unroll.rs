@@ -176,6 +176,7 @@ impl<'a> Unroller<'a> {
             let nv =
                 self.prog
                     .new_local(self.owner.or(var.func), &var.name, var.ty.clone(), var.loc);
+            self.prog.var_mut(nv).source_name = var.source_name.clone();
             renames.insert(v, nv);
         }
         let suffix = format!("_u{}", self.prog.fresh_label("u").trim_start_matches("__u"));

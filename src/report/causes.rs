@@ -12,11 +12,11 @@ pub fn render(c: &RootCauses, st: &Style) -> String {
     let mut s = render_causes(c, st);
     if let Some(run) = &c.closest {
         s.push_str(&format!(
-            "{}: of every complete run within {} rounds, the one that keeps the most of the failing run's orderings ({} of {}):
+            "{}: of every complete run within {}, the one that keeps the most of the failing run's orderings ({} of {}):
   {}
 ",
             st.bold("Closest passing run"),
-            c.rounds,
+            crate::words::count(c.rounds, "round"),
             run.kept,
             c.orderings,
             super::check::schedule_interleaving(&run.schedule)
@@ -60,9 +60,9 @@ fn render_causes(c: &RootCauses, st: &Style) -> String {
     let mut s = String::new();
     if c.order_independent {
         s.push_str(&format!(
-            "{}: none in the order of the threads: every complete run with these inputs fails ({} rounds, loops to {}).\n\n",
+            "{}: none in the order of the threads: every complete run with these inputs fails ({}, loops to {}).\n\n",
             st.bold("Root cause"),
-            c.rounds,
+            crate::words::count(c.rounds, "round"),
             c.unwind
         ));
         return s;

@@ -11,7 +11,7 @@
 //! | `verdict` | `failure`, `deadlock`, `no-failure-within-bounds` or `unknown` |
 //! | `reason` | why the verdict is what it is (bounds reached, limits), or `null` |
 //! | `property` | the violated property: `kind` (`assertion`, `error`, `deadlock`), `file`, `line`, `column`, `thread`, `message` — or `null` |
-//! | `bounds` | `{ "rounds", "unwind", "threads" }` of the last search |
+//! | `bounds` | `{ "rounds", "unwind", "threads" }` of the last search; `rounds` and `threads` are `null` for a checker not given them (ESBMC and CBMC create the threads, CBMC has no rounds) |
 //! | `loops_complete` | every loop ran to its end within the unwinding bound |
 //! | `unwinding_reached` | loops whose bound was reached (`file:line`) |
 //! | `schedule` | the failing interleaving in `seqloc.schedule/1` form, or `null` |
@@ -27,10 +27,11 @@ use serde::Serialize;
 
 use super::json;
 use super::style::Style;
-use crate::cex::{Counterexample, TraceStep, ViolationKind};
+use crate::cex::{Counterexample, InputStep, TraceStep, ViolationKind};
 use crate::diagnostics::SourceSpot;
 use crate::engine::check::{CheckOutcome, Verdict};
 use crate::ir::Program;
+use crate::words::count;
 
 pub const SCHEMA: &str = "seqloc.check/1";
 
@@ -68,7 +69,13 @@ struct CheckJson<'a> {
     exploration: Option<json::ExplorationJson>,
 }
 
-pub fn to_json(out: &CheckOutcome, program: &str, checker: CheckerInfo, total_ms: u64) -> String {
+pub fn to_json(
+    out: &CheckOutcome,
+    prog: &Program,
+    program: &str,
+    checker: CheckerInfo,
+    total_ms: u64,
+) -> String {
     let cex = out.counterexample.as_ref();
     let j = CheckJson {
         schema: SCHEMA,
@@ -82,10 +89,16 @@ pub fn to_json(out: &CheckOutcome, program: &str, checker: CheckerInfo, total_ms
         unwinding_reached: &out.unwinding_reached,
         schedule: cex.map(|c| &c.schedule),
         trace: cex
-            .map(|c| c.steps.iter().map(Into::into).collect())
+            .map(|c| {
+                let handles = crate::analysis::thread_ids::unset_handle_decls(prog);
+                c.steps
+                    .iter()
+                    .map(|s| (&shown_step(s, &handles, prog)).into())
+                    .collect()
+            })
             .unwrap_or_default(),
         inputs: cex
-            .map(|c| c.inputs.iter().map(Into::into).collect())
+            .map(|c| shown_inputs(c, prog).into_iter().map(Into::into).collect())
             .unwrap_or_default(),
         time_ms: TimeMs {
             total: total_ms,
@@ -116,30 +129,203 @@ pub fn schedule_thread_label(s: &crate::seq::schedule::Schedule, t: u32) -> Stri
     format!("T{t} {f}")
 }
 
-/// What a step did, in source terms: `reads x = 0`, `x = 1`.
+/// A search's bounds in words, without those the checker was not given (recorded as 0:
+/// ESBMC and CBMC create the threads themselves, CBMC has no rounds).
+pub fn bounds_text(b: &crate::checker::outcome::Bounds) -> String {
+    let mut parts = Vec::new();
+    if b.rounds > 0 {
+        parts.push(count(b.rounds, "round"));
+    }
+    parts.push(format!("loops unwound {}", count(b.unwind, "time")));
+    if b.threads > 0 {
+        parts.push(count(b.threads, "thread slot"));
+    }
+    parts.join(", ")
+}
+
+/// What a step did, in source terms: `t = 0`, `reads x = 0`, `counter == 2 is false`,
+/// `m: held by T2`. Variables are named as the source names them (`Write::shown`); a
+/// temporary of seqloc's is described by what its statement computed, or left out.
 pub fn step_effect(step: &TraceStep) -> String {
+    let sync = sync_call(&step.statement);
     let mut parts = Vec::new();
     for w in &step.writes {
-        let temp = w.lhs.starts_with("__t") || w.lhs.starts_with("__r") || w.lhs.starts_with("__c");
-        if temp {
-            // `int __t = x;`: the step is a read of the right-hand side.
-            let rhs = step
-                .statement
-                .split_once('=')
-                .map(|(_, r)| r.trim().trim_end_matches(';').trim().to_string())
-                .unwrap_or_default();
-            if rhs.contains("__VERIFIER_nondet") || rhs.contains("nondet") {
-                parts.push(format!("input {}", w.value));
-            } else if !rhs.is_empty() && !rhs.contains("__t") {
-                parts.push(format!("reads {rhs} = {}", w.value));
-            } else {
-                parts.push(format!("= {}", w.value));
+        match &w.shown {
+            Some(name) => {
+                let name = name.trim_start_matches("*&");
+                match &sync {
+                    // A synchronization object's integer is the sequential program's
+                    // encoding (seq::build::sync), not a value the user's program holds.
+                    Some((call, object)) if object == name => {
+                        if let Some(words) = sync_state(call, name, &w.value) {
+                            parts.push(words);
+                        }
+                    }
+                    _ => parts.push(format!("{name} = {}", w.value)),
+                }
             }
-        } else {
-            parts.push(format!("{} = {}", w.lhs.trim_start_matches("*&"), w.value));
+            None => {
+                // `int __t = x;`: the step is a read of the right-hand side.
+                let rhs = step
+                    .statement
+                    .split_once('=')
+                    .map(|(_, r)| r.trim().trim_end_matches(';').trim().to_string())
+                    .unwrap_or_default();
+                if rhs.contains("nondet") {
+                    parts.push(format!("input {}", w.value));
+                } else if rhs.is_empty()
+                    || rhs.contains('(')
+                    || crate::ir::internal::mentions_internal_name(&rhs)
+                {
+                    // A call's result or a value computed from other temporaries: the
+                    // source has no name for it (and a call's temporary is written before
+                    // the call returns), so the step says nothing of it.
+                } else if let Some(truth) = truth_words(&rhs, &w.value) {
+                    parts.push(format!("{rhs} is {truth}"));
+                } else {
+                    parts.push(format!("reads {rhs} = {}", w.value));
+                }
+            }
         }
     }
     parts.join(", ")
+}
+
+/// A step's statement in source terms: a temporary's declaration (`int __t = x == 1;`,
+/// how normalization splits a condition out) is the expression it holds.
+pub fn shown_statement(step: &TraceStep) -> String {
+    let text = &step.statement;
+    if !crate::ir::internal::mentions_internal_name(text) {
+        return text.clone();
+    }
+    match text.split_once('=') {
+        Some((lhs, rhs)) if crate::ir::internal::mentions_internal_name(lhs) => {
+            let rhs = rhs.trim().trim_end_matches(';').trim();
+            if crate::ir::internal::mentions_internal_name(rhs) {
+                String::new()
+            } else {
+                rhs.to_string()
+            }
+        }
+        _ => String::new(),
+    }
+}
+
+/// `true`/`false` for the value of a comparison or logical expression (`counter == 2`),
+/// which C computes as 1 or 0.
+fn truth_words(expr: &str, value: &str) -> Option<&'static str> {
+    // Shifts and arrows are no comparisons.
+    let bare = expr
+        .replace("<<", " ")
+        .replace(">>", " ")
+        .replace("->", " ");
+    let logical = ["==", "!=", "<", ">", "&&", "||"]
+        .iter()
+        .any(|op| bare.contains(op))
+        || bare.starts_with('!');
+    if !logical {
+        return None;
+    }
+    match value {
+        "0" => Some("false"),
+        "1" => Some("true"),
+        _ => None,
+    }
+}
+
+/// The pthread or semaphore function a statement calls and the object its first
+/// argument names (`pthread_mutex_lock(&m)` → `("pthread_mutex_lock", "m")`).
+fn sync_call(statement: &str) -> Option<(String, String)> {
+    let at = ["pthread_", "sem_"]
+        .iter()
+        .filter_map(|p| statement.find(p))
+        .min()?;
+    let rest = statement.get(at..)?;
+    let (name, args) = rest.split_once('(')?;
+    let first = args.split([',', ')']).next()?.trim();
+    let object = first.strip_prefix('&')?.trim();
+    Some((name.trim().to_string(), object.to_string()))
+}
+
+/// A synchronization object's state in words, from its integer in the sequential program
+/// (the encodings of `rules/*.toml` and `seq::build::sync`); `None` for the objects
+/// whose integer says nothing a reader needs (condition variables, barriers, once
+/// controls): the step's statement already says what happened.
+fn sync_state(call: &str, object: &str, value: &str) -> Option<String> {
+    let v: i128 = value.trim_end_matches(['u', 'l', 'U', 'L']).parse().ok()?;
+    if call.starts_with("pthread_mutex_") || call.starts_with("pthread_spin_") {
+        // The owner's slot + 1 in the low byte (the type and re-locks above it).
+        let owner = v & 0xff;
+        return Some(if owner == 0 {
+            format!("{object}: free")
+        } else {
+            format!("{object}: held by T{}", owner - 1)
+        });
+    }
+    if call.starts_with("pthread_rwlock_") {
+        return Some(match v {
+            0 => format!("{object}: free"),
+            -1 => format!("{object}: held by a writer"),
+            n if n > 0 => format!(
+                "{object}: held by {}",
+                crate::words::count(n.unsigned_abs(), "reader")
+            ),
+            _ => return None,
+        });
+    }
+    if call.starts_with("sem_") {
+        return Some(format!("{object}: count {v}"));
+    }
+    None
+}
+
+/// Whether `loc` is one of `decls` (compared by position: the report's program and the
+/// checked one are different copies of the same source).
+fn at_any(prog: &Program, loc: crate::ir::Loc, decls: &[crate::ir::Loc]) -> bool {
+    let Some(p) = prog.sources.position(loc) else {
+        return false;
+    };
+    decls.iter().any(|d| {
+        prog.sources
+            .position(*d)
+            .is_some_and(|q| q.file == p.file && q.line == p.line && q.col == p.col)
+    })
+}
+
+/// The inputs a user reads about: without the values an unset thread handle held before
+/// `pthread_create` wrote it (`analysis::thread_ids::unset_handle_decls`). The schedule
+/// keeps every input, for replays.
+pub fn shown_inputs<'a>(cex: &'a Counterexample, prog: &Program) -> Vec<&'a InputStep> {
+    let handles = crate::analysis::thread_ids::unset_handle_decls(prog);
+    let names: Vec<String> = handles
+        .iter()
+        .filter_map(|l| prog.sources.position(*l))
+        .map(|p| {
+            format!(
+                "{}:{}:{}",
+                crate::seq::schedule::short_file(p.file),
+                p.line,
+                p.col
+            )
+        })
+        .collect();
+    cex.inputs
+        .iter()
+        .filter(|i| {
+            let at = i.at.split('#').next().unwrap_or(&i.at);
+            !names.iter().any(|n| n == at)
+        })
+        .collect()
+}
+
+/// A step as a user reads it: without the value an unset thread handle's declaration
+/// left (see [`shown_inputs`]).
+fn shown_step(step: &TraceStep, handles: &[crate::ir::Loc], prog: &Program) -> TraceStep {
+    let mut s = step.clone();
+    if at_any(prog, step.loc, handles) {
+        s.writes.clear();
+    }
+    s
 }
 
 pub fn render_trace(cex: &Counterexample, prog: &Program, st: &Style) -> String {
@@ -151,8 +337,10 @@ pub fn render_trace(cex: &Counterexample, prog: &Program, st: &Style) -> String 
         .map(|t| thread_label(cex, t.id).len())
         .max()
         .unwrap_or(8);
+    let handles = crate::analysis::thread_ids::unset_handle_decls(prog);
     let mut prev_thread = None;
     for (i, s) in cex.steps.iter().enumerate() {
+        let s = &shown_step(s, &handles, prog);
         if prev_thread.is_some_and(|p| p != s.thread) {
             out.push_str(&format!("    {}\n", st.dim("--- context switch ---")));
         }
@@ -197,10 +385,7 @@ pub fn render_text(
         program,
         checker
     ));
-    let bounds = format!(
-        "{} rounds, loops unwound {} times, {} thread slots",
-        out.bounds.rounds, out.bounds.unwind, out.bounds.threads
-    );
+    let bounds = bounds_text(&out.bounds);
     match (&out.verdict, &out.counterexample) {
         (Verdict::Failure | Verdict::Deadlock, Some(cex)) => {
             let v = &cex.violation;
@@ -227,15 +412,16 @@ pub fn render_text(
                 s.push_str(&spot.render_plain("note"));
             }
             s.push_str(&format!(
-                "\n{} ({} threads, {} context switches):\n",
+                "\n{} ({}, {}):\n",
                 st.bold("Interleaving"),
-                cex.schedule.threads.len(),
-                cex.context_switches()
+                count(cex.schedule.threads.len(), "thread"),
+                count(cex.context_switches(), "context switch")
             ));
             s.push_str(&render_trace(cex, prog, st));
-            if !cex.inputs.is_empty() {
+            let inputs = shown_inputs(cex, prog);
+            if !inputs.is_empty() {
                 s.push_str(&format!("\n{}\n", st.bold("Inputs:")));
-                for i in &cex.inputs {
+                for i in inputs {
                     s.push_str(&format!(
                         "  {} at {}: {}{}\n",
                         thread_label(cex, i.thread),
@@ -453,7 +639,7 @@ pub(crate) fn code_flow(cex: &Counterexample) -> serde_json::Value {
                             "artifactLocation": { "uri": uri(&s.file) },
                             "region": { "startLine": s.line }
                         },
-                        "message": { "text": s.statement }
+                        "message": { "text": shown_statement(s) }
                     }
                 })
             })
@@ -471,4 +657,102 @@ pub(crate) fn code_flow(cex: &Counterexample) -> serde_json::Value {
         "message": { "text": format!("failing interleaving: {}", schedule_interleaving(&cex.schedule)) },
         "threadFlows": flows
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cex::Write;
+    use crate::ir::{Loc, StmtId};
+
+    fn step(statement: &str, writes: Vec<Write>) -> TraceStep {
+        TraceStep {
+            thread: 1,
+            loc: Loc::SYNTH,
+            sid: StmtId::NONE,
+            file: "p.c".into(),
+            line: 1,
+            statement: statement.into(),
+            writes,
+        }
+    }
+
+    fn copy(lhs: &str, shown: &str, value: &str) -> Write {
+        Write {
+            lhs: lhs.into(),
+            shown: Some(shown.into()),
+            value: value.into(),
+        }
+    }
+
+    #[test]
+    fn a_threads_copy_of_a_local_is_named_as_the_source_names_it() {
+        let s = step("int t = counter;", vec![copy("t_1", "t", "0")]);
+        assert_eq!(step_effect(&s), "t = 0");
+    }
+
+    #[test]
+    fn a_failing_comparison_is_false_not_zero() {
+        let s = step(
+            "int __t = counter == 2;",
+            vec![Write::named("__t".into(), "0".into())],
+        );
+        assert_eq!(step_effect(&s), "counter == 2 is false");
+        assert_eq!(shown_statement(&s), "counter == 2");
+        let s = step(
+            "int __t = x << 2;",
+            vec![Write::named("__t".into(), "0".into())],
+        );
+        assert_eq!(step_effect(&s), "reads x << 2 = 0");
+    }
+
+    #[test]
+    fn a_calls_temporary_and_a_made_up_name_are_not_shown() {
+        let s = step(
+            "int __t = add(0);",
+            vec![Write::named("__t".into(), "0".into())],
+        );
+        assert_eq!(step_effect(&s), "");
+        let s = step(
+            "__atomic_value = v;",
+            vec![Write::named("__atomic_value_1".into(), "1".into())],
+        );
+        assert_eq!(step_effect(&s), "reads v = 1");
+    }
+
+    #[test]
+    fn bounds_a_checker_was_not_given_are_left_out() {
+        use crate::checker::outcome::Bounds;
+        let b = |rounds, unwind, threads| Bounds {
+            rounds,
+            unwind,
+            threads,
+        };
+        assert_eq!(
+            bounds_text(&b(3, 2, 3)),
+            "3 rounds, loops unwound 2 times, 3 thread slots"
+        );
+        assert_eq!(
+            bounds_text(&b(1, 1, 1)),
+            "1 round, loops unwound 1 time, 1 thread slot"
+        );
+        // ESBMC: no thread slots; CBMC: no rounds either.
+        assert_eq!(bounds_text(&b(3, 2, 0)), "3 rounds, loops unwound 2 times");
+        assert_eq!(bounds_text(&b(0, 2, 0)), "loops unwound 2 times");
+    }
+
+    #[test]
+    fn a_mutex_is_free_or_held_by_a_thread() {
+        let s = step("pthread_mutex_lock(&b);", vec![copy("b", "b", "3")]);
+        assert_eq!(step_effect(&s), "b: held by T2");
+        let s = step("pthread_mutex_unlock(&b);", vec![copy("b", "b", "0")]);
+        assert_eq!(step_effect(&s), "b: free");
+        let s = step("pthread_cond_signal(&c);", vec![copy("c", "c", "0")]);
+        assert_eq!(step_effect(&s), "");
+        let s = step(
+            "int __t = pthread_mutex_trylock(&m);",
+            vec![copy("m", "m", "1"), Write::named("__t".into(), "0".into())],
+        );
+        assert_eq!(step_effect(&s), "m: held by T0");
+    }
 }

@@ -149,9 +149,11 @@ fn accesses(step: &TraceStep, shared: &[String]) -> Vec<(bool, String)> {
     };
     let mut written = Vec::new();
     for w in &step.writes {
-        let r = root(&w.lhs);
+        // Named as the source names it: a thread's copy `t_1` is `t`.
+        let Some(lhs) = &w.shown else { continue };
+        let r = root(lhs);
         if shared.contains(&r) {
-            out.push((true, format!("{}={}", w.lhs, w.value)));
+            out.push((true, format!("{lhs}={}", w.value)));
             written.push(r);
         }
     }
@@ -324,10 +326,10 @@ fn lanes(o: &mut String, cex: &Counterexample, p: &Page, cand_lines: &BTreeMap<u
     let many = if n > 6 { " many" } else { "" };
     let _ = write!(
         o,
-        "<section id=\"interleaving\"><h2>Interleaving: {} threads, {} context switches, {} steps</h2>\n<p class=\"legend meta\"><span>time runs downwards</span><span><span class=\"acc\">R x</span> reads shared x</span><span><span class=\"acc w\">W x=v</span> writes v to shared x</span><span>▌ purple band: context switch</span></p>\n<div class=\"lanes-wrap\"><div class=\"lanes{many}\" style=\"grid-template-columns: 3.2em repeat({n}, {width});\">\n",
-        n,
-        cex.context_switches(),
-        cex.steps.len()
+        "<section id=\"interleaving\"><h2>Interleaving: {}, {}, {}</h2>\n<p class=\"legend meta\"><span>time runs downwards</span><span><span class=\"acc\">R x</span> reads shared x</span><span><span class=\"acc w\">W x=v</span> writes v to shared x</span><span>▌ purple band: context switch</span></p>\n<div class=\"lanes-wrap\"><div class=\"lanes{many}\" style=\"grid-template-columns: 3.2em repeat({n}, {width});\">\n",
+        crate::words::count(n, "thread"),
+        crate::words::count(cex.context_switches(), "context switch"),
+        crate::words::count(cex.steps.len(), "step")
     );
     o.push_str("<div class=\"lane-head t-idx\">#</div>");
     for (id, f) in &threads {
@@ -380,11 +382,12 @@ fn lanes(o: &mut String, cex: &Counterexample, p: &Page, cand_lines: &BTreeMap<u
         let badge = rank
             .map(|r| format!("<span class=\"rank {}\">{r}</span> ", rank_class(r)))
             .unwrap_or_default();
+        let statement = super::check::shown_statement(s);
         let title = format!(
             "T{} line {}: {}{}",
             s.thread,
             s.line,
-            s.statement,
+            statement,
             if failing { " (fails here)" } else { "" }
         );
         let _ = writeln!(
@@ -396,7 +399,7 @@ fn lanes(o: &mut String, cex: &Counterexample, p: &Page, cand_lines: &BTreeMap<u
             esc(&title),
             col.get(&s.thread).copied().unwrap_or(2),
             s.line,
-            esc(&s.statement)
+            esc(&statement)
         );
         row += 1;
     }
@@ -468,10 +471,7 @@ mod tests {
             statement: statement.into(),
             writes: writes
                 .iter()
-                .map(|(l, v)| Write {
-                    lhs: l.to_string(),
-                    value: v.to_string(),
-                })
+                .map(|(l, v)| Write::named(l.to_string(), v.to_string()))
                 .collect(),
         }
     }

@@ -56,17 +56,20 @@ impl From<&Violation> for Property {
 
 #[derive(Serialize)]
 pub struct BoundsJson {
-    pub rounds: u32,
+    /// `null` when the checker was given none (CBMC has no rounds).
+    pub rounds: Option<u32>,
     pub unwind: u32,
-    pub threads: u32,
+    /// `null` when the checker was given none (ESBMC and CBMC create threads themselves).
+    pub threads: Option<u32>,
 }
 
 impl From<&Bounds> for BoundsJson {
     fn from(b: &Bounds) -> Self {
+        // 0 is how a bound the checker does not take is recorded: no search has 0.
         BoundsJson {
-            rounds: b.rounds,
+            rounds: (b.rounds > 0).then_some(b.rounds),
             unwind: b.unwind,
-            threads: b.threads,
+            threads: (b.threads > 0).then_some(b.threads),
         }
     }
 }
@@ -102,8 +105,13 @@ pub struct StepJson {
     pub file: String,
     pub line: u32,
     pub statement: String,
+    /// The variables written, named as the source names them (a temporary seqloc made up
+    /// is left out: `effect` says what it held).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub writes: Vec<WriteJson>,
+    /// What the step did, in the words of the text trace (`counter == 2 is false`).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub effect: String,
 }
 
 impl From<&TraceStep> for StepJson {
@@ -112,15 +120,18 @@ impl From<&TraceStep> for StepJson {
             thread: s.thread,
             file: s.file.clone(),
             line: s.line,
-            statement: s.statement.clone(),
+            statement: super::check::shown_statement(s),
             writes: s
                 .writes
                 .iter()
-                .map(|w| WriteJson {
-                    lhs: w.lhs.clone(),
-                    value: w.value.clone(),
+                .filter_map(|w| {
+                    Some(WriteJson {
+                        lhs: w.shown.as_deref()?.trim_start_matches("*&").to_string(),
+                        value: w.value.clone(),
+                    })
                 })
                 .collect(),
+            effect: super::check::step_effect(s),
         }
     }
 }

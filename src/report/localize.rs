@@ -346,10 +346,10 @@ pub fn render_text(r: &LocalizeReport, prog: &Program, st: &Style) -> String {
         s.push_str(&spot.render_plain("note"));
     }
     s.push_str(&format!(
-        "{} ({} threads, {} context switches): {}\n\n",
+        "{} ({}, {}): {}\n\n",
         st.bold("Interleaving"),
-        cex.schedule.threads.len(),
-        cex.context_switches(),
+        crate::words::count(cex.schedule.threads.len(), "thread"),
+        crate::words::count(cex.context_switches(), "context switch"),
         interleaving(cex)
     ));
     if let Some(w) = &r.why {
@@ -456,8 +456,8 @@ pub fn render_text(r: &LocalizeReport, prog: &Program, st: &Style) -> String {
         s.push_str(&format!("{} {why}\n", st.yellow("note:")));
     }
     s.push_str(&format!(
-        "{} checker runs; first counterexample {:.1} s, localization {:.1} s, total {:.1} s\n",
-        r.checker_runs,
+        "{}; first counterexample {:.1} s, localization {:.1} s, total {:.1} s\n",
+        crate::words::count(r.checker_runs, "checker run"),
         r.time.first_counterexample as f64 / 1000.0,
         r.time.localization as f64 / 1000.0,
         r.time.total as f64 / 1000.0

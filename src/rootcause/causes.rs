@@ -423,10 +423,15 @@ pub fn atomicity_violation(orderings: &[CauseOrdering]) -> Option<String> {
             if last.line - first.line > NEARBY_LINES {
                 continue;
             }
-            let lines = if first.line == last.line {
-                format!("line {}", first.line)
+            // One line is one thing that was meant to run as one step.
+            let (lines, verb, within) = if first.line == last.line {
+                (format!("line {}", first.line), "was", "in the middle of it")
             } else {
-                format!("lines {}–{}", first.line, last.line)
+                (
+                    format!("lines {}–{}", first.line, last.line),
+                    "were",
+                    "between them",
+                )
             };
             let between = if u1.same_place(u2) {
                 format!("T{}'s {} (line {}) came", u1.thread, u1.noun(), u1.line)
@@ -441,7 +446,7 @@ pub fn atomicity_violation(orderings: &[CauseOrdering]) -> Option<String> {
                 )
             };
             return Some(format!(
-                "{lines} of T{} were meant to run as one step; {between} between them",
+                "{lines} of T{} {verb} meant to run as one step; {between} {within}",
                 first.thread
             ));
         }
@@ -583,6 +588,23 @@ mod tests {
         );
         // An order violation: one ordering, no region.
         assert_eq!(atomicity_violation(&lost[..1]), None);
+        // One line read and written (`acc = acc + k`): one thing, in the singular.
+        let one_line = [
+            CauseOrdering {
+                before: access(1, 3, "acc", false),
+                after: access(2, 3, "acc", true),
+            },
+            CauseOrdering {
+                before: access(2, 3, "acc", true),
+                after: access(1, 3, "acc", true),
+            },
+        ];
+        assert_eq!(
+            atomicity_violation(&one_line).as_deref(),
+            Some(
+                "line 3 of T1 was meant to run as one step; T2's write of `acc` (line 3) came in the middle of it"
+            )
+        );
         // Far apart: not one region.
         let far = [
             CauseOrdering {

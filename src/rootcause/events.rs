@@ -289,10 +289,8 @@ mod sync_tests {
     #[test]
     fn an_access_through_a_pointer_names_the_object() {
         let mut set = step(1, 5, "move(&checking)");
-        set.writes.push(Write {
-            lhs: "from_1".into(),
-            value: "&checking".into(),
-        });
+        set.writes
+            .push(Write::named("from_1".into(), "&checking".into()));
         let through = step(1, 6, "from->balance = 1");
         let direct = step(2, 7, "t = checking.balance");
         let acc = |s: &TraceStep| match s.line {
@@ -306,10 +304,8 @@ mod sync_tests {
         // A value that is no plain address is not followed.
         let mut p = Pointers::default();
         let mut s = step(1, 5, "");
-        s.writes.push(Write {
-            lhs: "q_1".into(),
-            value: "&a[1] + 2".into(),
-        });
+        s.writes
+            .push(Write::named("q_1".into(), "&a[1] + 2".into()));
         p.record(&s);
         assert_eq!(p.resolve(1, "*q"), "*q");
     }
@@ -318,20 +314,17 @@ mod sync_tests {
     fn main_s_pointers_keep_their_names_until_another_thread_writes_one() {
         let mut p = Pointers::default();
         let mut set = step(0, 3, "lg = &req_log");
-        set.writes.push(Write {
-            lhs: "lg".into(),
-            value: "&req_log".into(),
-        });
+        set.writes
+            .push(Write::named("lg".into(), "&req_log".into()));
         p.record(&set);
         assert_eq!(p.resolve(0, "lg->cap"), "req_log.cap");
         // Thread 1 has its own `lg_1`; main's `lg` is not its.
         assert_eq!(p.resolve(1, "lg->cap"), "lg->cap");
         // A global pointer that another thread overwrites is no longer known to main.
         let mut other = step(1, 9, "lg = &spare_log");
-        other.writes.push(Write {
-            lhs: "lg".into(),
-            value: "&spare_log".into(),
-        });
+        other
+            .writes
+            .push(Write::named("lg".into(), "&spare_log".into()));
         p.record(&other);
         assert_eq!(p.resolve(0, "lg->cap"), "lg->cap");
     }

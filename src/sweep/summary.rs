@@ -116,19 +116,19 @@ pub fn render_table(report: &SweepReport) -> String {
 
     let o = &report.options;
     let mut out = format!(
-        "seqloc sweep ({}): {} tasks, time limit {} s, memory limit {}, {} jobs{}\n\n",
+        "seqloc sweep ({}): {}, time limit {} s, memory limit {}, {}{}\n\n",
         match report.mode {
             Mode::Check => "check",
             Mode::Localize => "localize",
         },
-        report.tasks.len(),
+        crate::words::count(report.tasks.len(), "task"),
         trim_float(o.timeout_s),
         if o.memory_mb == 0 {
             "none".to_string()
         } else {
             format!("{} MB", o.memory_mb)
         },
-        o.jobs,
+        crate::words::count(o.jobs, "job"),
         o.shard
             .as_deref()
             .map(|s| format!(", shard {s}"))

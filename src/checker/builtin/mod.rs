@@ -753,7 +753,12 @@ fn extract(
                     writes: vec![],
                 });
             }
-            EventKind::Assign { lhs, value: v, ty } => {
+            EventKind::Assign {
+                lhs,
+                shown,
+                value: v,
+                ty,
+            } => {
                 let Some((k, _)) = ev.point else { continue };
                 if lhs.starts_with("__seq") {
                     continue;
@@ -763,6 +768,7 @@ fn extract(
                     if let Some(st) = steps.get_mut(*i) {
                         st.writes.push(Write {
                             lhs: lhs.clone(),
+                            shown: shown.clone(),
                             value: val,
                         });
                     }
@@ -997,7 +1003,14 @@ mod naming_tests {
     #[test]
     fn internal_names_are_told_from_the_programs() {
         for n in [
-            "__ret", "__ret_2", "__t", "__t_14", "__r_3", "__seq_pc", "__diag_1",
+            "__ret",
+            "__ret_2",
+            "__t",
+            "__t_14",
+            "__r_3",
+            "__seq_pc",
+            "__diag_1",
+            "__atomic_value_1",
         ] {
             assert!(is_internal_name(n), "{n}");
         }

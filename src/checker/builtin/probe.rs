@@ -136,13 +136,17 @@ impl BoundedSearch for BoundedProbe<'_> {
     }
 
     fn bounds_text(&self, b: &Bounds) -> String {
-        format!("{} rounds with loops unwound {} times", b.rounds, b.unwind)
+        format!(
+            "{} with loops unwound {}",
+            crate::words::count(b.rounds, "round"),
+            crate::words::count(b.unwind, "time")
+        )
     }
 
     fn no_failure_text(&self, b: &Bounds) -> String {
         format!(
-            "no failure in any execution with up to {} rounds of context switches",
-            b.rounds
+            "no failure in any execution with up to {} of context switches",
+            crate::words::count(b.rounds, "round")
         )
     }
 }

@@ -70,7 +70,14 @@ pub enum EventKind {
     /// A statement of the program as written ran (one event per execution).
     Exec,
     /// An assignment: the lvalue as written and the value stored.
-    Assign { lhs: String, value: BV, ty: Type },
+    /// `lhs` as the checked program names it; `shown` as the source does, `None` for a
+    /// temporary seqloc made up (see `cex::Write`).
+    Assign {
+        lhs: String,
+        shown: Option<String>,
+        value: BV,
+        ty: Type,
+    },
     /// The end-of-run probe found that thread slot `k` would resume at point `p`.
     Resume { k: u32, p: u32 },
 }
@@ -1570,6 +1577,8 @@ impl<'p> Symex<'p> {
             loc: s.loc,
             kind: EventKind::Assign {
                 lhs: crate::ir::print::expr_to_string(self.prog, lhs),
+                shown: Some(crate::ir::print::expr_in_source_terms(self.prog, lhs))
+                    .filter(|t| !crate::ir::internal::mentions_internal_name(t)),
                 value,
                 ty: ty.clone(),
             },

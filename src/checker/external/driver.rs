@@ -863,12 +863,13 @@ impl BoundedSearch for Probing<'_> {
     fn no_failure_text(&self, b: &outcome::Bounds) -> String {
         match schedule_bound(self.ext.cfg.kind, b) {
             Some(k) => format!(
-                "no failure in any interleaving with up to {k} context switches (ESBMC --context-bound {k}), loops unwound {} times",
-                b.unwind
+                "no failure in any interleaving with up to {} (ESBMC --context-bound {k}), loops unwound {}",
+                crate::words::count(k, "context switch"),
+                crate::words::count(b.unwind, "time")
             ),
             None => format!(
-                "no failure in any interleaving (CBMC), loops unwound {} times",
-                b.unwind
+                "no failure in any interleaving (CBMC), loops unwound {}",
+                crate::words::count(b.unwind, "time")
             ),
         }
     }

@@ -206,10 +206,7 @@ pub fn to_counterexample_with(
                     .writes
                     .iter()
                     .filter(|(lhs, _, _)| shown_lhs(lhs))
-                    .map(|(lhs, value, _)| Write {
-                        lhs: lhs.clone(),
-                        value: value.clone(),
-                    })
+                    .map(|(lhs, value, _)| Write::named(lhs.clone(), value.clone()))
                     .collect(),
             }
         })

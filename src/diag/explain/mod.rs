@@ -13,7 +13,7 @@ use super::{Change, Finding};
 use super::{SiteKind, Target};
 use crate::analysis::shared::SharedInfo;
 use crate::cex::{Counterexample, ViolationKind};
-use crate::ir::print::expr_to_string;
+use crate::ir::print::expr_in_source_terms;
 use crate::ir::*;
 
 #[derive(Clone, Debug)]
@@ -735,13 +735,13 @@ impl<'a> Explainer<'a> {
     }
 
     fn expr_text(&self, e: &Expr) -> String {
-        expr_to_string(self.normalized, e)
+        expr_in_source_terms(self.normalized, e)
     }
 
     /// An lvalue as a person names it: `x`, `buf[]`, `*p`, `s.count`.
     fn lvalue_text(&self, e: &Expr) -> String {
         match &e.kind {
-            ExprKind::Var(v) => self.normalized.var(*v).name.clone(),
+            ExprKind::Var(v) => self.normalized.var(*v).shown_name().to_string(),
             ExprKind::Index(b, _) => match &b.kind {
                 ExprKind::Decay(a) => format!("{}[]", self.lvalue_text(a)),
                 _ => format!("{}[]", self.expr_text(b)),

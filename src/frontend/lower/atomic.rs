@@ -316,7 +316,7 @@ impl Lowerer<'_, '_> {
                     _ => Expr::int(0, Type::int(), loc),
                 };
                 let v = self.conv(v, &ty);
-                let v = self.hoist("atomic_value", &ty, v, &mut p.before)?;
+                let v = self.hoist("__atomic_value", &ty, v, &mut p.before)?;
                 p.before.push(Stmt::expr(assign(obj, v, loc)));
                 None
             }
@@ -330,8 +330,8 @@ impl Lowerer<'_, '_> {
                     next()
                 };
                 let v = self.conv(v, &ty);
-                let v = self.hoist("atomic_value", &ty, v, &mut p.before)?;
-                let old = self.temp("atomic_old", &ty, obj.clone(), &mut p.section)?;
+                let v = self.hoist("__atomic_value", &ty, v, &mut p.before)?;
+                let old = self.temp("__atomic_old", &ty, obj.clone(), &mut p.section)?;
                 p.section.push(Stmt::expr(assign(obj, v, loc)));
                 if b == Builtin::Exchange {
                     let ret = self.object(next(), name, span, &mut p.before)?;
@@ -347,11 +347,14 @@ impl Lowerer<'_, '_> {
                 let ty = self.plain(&obj.ty);
                 let (expected, e) = if let Builtin::SyncCas(_) = b {
                     let e = self.conv(next(), &ty);
-                    (None, self.hoist("atomic_expected", &ty, e, &mut p.before)?)
+                    (
+                        None,
+                        self.hoist("__atomic_expected", &ty, e, &mut p.before)?,
+                    )
                 } else {
                     let place = self.object(next(), name, span, &mut p.before)?;
                     let e = self.conv(place.clone(), &ty);
-                    let e = self.temp("atomic_expected", &ty, e, &mut p.before)?;
+                    let e = self.temp("__atomic_expected", &ty, e, &mut p.before)?;
                     (Some(place), e)
                 };
                 let d = if b == Builtin::CmpXchg {
@@ -360,7 +363,7 @@ impl Lowerer<'_, '_> {
                     next()
                 };
                 let d = self.conv(d, &ty);
-                let d = self.hoist("atomic_desired", &ty, d, &mut p.before)?;
+                let d = self.hoist("__atomic_desired", &ty, d, &mut p.before)?;
                 let weak = if let Builtin::SyncCas(_) = b {
                     Expr::int(0, Type::int(), loc)
                 } else {
@@ -368,9 +371,9 @@ impl Lowerer<'_, '_> {
                 };
                 let weak = match eval_int(&weak, self.tt(), self.dm()) {
                     Some(w) => Expr::int((w != 0) as i128, Type::int(), loc),
-                    None => self.hoist("atomic_weak", &Type::int(), weak, &mut p.before)?,
+                    None => self.hoist("__atomic_weak", &Type::int(), weak, &mut p.before)?,
                 };
-                let old = self.temp("atomic_old", &ty, obj.clone(), &mut p.section)?;
+                let old = self.temp("__atomic_old", &ty, obj.clone(), &mut p.section)?;
                 let equal = Expr::new(
                     ExprKind::Binary(BinOp::Eq, Box::new(old.clone()), Box::new(e)),
                     Type::int(),
@@ -409,7 +412,7 @@ impl Lowerer<'_, '_> {
                     }
                 };
                 let succeeds = self.conv(succeeds, &Type::bool());
-                let ok = self.temp("atomic_ok", &Type::bool(), succeeds, &mut p.section)?;
+                let ok = self.temp("__atomic_ok", &Type::bool(), succeeds, &mut p.section)?;
                 p.section.push(Stmt::new(
                     StmtKind::If {
                         cond: ok.clone(),
@@ -458,10 +461,10 @@ impl Lowerer<'_, '_> {
                     ));
                 };
                 let v = self.conv(next(), &ty);
-                let v = self.hoist("atomic_value", &ty, v, &mut p.before)?;
-                let old = self.temp("atomic_old", &ty, obj.clone(), &mut p.section)?;
+                let v = self.hoist("__atomic_value", &ty, v, &mut p.before)?;
+                let old = self.temp("__atomic_old", &ty, obj.clone(), &mut p.section)?;
                 let new = self.rmw_value(op, old.clone(), v, k, &ty, loc);
-                let new = self.temp("atomic_new", &ty, new, &mut p.section)?;
+                let new = self.temp("__atomic_new", &ty, new, &mut p.section)?;
                 p.section.push(Stmt::expr(assign(obj, new.clone(), loc)));
                 Some(match returns {
                     Returns::Old => old,
@@ -472,7 +475,7 @@ impl Lowerer<'_, '_> {
                 let obj = self.object(next(), name, span, &mut p.before)?;
                 let byte = self.flag_byte(obj, name, span)?;
                 let ty = self.plain(&byte.ty);
-                let old = self.temp("atomic_old", &ty, byte.clone(), &mut p.section)?;
+                let old = self.temp("__atomic_old", &ty, byte.clone(), &mut p.section)?;
                 let one = self.conv(Expr::int(1, Type::int(), loc), &ty);
                 p.section.push(Stmt::expr(assign(byte, one, loc)));
                 let set = Expr::new(
@@ -517,7 +520,7 @@ impl Lowerer<'_, '_> {
             } => {
                 let lhs = self.stable(*lhs, &mut p.before)?;
                 let rty = rhs.ty.clone();
-                let rhs = self.hoist("atomic_value", &rty, *rhs, &mut p.before)?;
+                let rhs = self.hoist("__atomic_value", &rty, *rhs, &mut p.before)?;
                 ExprKind::OpAssign {
                     op,
                     lhs: Box::new(lhs),
@@ -529,7 +532,7 @@ impl Lowerer<'_, '_> {
         };
         let plain = self.plain(&ty);
         let r = self.temp(
-            "atomic_result",
+            "__atomic_result",
             &plain,
             Expr::new(inner, ty, loc),
             &mut p.section,
@@ -626,7 +629,7 @@ impl Lowerer<'_, '_> {
         }
         let loc = ptr.loc;
         let pty = ptr.ty.unqualified().clone();
-        let q = self.hoist("atomic_ptr", &pty, ptr, out)?;
+        let q = self.hoist("__atomic_ptr", &pty, ptr, out)?;
         Ok(Expr::new(ExprKind::Deref(Box::new(q)), pointee, loc))
     }
 
@@ -662,7 +665,7 @@ impl Lowerer<'_, '_> {
             }
         };
         let pty = ptr.ty.unqualified().clone();
-        let q = self.hoist("atomic_ptr", &pty, ptr, out)?;
+        let q = self.hoist("__atomic_ptr", &pty, ptr, out)?;
         Ok(Expr::new(ExprKind::Deref(Box::new(q)), ty, loc))
     }
 

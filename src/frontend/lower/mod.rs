@@ -328,6 +328,7 @@ impl Lowerer<'_, '_> {
                 thread_local: false,
                 init: None,
                 loc,
+                source_name: None,
             });
             // The variable is in scope in its own initializer (C11 6.2.1p7).
             self.bind(&name, Binding::Var(vid));
@@ -401,6 +402,7 @@ impl Lowerer<'_, '_> {
             thread_local: false,
             init: None,
             loc,
+            source_name: None,
         });
         let e = self.conv(e, &ty);
         if name.starts_with("__atomic_") {
@@ -568,6 +570,7 @@ impl Lowerer<'_, '_> {
             thread_local: specs.thread_local,
             init: None,
             loc,
+            source_name: None,
         });
         self.prog.items.push(Item::Var(vid));
         if block_static {
@@ -659,6 +662,7 @@ impl Lowerer<'_, '_> {
                 thread_local: false,
                 init: None,
                 loc: p.loc,
+                source_name: None,
             });
             if let Some(n) = &p.name {
                 self.bind(n, Binding::Var(vid));

@@ -36,6 +36,16 @@ pub fn expr_to_string(prog: &Program, e: &Expr) -> String {
     p.expr(e, 0)
 }
 
+/// Prints one expression as the user's source names its variables (a thread's copy
+/// `t_1` of a local is `t`): for reports. [`expr_to_string`] keeps the copies apart, as
+/// what matches a trace's writes must.
+pub fn expr_in_source_terms(prog: &Program, e: &Expr) -> String {
+    let opts = PrintOptions::default();
+    let mut p = Printer::for_messages(prog, Dialect::svcomp(), &opts);
+    p.source_names = true;
+    p.expr(e, 0)
+}
+
 /// `ty name` as a C declarator (for declarations seqloc generates).
 pub fn declaration(prog: &Program, ty: &Type, name: &str) -> String {
     let opts = PrintOptions::default();

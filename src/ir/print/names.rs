@@ -105,6 +105,11 @@ impl<'a> Printer<'a> {
     }
 
     pub(super) fn var_name(&self, v: VarId) -> String {
+        if self.source_names {
+            if let Some(var) = self.prog.vars.get(v.0 as usize) {
+                return var.shown_name().to_string();
+            }
+        }
         self.var_names
             .get(&v)
             .cloned()

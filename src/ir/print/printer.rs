@@ -45,6 +45,9 @@ pub(super) struct Printer<'a> {
     pub(super) enum_tags: HashMap<EnumId, String>,
     /// Labels some `goto` in the current function targets.
     pub(super) goto_targets: HashSet<String>,
+    /// Variables printed by the names the user's source gives them (`t` for a thread's
+    /// copy `t_1`): for what a person reads, never for a program a compiler reads.
+    pub(super) source_names: bool,
 }
 
 impl<'a> Printer<'a> {
@@ -79,6 +82,7 @@ impl<'a> Printer<'a> {
             comp_tags: HashMap::new(),
             enum_tags: HashMap::new(),
             goto_targets: HashSet::new(),
+            source_names: false,
         };
         p.assign_tags();
         p

@@ -269,6 +269,7 @@ impl Builder<'_> {
             let ty = strip_const(&var.ty);
             let g = self.prog.new_global(&name, ty, init, var.loc);
             self.prog.var_mut(g).func = None;
+            self.prog.var_mut(g).source_name = Some(var.shown_name().to_string());
             renames.insert(v, g);
         }
         let mut body = body;
