@@ -636,6 +636,35 @@ fn a_time_limit_exits_3_and_names_its_value() {
     }
 }
 
+/// Recursion is inlined `--recursion` calls deep, and at least as deep as loops are unwound
+/// (as CBMC's `--unwind`); a run that goes deeper is cut off as by a loop bound (a bound
+/// reached: no proof, exit 3, where named), never refused.
+#[test]
+fn recursion_is_checked_to_its_bound() {
+    let prog = "tests/programs/edges/recursive_sum.c";
+    let o = run(&["check", prog, "--format", "json"]);
+    let j = json(&o);
+    assert_eq!(o.status.code(), Some(1), "{j}");
+    assert_eq!(j["property"]["line"], 12, "{j}");
+    let o = run(&[
+        "check",
+        prog,
+        "--recursion",
+        "2",
+        "--unwind",
+        "2",
+        "--no-explore",
+        "--property",
+        "unreach-call",
+        "--format",
+        "json",
+    ]);
+    let j = json(&o);
+    assert_eq!(o.status.code(), Some(3), "{j}");
+    let reached = j["unwinding_reached"].to_string();
+    assert!(reached.contains("recursive_sum.c:5"), "{j}");
+}
+
 /// A thread bound the user gave is no loop bound: the search does not deepen the loops
 /// against it, nor go past `--max-rounds`, and says which bound cut the runs off.
 #[test]

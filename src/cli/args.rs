@@ -191,7 +191,8 @@ pub struct BoundArgs {
     /// Most threads (main included) the search provides slots for [default: 64]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,
-    /// Recursion depth for inlining
+    /// Recursion depth for inlining; at least the loop unwinding (as CBMC's `--unwind`
+    /// bounds recursion too): a run that recurses deeper is cut off, as a loop past its bound
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     pub recursion: u32,
     /// Do not run the explicit-state explorer beside the bounded search (it proves

@@ -90,7 +90,7 @@ impl Steer for Alone {}
 type Done = (Bounds, bool, Vec<String>);
 
 /// A bound other than a loop's that cut runs off, in a report's words.
-const OTHER_BOUND: &str = "thread, key or barrier-cycle bound reached";
+const OTHER_BOUND: &str = "a thread, key, barrier-cycle or recursion bound";
 
 /// Deepens `search` by `plan` until an answer.
 pub fn deepen<S: BoundedSearch>(
@@ -212,9 +212,13 @@ pub fn deepen<S: BoundedSearch>(
         phase.result = match (reached.is_empty(), other.is_empty()) {
             (true, true) => "no failure; loops complete".into(),
             (false, true) => format!("no failure; loop bound reached at {}", reached.join(", ")),
-            (true, false) => format!("no failure; {} at {}", OTHER_BOUND, other.join(", ")),
+            (true, false) => format!(
+                "no failure; {} reached at {}",
+                OTHER_BOUND,
+                other.join(", ")
+            ),
             (false, false) => format!(
-                "no failure; loop bound reached at {}; {} at {}",
+                "no failure; loop bound reached at {}; {} reached at {}",
                 reached.join(", "),
                 OTHER_BOUND,
                 other.join(", ")

@@ -115,6 +115,14 @@ pub fn intrinsic(i: Intrinsic, args: Vec<Expr>, loc: Loc) -> Expr {
     Expr::new(ExprKind::Intrinsic(i, args), Type::Void, loc)
 }
 
+/// Cuts off the runs that reach it because a bound other than a loop's is reached (thread
+/// slots, keys, barrier cycles, recursion depth): an [`Intrinsic::Unwind`] whose one
+/// argument says so, as a deeper loop bound would not let them go on. A loop's cut (the
+/// unrolling's) has no argument.
+pub fn bound_cut(loc: Loc) -> Expr {
+    intrinsic(Intrinsic::Unwind, vec![int(1)], loc)
+}
+
 pub fn nondet(ty: &Type, loc: Loc) -> Expr {
     Expr::new(
         ExprKind::Intrinsic(Intrinsic::Nondet, vec![]),

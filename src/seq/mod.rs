@@ -121,7 +121,7 @@ impl Framework {
             unwind: unwind.max(1),
             rounds: 1,
             max_threads: max_threads.max(1),
-            recursion: recursion.max(1),
+            recursion: recursion.max(unwind).max(1),
             deadlock,
             rules: if deadlock {
                 self.deadlock_rules.clone()
@@ -146,7 +146,10 @@ impl Framework {
             unwind,
             rounds,
             max_threads,
-            recursion,
+            // The unwinding bounds recursion too (as CBMC's `--unwind` does): a deeper
+            // phase of the search inlines deeper, and a replay of a path that recursed
+            // as often as it looped has the depth it needs.
+            recursion: recursion.max(unwind).max(1),
             deadlock,
             rules: self.deadlock_rules.clone(),
             skeleton: self.skeleton.clone(),

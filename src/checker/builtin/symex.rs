@@ -1655,7 +1655,12 @@ impl<'p> Symex<'p> {
             Intrinsic::Unwind => {
                 let u = self.name_bool("unwind", self.guard.clone());
                 if u.as_bool() != Some(false) {
-                    self.unwinds.push((loc, u, Cut::Other));
+                    let cut = if args.is_empty() {
+                        Cut::Loop
+                    } else {
+                        Cut::Other
+                    };
+                    self.unwinds.push((loc, u, cut));
                     self.control_kills += 1;
                 }
                 self.guard = Bool::from_bool(false);

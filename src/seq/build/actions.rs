@@ -91,7 +91,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                             // More threads than slots: the bounded exploration stops here.
                             s.push(b::if_(
                                 b::bin(BinOp::Ge, nthreads.clone(), b::uint(nslots)),
-                                vec![st(b::intrinsic(Intrinsic::Unwind, vec![], loc))],
+                                vec![st(b::bound_cut(loc))],
                                 None,
                             ));
                         }
@@ -488,7 +488,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 let nk = b::var(prog, v.nkeys);
                 let mut s = vec![b::if_(
                     b::bin(BinOp::Ge, nk.clone(), b::uint(MAX_KEYS as i128)),
-                    vec![st(b::intrinsic(Intrinsic::Unwind, vec![], loc))],
+                    vec![st(b::bound_cut(loc))],
                     None,
                 )];
                 let kp = arg(0);

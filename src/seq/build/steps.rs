@@ -229,6 +229,17 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 let target = b::var(&self.b.prog, var);
                 let ty = target.ty.clone();
                 let stmts = match init {
+                    // seqloc's own temporaries (a call's value, an inlined return) are
+                    // written before anything reads them (a function that falls off its
+                    // end without a `return` leaves C's value undefined): no input of the
+                    // program, so they start at 0 rather than at a value the report lists.
+                    None if ty.is_scalar(&tt)
+                        && crate::ir::internal::is_written_first_temporary(
+                            &self.b.prog.var(var).name,
+                        ) =>
+                    {
+                        vec![b::expr_stmt(b::assign(target, b::int(0), &tt), loc, id)]
+                    }
                     None => {
                         if ty.is_scalar(&tt) {
                             let (mut pre, v) = self.input(&ty, loc, id);

@@ -340,7 +340,7 @@ impl SlotGen<'_, '_> {
                 } else {
                     ok.push(b::if_(
                         bin(BinOp::Gt, count.clone(), b::uint(BARRIER_FIELD)),
-                        vec![st(b::intrinsic(Intrinsic::Unwind, vec![], loc))],
+                        vec![st(b::bound_cut(loc))],
                         None,
                     ));
                     b::conv(count, &Type::int(), &tt)
@@ -364,7 +364,7 @@ impl SlotGen<'_, '_> {
                 let last = bin(BinOp::Eq, bin(BinOp::Add, arrived, int(1)), count.clone());
                 let mut complete = vec![b::if_(
                     bin(BinOp::Ge, generation.clone(), int(MAX_GENERATION)),
-                    vec![st(b::intrinsic(Intrinsic::Unwind, vec![], loc))],
+                    vec![st(b::bound_cut(loc))],
                     None,
                 )];
                 complete.push(st(b::assign(
