@@ -834,7 +834,7 @@ fn what_is_not_a_c_program_is_refused() {
         nomain.to_string_lossy().into_owned(),
         cpp.to_string_lossy().into_owned(),
     );
-    for cmd in ["check", "localize", "sequentialize"] {
+    for cmd in ["check", "localize", "sequentialize", "parse"] {
         for (file, words) in [
             (nomain.as_str(), "has no `main`"),
             (cpp.as_str(), "is C++"),
@@ -845,8 +845,18 @@ fn what_is_not_a_c_program_is_refused() {
             assert!(stderr(&o).contains(words), "{cmd} {file}: {}", stderr(&o));
         }
     }
-    // `parse` shows the facts of any C file.
-    assert_eq!(run(&["parse", &nomain]).status.code(), Some(0));
+    // A program without `main` has no initial thread for `parse` to show either; asked for
+    // JSON, it says so in the error document.
+    let o = run(&["parse", &nomain, "--json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let j = json(&o);
+    assert_eq!(j["schema"], "seqloc.error/1", "{j}");
+    assert!(
+        j["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("has no `main`")),
+        "{j}"
+    );
 }
 
 #[test]

@@ -375,8 +375,8 @@ fn refuse_cplusplus(file: &Path) -> Result<(), Fail> {
     Ok(())
 }
 
-/// The program as lowered, whatever it holds (`parse` shows the facts of any C file).
-pub fn load_any(ctx: &Ctx, input: &InputArgs) -> Result<Program, Fail> {
+/// The program as lowered, whatever it holds.
+fn load_any(ctx: &Ctx, input: &InputArgs) -> Result<Program, Fail> {
     refuse_cplusplus(&input.file)?;
     let opts = FrontendOptions {
         preprocess: PreprocessOptions {
