@@ -980,6 +980,25 @@ fn a_sweep_exits_non_zero_on_a_wrong_or_failed_task() {
     let (o, _) = sweep(&["--exit-zero"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 
+    // A task file with a YAML syntax error is an errored task, named with the parser's
+    // message, not a file skipped with a warning.
+    let yaml = dir.path().join("yaml");
+    std::fs::create_dir(&yaml).expect("mkdir");
+    std::fs::write(
+        yaml.join("broken.yml"),
+        "format_version: '2.0'\ninput_files: 'nosuch.c'\nproperties: [[[\n",
+    )
+    .expect("write");
+    for arg in [yaml.clone(), yaml.join("broken.yml")] {
+        let o = run(&["sweep", &arg.to_string_lossy(), "--no-progress"]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("not valid YAML: did not find expected node content at line 4"),
+            "{}",
+            stderr(&o)
+        );
+    }
+
     let empty = d.join("empty");
     std::fs::create_dir(&empty).expect("mkdir");
     let o = run(&["sweep", &empty.to_string_lossy(), "--no-progress"]);
