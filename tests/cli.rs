@@ -1569,3 +1569,35 @@ fn a_deadlock_schedule_replays_under_the_default_property() {
     let o = run(&["localize", p, "--schedule", s, "--property", "unreach-call"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+/// `sequentialize` and `instrument` on a program with no failure write nothing, say so on
+/// stderr, and leave no earlier run's file at `-o` for a script to take for their output.
+#[test]
+fn no_failure_writes_no_output_and_leaves_no_stale_one() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ok = dir.path().join("ok.c");
+    std::fs::write(
+        &ok,
+        "#include <pthread.h>\n#include <assert.h>\nint c = 0;\npthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nvoid *w(void *a) { pthread_mutex_lock(&m); c = c + 1; pthread_mutex_unlock(&m); return 0; }\nint main(void) {\n  pthread_t a, b;\n  pthread_create(&a, 0, w, 0);\n  pthread_create(&b, 0, w, 0);\n  pthread_join(a, 0);\n  pthread_join(b, 0);\n  assert(c == 2);\n  return 0;\n}\n",
+    )
+    .expect("write");
+    let ok = ok.to_string_lossy().into_owned();
+    for (cmd, what) in [
+        ("sequentialize", "nothing to sequentialize"),
+        ("instrument", "nothing to instrument"),
+    ] {
+        let out = dir.path().join(format!("{cmd}.c"));
+        std::fs::write(&out, "/* an earlier run's output */\n").expect("write");
+        let o = run(&[cmd, &ok, "-o", &out.to_string_lossy()]);
+        assert_eq!(o.status.code(), Some(0), "{cmd}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(what), "{cmd}: {err}");
+        assert!(err.contains("not written"), "{cmd}: {err}");
+        assert!(err.contains("removed"), "{cmd}: {err}");
+        assert!(!out.exists(), "{cmd}: the stale file is still there");
+        assert!(stdout(&o).is_empty(), "{cmd}: {}", stdout(&o));
+    }
+    // The input itself is never removed, whatever `-o` says.
+    let o = run(&["sequentialize", &ok, "-o", &ok]);
+    assert!(std::path::Path::new(&ok).exists(), "{}", stderr(&o));
+}

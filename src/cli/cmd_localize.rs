@@ -316,9 +316,11 @@ pub fn instrument(ctx: &Ctx, a: InstrumentArgs) -> Result<u8, Fail> {
     let mut failing = match search {
         Search::Failing(f) => f,
         Search::NoFailure(out) => {
+            let paths: Vec<&std::path::Path> = a.output.iter().map(|p| p.as_path()).collect();
             eprintln!(
-                "seqloc: no failing interleaving found ({}); nothing to instrument",
-                out.reason.as_deref().unwrap_or("within the bounds")
+                "seqloc: no failing interleaving found ({}); nothing to instrument: {}",
+                out.reason.as_deref().unwrap_or("within the bounds"),
+                super::nothing_written(&paths, &a.input.file)
             );
             return Ok(super::cmd_check::exit_code(&out));
         }

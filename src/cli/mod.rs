@@ -428,6 +428,44 @@ pub fn write_output(path: Option<&Path>, input: &Path, text: &str) -> Result<(),
     }
 }
 
+/// When a run has nothing to write (no failing interleaving): the words for the message
+/// that says so, naming each `-o`-style path. A regular file already at one of them is
+/// removed, as `make` deletes a target whose recipe failed: a script that compiles it next
+/// must not take an earlier run's output for this one's. The input is never removed, nor
+/// anything that is not a plain file (`/dev/null`, a link, a folder).
+pub fn nothing_written(paths: &[&Path], input: &Path) -> String {
+    let mut words = Vec::new();
+    for p in paths {
+        let regular = std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file());
+        let said = if !regular {
+            if std::fs::symlink_metadata(p).is_ok() {
+                format!("{} not written (left as it was)", p.display())
+            } else {
+                format!("{} not written", p.display())
+            }
+        } else if same_file(p, input) {
+            format!("{} not written (it is the input file)", p.display())
+        } else {
+            match std::fs::remove_file(p) {
+                Ok(()) => format!(
+                    "{} not written (the file an earlier run left there was removed)",
+                    p.display()
+                ),
+                Err(e) => format!(
+                    "{} not written (an earlier file there could not be removed: {e}; it is not this run's output)",
+                    p.display()
+                ),
+            }
+        };
+        words.push(said);
+    }
+    if words.is_empty() {
+        "stdout left empty".to_string()
+    } else {
+        words.join("; ")
+    }
+}
+
 /// Are `a` and `b` one file: the same path once links are resolved, or the same inode on
 /// the same device (a hard link)? A path that does not exist yet is no existing file.
 pub(super) fn same_file(a: &Path, b: &Path) -> bool {
