@@ -1601,3 +1601,47 @@ fn no_failure_writes_no_output_and_leaves_no_stale_one() {
     let o = run(&["sequentialize", &ok, "-o", &ok]);
     assert!(std::path::Path::new(&ok).exists(), "{}", stderr(&o));
 }
+
+/// `--format html` on an error prints a small error page on stdout (well-formed, with the
+/// message and the location), the message for people staying on stderr.
+#[test]
+fn an_error_with_format_html_is_an_error_page() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bad = dir.path().join("bad.c");
+    std::fs::write(&bad, "int main( { return 0; }\n").expect("write");
+    let asm = dir.path().join("asm.c");
+    std::fs::write(
+        &asm,
+        "int main(void) {\n  __asm__(\"nop\");\n  return 0;\n}\n",
+    )
+    .expect("write");
+    let (bad, asm) = (
+        bad.to_string_lossy().into_owned(),
+        asm.to_string_lossy().into_owned(),
+    );
+    for cmd in ["check", "localize"] {
+        for (input, location) in [
+            ("no/such/file.c", None),
+            (bad.as_str(), Some("bad.c:1:")),
+            (asm.as_str(), Some("asm.c:2:")),
+        ] {
+            let o = run(&[cmd, input, "--format", "html"]);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {input}");
+            assert!(stderr(&o).contains("error"), "{}", stderr(&o));
+            let page = stdout(&o);
+            assert!(page.starts_with("<!DOCTYPE html>"), "{cmd} {input}: {page}");
+            assert!(page.contains("id=\"message\""), "{page}");
+            if let Some(l) = location {
+                assert!(page.contains(l), "{cmd} {input}: {page}");
+            }
+            let mut r = quick_xml::Reader::from_str(&page);
+            loop {
+                match r.read_event() {
+                    Ok(quick_xml::events::Event::Eof) => break,
+                    Ok(_) => {}
+                    Err(e) => panic!("{cmd} {input}: not well-formed ({e}): {page}"),
+                }
+            }
+        }
+    }
+}

@@ -232,8 +232,8 @@ pub struct CheckArgs {
     /// Which properties to check
     #[arg(long, value_enum, default_value_t = PropertyArg::All)]
     pub property: PropertyArg,
-    /// Output format (a failure then prints a `seqloc.error/1` document, or SARIF with
-    /// the error as a notification, on stdout too)
+    /// Output format (a failure then prints a `seqloc.error/1` document, SARIF with the
+    /// error as a notification, or an HTML error page, on stdout too)
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Same as --format json
@@ -408,8 +408,8 @@ pub struct LocalizeArgs {
     /// at most 10 s)
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
     pub root_cause_time: Option<u64>,
-    /// Output format (a failure then prints a `seqloc.error/1` document, or SARIF with
-    /// the error as a notification, on stdout too)
+    /// Output format (a failure then prints a `seqloc.error/1` document, SARIF with the
+    /// error as a notification, or an HTML error page, on stdout too)
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Same as --format json

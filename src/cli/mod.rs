@@ -208,12 +208,7 @@ pub fn main() -> ExitCode {
                     spots: &f.spots,
                     limit: f.limit,
                 };
-                let doc = match format {
-                    args::Format::Sarif => seqloc::report::error::to_sarif(&e),
-                    _ => seqloc::report::error::to_json(&e),
-                };
-                use std::io::Write;
-                let _ = writeln!(std::io::stdout().lock(), "{doc}");
+                print_error_document(format, &e);
             }
             ExitCode::from(f.code)
         }
@@ -272,6 +267,8 @@ fn usage_error(e: clap::Error) -> ExitCode {
     };
     let format = if asked("sarif") {
         args::Format::Sarif
+    } else if asked("html") {
+        args::Format::Html
     } else if asked("json") || args.iter().any(|a| a == "--json") {
         args::Format::Json
     } else {
@@ -292,17 +289,23 @@ fn usage_error(e: clap::Error) -> ExitCode {
         spots: &[],
         limit: None,
     };
-    let doc = match format {
-        args::Format::Sarif => seqloc::report::error::to_sarif(&r),
-        _ => seqloc::report::error::to_json(&r),
-    };
-    use std::io::Write;
-    let _ = writeln!(std::io::stdout().lock(), "{doc}");
+    print_error_document(format, &r);
     ExitCode::from(EXIT_BAD_INPUT)
 }
 
-/// The machine-readable format a command's stdout was asked for (and its input file): a
-/// failure then prints an error document there too, not nothing.
+/// The error as a document of the format stdout was asked for.
+fn print_error_document(format: args::Format, e: &seqloc::report::error::ErrorReport) {
+    let doc = match format {
+        args::Format::Sarif => seqloc::report::error::to_sarif(e),
+        args::Format::Html => seqloc::report::error::to_html(e),
+        _ => seqloc::report::error::to_json(e),
+    };
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{}", doc.trim_end());
+}
+
+/// The document format a command's stdout was asked for (and its input file): a failure
+/// then prints an error document there too, not nothing.
 fn machine_output(cmd: &Command) -> Option<(args::Format, String)> {
     let (format, file) = match cmd {
         Command::Check(a) => (args::output_format(a.format, a.json), &a.input.file),
@@ -311,8 +314,7 @@ fn machine_output(cmd: &Command) -> Option<(args::Format, String)> {
         Command::Parse(a) if a.json => (args::Format::Json, &a.input.file),
         _ => return None,
     };
-    (!matches!(format, args::Format::Text | args::Format::Html))
-        .then(|| (format, file.display().to_string()))
+    (format != args::Format::Text).then(|| (format, file.display().to_string()))
 }
 
 fn report(f: &Fail, st: &Style) {
