@@ -1645,3 +1645,29 @@ fn an_error_with_format_html_is_an_error_page() {
         }
     }
 }
+
+/// `repair --help` offers only the formats `repair` writes, and the one it does not write
+/// is refused by the argument parser, before any work.
+#[test]
+fn repair_offers_only_the_formats_it_writes() {
+    let help = stdout(&run(&["repair", "--help"]));
+    assert!(
+        help.contains("[possible values: text, json, sarif]"),
+        "{help}"
+    );
+    assert!(!help.contains("HTML page"), "{help}");
+    for args in [
+        &["repair", "examples/lost_update.c", "--format", "html"][..],
+        &[
+            "localize",
+            "--repair",
+            "examples/lost_update.c",
+            "--format",
+            "html",
+        ][..],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains("html"), "{args:?}: {}", stderr(&o));
+    }
+}

@@ -104,6 +104,24 @@ pub enum Format {
     Html,
 }
 
+/// The formats `repair` writes: a repair has no HTML page, so its help does not offer one.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RepairFormat {
+    Text,
+    Json,
+    Sarif,
+}
+
+impl From<RepairFormat> for Format {
+    fn from(f: RepairFormat) -> Format {
+        match f {
+            RepairFormat::Text => Format::Text,
+            RepairFormat::Json => Format::Json,
+            RepairFormat::Sarif => Format::Sarif,
+        }
+    }
+}
+
 /// `--format`, or JSON for `--json` (the two conflict, so at most one was given).
 pub fn output_format(format: Format, json: bool) -> Format {
     if json { Format::Json } else { format }
@@ -458,9 +476,11 @@ pub struct RepairArgs {
     /// --timeout)
     #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = seconds)]
     pub verify_timeout: f64,
-    /// Output format: text or json (`seqloc.repair/1`, documented in src/report/repair.rs)
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// Output format: text, json (`seqloc.repair/1`, documented in src/report/repair.rs) or
+    /// sarif (the repair as a fix); for the HTML view of the localization run `seqloc
+    /// localize --format html`
+    #[arg(long, value_enum, default_value_t = RepairFormat::Text)]
+    pub format: RepairFormat,
     /// Same as --format json
     #[arg(long, conflicts_with = "format")]
     pub json: bool,

@@ -467,6 +467,17 @@ fn repair_args(a: LocalizeArgs) -> Result<super::args::RepairArgs, Fail> {
             "{name} cannot be combined with --repair (run `seqloc localize` with it, and `seqloc repair` for the repair)"
         )));
     }
+    use super::args::{Format, RepairFormat};
+    let format = match a.format {
+        Format::Text => RepairFormat::Text,
+        Format::Json => RepairFormat::Json,
+        Format::Sarif => RepairFormat::Sarif,
+        Format::Html => {
+            return Err(Fail::input(
+                "--format html cannot be combined with --repair: a repair is printed as text, JSON or SARIF (run `seqloc localize --format html` for the HTML view)",
+            ));
+        }
+    };
     Ok(super::args::RepairArgs {
         input: a.input,
         checker: a.checker,
@@ -475,7 +486,7 @@ fn repair_args(a: LocalizeArgs) -> Result<super::args::RepairArgs, Fail> {
         write_patch: None,
         repairs: 1,
         verify_timeout: 60.0,
-        format: a.format,
+        format,
         json: a.json,
     })
 }

@@ -310,7 +310,7 @@ fn machine_output(cmd: &Command) -> Option<(args::Format, String)> {
     let (format, file) = match cmd {
         Command::Check(a) => (args::output_format(a.format, a.json), &a.input.file),
         Command::Localize(a) => (args::output_format(a.format, a.json), &a.input.file),
-        Command::Repair(a) => (args::output_format(a.format, a.json), &a.input.file),
+        Command::Repair(a) => (args::output_format(a.format.into(), a.json), &a.input.file),
         Command::Parse(a) if a.json => (args::Format::Json, &a.input.file),
         _ => return None,
     };
