@@ -731,7 +731,19 @@ fn nonsense_bounds_are_refused() {
         let o = run(&[cmd, "examples/lost_update.c", opt, v]);
         assert_eq!(o.status.code(), Some(2), "{cmd} {opt} {v}");
         assert!(stderr(&o).contains(opt), "{cmd} {opt} {v}: {}", stderr(&o));
+        // There is no running without a time limit: the message must not offer one.
+        assert!(
+            !stderr(&o).contains("no limit"),
+            "{cmd} {opt} {v}: {}",
+            stderr(&o)
+        );
     }
+    let o = run(&["check", "examples/lost_update.c", "--timeout", "1e30"]);
+    assert!(
+        stderr(&o).contains("every run has a time limit"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// `--max-candidates N` lists at most N (the first found, ranked among themselves) and says

@@ -348,7 +348,7 @@ fn seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v <= MAX_SECONDS => Ok(v),
         Ok(v) if v > MAX_SECONDS => Err(format!(
-            "must be at most {MAX_SECONDS:.0} seconds (about a year); leave it out for no limit"
+            "must be at most {MAX_SECONDS:.0} seconds (about a year): every run has a time limit (left out, the option's default), and none is longer"
         )),
         Ok(_) => Err("must be a positive number of seconds".into()),
         Err(e) => Err(e.to_string()),
