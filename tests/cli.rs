@@ -1683,3 +1683,39 @@ fn repair_offers_only_the_formats_it_writes() {
         assert!(stderr(&o).contains("html"), "{args:?}: {}", stderr(&o));
     }
 }
+
+/// `--rounds` above an explicit `--max-rounds` is refused naming both (the search would be
+/// cut to the maximum); above the default maximum it raises it instead.
+#[test]
+fn rounds_above_max_rounds_are_refused_or_raise_the_default() {
+    for (args, asked) in [
+        (&["--max-rounds", "2", "--rounds", "3"][..], "--rounds 3"),
+        (
+            &["--max-rounds", "2", "--context-switches", "4"][..],
+            "--context-switches 4",
+        ),
+    ] {
+        for cmd in ["check", "localize"] {
+            let mut a = vec![cmd, "examples/lost_update.c"];
+            a.extend_from_slice(args);
+            let o = run(&a);
+            assert_eq!(o.status.code(), Some(2), "{a:?}: {}", stderr(&o));
+            let err = stderr(&o);
+            assert!(
+                err.contains(asked) && err.contains("--max-rounds 2"),
+                "{err}"
+            );
+            a.push("--json");
+            let j = json(&run(&a));
+            assert_eq!(j["schema"], "seqloc.error/1", "{j}");
+        }
+    }
+    let j = json(&run(&[
+        "check",
+        "examples/lost_update.c",
+        "--rounds",
+        "17",
+        "--json",
+    ]));
+    assert_eq!(j["bounds"]["rounds"], 17, "{j}");
+}

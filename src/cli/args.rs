@@ -195,7 +195,8 @@ pub struct BoundArgs {
     /// Bound the number of context switches (as rounds: a schedule with K switches fits K+1 rounds)
     #[arg(long, value_name = "K", conflicts_with = "rounds")]
     pub context_switches: Option<u32>,
-    /// Largest number of rounds when deepening [default: 16]
+    /// Largest number of rounds when deepening [default: 16, or --rounds when that is
+    /// more]; below --rounds it is refused
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_rounds: Option<u32>,
     /// Loop unwinding bound (default: deepen from 2 while a bound is reached; counted loops run exactly)
@@ -328,8 +329,35 @@ impl CheckerArgs {
 }
 
 impl BoundArgs {
+    /// `--max-rounds`, or the default raised to `--rounds` when that asks for more: a
+    /// default must not quietly cap what the user asked for.
     pub fn max_rounds(&self) -> u32 {
-        self.max_rounds.unwrap_or(MAX_ROUNDS)
+        self.max_rounds
+            .unwrap_or_else(|| MAX_ROUNDS.max(self.fixed_rounds().unwrap_or(0)))
+    }
+    /// The rounds `--rounds` or `--context-switches` fix, if either was given.
+    fn fixed_rounds(&self) -> Option<u32> {
+        self.rounds
+            .or(self.context_switches.map(|k| k.saturating_add(1)))
+    }
+    /// Refuses bounds that contradict each other: a fixed number of rounds above an
+    /// explicit `--max-rounds` would be cut to it, and the answer would name bounds the
+    /// user did not ask for.
+    pub fn validate(&self) -> Result<(), String> {
+        let (Some(max), Some(fixed)) = (self.max_rounds, self.fixed_rounds()) else {
+            return Ok(());
+        };
+        if fixed <= max {
+            return Ok(());
+        }
+        let asked = match (self.rounds, self.context_switches) {
+            (Some(r), _) => format!("--rounds {r}"),
+            (None, Some(k)) => format!("--context-switches {k} ({fixed} rounds)"),
+            (None, None) => return Ok(()),
+        };
+        Err(format!(
+            "{asked} is above --max-rounds {max}: the search would stop at {max} rounds; raise --max-rounds or lower the other"
+        ))
     }
     pub fn threads(&self) -> u32 {
         self.threads.unwrap_or(THREADS)

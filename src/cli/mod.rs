@@ -186,6 +186,17 @@ pub fn main() -> ExitCode {
         let builtin = c.checker == args::CheckerKind::Builtin;
         seqloc::checker::builtin::stop::watch(c.memory_limit.filter(|_| builtin));
     }
+    let bounds = match &cli.cmd {
+        Command::Check(a) => Some(&a.bounds),
+        Command::Sequentialize(a) => Some(&a.bounds),
+        Command::Instrument(a) => Some(&a.bounds),
+        Command::Localize(a) => Some(&a.bounds),
+        Command::Repair(a) => Some(&a.bounds),
+        Command::Parse(_) | Command::Sweep(_) => None,
+    };
+    if let Some(Err(message)) = bounds.map(args::BoundArgs::validate) {
+        return fail(Fail::input(message), machine.as_ref(), &err_style);
+    }
     let r = match cli.cmd {
         Command::Parse(a) => cmd_parse::run(&ctx, a),
         Command::Check(a) => cmd_check::run(&ctx, a),
@@ -197,22 +208,25 @@ pub fn main() -> ExitCode {
     };
     match r {
         Ok(code) => ExitCode::from(code),
-        Err(f) => {
-            report(&f, &err_style);
-            if let Some((format, program)) = machine {
-                let e = seqloc::report::error::ErrorReport {
-                    program: &program,
-                    exit_code: f.code,
-                    message: &f.message,
-                    notes: &f.notes,
-                    spots: &f.spots,
-                    limit: f.limit,
-                };
-                print_error_document(format, &e);
-            }
-            ExitCode::from(f.code)
-        }
+        Err(f) => fail(f, machine.as_ref(), &err_style),
     }
+}
+
+/// Reports `f` on stderr, and as a document on stdout when a format was asked for.
+fn fail(f: Fail, machine: Option<&(args::Format, String)>, err_style: &Style) -> ExitCode {
+    report(&f, err_style);
+    if let Some((format, program)) = machine {
+        let e = seqloc::report::error::ErrorReport {
+            program,
+            exit_code: f.code,
+            message: &f.message,
+            notes: &f.notes,
+            spots: &f.spots,
+            limit: f.limit,
+        };
+        print_error_document(*format, &e);
+    }
+    ExitCode::from(f.code)
 }
 
 /// Parses the arguments; `--version` also names the solver and the external checkers found
