@@ -1719,3 +1719,84 @@ fn rounds_above_max_rounds_are_refused_or_raise_the_default() {
     ]));
     assert_eq!(j["bounds"]["rounds"], 17, "{j}");
 }
+
+/// A construct refused after the front end (by the inliner, the sequentializer or the
+/// built-in checker) is located as the front end's refusals are: JSON `locations` and
+/// SARIF locations filled, the caret display on stderr, the construct named as the source
+/// wrote it, and the README section that lists what is modelled.
+#[test]
+fn late_refusals_are_located_and_point_at_supported_c() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let head = "#include <pthread.h>\n#include <assert.h>\n";
+    let cases: &[(&str, &str, u64, &str)] = &[
+        (
+            "cancel.c",
+            "int x;\nvoid *w(void *a) { x = 1; return 0; }\nint main(void) {\n  pthread_t t;\n  pthread_create(&t, 0, w, 0);\n  pthread_cancel(t);\n  pthread_join(t, 0);\n  return 0;\n}\n",
+            8,
+            "`pthread_cancel`",
+        ),
+        (
+            "float.c",
+            "int main(void) {\n  double d = 1.5;\n  assert(d > 1);\n  return 0;\n}\n",
+            4,
+            "floating-point",
+        ),
+        (
+            "realloc.c",
+            "#include <stdlib.h>\nint main(void) {\n  int *p = malloc(4);\n  p = realloc(p, 8);\n  assert(p != 0);\n  return 0;\n}\n",
+            6,
+            "`realloc`",
+        ),
+        (
+            "bitfield.c",
+            "struct S { int a : 3; int b : 5; };\nint main(void) {\n  struct S s = {1, 2};\n  assert(s.a == 1);\n  return 0;\n}\n",
+            5,
+            "bit-fields",
+        ),
+        (
+            "errno.c",
+            "#include <errno.h>\nint main(void) {\n  errno = 0;\n  assert(errno == 0);\n  return 0;\n}\n",
+            5,
+            "`errno`",
+        ),
+        (
+            "setjmp.c",
+            "#include <setjmp.h>\njmp_buf b;\nint main(void) {\n  if (setjmp(b)) return 1;\n  longjmp(b, 1);\n  return 0;\n}\n",
+            6,
+            "`setjmp`",
+        ),
+    ];
+    for (name, body, line, construct) in cases {
+        let f = dir.path().join(name);
+        std::fs::write(&f, format!("{head}{body}")).expect("write");
+        let f = f.to_string_lossy().into_owned();
+        let o = run(&["check", &f, "--json"]);
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));
+        let j = json(&o);
+        let error = j["error"].as_str().unwrap_or_default();
+        assert!(error.contains(construct), "{name}: {j}");
+        assert!(error.ends_with("see README \"Supported C\""), "{name}: {j}");
+        assert!(
+            !error.contains("<generated>") && !error.contains("__"),
+            "{name}: {j}"
+        );
+        assert!(!error.contains("is not supported"), "{name}: {j}");
+        let loc = &j["locations"][0];
+        assert_eq!(loc["line"], *line, "{name}: {j}");
+        assert!(
+            loc["file"].as_str().is_some_and(|p| p.ends_with(name)),
+            "{name}: {j}"
+        );
+        // The text report shows the line with its caret, as the front end's refusals do.
+        let err = stderr(&o);
+        assert!(err.contains(&format!("{name}:{line}:")), "{name}: {err}");
+        assert!(err.contains('^'), "{name}: {err}");
+    }
+    let f = dir.path().join("cancel.c").to_string_lossy().into_owned();
+    let j = json(&run(&["check", &f, "--format", "sarif"]));
+    let note = &j["runs"][0]["invocations"][0]["toolExecutionNotifications"][0];
+    assert_eq!(
+        note["locations"][0]["physicalLocation"]["region"]["startLine"], 8,
+        "{j}"
+    );
+}

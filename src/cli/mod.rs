@@ -75,9 +75,23 @@ impl From<FrontendError> for Fail {
     }
 }
 
+impl Fail {
+    /// A refused construct: bad input, located (the caret display, JSON `locations`).
+    pub fn refusal(message: String, spot: Option<&SourceSpot>) -> Fail {
+        Fail {
+            spots: spot.into_iter().cloned().collect(),
+            ..Fail::input(message)
+        }
+    }
+
+    fn from_seq(e: &seqloc::seq::SeqError) -> Fail {
+        Fail::refusal(e.to_string(), e.spot())
+    }
+}
+
 impl From<seqloc::seq::SeqError> for Fail {
     fn from(e: seqloc::seq::SeqError) -> Fail {
-        Fail::input(e.to_string())
+        Fail::from_seq(&e)
     }
 }
 
@@ -93,9 +107,9 @@ impl From<seqloc::engine::check::CheckError> for Fail {
         use seqloc::checker::builtin::symex::SymexError;
         use seqloc::engine::check::CheckError;
         match &e {
-            CheckError::Seq(s) => Fail::input(s.to_string()),
-            CheckError::Bmc(BmcError::Symex(SymexError::Unsupported { .. })) => {
-                Fail::input(e.to_string())
+            CheckError::Seq(s) => Fail::from_seq(s),
+            CheckError::Bmc(BmcError::Symex(SymexError::Unsupported(spot))) => {
+                Fail::refusal(e.to_string(), Some(spot))
             }
             CheckError::Bmc(BmcError::Symex(SymexError::Timeout)) => {
                 match seqloc::checker::builtin::stop::requested() {
@@ -127,6 +141,13 @@ impl From<seqloc::engine::localize::LocalizeError> for Fail {
                 ..Fail::checker(e.to_string())
             },
             LocalizeError::Oracle(OracleError::External(e)) => cmd_check::external_fail(e),
+            // A construct the diagnosis model's encoding refuses is the program's, as in
+            // `check`: bad input, not a checker failure.
+            LocalizeError::Oracle(OracleError::Builtin(
+                seqloc::checker::builtin::BmcError::Symex(
+                    seqloc::checker::builtin::symex::SymexError::Unsupported(ref spot),
+                ),
+            )) => Fail::refusal(e.to_string(), Some(spot)),
             e => Fail::checker(e.to_string()),
         }
     }
