@@ -6,6 +6,9 @@ use serde::Serialize;
 
 use crate::ir::{Loc, SourceMap};
 
+/// Where a refusal sends the reader: the README section that lists what is modelled.
+pub const SUPPORTED_C: &str = "see README \"Supported C\"";
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SourceSpot {
     pub file: String,
@@ -39,6 +42,12 @@ impl SourceSpot {
                 notes: vec![],
             },
         }
+    }
+
+    /// A construct seqloc refuses, at `loc`: `message` names it and says why, and the
+    /// README section that lists what is modelled is named after it, as every refusal does.
+    pub fn refusal(sources: &SourceMap, loc: Loc, message: impl Into<String>) -> SourceSpot {
+        SourceSpot::at(sources, loc, format!("{}; {SUPPORTED_C}", message.into()))
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> SourceSpot {

@@ -839,7 +839,19 @@ fn nonsense_bounds_are_refused() {
         let o = run(&[cmd, "examples/lost_update.c", opt, v]);
         assert_eq!(o.status.code(), Some(2), "{cmd} {opt} {v}");
         assert!(stderr(&o).contains(opt), "{cmd} {opt} {v}: {}", stderr(&o));
+        // There is no running without a time limit: the message must not offer one.
+        assert!(
+            !stderr(&o).contains("no limit"),
+            "{cmd} {opt} {v}: {}",
+            stderr(&o)
+        );
     }
+    let o = run(&["check", "examples/lost_update.c", "--timeout", "1e30"]);
+    assert!(
+        stderr(&o).contains("every run has a time limit"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// `--max-candidates N` lists at most N (the first found, ranked among themselves) and says
@@ -942,7 +954,7 @@ fn what_is_not_a_c_program_is_refused() {
         nomain.to_string_lossy().into_owned(),
         cpp.to_string_lossy().into_owned(),
     );
-    for cmd in ["check", "localize", "sequentialize"] {
+    for cmd in ["check", "localize", "sequentialize", "parse"] {
         for (file, words) in [
             (nomain.as_str(), "has no `main`"),
             (cpp.as_str(), "is C++"),
@@ -953,8 +965,18 @@ fn what_is_not_a_c_program_is_refused() {
             assert!(stderr(&o).contains(words), "{cmd} {file}: {}", stderr(&o));
         }
     }
-    // `parse` shows the facts of any C file.
-    assert_eq!(run(&["parse", &nomain]).status.code(), Some(0));
+    // A program without `main` has no initial thread for `parse` to show either; asked for
+    // JSON, it says so in the error document.
+    let o = run(&["parse", &nomain, "--json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let j = json(&o);
+    assert_eq!(j["schema"], "seqloc.error/1", "{j}");
+    assert!(
+        j["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("has no `main`")),
+        "{j}"
+    );
 }
 
 #[test]
@@ -1077,6 +1099,25 @@ fn a_sweep_exits_non_zero_on_a_wrong_or_failed_task() {
     assert!(!reason.contains('^'), "{reason}");
     let (o, _) = sweep(&["--exit-zero"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+
+    // A task file with a YAML syntax error is an errored task, named with the parser's
+    // message, not a file skipped with a warning.
+    let yaml = dir.path().join("yaml");
+    std::fs::create_dir(&yaml).expect("mkdir");
+    std::fs::write(
+        yaml.join("broken.yml"),
+        "format_version: '2.0'\ninput_files: 'nosuch.c'\nproperties: [[[\n",
+    )
+    .expect("write");
+    for arg in [yaml.clone(), yaml.join("broken.yml")] {
+        let o = run(&["sweep", &arg.to_string_lossy(), "--no-progress"]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("not valid YAML: did not find expected node content at line 4"),
+            "{}",
+            stderr(&o)
+        );
+    }
 
     let empty = d.join("empty");
     std::fs::create_dir(&empty).expect("mkdir");
@@ -1647,4 +1688,223 @@ fn a_deadlock_schedule_replays_under_the_default_property() {
     assert_eq!(json(&o)["verdict"], "deadlock");
     let o = run(&["localize", p, "--schedule", s, "--property", "unreach-call"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+/// `sequentialize` and `instrument` on a program with no failure write nothing, say so on
+/// stderr, and leave no earlier run's file at `-o` for a script to take for their output.
+#[test]
+fn no_failure_writes_no_output_and_leaves_no_stale_one() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ok = dir.path().join("ok.c");
+    std::fs::write(
+        &ok,
+        "#include <pthread.h>\n#include <assert.h>\nint c = 0;\npthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nvoid *w(void *a) { pthread_mutex_lock(&m); c = c + 1; pthread_mutex_unlock(&m); return 0; }\nint main(void) {\n  pthread_t a, b;\n  pthread_create(&a, 0, w, 0);\n  pthread_create(&b, 0, w, 0);\n  pthread_join(a, 0);\n  pthread_join(b, 0);\n  assert(c == 2);\n  return 0;\n}\n",
+    )
+    .expect("write");
+    let ok = ok.to_string_lossy().into_owned();
+    for (cmd, what) in [
+        ("sequentialize", "nothing to sequentialize"),
+        ("instrument", "nothing to instrument"),
+    ] {
+        let out = dir.path().join(format!("{cmd}.c"));
+        std::fs::write(&out, "/* an earlier run's output */\n").expect("write");
+        let o = run(&[cmd, &ok, "-o", &out.to_string_lossy()]);
+        assert_eq!(o.status.code(), Some(0), "{cmd}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(what), "{cmd}: {err}");
+        assert!(err.contains("not written"), "{cmd}: {err}");
+        assert!(err.contains("removed"), "{cmd}: {err}");
+        assert!(!out.exists(), "{cmd}: the stale file is still there");
+        assert!(stdout(&o).is_empty(), "{cmd}: {}", stdout(&o));
+    }
+    // The input itself is never removed, whatever `-o` says.
+    let o = run(&["sequentialize", &ok, "-o", &ok]);
+    assert!(std::path::Path::new(&ok).exists(), "{}", stderr(&o));
+}
+
+/// `--format html` on an error prints a small error page on stdout (well-formed, with the
+/// message and the location), the message for people staying on stderr.
+#[test]
+fn an_error_with_format_html_is_an_error_page() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bad = dir.path().join("bad.c");
+    std::fs::write(&bad, "int main( { return 0; }\n").expect("write");
+    let asm = dir.path().join("asm.c");
+    std::fs::write(
+        &asm,
+        "int main(void) {\n  __asm__(\"nop\");\n  return 0;\n}\n",
+    )
+    .expect("write");
+    let (bad, asm) = (
+        bad.to_string_lossy().into_owned(),
+        asm.to_string_lossy().into_owned(),
+    );
+    for cmd in ["check", "localize"] {
+        for (input, location) in [
+            ("no/such/file.c", None),
+            (bad.as_str(), Some("bad.c:1:")),
+            (asm.as_str(), Some("asm.c:2:")),
+        ] {
+            let o = run(&[cmd, input, "--format", "html"]);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {input}");
+            assert!(stderr(&o).contains("error"), "{}", stderr(&o));
+            let page = stdout(&o);
+            assert!(page.starts_with("<!DOCTYPE html>"), "{cmd} {input}: {page}");
+            assert!(page.contains("id=\"message\""), "{page}");
+            if let Some(l) = location {
+                assert!(page.contains(l), "{cmd} {input}: {page}");
+            }
+            let mut r = quick_xml::Reader::from_str(&page);
+            loop {
+                match r.read_event() {
+                    Ok(quick_xml::events::Event::Eof) => break,
+                    Ok(_) => {}
+                    Err(e) => panic!("{cmd} {input}: not well-formed ({e}): {page}"),
+                }
+            }
+        }
+    }
+}
+
+/// `repair --help` offers only the formats `repair` writes, and the one it does not write
+/// is refused by the argument parser, before any work.
+#[test]
+fn repair_offers_only_the_formats_it_writes() {
+    let help = stdout(&run(&["repair", "--help"]));
+    assert!(
+        help.contains("[possible values: text, json, sarif]"),
+        "{help}"
+    );
+    assert!(!help.contains("HTML page"), "{help}");
+    for args in [
+        &["repair", "examples/lost_update.c", "--format", "html"][..],
+        &[
+            "localize",
+            "--repair",
+            "examples/lost_update.c",
+            "--format",
+            "html",
+        ][..],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains("html"), "{args:?}: {}", stderr(&o));
+    }
+}
+
+/// `--rounds` above an explicit `--max-rounds` is refused naming both (the search would be
+/// cut to the maximum); above the default maximum it raises it instead.
+#[test]
+fn rounds_above_max_rounds_are_refused_or_raise_the_default() {
+    for (args, asked) in [
+        (&["--max-rounds", "2", "--rounds", "3"][..], "--rounds 3"),
+        (
+            &["--max-rounds", "2", "--context-switches", "4"][..],
+            "--context-switches 4",
+        ),
+    ] {
+        for cmd in ["check", "localize"] {
+            let mut a = vec![cmd, "examples/lost_update.c"];
+            a.extend_from_slice(args);
+            let o = run(&a);
+            assert_eq!(o.status.code(), Some(2), "{a:?}: {}", stderr(&o));
+            let err = stderr(&o);
+            assert!(
+                err.contains(asked) && err.contains("--max-rounds 2"),
+                "{err}"
+            );
+            a.push("--json");
+            let j = json(&run(&a));
+            assert_eq!(j["schema"], "seqloc.error/1", "{j}");
+        }
+    }
+    let j = json(&run(&[
+        "check",
+        "examples/lost_update.c",
+        "--rounds",
+        "17",
+        "--json",
+    ]));
+    assert_eq!(j["bounds"]["rounds"], 17, "{j}");
+}
+
+/// A construct refused after the front end (by the inliner, the sequentializer or the
+/// built-in checker) is located as the front end's refusals are: JSON `locations` and
+/// SARIF locations filled, the caret display on stderr, the construct named as the source
+/// wrote it, and the README section that lists what is modelled.
+#[test]
+fn late_refusals_are_located_and_point_at_supported_c() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let head = "#include <pthread.h>\n#include <assert.h>\n";
+    let cases: &[(&str, &str, u64, &str)] = &[
+        (
+            "cancel.c",
+            "int x;\nvoid *w(void *a) { x = 1; return 0; }\nint main(void) {\n  pthread_t t;\n  pthread_create(&t, 0, w, 0);\n  pthread_cancel(t);\n  pthread_join(t, 0);\n  return 0;\n}\n",
+            8,
+            "`pthread_cancel`",
+        ),
+        (
+            "float.c",
+            "int main(void) {\n  double d = 1.5;\n  assert(d > 1);\n  return 0;\n}\n",
+            4,
+            "floating-point",
+        ),
+        (
+            "realloc.c",
+            "#include <stdlib.h>\nint main(void) {\n  int *p = malloc(4);\n  p = realloc(p, 8);\n  assert(p != 0);\n  return 0;\n}\n",
+            6,
+            "`realloc`",
+        ),
+        (
+            "bitfield.c",
+            "struct S { int a : 3; int b : 5; };\nint main(void) {\n  struct S s = {1, 2};\n  assert(s.a == 1);\n  return 0;\n}\n",
+            5,
+            "bit-fields",
+        ),
+        (
+            "errno.c",
+            "#include <errno.h>\nint main(void) {\n  errno = 0;\n  assert(errno == 0);\n  return 0;\n}\n",
+            5,
+            "`errno`",
+        ),
+        (
+            "setjmp.c",
+            "#include <setjmp.h>\njmp_buf b;\nint main(void) {\n  if (setjmp(b)) return 1;\n  longjmp(b, 1);\n  return 0;\n}\n",
+            6,
+            "`setjmp`",
+        ),
+    ];
+    for (name, body, line, construct) in cases {
+        let f = dir.path().join(name);
+        std::fs::write(&f, format!("{head}{body}")).expect("write");
+        let f = f.to_string_lossy().into_owned();
+        let o = run(&["check", &f, "--json"]);
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));
+        let j = json(&o);
+        let error = j["error"].as_str().unwrap_or_default();
+        assert!(error.contains(construct), "{name}: {j}");
+        assert!(error.ends_with("see README \"Supported C\""), "{name}: {j}");
+        assert!(
+            !error.contains("<generated>") && !error.contains("__"),
+            "{name}: {j}"
+        );
+        assert!(!error.contains("is not supported"), "{name}: {j}");
+        let loc = &j["locations"][0];
+        assert_eq!(loc["line"], *line, "{name}: {j}");
+        assert!(
+            loc["file"].as_str().is_some_and(|p| p.ends_with(name)),
+            "{name}: {j}"
+        );
+        // The text report shows the line with its caret, as the front end's refusals do.
+        let err = stderr(&o);
+        assert!(err.contains(&format!("{name}:{line}:")), "{name}: {err}");
+        assert!(err.contains('^'), "{name}: {err}");
+    }
+    let f = dir.path().join("cancel.c").to_string_lossy().into_owned();
+    let j = json(&run(&["check", &f, "--format", "sarif"]));
+    let note = &j["runs"][0]["invocations"][0]["toolExecutionNotifications"][0];
+    assert_eq!(
+        note["locations"][0]["physicalLocation"]["region"]["startLine"], 8,
+        "{j}"
+    );
 }

@@ -104,6 +104,24 @@ pub enum Format {
     Html,
 }
 
+/// The formats `repair` writes: a repair has no HTML page, so its help does not offer one.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RepairFormat {
+    Text,
+    Json,
+    Sarif,
+}
+
+impl From<RepairFormat> for Format {
+    fn from(f: RepairFormat) -> Format {
+        match f {
+            RepairFormat::Text => Format::Text,
+            RepairFormat::Json => Format::Json,
+            RepairFormat::Sarif => Format::Sarif,
+        }
+    }
+}
+
 /// `--format`, or JSON for `--json` (the two conflict, so at most one was given).
 pub fn output_format(format: Format, json: bool) -> Format {
     if json { Format::Json } else { format }
@@ -177,9 +195,10 @@ pub struct BoundArgs {
     /// Bound the number of context switches (as rounds: a schedule with K switches fits K+1 rounds)
     #[arg(long, value_name = "K", conflicts_with = "rounds")]
     pub context_switches: Option<u32>,
-    /// Largest number of rounds when deepening [default: 16; without --rounds,
-    /// --context-switches, --max-rounds or --threads, up to 64 while the explicit-state
-    /// search holds a failure that is not replayed yet]
+    /// Largest number of rounds when deepening [default: 16, or --rounds when that is
+    /// more; without --rounds, --context-switches, --max-rounds or --threads, up to 64
+    /// while the explicit-state search holds a failure that is not replayed yet]; below
+    /// --rounds it is refused
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_rounds: Option<u32>,
     /// Loop unwinding bound (default: deepen from 2 while a bound is reached; counted loops run exactly)
@@ -235,8 +254,8 @@ pub struct CheckArgs {
     /// Which properties to check
     #[arg(long, value_enum, default_value_t = PropertyArg::All)]
     pub property: PropertyArg,
-    /// Output format (a failure then prints a `seqloc.error/1` document, or SARIF with
-    /// the error as a notification, on stdout too)
+    /// Output format (a failure then prints a `seqloc.error/1` document, SARIF with the
+    /// error as a notification, or an HTML error page, on stdout too)
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Same as --format json
@@ -313,8 +332,35 @@ impl CheckerArgs {
 }
 
 impl BoundArgs {
+    /// `--max-rounds`, or the default raised to `--rounds` when that asks for more: a
+    /// default must not quietly cap what the user asked for.
     pub fn max_rounds(&self) -> u32 {
-        self.max_rounds.unwrap_or(MAX_ROUNDS)
+        self.max_rounds
+            .unwrap_or_else(|| MAX_ROUNDS.max(self.fixed_rounds().unwrap_or(0)))
+    }
+    /// The rounds `--rounds` or `--context-switches` fix, if either was given.
+    fn fixed_rounds(&self) -> Option<u32> {
+        self.rounds
+            .or(self.context_switches.map(|k| k.saturating_add(1)))
+    }
+    /// Refuses bounds that contradict each other: a fixed number of rounds above an
+    /// explicit `--max-rounds` would be cut to it, and the answer would name bounds the
+    /// user did not ask for.
+    pub fn validate(&self) -> Result<(), String> {
+        let (Some(max), Some(fixed)) = (self.max_rounds, self.fixed_rounds()) else {
+            return Ok(());
+        };
+        if fixed <= max {
+            return Ok(());
+        }
+        let asked = match (self.rounds, self.context_switches) {
+            (Some(r), _) => format!("--rounds {r}"),
+            (None, Some(k)) => format!("--context-switches {k} ({fixed} rounds)"),
+            (None, None) => return Ok(()),
+        };
+        Err(format!(
+            "{asked} is above --max-rounds {max}: the search would stop at {max} rounds; raise --max-rounds or lower the other"
+        ))
     }
     pub fn threads(&self) -> u32 {
         self.threads.unwrap_or(THREADS)
@@ -333,7 +379,7 @@ fn seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v <= MAX_SECONDS => Ok(v),
         Ok(v) if v > MAX_SECONDS => Err(format!(
-            "must be at most {MAX_SECONDS:.0} seconds (about a year); leave it out for no limit"
+            "must be at most {MAX_SECONDS:.0} seconds (about a year): every run has a time limit (left out, the option's default), and none is longer"
         )),
         Ok(_) => Err("must be a positive number of seconds".into()),
         Err(e) => Err(e.to_string()),
@@ -411,8 +457,8 @@ pub struct LocalizeArgs {
     /// at most 10 s)
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
     pub root_cause_time: Option<u64>,
-    /// Output format (a failure then prints a `seqloc.error/1` document, or SARIF with
-    /// the error as a notification, on stdout too)
+    /// Output format (a failure then prints a `seqloc.error/1` document, SARIF with the
+    /// error as a notification, or an HTML error page, on stdout too)
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Same as --format json
@@ -461,9 +507,11 @@ pub struct RepairArgs {
     /// --timeout)
     #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = seconds)]
     pub verify_timeout: f64,
-    /// Output format: text or json (`seqloc.repair/1`, documented in src/report/repair.rs)
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// Output format: text, json (`seqloc.repair/1`, documented in src/report/repair.rs) or
+    /// sarif (the repair as a fix); for the HTML view of the localization run `seqloc
+    /// localize --format html`
+    #[arg(long, value_enum, default_value_t = RepairFormat::Text)]
+    pub format: RepairFormat,
     /// Same as --format json
     #[arg(long, conflicts_with = "format")]
     pub json: bool,

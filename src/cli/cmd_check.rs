@@ -214,10 +214,17 @@ fn seqloc_external(
         } else {
             "ESBMC"
         };
-        return Err(Fail::input(format!(
-            "{}: `{name}` is not modelled as POSIX specifies by {checker}'s own pthread library, which it would use to search the program (semaphores, read-write locks, spinlocks, mutex types, barriers, pthread_once and detached threads); use --checker builtin, or localize along a known failure with --schedule",
-            prep.normalized.sources.describe(loc)
-        )));
+        let spot = seqloc::diagnostics::SourceSpot::refusal(
+            &prep.normalized.sources,
+            loc,
+            format!(
+                "`{name}` is not modelled as POSIX specifies by {checker}'s own pthread library, which it would use to search the program (semaphores, read-write locks, spinlocks, mutex types, barriers, pthread_once and detached threads); use --checker builtin, or localize along a known failure with --schedule"
+            ),
+        );
+        return Err(Fail::refusal(
+            format!("{}: {}", spot.location(), spot.message),
+            Some(&spot),
+        ));
     }
     let log = |level: u8, msg: &str| verbose(ctx, level, msg);
     let cfg = external_config(&a.checker, &a.input, framework, templates);

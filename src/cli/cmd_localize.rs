@@ -316,9 +316,11 @@ pub fn instrument(ctx: &Ctx, a: InstrumentArgs) -> Result<u8, Fail> {
     let mut failing = match search {
         Search::Failing(f) => f,
         Search::NoFailure(out) => {
+            let paths: Vec<&std::path::Path> = a.output.iter().map(|p| p.as_path()).collect();
             eprintln!(
-                "seqloc: no failing interleaving found ({}); nothing to instrument",
-                out.reason.as_deref().unwrap_or("within the bounds")
+                "seqloc: no failing interleaving found ({}); nothing to instrument: {}",
+                out.reason.as_deref().unwrap_or("within the bounds"),
+                super::nothing_written(&paths, &a.input.file)
             );
             return Ok(super::cmd_check::exit_code(&out));
         }
@@ -502,6 +504,17 @@ fn repair_args(a: LocalizeArgs) -> Result<super::args::RepairArgs, Fail> {
             "{name} cannot be combined with --repair (run `seqloc localize` with it, and `seqloc repair` for the repair)"
         )));
     }
+    use super::args::{Format, RepairFormat};
+    let format = match a.format {
+        Format::Text => RepairFormat::Text,
+        Format::Json => RepairFormat::Json,
+        Format::Sarif => RepairFormat::Sarif,
+        Format::Html => {
+            return Err(Fail::input(
+                "--format html cannot be combined with --repair: a repair is printed as text, JSON or SARIF (run `seqloc localize --format html` for the HTML view)",
+            ));
+        }
+    };
     Ok(super::args::RepairArgs {
         input: a.input,
         checker: a.checker,
@@ -510,7 +523,7 @@ fn repair_args(a: LocalizeArgs) -> Result<super::args::RepairArgs, Fail> {
         write_patch: None,
         repairs: 1,
         verify_timeout: 60.0,
-        format: a.format,
+        format,
         json: a.json,
     })
 }

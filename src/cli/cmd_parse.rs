@@ -5,7 +5,7 @@ use super::{Ctx, Fail, write_output};
 use seqloc::report::style::Style;
 
 pub fn run(ctx: &Ctx, a: ParseArgs) -> Result<u8, Fail> {
-    let prog = super::load_any(ctx, &a.input)?;
+    let prog = super::load(ctx, &a.input)?;
     let name = a.input.file.display().to_string();
     let text = if let Some(stage) = a.dump_ir {
         let shown = match stage {

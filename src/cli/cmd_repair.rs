@@ -18,12 +18,7 @@ use seqloc::report::style::Style;
 
 pub fn run(ctx: &Ctx, a: RepairArgs) -> Result<u8, Fail> {
     let t0 = Instant::now();
-    let format = super::args::output_format(a.format, a.json);
-    if format == Format::Html {
-        return Err(Fail::input(
-            "seqloc repair prints text, JSON or SARIF; for the HTML view run `seqloc localize --format html`",
-        ));
-    }
+    let format = super::args::output_format(a.format.into(), a.json);
     // Refused before the work, not after it.
     if let Some(p) = &a.write_patch {
         if super::same_file(p, &a.input.file) {

@@ -122,9 +122,15 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
                     (c.schedule, dl || a.deadlock_rules)
                 }
                 None => {
+                    let paths: Vec<&std::path::Path> = [&a.output, &a.emit_schedule]
+                        .into_iter()
+                        .flatten()
+                        .map(|p| p.as_path())
+                        .collect();
                     eprintln!(
-                        "seqloc: no failing interleaving found ({}); nothing to sequentialize",
-                        out.reason.as_deref().unwrap_or("within the bounds")
+                        "seqloc: no failing interleaving found ({}); nothing to sequentialize: {}",
+                        out.reason.as_deref().unwrap_or("within the bounds"),
+                        super::nothing_written(&paths, &a.input.file)
                     );
                     return Ok(super::cmd_check::exit_code(&out));
                 }

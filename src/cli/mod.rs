@@ -75,9 +75,23 @@ impl From<FrontendError> for Fail {
     }
 }
 
+impl Fail {
+    /// A refused construct: bad input, located (the caret display, JSON `locations`).
+    pub fn refusal(message: String, spot: Option<&SourceSpot>) -> Fail {
+        Fail {
+            spots: spot.into_iter().cloned().collect(),
+            ..Fail::input(message)
+        }
+    }
+
+    fn from_seq(e: &seqloc::seq::SeqError) -> Fail {
+        Fail::refusal(e.to_string(), e.spot())
+    }
+}
+
 impl From<seqloc::seq::SeqError> for Fail {
     fn from(e: seqloc::seq::SeqError) -> Fail {
-        Fail::input(e.to_string())
+        Fail::from_seq(&e)
     }
 }
 
@@ -93,9 +107,9 @@ impl From<seqloc::engine::check::CheckError> for Fail {
         use seqloc::checker::builtin::symex::SymexError;
         use seqloc::engine::check::CheckError;
         match &e {
-            CheckError::Seq(s) => Fail::input(s.to_string()),
-            CheckError::Bmc(BmcError::Symex(SymexError::Unsupported { .. })) => {
-                Fail::input(e.to_string())
+            CheckError::Seq(s) => Fail::from_seq(s),
+            CheckError::Bmc(BmcError::Symex(SymexError::Unsupported(spot))) => {
+                Fail::refusal(e.to_string(), Some(spot))
             }
             CheckError::Bmc(BmcError::Symex(SymexError::Timeout)) => {
                 match seqloc::checker::builtin::stop::requested() {
@@ -127,6 +141,13 @@ impl From<seqloc::engine::localize::LocalizeError> for Fail {
                 ..Fail::checker(e.to_string())
             },
             LocalizeError::Oracle(OracleError::External(e)) => cmd_check::external_fail(e),
+            // A construct the diagnosis model's encoding refuses is the program's, as in
+            // `check`: bad input, not a checker failure.
+            LocalizeError::Oracle(OracleError::Builtin(
+                seqloc::checker::builtin::BmcError::Symex(
+                    seqloc::checker::builtin::symex::SymexError::Unsupported(ref spot),
+                ),
+            )) => Fail::refusal(e.to_string(), Some(spot)),
             e => Fail::checker(e.to_string()),
         }
     }
@@ -187,6 +208,17 @@ pub fn main() -> ExitCode {
         seqloc::checker::builtin::stop::watch(c.memory_limit.filter(|_| builtin));
         seqloc::checker::builtin::stop::set_time_limit(timeout(c.time_limit()));
     }
+    let bounds = match &cli.cmd {
+        Command::Check(a) => Some(&a.bounds),
+        Command::Sequentialize(a) => Some(&a.bounds),
+        Command::Instrument(a) => Some(&a.bounds),
+        Command::Localize(a) => Some(&a.bounds),
+        Command::Repair(a) => Some(&a.bounds),
+        Command::Parse(_) | Command::Sweep(_) => None,
+    };
+    if let Some(Err(message)) = bounds.map(args::BoundArgs::validate) {
+        return fail(Fail::input(message), machine.as_ref(), &err_style);
+    }
     let r = match cli.cmd {
         Command::Parse(a) => cmd_parse::run(&ctx, a),
         Command::Check(a) => cmd_check::run(&ctx, a),
@@ -198,27 +230,25 @@ pub fn main() -> ExitCode {
     };
     match r {
         Ok(code) => ExitCode::from(code),
-        Err(f) => {
-            report(&f, &err_style);
-            if let Some((format, program)) = machine {
-                let e = seqloc::report::error::ErrorReport {
-                    program: &program,
-                    exit_code: f.code,
-                    message: &f.message,
-                    notes: &f.notes,
-                    spots: &f.spots,
-                    limit: f.limit,
-                };
-                let doc = match format {
-                    args::Format::Sarif => seqloc::report::error::to_sarif(&e),
-                    _ => seqloc::report::error::to_json(&e),
-                };
-                use std::io::Write;
-                let _ = writeln!(std::io::stdout().lock(), "{doc}");
-            }
-            ExitCode::from(f.code)
-        }
+        Err(f) => fail(f, machine.as_ref(), &err_style),
     }
+}
+
+/// Reports `f` on stderr, and as a document on stdout when a format was asked for.
+fn fail(f: Fail, machine: Option<&(args::Format, String)>, err_style: &Style) -> ExitCode {
+    report(&f, err_style);
+    if let Some((format, program)) = machine {
+        let e = seqloc::report::error::ErrorReport {
+            program,
+            exit_code: f.code,
+            message: &f.message,
+            notes: &f.notes,
+            spots: &f.spots,
+            limit: f.limit,
+        };
+        print_error_document(*format, &e);
+    }
+    ExitCode::from(f.code)
 }
 
 /// Parses the arguments; `--version` also names the solver and the external checkers found
@@ -273,6 +303,8 @@ fn usage_error(e: clap::Error) -> ExitCode {
     };
     let format = if asked("sarif") {
         args::Format::Sarif
+    } else if asked("html") {
+        args::Format::Html
     } else if asked("json") || args.iter().any(|a| a == "--json") {
         args::Format::Json
     } else {
@@ -293,27 +325,32 @@ fn usage_error(e: clap::Error) -> ExitCode {
         spots: &[],
         limit: None,
     };
-    let doc = match format {
-        args::Format::Sarif => seqloc::report::error::to_sarif(&r),
-        _ => seqloc::report::error::to_json(&r),
-    };
-    use std::io::Write;
-    let _ = writeln!(std::io::stdout().lock(), "{doc}");
+    print_error_document(format, &r);
     ExitCode::from(EXIT_BAD_INPUT)
 }
 
-/// The machine-readable format a command's stdout was asked for (and its input file): a
-/// failure then prints an error document there too, not nothing.
+/// The error as a document of the format stdout was asked for.
+fn print_error_document(format: args::Format, e: &seqloc::report::error::ErrorReport) {
+    let doc = match format {
+        args::Format::Sarif => seqloc::report::error::to_sarif(e),
+        args::Format::Html => seqloc::report::error::to_html(e),
+        _ => seqloc::report::error::to_json(e),
+    };
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{}", doc.trim_end());
+}
+
+/// The document format a command's stdout was asked for (and its input file): a failure
+/// then prints an error document there too, not nothing.
 fn machine_output(cmd: &Command) -> Option<(args::Format, String)> {
     let (format, file) = match cmd {
         Command::Check(a) => (args::output_format(a.format, a.json), &a.input.file),
         Command::Localize(a) => (args::output_format(a.format, a.json), &a.input.file),
-        Command::Repair(a) => (args::output_format(a.format, a.json), &a.input.file),
+        Command::Repair(a) => (args::output_format(a.format.into(), a.json), &a.input.file),
         Command::Parse(a) if a.json => (args::Format::Json, &a.input.file),
         _ => return None,
     };
-    (!matches!(format, args::Format::Text | args::Format::Html))
-        .then(|| (format, file.display().to_string()))
+    (format != args::Format::Text).then(|| (format, file.display().to_string()))
 }
 
 fn report(f: &Fail, st: &Style) {
@@ -376,8 +413,8 @@ fn refuse_cplusplus(file: &Path) -> Result<(), Fail> {
     Ok(())
 }
 
-/// The program as lowered, whatever it holds (`parse` shows the facts of any C file).
-pub fn load_any(ctx: &Ctx, input: &InputArgs) -> Result<Program, Fail> {
+/// The program as lowered, whatever it holds.
+fn load_any(ctx: &Ctx, input: &InputArgs) -> Result<Program, Fail> {
     refuse_cplusplus(&input.file)?;
     let opts = FrontendOptions {
         preprocess: PreprocessOptions {
@@ -426,6 +463,44 @@ pub fn write_output(path: Option<&Path>, input: &Path, text: &str) -> Result<(),
             let _ = out.write_all(text.as_bytes());
             Ok(())
         }
+    }
+}
+
+/// When a run has nothing to write (no failing interleaving): the words for the message
+/// that says so, naming each `-o`-style path. A regular file already at one of them is
+/// removed, as `make` deletes a target whose recipe failed: a script that compiles it next
+/// must not take an earlier run's output for this one's. The input is never removed, nor
+/// anything that is not a plain file (`/dev/null`, a link, a folder).
+pub fn nothing_written(paths: &[&Path], input: &Path) -> String {
+    let mut words = Vec::new();
+    for p in paths {
+        let regular = std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file());
+        let said = if !regular {
+            if std::fs::symlink_metadata(p).is_ok() {
+                format!("{} not written (left as it was)", p.display())
+            } else {
+                format!("{} not written", p.display())
+            }
+        } else if same_file(p, input) {
+            format!("{} not written (it is the input file)", p.display())
+        } else {
+            match std::fs::remove_file(p) {
+                Ok(()) => format!(
+                    "{} not written (the file an earlier run left there was removed)",
+                    p.display()
+                ),
+                Err(e) => format!(
+                    "{} not written (an earlier file there could not be removed: {e}; it is not this run's output)",
+                    p.display()
+                ),
+            }
+        };
+        words.push(said);
+    }
+    if words.is_empty() {
+        "stdout left empty".to_string()
+    } else {
+        words.join("; ")
     }
 }
 

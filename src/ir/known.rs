@@ -248,6 +248,44 @@ pub const ONCE_END: &str = "__seqloc_once_end";
 /// glibc's `PTHREAD_BARRIER_SERIAL_THREAD`.
 pub const BARRIER_SERIAL_THREAD: i128 = -1;
 
+/// The name a refusal gives a library function: the one the program's source wrote where
+/// glibc's headers turn it into another (`setjmp` is `_setjmp`, `errno` reads
+/// `__errno_location()`).
+pub fn source_name(name: &str) -> &str {
+    match name {
+        "_setjmp" | "__sigsetjmp" | "sigsetjmp" => "setjmp",
+        "_longjmp" | "siglongjmp" | "__longjmp_chk" => "longjmp",
+        "__errno_location" => "errno",
+        n => n,
+    }
+}
+
+/// What a refusal calls a use of the library function `name`: `a call to `f`` (under its
+/// source name), or `a use of `errno`` for the function glibc reads it through.
+pub fn refused_call(name: &str) -> String {
+    match source_name(name) {
+        "errno" => "a use of `errno`".to_string(),
+        n => format!("a call to `{n}`"),
+    }
+}
+
+/// Why a call of the bodiless function `name` is refused (the README pointer follows it).
+pub fn refusal_reason(name: &str) -> String {
+    let facility = matches!(source_name(name), "setjmp" | "longjmp" | "errno")
+        || classify(name) == Known::Unsupported;
+    if is_gcc_atomic_builtin(name) {
+        "a GCC atomic builtin seqloc does not model (it models loads, stores, exchanges, \
+         compare-exchanges, fetch-and-op, test-and-set, clear and fences)"
+            .into()
+    } else if facility {
+        "a pthread or C library facility seqloc does not model".into()
+    } else {
+        "a function the program does not define and seqloc does not model (it models the \
+         pthread API, the SV-COMP primitives, malloc/calloc/free, abort/exit and assert)"
+            .into()
+    }
+}
+
 pub fn classify(name: &str) -> Known {
     match name {
         "pthread_create" => Known::ThreadCreate,

@@ -7,18 +7,16 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::analysis::facts::address_taken_functions;
-use crate::ir::known::{Known, classify, has_no_effect, is_atomic_function, is_gcc_atomic_builtin};
+use crate::diagnostics::SourceSpot;
+use crate::ir::known::{Known, classify, has_no_effect, is_atomic_function};
 use crate::ir::visit::{self, VisitorMut};
 use crate::ir::*;
 
 #[derive(Debug, thiserror::Error)]
 pub enum InlineError {
-    #[error("call to `{function}` at {at}: {reason}")]
-    Unsupported {
-        function: String,
-        at: String,
-        reason: String,
-    },
+    /// A call seqloc refuses: the spot's message names the function and says why.
+    #[error("{}: {}", .0.location(), .0.message)]
+    Unsupported(Box<SourceSpot>),
 }
 
 pub struct Inliner<'a> {
@@ -185,11 +183,12 @@ impl<'a> Inliner<'a> {
             })
             .collect();
         if cands.is_empty() {
-            return Err(InlineError::Unsupported {
-                function: crate::ir::print::expr_to_string(self.prog, callee),
-                at: self.prog.sources.describe(loc),
-                reason: "an indirect call with no function it could denote".into(),
-            });
+            let function = crate::ir::print::expr_to_string(self.prog, callee);
+            return Err(self.refuse(
+                loc,
+                &function,
+                "an indirect call with no function it could denote",
+            ));
         }
         let mut chain = Stmt::new(
             StmtKind::Expr(Expr::new(
@@ -223,37 +222,30 @@ impl<'a> Inliner<'a> {
         let func = self.prog.func(f);
         let name = func.name.clone();
         if let Some((why, at)) = &func.unsupported {
-            return Err(InlineError::Unsupported {
-                function: name,
-                at: self.prog.sources.describe(loc),
-                reason: format!(
-                    "its body (at {}) uses {why}",
-                    self.prog.sources.describe(*at)
-                ),
-            });
+            let reason = format!(
+                "its body (at {}) uses {why}",
+                self.prog.sources.describe(*at)
+            );
+            return Err(self.refuse(loc, &name, &reason));
         }
         match classify(&name) {
-            Known::Other if !has_no_effect(&name) => Err(InlineError::Unsupported {
-                function: name,
-                at: self.prog.sources.describe(loc),
-                reason: "an external function with no definition; seqloc models the pthread API, \
-                         the SV-COMP primitives, malloc/calloc/free, abort/exit and assert"
-                    .into(),
-            }),
-            Known::Unsupported => Err(InlineError::Unsupported {
-                at: self.prog.sources.describe(loc),
-                reason: if is_gcc_atomic_builtin(&name) {
-                    "a GCC atomic builtin seqloc does not model (it models loads, stores, \
-                     exchanges, compare-exchanges, fetch-and-op, test-and-set, clear and \
-                     fences: README \"Supported C\")"
-                        .into()
-                } else {
-                    "a pthread or C library facility seqloc does not model yet".into()
-                },
-                function: name,
-            }),
+            Known::Other if !has_no_effect(&name) => {
+                Err(self.refuse(loc, &name, &crate::ir::known::refusal_reason(&name)))
+            }
+            Known::Unsupported => {
+                Err(self.refuse(loc, &name, &crate::ir::known::refusal_reason(&name)))
+            }
             _ => Ok(()),
         }
+    }
+
+    /// The refusal of a call to `function` at `loc`, under the name the source wrote.
+    fn refuse(&self, loc: Loc, function: &str, reason: &str) -> InlineError {
+        InlineError::Unsupported(Box::new(SourceSpot::refusal(
+            &self.prog.sources,
+            loc,
+            format!("{}: {reason}", crate::ir::known::refused_call(function)),
+        )))
     }
 
     fn inline_one(
@@ -285,11 +277,7 @@ impl<'a> Inliner<'a> {
         }
         let callee = self.prog.func(f).clone();
         let Some(body) = callee.body.clone() else {
-            return Err(InlineError::Unsupported {
-                function: callee.name,
-                at: self.prog.sources.describe(loc),
-                reason: "no body".into(),
-            });
+            return Err(self.refuse(loc, &callee.name, "it has no body"));
         };
         // Fresh copies of the callee's parameters and locals.
         let mut renames: HashMap<VarId, VarId> = HashMap::new();

@@ -46,7 +46,7 @@ pub struct Page<'a> {
     pub why: Vec<String>,
 }
 
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

@@ -300,10 +300,18 @@ pub enum SeqError {
     Skeleton(#[from] skeleton::SkeletonError),
     #[error("schedule step {step}: {reason}")]
     Schedule { step: usize, reason: String },
-    #[error("{what} at {at} is not supported by the sequentializer: {reason}")]
-    Unsupported {
-        what: String,
-        at: String,
-        reason: String,
-    },
+    /// A construct the sequentializer refuses: the spot's message names it and says why.
+    #[error("{}: {}", .0.location(), .0.message)]
+    Unsupported(Box<crate::diagnostics::SourceSpot>),
+}
+
+impl SeqError {
+    /// Where in the source the refused construct stands, for a located report.
+    pub fn spot(&self) -> Option<&crate::diagnostics::SourceSpot> {
+        match self {
+            SeqError::Unsupported(s) => Some(s),
+            SeqError::Inline(crate::passes::inline::InlineError::Unsupported(s)) => Some(s),
+            _ => None,
+        }
+    }
 }

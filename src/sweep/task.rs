@@ -277,20 +277,49 @@ pub struct TaskDef {
     pub language: Option<String>,
 }
 
-/// Whether a YAML document is meant as a task definition (it has `format_version` or
-/// `input_files` at the top level). Other YAML files in a benchmark folder (witnesses, CI
-/// configuration) are not tasks.
-fn looks_like_task(text: &str) -> bool {
+/// What a YAML file in a benchmark folder is, as far as the sweep is concerned.
+#[derive(Debug, PartialEq, Eq)]
+enum YamlKind {
+    /// A mapping with `format_version` or `input_files` at the top level.
+    Task,
+    /// Meant as a task definition (a top-level `format_version:` or `input_files:` line)
+    /// but not YAML: a task that cannot run, reported as an error, not silently skipped.
+    BrokenTask,
+    /// Anything else (witnesses, CI configuration); the reason, for the message.
+    Other(String),
+}
+
+/// Whether a YAML document is meant as a task definition. Other YAML files in a benchmark
+/// folder (witnesses, CI configuration) are not tasks.
+fn classify_yaml(text: &str) -> YamlKind {
     match serde_norway::from_str::<serde_norway::Value>(text) {
-        Ok(serde_norway::Value::Mapping(m)) => {
-            m.contains_key("format_version") || m.contains_key("input_files")
+        Ok(serde_norway::Value::Mapping(m))
+            if m.contains_key("format_version") || m.contains_key("input_files") =>
+        {
+            YamlKind::Task
         }
-        _ => false,
+        Ok(_) => YamlKind::Other("it has neither format_version nor input_files".to_string()),
+        Err(e) => {
+            // A top-level key starts its line; a witness names `format_version` indented,
+            // inside its metadata, so a broken witness is still not taken for a task.
+            let keyed = text
+                .lines()
+                .any(|l| l.starts_with("format_version") || l.starts_with("input_files"));
+            if keyed {
+                YamlKind::BrokenTask
+            } else {
+                YamlKind::Other(format!("it is not valid YAML ({e})"))
+            }
+        }
     }
 }
 
 /// Parses the text of an SV-COMP task definition. The error is a message without the path.
 pub fn parse_task_def(text: &str) -> Result<TaskDef, String> {
+    // Read as plain YAML first: deserializing into `RawTaskDef` can stop at a type error
+    // before the parser reaches a syntax error further on, which is the message that helps.
+    serde_norway::from_str::<serde_norway::Value>(text)
+        .map_err(|e| format!("not valid YAML: {e}"))?;
     let raw: RawTaskDef = serde_norway::from_str(text).map_err(|e| e.to_string())?;
     let format_version = match raw.format_version {
         Some(serde_norway::Value::String(s)) => s,
@@ -361,7 +390,8 @@ fn load_task_file(id: String, yml: &Path, text: &str) -> Task {
     let def = match parse_task_def(text) {
         Ok(def) => def,
         Err(e) => {
-            task.problem = Some(format!("invalid task definition {}: {e}", yml.display()));
+            // The task's id is its path already: the sweep's messages and JSON give both.
+            task.problem = Some(format!("invalid task definition: {e}"));
             return task;
         }
     };
@@ -581,19 +611,21 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Task>, SweepError> {
                     path: f.path.clone(),
                     source,
                 })?;
-                if !looks_like_task(&text) {
+                if let YamlKind::Other(reason) = classify_yaml(&text) {
                     if f.explicit {
                         return Err(SweepError::NotATask {
                             path: f.path,
-                            reason: "it has neither format_version nor input_files".to_string(),
+                            reason,
                         });
                     }
                     messages::warn(&format!(
-                        "{}: not an SV-COMP task definition (no format_version or input_files); ignored",
+                        "{}: not an SV-COMP task definition ({reason}); ignored",
                         f.path.display()
                     ));
                     continue;
                 }
+                // A broken task definition is loaded too: `load_task_file` makes the YAML
+                // parser's message (with its line and column) the task's problem.
                 let task = load_task_file(slash_path(&f.path), &f.path, &text);
                 listed_inputs.extend(task.inputs.iter().map(|p| canonical(p)));
                 tasks.push((task, f.root));
@@ -985,6 +1017,41 @@ pub(crate) mod tests {
         assert_eq!(
             bug.ground_truth.as_ref().map(|g| g.faulty_lines.clone()),
             Some(vec![14, 22])
+        );
+    }
+
+    /// A task file with a YAML syntax error is an errored task with the parser's line and
+    /// column, in a folder and named alone; YAML that is no task definition is still skipped.
+    #[test]
+    fn a_task_file_that_is_not_yaml_is_an_error_not_skipped() {
+        let broken = "format_version: '2.0'\ninput_files: 'nosuch.c'\nproperties: [[[\n";
+        let dir = tree(&[
+            ("x/broken.yml", broken),
+            (
+                "x/witness.yml",
+                "- entry_type: x\n  metadata:\n    format_version: [\n",
+            ),
+            ("x/ok.c", "int main(void) { return 0; }\n"),
+        ]);
+        let tasks = discover(&[dir.path().join("x")]).unwrap();
+        let ids: Vec<_> = tasks.iter().map(|t| t.id.rsplit('/').next()).collect();
+        assert_eq!(ids, vec![Some("broken.yml"), Some("ok.c")]);
+        let problem = tasks[0].problem.as_deref().unwrap_or("");
+        assert!(problem.contains("not valid YAML"), "{problem}");
+        assert!(problem.contains("at line 4 column 1"), "{problem}");
+        let alone = discover(&[dir.path().join("x/broken.yml")]).unwrap();
+        assert!(
+            alone[0]
+                .problem
+                .as_deref()
+                .is_some_and(|p| p.contains("not valid YAML")),
+            "{alone:?}"
+        );
+        let e = discover(&[dir.path().join("x/witness.yml")]).unwrap_err();
+        assert!(e.to_string().contains("not valid YAML"), "{e}");
+        assert_eq!(
+            classify_yaml("jobs: {}\n"),
+            YamlKind::Other("it has neither format_version nor input_files".into())
         );
     }
 

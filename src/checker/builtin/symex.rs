@@ -23,8 +23,9 @@ use crate::ir::*;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SymexError {
-    #[error("{what} at {at} is not supported by the built-in checker")]
-    Unsupported { what: String, at: String },
+    /// A construct the built-in checker refuses: the spot's message names it.
+    #[error("{}: {}", .0.location(), .0.message)]
+    Unsupported(Box<crate::diagnostics::SourceSpot>),
     #[error("the time limit was reached while encoding the program")]
     Timeout,
     #[error("the program needs more than {0} memory objects")]
@@ -254,11 +255,16 @@ impl<'p> Symex<'p> {
         self.nm.fresh(hint)
     }
 
+    /// The refusal of `what` at `loc` ("the built-in checker does not support {what}").
+    /// Code the front end or the passes made up has no location of its own: the statement
+    /// being encoded then stands for it, so the user still sees which line to look at.
     fn unsupported(&self, what: impl Into<String>, loc: Loc) -> SymexError {
-        SymexError::Unsupported {
-            what: what.into(),
-            at: self.prog.sources.describe(loc),
-        }
+        let loc = if loc.is_synth() { self.cur_loc } else { loc };
+        SymexError::Unsupported(Box::new(crate::diagnostics::SourceSpot::refusal(
+            &self.prog.sources,
+            loc,
+            format!("the built-in checker does not support {}", what.into()),
+        )))
     }
 
     fn tt(&self) -> &'p TypeTable {
@@ -350,8 +356,11 @@ impl<'p> Symex<'p> {
                 continue;
             };
             let base = self.lay.pointer(o, 0);
+            // A refusal inside the initializer points at the declaration.
+            self.cur_loc = var.loc;
             self.write_init(&base, &var.ty, init, &Bool::from_bool(true))?;
         }
+        self.cur_loc = Loc::SYNTH;
         Ok(())
     }
 
@@ -388,9 +397,11 @@ impl<'p> Symex<'p> {
                                 let layout = tt.layout(c, self.dm);
                                 let off = layout.offsets.get(*f).map(|o| o.byte).unwrap_or(0);
                                 if layout.offsets.get(*f).is_some_and(|o| o.bit.is_some()) {
-                                    return Err(
-                                        self.unsupported("bit-field initializers", Loc::SYNTH)
-                                    );
+                                    let at = match &it.init {
+                                        Init::Expr(e) => e.loc,
+                                        Init::List(_) => Loc::SYNTH,
+                                    };
+                                    return Err(self.unsupported("bit-field initializers", at));
                                 }
                                 a = self.mem.offset(&a, &BV::from_u64(off, self.lay.ptr_bits));
                                 t = tt
@@ -875,10 +886,7 @@ impl<'p> Symex<'p> {
             }
             ExprKind::Intrinsic(Intrinsic::Diag, args) => {
                 let (Some(c), Some(orig)) = (args.first(), args.get(1)) else {
-                    return Err(SymexError::Unsupported {
-                        what: "a malformed localization site".into(),
-                        at: self.prog.sources.describe(e.loc),
-                    });
+                    return Err(self.unsupported("a malformed localization site", e.loc));
                 };
                 let site = args.get(2).and_then(Expr::as_int).unwrap_or(0) as u32;
                 let selected = self.truth(c)?;
@@ -1825,7 +1833,14 @@ impl<'p> Symex<'p> {
                 let n = self.fresh_name(&func.name);
                 Ok(BV::new_const(n, w))
             }
-            _ => Err(self.unsupported(format!("a call to `{}` (no definition)", func.name), e.loc)),
+            _ => Err(self.unsupported(
+                format!(
+                    "{} ({})",
+                    crate::ir::known::refused_call(&func.name),
+                    crate::ir::known::refusal_reason(&func.name)
+                ),
+                e.loc,
+            )),
         }
     }
 

@@ -219,11 +219,16 @@ impl Builder<'_> {
     /// parameter bound to the slot's argument. Returns the code and its end label.
     pub(super) fn thread_code(&mut self, k: u32, f: FuncId) -> Result<(Stmt, String), SeqError> {
         let Some(body) = self.prog.func(f).body.clone() else {
-            return Err(SeqError::Unsupported {
-                what: format!("thread function `{}`", self.prog.func(f).name),
-                at: self.prog.sources.describe(self.prog.func(f).loc),
-                reason: "it has no body".into(),
-            });
+            return Err(SeqError::Unsupported(Box::new(
+                crate::diagnostics::SourceSpot::refusal(
+                    &self.prog.sources,
+                    self.prog.func(f).loc,
+                    format!(
+                        "thread function `{}`: it has no body, so the sequentializer has no code to run",
+                        self.prog.func(f).name
+                    ),
+                ),
+            )));
         };
         let body = Inliner::new(&mut self.prog, None, self.opts.recursion).inline_body(f, &body)?;
         let mut unroller = Unroller::new(&mut self.prog, None, self.opts.unwind);
