@@ -11,7 +11,9 @@
  *                                       fixed_points (concrete, and every block ends at a
  *                                       program point given by __seq_cs_at[]), probes (the
  *                                       end-of-run probes exist), deadlock (the deadlock
- *                                       property is checked).
+ *                                       property is checked), switch_bound (symbolic, with
+ *                                       --context-switches: at most {RUNS} thread runs may
+ *                                       execute anything; __seq_runs counts them).
  *   //@for slot ... //@end              repeated for every thread slot, with {SLOT} (0 is
  *                                       main), {CASE} (= {SLOT} + 1, the paper's case
  *                                       number), {THREAD} (the slot's function), {PROBE}
@@ -41,6 +43,11 @@ __seq_round{ROUND}:;
     __VERIFIER_assume(!__seq_halted);
     __seq_cs = __VERIFIER_nondet_uint();
     __VERIFIER_assume(__seq_pc[{SLOT}] <= __seq_cs && __seq_cs <= {POINTS});
+//@if switch_bound
+    /* --context-switches K: at most K + 1 runs execute anything. */
+    __seq_runs = __seq_runs + (__seq_pc[{SLOT}] < __seq_cs);
+    __VERIFIER_assume(__seq_runs <= {RUNS});
+//@end
     {THREAD}();
     __seq_pc[{SLOT}] = __seq_cs;
     __VERIFIER_assume(!__seq_atomic[{SLOT}] || __seq_done[{SLOT}]);

@@ -665,6 +665,38 @@ fn recursion_is_checked_to_its_bound() {
     assert!(reached.contains("recursive_sum.c:5"), "{j}");
 }
 
+/// `--context-switches K` bounds switches, not only rounds: no counterexample has more
+/// than K (the lost update of the example needs 4), and below what the failure needs the
+/// answer is UNKNOWN, never a failure beyond the bound.
+#[test]
+fn context_switches_bound_the_counterexample() {
+    let switches = |j: &serde_json::Value| {
+        let blocks = j["schedule"]["blocks"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        blocks
+            .windows(2)
+            .filter(|w| w[0]["thread"] != w[1]["thread"])
+            .count()
+    };
+    for (k, code) in [(3, 3), (4, 1), (6, 1)] {
+        let o = run(&[
+            "check",
+            "examples/lost_update.c",
+            "--context-switches",
+            &k.to_string(),
+            "--format",
+            "json",
+        ]);
+        let j = json(&o);
+        assert_eq!(o.status.code(), Some(code), "K={k}: {j}");
+        if code == 1 {
+            assert!(switches(&j) <= k, "K={k}: {j}");
+        }
+    }
+}
+
 /// A thread bound the user gave is no loop bound: the search does not deepen the loops
 /// against it, nor go past `--max-rounds`, and says which bound cut the runs off.
 #[test]

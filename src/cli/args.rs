@@ -192,7 +192,8 @@ pub struct BoundArgs {
     /// A failure the explicit-state explorer finds beyond it is reported, not localized
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub rounds: Option<u32>,
-    /// Bound the number of context switches (as rounds: a schedule with K switches fits K+1 rounds)
+    /// Bound the number of context switches: K + 1 rounds, of which at most K + 1 thread
+    /// runs execute anything, so no counterexample has more than K switches
     #[arg(long, value_name = "K", conflicts_with = "rounds")]
     pub context_switches: Option<u32>,
     /// Largest number of rounds when deepening [default: 16, or --rounds when that is

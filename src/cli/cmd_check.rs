@@ -43,6 +43,7 @@ pub fn check_options(b: &BoundArgs, props: Properties, secs: Option<f64>) -> Che
         properties: props,
         timeout: timeout(secs),
         recursion: b.recursion.max(1),
+        max_switches: b.context_switches,
         explore: !b.no_explore,
         fewest_rounds: false,
         framework: seqloc::seq::Framework::builtin(),

@@ -35,6 +35,9 @@ pub struct CheckOptions {
     pub properties: Properties,
     pub timeout: Option<Duration>,
     pub recursion: u32,
+    /// `--context-switches K`: the bounded search admits runs with at most K switches
+    /// (its rounds are K + 1, which alone would admit more).
+    pub max_switches: Option<u32>,
     /// Run the explicit-state explorer beside the bounded search
     /// ([`crate::checker::explicit`]): it can prove a program correct with no bound, and
     /// keeps a failure beyond the bounds from being reported as "no failure".
@@ -88,6 +91,7 @@ impl Default for CheckOptions {
             },
             timeout: None,
             recursion: 3,
+            max_switches: None,
             explore: true,
             fewest_rounds: false,
             framework: crate::seq::Framework::builtin(),
@@ -701,6 +705,7 @@ fn deepen(
         properties: opts.properties,
         max_threads: opts.max_threads,
         recursion: opts.recursion,
+        max_switches: opts.max_switches,
         deadline,
         gate: ctl.gate.clone(),
     };

@@ -95,6 +95,7 @@ impl Backstop for EngineBackstop<'_> {
             },
             timeout: time,
             recursion: bounds.recursion.max(1),
+            max_switches: bounds.context_bound,
             // The explorer beside the bounded search (and the static argument before both)
             // answers "no deadlock" for most programs in moments; alone, the bounded search
             // deepens to the last round before it can say so (minutes for two threads and a

@@ -38,6 +38,8 @@ pub struct SeqOptions {
     pub recursion: u32,
     /// Check for deadlocks (all live threads blocked) at the end.
     pub deadlock: bool,
+    /// Symbolic mode: the most context switches a run may have (`--context-switches`).
+    pub max_switches: Option<u32>,
     pub rules: Rules,
     /// The framework's `main` (`templates/framework.c`).
     pub skeleton: skeleton::Skeleton,
@@ -51,6 +53,7 @@ impl Default for SeqOptions {
             max_threads: 32,
             recursion: 3,
             deadlock: true,
+            max_switches: None,
             rules: Rules::deadlock(),
             skeleton: skeleton::Skeleton::builtin(),
         }
@@ -123,6 +126,7 @@ impl Framework {
             max_threads: max_threads.max(1),
             recursion: recursion.max(unwind).max(1),
             deadlock,
+            max_switches: None,
             rules: if deadlock {
                 self.deadlock_rules.clone()
             } else {
@@ -151,6 +155,7 @@ impl Framework {
             // as often as it looped has the depth it needs.
             recursion: recursion.max(unwind).max(1),
             deadlock,
+            max_switches: None,
             rules: self.deadlock_rules.clone(),
             skeleton: self.skeleton.clone(),
         }

@@ -61,9 +61,18 @@ pub struct Expansion {
     pub slots: Vec<SlotValues>,
     pub rounds: u32,
     pub blocks: usize,
+    /// With the flag `switch_bound`: the most runs that may execute anything (`{RUNS}`).
+    pub runs: Option<u32>,
 }
 
-const FLAGS: &[&str] = &["symbolic", "concrete", "fixed_points", "probes", "deadlock"];
+const FLAGS: &[&str] = &[
+    "symbolic",
+    "concrete",
+    "fixed_points",
+    "probes",
+    "deadlock",
+    "switch_bound",
+];
 
 /// Functions a template may call that are not functions of the program.
 const BUILTIN_CALLS: &[&str] = &[
@@ -204,11 +213,22 @@ impl Skeleton {
     /// The template expanded for one program: C text with line markers pointing back at
     /// the template, so a parse error names the template's own line.
     pub fn expand(&self, x: &Expansion) -> Result<String, SkeletonError> {
+        // A template of the user's written before `--context-switches` bounded switches
+        // would silently let more through.
+        if x.flags.contains(&"switch_bound") && !self.text.contains("//@if switch_bound") {
+            return Err(SkeletonError::Invalid {
+                origin: self.origin.clone(),
+                reason: "it has no `//@if switch_bound` section, so it cannot honour --context-switches (see templates/framework.c)".into(),
+            });
+        }
         let nodes = self.parse()?;
         let mut out = String::new();
         let mut env: HashMap<&'static str, String> = HashMap::new();
         env.insert("BLOCKS", x.blocks.to_string());
         env.insert("ROUNDS", x.rounds.to_string());
+        if let Some(n) = x.runs {
+            env.insert("RUNS", n.to_string());
+        }
         self.render(&nodes, x, &mut env, &mut false, &mut out)?;
         Ok(out)
     }
@@ -556,6 +576,7 @@ mod tests {
             ],
             rounds: 3,
             blocks: 5,
+            runs: None,
         }
     }
 

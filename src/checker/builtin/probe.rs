@@ -27,6 +27,8 @@ pub struct BoundedProbe<'a> {
     pub properties: Properties,
     pub max_threads: u32,
     pub recursion: u32,
+    /// `--context-switches`: the most switches a run may have, whatever the rounds.
+    pub max_switches: Option<u32>,
     pub deadline: Option<Instant>,
     /// Closed by a search beside this one: the solver call in progress is interrupted and
     /// the phase ends as at the time limit.
@@ -42,13 +44,16 @@ impl BoundedSearch for BoundedProbe<'_> {
     fn probe(&mut self, rung: Rung) -> Result<Probe, ProbeError> {
         let rounds = rung.schedule.unwrap_or(FIRST_ROUNDS);
         let unwind = rung.unwind;
-        let seq_opts = self.framework.search_options(
-            unwind,
-            rounds,
-            self.max_threads,
-            self.recursion,
-            self.properties.deadlock,
-        );
+        let seq_opts = seq::SeqOptions {
+            max_switches: self.max_switches,
+            ..self.framework.search_options(
+                unwind,
+                rounds,
+                self.max_threads,
+                self.recursion,
+                self.properties.deadlock,
+            )
+        };
         let prep = self.prep;
         let sq = seq::sequentialize(&prep.normalized, &prep.shared, Mode::Symbolic, &seq_opts)?;
         let bounds = Bounds {

@@ -70,11 +70,26 @@ impl Builder<'_> {
         let v = self.vars.clone();
         let mut flags = Vec::new();
         let mut fixed = None;
+        let mut runs = None;
         let steps;
         match self.concrete {
             None => {
                 flags.push("symbolic");
                 steps = self.opts.rounds.max(1);
+                // `--context-switches K`: at most K + 1 runs that execute anything, so
+                // at most K switches between them (rounds bound runs, not switches).
+                if let Some(k) = self.opts.max_switches {
+                    flags.push("switch_bound");
+                    runs = Some((
+                        self.prog.new_global(
+                            "__seq_runs",
+                            Type::uint(),
+                            Some(Init::Expr(b::uint(0))),
+                            Loc::SYNTH,
+                        ),
+                        k.saturating_add(1),
+                    ));
+                }
             }
             Some(r) => {
                 flags.push("concrete");
@@ -128,7 +143,7 @@ impl Builder<'_> {
             }
         }
         let mut vars: HashMap<String, VarId> = HashMap::new();
-        for id in v.all().into_iter().chain(fixed) {
+        for id in v.all().into_iter().chain(fixed).chain(runs.map(|(v, _)| v)) {
             vars.insert(self.prog.var(id).name.clone(), id);
         }
         let mut funcs: HashMap<String, FuncId> = HashMap::new();
@@ -148,6 +163,7 @@ impl Builder<'_> {
                 .collect(),
             rounds: steps,
             blocks: steps as usize,
+            runs: runs.map(|(_, n)| n),
         };
         let body = self
             .opts
