@@ -240,10 +240,6 @@ const KNOWN_BELOW_TOP_THREE: &[(&str, &str)] = &[
         "paper/account_bad.yml",
         "the assertion itself is the fault, and the failing check ranks last by design",
     ),
-    (
-        "paper/token_ring_bad.yml",
-        "an atomicity boundary of a neighbouring switch and value candidates of the ring's reads rank before the true line",
-    ),
 ];
 
 /// The rank of the first ground-truth line among the distinct candidate lines (the
