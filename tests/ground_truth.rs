@@ -235,12 +235,10 @@ fn benchmarks_localize_to_a_known_faulty_line() {
 /// Benchmarks whose first ground-truth line is ranked below third, with the reason. The
 /// test fails when another task leaves the top three, and when a listed one enters it
 /// (so the list stays true).
-const KNOWN_BELOW_TOP_THREE: &[(&str, &str)] = &[
-    (
-        "paper/account_bad.yml",
-        "the assertion itself is the fault, and the failing check ranks last by design",
-    ),
-];
+const KNOWN_BELOW_TOP_THREE: &[(&str, &str)] = &[(
+    "paper/account_bad.yml",
+    "the assertion itself is the fault, and the failing check ranks last by design",
+)];
 
 /// The rank of the first ground-truth line among the distinct candidate lines (the
 /// ranking a user reads) is at most 3.

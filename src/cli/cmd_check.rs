@@ -177,6 +177,7 @@ pub fn external_bounds(b: &BoundArgs) -> ExternalBounds {
         max_unwind: b.max_unwind.max(1),
         threads: b.threads(),
         recursion: b.recursion.max(1),
+        max_switches: b.context_switches,
     }
 }
 

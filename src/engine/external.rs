@@ -122,6 +122,7 @@ pub fn check(
     framework: &Framework,
     log: Log,
 ) -> Result<CheckOutcome, ExternalError> {
+    let name = ext.name().to_string();
     let backstop = EngineBackstop {
         prep,
         framework,
@@ -141,7 +142,21 @@ pub fn check(
         timeout: ext.cfg.timeout,
     };
     let mut probing = ext.probing(prep, input, props, bounds, &backstop, log)?;
-    let out = deepen(&mut probing, &plan, &Alone)?;
+    let mut out = deepen(&mut probing, &plan, &Alone)?;
+    // The user's switch bound holds whatever the checker's own context bound counted.
+    if let (Some(k), Some(cex)) = (bounds.max_switches, &out.counterexample) {
+        let n = cex.context_switches();
+        if n > k as usize {
+            out.reason = Some(format!(
+                "{}'s counterexample ({}) has {}, beyond --context-switches {k}; raise or drop it for a counterexample",
+                name,
+                cex.violation.describe(),
+                crate::words::count(n, "context switch")
+            ));
+            out.verdict = Verdict::Unknown;
+            out.counterexample = None;
+        }
+    }
     if out.verdict == Verdict::NoFailureWithinBounds {
         log(
             0,

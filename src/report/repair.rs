@@ -200,7 +200,8 @@ pub fn to_json(r: &RepairReport) -> String {
             .collect(),
         proposed: o.proposed,
         checked: o.checked,
-        complete: !o.out_of_time,
+        // Complete only when the localization it repairs from was complete too.
+        complete: !o.out_of_time && r.localize["complete"] != serde_json::Value::Bool(false),
         patch_file: &r.patch_file,
         time_ms: r.time_ms,
     };
@@ -211,7 +212,14 @@ pub fn to_json(r: &RepairReport) -> String {
 pub fn render_text(r: &RepairReport, st: &Style) -> String {
     let mut out = String::new();
     let Some(o) = r.outcome else {
-        out.push_str("\nNothing to repair: no failure was found.\n");
+        let verdict = r.localize["verdict"].as_str().unwrap_or_default();
+        out.push_str(match verdict {
+            "failure" | "deadlock" => {
+                "\nNothing to repair yet: a limit stopped the localization before its first candidate.\n"
+            }
+            "unknown" => "\nNothing to repair: no failure was found, and no answer either (see above).\n",
+            _ => "\nNothing to repair: no failure was found.\n",
+        });
         return out;
     };
     if o.verified.is_empty() {

@@ -49,6 +49,9 @@ pub(crate) struct ChildOutput {
     pub exhaustive: Option<bool>,
     #[serde(default)]
     pub candidates: Option<Vec<Candidate>>,
+    /// Why a localization stopped short (a limit after the failure was found).
+    #[serde(default)]
+    pub stopped: Option<String>,
 }
 
 /// One candidate faulty line of `seqloc localize`.
@@ -241,7 +244,16 @@ pub(crate) fn interpret(raw: &RawRun, ctx: &Context<'_>) -> Outcome {
     }
 
     let code = raw.exit.code();
-    let json_reason = parsed.as_ref().ok().and_then(|o| o.reason.clone());
+    let json_reason = parsed
+        .as_ref()
+        .ok()
+        .and_then(|o| o.reason.clone().or_else(|| o.stopped.clone()));
+    // A limit that stopped a localization after its failure was found: the verdict and
+    // the candidates so far are kept, the task scored as the limit.
+    let cut_short = code == 3
+        && parsed
+            .as_ref()
+            .is_ok_and(|o| matches!(o.verdict, Verdict::Failure | Verdict::Deadlock));
     let child_message = child_error(&raw.stdout).or_else(|| stderr_message(&raw.stderr_tail));
     let why = || {
         json_reason
@@ -256,6 +268,7 @@ pub(crate) fn interpret(raw: &RawRun, ctx: &Context<'_>) -> Outcome {
         }
         // 0: no failure within the bounds; 1: a failure or deadlock was found.
         0 | 1 => {}
+        3 if cut_short => {}
         3 => match parsed.as_ref().ok().and_then(|o| o.limit.as_deref()) {
             Some("time") => {
                 return Outcome::bare(Status::Timeout, format!("time limit (exit 3): {}", why()));
@@ -301,6 +314,18 @@ pub(crate) fn interpret(raw: &RawRun, ctx: &Context<'_>) -> Outcome {
                 .clone()
                 .unwrap_or_else(|| "seqloc answered unknown".into()),
         );
+    }
+    if cut_short {
+        let limit = out.limit.as_deref().unwrap_or("time");
+        status = if limit == "memory" {
+            Status::Memout
+        } else {
+            Status::Timeout
+        };
+        reason = Some(format!(
+            "{limit} limit (exit 3) after the failure was found: {}",
+            why()
+        ));
     }
     if raw.elapsed > ctx.timeout {
         // Answered in the grace period after the limit: counted as a timeout, as BenchExec

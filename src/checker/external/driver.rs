@@ -62,6 +62,9 @@ pub struct Bounds {
     /// For the built-in stand-in deadlock check and the replay.
     pub threads: u32,
     pub recursion: u32,
+    /// `--context-switches K`: a counterexample with more switches (ESBMC counts its
+    /// context bound its own way; CBMC has none) is beyond the bounds, not an answer.
+    pub max_switches: Option<u32>,
 }
 
 /// Where progress and `-v` lines go: `(level, message)`; level 0 is always shown.

@@ -1004,6 +1004,7 @@ pub(crate) mod tests {
     pub(crate) fn bounds() -> Bounds {
         Bounds {
             context_bound: None,
+            max_switches: None,
             max_context_bound: 16,
             unwind: None,
             max_unwind: 64,
