@@ -364,6 +364,23 @@ fn esbmc_deadlock_seqloc_cannot_replay_is_unknown() {
     }
 }
 
+/// `seqloc check examples/lost_update.c --checker TOOL --format json` with `extra`.
+fn check_example(tool: &str, exe: &Path, extra: &[&str]) -> Run {
+    let prog = root().join("examples/lost_update.c");
+    let mut args = vec![
+        "check",
+        prog.to_str().unwrap_or_default(),
+        "--checker",
+        tool,
+        "--checker-path",
+        exe.to_str().unwrap_or_default(),
+        "--format",
+        "json",
+    ];
+    args.extend_from_slice(extra);
+    seqloc(&args)
+}
+
 /// Under a memory limit too small for them, ESBMC dies of SIGSEGV and CBMC's preprocessor
 /// of an internal compiler error: that is the limit, reported as such (UNKNOWN, exit 3,
 /// `limit: "memory"`, the value named), never as a crash or a verdict.
@@ -371,19 +388,7 @@ fn esbmc_deadlock_seqloc_cannot_replay_is_unknown() {
 fn a_memory_limit_too_small_for_the_checker_is_the_memory_limit() {
     for tool in ["esbmc", "cbmc"] {
         let Some(exe) = checker(tool) else { continue };
-        let prog = root().join("examples/lost_update.c");
-        let r = seqloc(&[
-            "check",
-            prog.to_str().unwrap_or_default(),
-            "--checker",
-            tool,
-            "--checker-path",
-            exe.to_str().unwrap_or_default(),
-            "--memory-limit",
-            "30",
-            "--format",
-            "json",
-        ]);
+        let r = check_example(tool, &exe, &["--memory-limit", "30"]);
         assert_eq!(r.code, 3, "{tool}: {}\n{}", r.stdout, r.stderr);
         assert_eq!(r.json["schema"], "seqloc.check/1", "{tool}: {}", r.stdout);
         assert_eq!(r.json["verdict"], "unknown", "{tool}: {}", r.stdout);
@@ -400,21 +405,7 @@ fn a_memory_limit_too_small_for_the_checker_is_the_memory_limit() {
 fn context_switches_bound_external_counterexamples() {
     for tool in ["esbmc", "cbmc"] {
         let Some(exe) = checker(tool) else { continue };
-        let prog = root().join("examples/lost_update.c");
-        let r = seqloc(&[
-            "check",
-            prog.to_str().unwrap_or_default(),
-            "--checker",
-            tool,
-            "--checker-path",
-            exe.to_str().unwrap_or_default(),
-            "--context-switches",
-            "2",
-            "--format",
-            "json",
-            "--timeout",
-            "120",
-        ]);
+        let r = check_example(tool, &exe, &["--context-switches", "2", "--timeout", "120"]);
         if r.json["verdict"] == "failure" {
             let blocks = r.json["schedule"]["blocks"]
                 .as_array()

@@ -618,28 +618,22 @@ struct FactWalker<'a> {
 
 impl FactWalker<'_> {
     fn site(&self, f: FuncId, kind: Known, e: &Expr) -> CallSite {
-        if let Some(cond) = (kind == Known::AssertFail)
+        // An assertion as the user wrote it; the lowered barrier waits and `pthread_once`
+        // under the names the user wrote.
+        let (function, text) = match (kind == Known::AssertFail)
             .then(|| assertion_text(e))
             .flatten()
         {
-            return CallSite {
-                function: "assert".into(),
-                kind,
-                at: self.prog.sources.describe(e.loc),
-                line: self.prog.sources.line(e.loc),
-                in_function: self
-                    .cur
-                    .map(|c| self.prog.func(c).name.clone())
-                    .unwrap_or_default(),
-                text: format!("assert({cond})"),
-            };
-        }
+            Some(cond) => ("assert".to_string(), format!("assert({cond})")),
+            None => (
+                kind.user_name()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| self.prog.func(f).name.clone()),
+                expr_to_string(self.prog, e),
+            ),
+        };
         CallSite {
-            // The lowered barrier waits and `pthread_once` under the names the user wrote.
-            function: kind
-                .user_name()
-                .map(str::to_string)
-                .unwrap_or_else(|| self.prog.func(f).name.clone()),
+            function,
             kind,
             at: self.prog.sources.describe(e.loc),
             line: self.prog.sources.line(e.loc),
@@ -647,7 +641,7 @@ impl FactWalker<'_> {
                 .cur
                 .map(|c| self.prog.func(c).name.clone())
                 .unwrap_or_default(),
-            text: expr_to_string(self.prog, e),
+            text,
         }
     }
 }

@@ -402,10 +402,7 @@ impl Run {
             } => LocalizeReport {
                 program: self.name.clone(),
                 checker: self.info.clone(),
-                verdict: match cex.violation.kind {
-                    ViolationKind::Deadlock => Verdict::Deadlock,
-                    _ => Verdict::Failure,
-                },
+                verdict: verdict_of(cex),
                 exhaustive: false,
                 reason: None,
                 cex: Some(cex),
@@ -431,10 +428,7 @@ impl Run {
                 LocalizeReport {
                     program: self.name.clone(),
                     checker: self.info.clone(),
-                    verdict: match cex.violation.kind {
-                        ViolationKind::Deadlock => Verdict::Deadlock,
-                        _ => Verdict::Failure,
-                    },
+                    verdict: verdict_of(cex),
                     exhaustive: false,
                     reason: None,
                     cex: Some(cex),
@@ -471,6 +465,14 @@ impl Run {
             Found::Cut { .. } => EXIT_CHECKER,
             Found::Localized { .. } => EXIT_FAILURE_FOUND,
         }
+    }
+}
+
+/// The verdict a counterexample stands for.
+fn verdict_of(cex: &seqloc::cex::Counterexample) -> Verdict {
+    match cex.violation.kind {
+        ViolationKind::Deadlock => Verdict::Deadlock,
+        _ => Verdict::Failure,
     }
 }
 

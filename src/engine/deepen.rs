@@ -155,7 +155,7 @@ pub fn deepen<S: BoundedSearch>(
             encode_ms,
             solve_ms,
         };
-        let reached = match result {
+        let (reached, other) = match result {
             Probed::Found { cex, notes } => {
                 let deadlock = cex.violation.kind == ViolationKind::Deadlock;
                 phase.result = if deadlock { "deadlock" } else { "failure" }.into();
@@ -208,7 +208,6 @@ pub fn deepen<S: BoundedSearch>(
             }
             Probed::NoFailure { reached, other } => (reached, other),
         };
-        let (reached, other) = reached;
         phase.result = match (reached.is_empty(), other.is_empty()) {
             (true, true) => "no failure; loops complete".into(),
             (false, true) => format!("no failure; loop bound reached at {}", reached.join(", ")),
