@@ -663,6 +663,8 @@ fn recursion_is_checked_to_its_bound() {
     assert_eq!(o.status.code(), Some(3), "{j}");
     let reached = j["unwinding_reached"].to_string();
     assert!(reached.contains("recursive_sum.c:5"), "{j}");
+    let reason = j["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("recursion depth"), "{j}");
 }
 
 /// `--context-switches K` bounds switches, not only rounds: no counterexample has more

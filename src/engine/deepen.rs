@@ -314,13 +314,12 @@ fn finished<S: BoundedSearch>(
             search.no_failure_text(&bounds)
         )
     } else {
-        let which = if reached
-            .iter()
-            .any(|r| r.ends_with(&format!("({OTHER_BOUND})")))
-        {
-            "bounds"
-        } else {
+        // A site with its kind in parentheses (a recursion depth, a thread bound) is no
+        // loop's.
+        let which = if reached.iter().all(|r| !r.ends_with(')')) {
             "loop bounds"
+        } else {
+            "bounds"
         };
         format!(
             "no failure with {}; {which} were reached at {}",

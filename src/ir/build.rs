@@ -116,11 +116,20 @@ pub fn intrinsic(i: Intrinsic, args: Vec<Expr>, loc: Loc) -> Expr {
 }
 
 /// Cuts off the runs that reach it because a bound other than a loop's is reached (thread
-/// slots, keys, barrier cycles, recursion depth): an [`Intrinsic::Unwind`] whose one
+/// slots, keys, barrier cycles, the inliner's budget of recursive copies): an [`Intrinsic::Unwind`] whose one
 /// argument says so, as a deeper loop bound would not let them go on. A loop's cut (the
 /// unrolling's) has no argument.
 pub fn bound_cut(loc: Loc) -> Expr {
     intrinsic(Intrinsic::Unwind, vec![int(1)], loc)
+}
+
+/// The argument of an [`Intrinsic::Unwind`] that cuts off a call deeper than the
+/// recursion bound: reported as such, deepened with the unwinding as a loop's cut is.
+pub const RECURSION_CUT: i128 = 2;
+
+/// Cuts off the runs that make a call deeper than the recursion bound.
+pub fn recursion_cut(loc: Loc) -> Expr {
+    intrinsic(Intrinsic::Unwind, vec![int(RECURSION_CUT)], loc)
 }
 
 pub fn nondet(ty: &Type, loc: Loc) -> Expr {

@@ -262,7 +262,7 @@ impl<'a> Inliner<'a> {
             // off here (a bound reached, so no proof), those that do not are unaffected.
             // `sum(2)` with `--recursion 3` is then checked to its end. The depth grows
             // with the unwinding, so it is a loop's kind of cut.
-            let cut = crate::ir::build::intrinsic(Intrinsic::Unwind, vec![], loc);
+            let cut = crate::ir::build::recursion_cut(loc);
             return Ok(crate::ir::build::expr_stmt(cut, loc, id));
         }
         if depth > 0 {

@@ -129,7 +129,14 @@ impl BoundedSearch for BoundedProbe<'_> {
                         .and_then(|v| v.as_bool())
                         .unwrap_or(false)
                 })
-                .map(|(l, _, k)| (prep.normalized.sources.describe_line(*l), *k))
+                .map(|(l, _, k)| {
+                    let at = prep.normalized.sources.describe_line(*l);
+                    match k {
+                        // Grows with the unwinding like a loop's; said as what it is.
+                        Cut::Recursion => (format!("{at} (recursion depth)"), Cut::Loop),
+                        k => (at, *k),
+                    }
+                })
                 .collect(),
             Answer::Holds => vec![],
             Answer::Unknown(_) => vec![("(undecided)".into(), Cut::Loop)],

@@ -122,6 +122,8 @@ pub struct SymexOptions {
 pub enum Cut {
     /// A loop's unwinding bound: a deeper one lets the loop go on.
     Loop,
+    /// The recursion depth, which grows with the unwinding as a loop's bound does.
+    Recursion,
     /// Another bound of the sequential program (thread slots, keys, a barrier's cycles):
     /// the loop bound does not move it.
     Other,
@@ -1663,10 +1665,10 @@ impl<'p> Symex<'p> {
             Intrinsic::Unwind => {
                 let u = self.name_bool("unwind", self.guard.clone());
                 if u.as_bool() != Some(false) {
-                    let cut = if args.is_empty() {
-                        Cut::Loop
-                    } else {
-                        Cut::Other
+                    let cut = match args.first().and_then(Expr::as_int) {
+                        None => Cut::Loop,
+                        Some(crate::ir::build::RECURSION_CUT) => Cut::Recursion,
+                        Some(_) => Cut::Other,
                     };
                     self.unwinds.push((loc, u, cut));
                     self.control_kills += 1;
