@@ -369,56 +369,57 @@ pub(super) enum Found {
 }
 
 impl Run {
+    /// A report with no candidate and no explanation, for the outcomes that stop before
+    /// the localization: the fields each sets are its own.
+    fn without_candidates(&self, total: u64) -> LocalizeReport<'_> {
+        LocalizeReport {
+            program: self.name.clone(),
+            checker: self.info.clone(),
+            verdict: Verdict::Unknown,
+            exhaustive: false,
+            reason: None,
+            cex: None,
+            candidates: vec![],
+            complete: false,
+            stopped: None,
+            limit: None,
+            checker_runs: 0,
+            time: Times {
+                total,
+                first_counterexample: self.first_ms,
+                ..Times::default()
+            },
+            why: None,
+            root_causes: None,
+            causes_missing: None,
+        }
+    }
+
     /// The report of the run.
     pub fn report(&self) -> LocalizeReport<'_> {
         let total = self.total_ms;
         match &self.found {
             Found::NoFailure(out) => LocalizeReport {
-                program: self.name.clone(),
-                checker: self.info.clone(),
                 verdict: out.verdict,
                 exhaustive: out.exhaustive(),
                 reason: out.reason.clone(),
-                cex: None,
-                candidates: vec![],
                 // With no answer there is no list to be complete.
                 complete: out.verdict != Verdict::Unknown,
-                stopped: None,
                 limit: out.limit(),
                 checker_runs: out.stats.solver_calls,
-                time: Times {
-                    total,
-                    first_counterexample: self.first_ms,
-                    ..Times::default()
-                },
-                why: None,
-                root_causes: None,
-                causes_missing: None,
+                ..self.without_candidates(total)
             },
             Found::Cut {
                 cex,
                 limit,
                 stopped,
             } => LocalizeReport {
-                program: self.name.clone(),
-                checker: self.info.clone(),
                 verdict: verdict_of(cex),
-                exhaustive: false,
-                reason: None,
                 cex: Some(cex),
-                candidates: vec![],
                 complete: false,
                 stopped: Some(stopped.clone()),
                 limit: Some(*limit),
-                checker_runs: 0,
-                time: Times {
-                    total,
-                    first_counterexample: self.first_ms,
-                    ..Times::default()
-                },
-                why: None,
-                root_causes: None,
-                causes_missing: None,
+                ..self.without_candidates(total)
             },
             Found::Localized {
                 localized,
