@@ -5,6 +5,7 @@ mod atomic;
 mod expr;
 mod init;
 mod literal;
+mod spawn;
 mod stmt;
 mod sync;
 mod types;
@@ -76,6 +77,9 @@ pub(super) struct Lowerer<'a, 'b> {
     vlas: HashMap<VarId, vla::Vla>,
     /// Inside a prototype's parameter list (array lengths may name earlier parameters).
     in_parameters: u32,
+    /// Locals handed to a `__CPROVER_ASYNC_` statement as copies: the spawner, the
+    /// local, where, and the label (see `spawn`).
+    spawn_copies: Vec<(FuncId, VarId, Loc, String)>,
 }
 
 pub(super) fn lower(
@@ -106,6 +110,7 @@ pub(super) fn lower(
         lowered_sync: vec![],
         vlas: HashMap::new(),
         in_parameters: 0,
+        spawn_copies: vec![],
     };
     for ext in &unit.0 {
         l.external(ext)?;
@@ -673,6 +678,7 @@ impl Lowerer<'_, '_> {
         let name = self.prog.func(fid).name.clone();
         let body_stmt = self.statement(body)?;
         self.pop_scope();
+        self.check_spawn_copies(fid, &body_stmt)?;
         for (label, loc) in std::mem::take(&mut self.gotos) {
             if !self.labels.contains(&label) {
                 let s = SourceSpot::at(

@@ -35,6 +35,11 @@ impl Lowerer<'_, '_> {
         let loc = self.loc(s.span);
         Ok(match &s.node {
             ast::Statement::Labeled(l) => {
+                if let ast::Label::Identifier(id) = &l.node.label.node {
+                    if id.node.name.starts_with(super::spawn::ASYNC_LABEL) {
+                        return self.spawn_statement(&id.node.name, &l.node.statement, s.span, loc);
+                    }
+                }
                 let head = match &l.node.label.node {
                     ast::Label::Identifier(id) => {
                         self.labels.push(id.node.name.clone());

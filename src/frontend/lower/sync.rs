@@ -197,7 +197,7 @@ impl Lowerer<'_, '_> {
     }
 
     /// A call of one of seqloc's own functions (declared, unprototyped, on first use).
-    fn builtin_call(&mut self, name: &str, args: Vec<Expr>, loc: Loc) -> Expr {
+    pub(super) fn builtin_call(&mut self, name: &str, args: Vec<Expr>, loc: Loc) -> Expr {
         let f = match self.prog.func_named(name) {
             Some(f) => f,
             None => {

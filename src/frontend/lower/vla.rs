@@ -131,7 +131,7 @@ impl Lowerer<'_, '_> {
     }
 
     /// `malloc`: the program's own declaration, or one made for it.
-    fn malloc(&mut self, span: Span) -> R<FuncId> {
+    pub(super) fn malloc(&mut self, span: Span) -> R<FuncId> {
         if let Some(f) = self.prog.func_named("malloc") {
             if self.prog.func(f).body.is_some() {
                 return Err(self.unsupported(
