@@ -594,6 +594,15 @@ impl External {
             Target::Failure
         };
         log(2, &format!("schedule: {}", cex.schedule.compact()));
+        for i in &cex.schedule.inputs {
+            log(
+                3,
+                &format!(
+                    "input: T{} at {} (#{}) = {}",
+                    i.thread, i.at, i.occurrence, i.value
+                ),
+            );
+        }
         let mut replayed = backstop.replays(&cex, target, unwind, self.remaining());
         for schedule in other {
             let Err(why) = &replayed else { break };

@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Runs `seqloc check` over a peer checker's regression folders (ESBMC's `regression/...`,
+CBMC's `regression/cbmc-concurrency`: one directory per test with a `*.desc`) and compares
+each answer with the verdict the test expects.
+
+A `.desc` is: a level (CORE, KNOWNBUG, FUTURE, THOROUGH, ...), the source file, the
+checker's options, then regular expressions the output must match (`^VERIFICATION
+FAILED$`, `^EXIT=10$`, ...). The expected verdict comes from those lines. Only tests about
+the properties seqloc checks count: assertions (`assert`, `__VERIFIER_assert`,
+`__ESBMC_assert`, `__CPROVER_assert`, `reach_error`) and, where the options ask for it
+(`--deadlock-check`), deadlocks. A failing test whose expected output names another
+property (a dereference failure, array bounds, overflow, a data race, a memory leak, ...) or
+whose options add such a check is "other property" and left out of the score; so are
+tests that are not about threads at all (no `pthread_`/`__CPROVER_ASYNC`/`thrd_`).
+
+The test's loop and context bounds are passed on (`--unwind N` → `--unwind N`,
+`--context-bound K` → `--context-switches K`), since an expected "successful" is often a
+bounded answer. A `right` answer is seqloc's verdict equal to the expected one; `wrong` is
+the opposite verdict (each must be looked at: a bounded expectation, or seqloc's
+error); `refused` is exit 2, `unknown` exit 3, `crash` anything else (a panic).
+
+Usage: scripts/peer_suite.py DIR... [--exe PATH] [--timeout SECS] [--jobs N]
+                             [--json FILE] [--only SUBSTRING]
+"""
+import argparse, concurrent.futures, glob, json, os, re, subprocess, sys, time
+
+root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+ap = argparse.ArgumentParser()
+ap.add_argument("dirs", nargs="+", help="folders holding one test directory each")
+ap.add_argument("--exe", default=os.path.join(root, "target/release/seqloc"))
+ap.add_argument("--timeout", type=int, default=60)
+ap.add_argument("--jobs", type=int, default=1)
+ap.add_argument("--json", default="")
+ap.add_argument("--only", default="")
+ap.add_argument("--include-knownbug", action="store_true",
+                help="also run tests marked KNOWNBUG/FUTURE (the peer's own known failures)")
+args = ap.parse_args()
+
+OTHER_PROPERTY = re.compile(
+    r"dereference failure|array bounds|bounds violated|division by zero|overflow|"
+    r"memory leak|data race|same object|invalid pointer|NaN|pointer|unwinding assertion|"
+    r"forgotten memory|free|alignment|shift|undefined|atomicity", re.I)
+OTHER_OPTIONS = re.compile(
+    r"--(overflow-check|unsigned-overflow-check|memory-leak-check|data-races-check|"
+    r"data-race-check|nan-check|ub-shift-check|pointer-check|bounds-check|div-by-zero-check|"
+    r"pointer-overflow-check|conversion-check|undefined-shift-check|signed-overflow-check|"
+    r"float-overflow-check|pointer-primitive-check|struct-fields-check|atomicity-check|"
+    r"lock-order-check|unwinding-assertions|k-induction|incremental-bmc|falsification|"
+    r"termination|show-|goto-functions|parse-tree|ir|cover|nondet-static|smt-formula|"
+    r"mm|partial-loops|error-label)")
+THREADS = re.compile(r"pthread_|__CPROVER_ASYNC|thrd_create|__ESBMC_yield|_Atomic|"
+                     r"__VERIFIER_atomic|__CPROVER_atomic|__ESBMC_atomic")
+
+
+def read_desc(path):
+    with open(path, errors="replace") as f:
+        lines = [l.rstrip("\n") for l in f]
+    if len(lines) < 3:
+        return None
+    level, source, options = lines[0].strip(), lines[1].strip(), lines[2].strip()
+    patterns = []
+    for l in lines[3:]:
+        if l.strip() == "--":
+            break  # what follows must NOT match
+        patterns.append(l.strip())
+    return level, source, options, patterns
+
+
+def expected_verdict(patterns):
+    text = "\n".join(patterns)
+    if re.search(r"VERIFICATION FAILED|EXIT=10\b|: FAILED\$?$", text, re.M):
+        return "false"
+    if re.search(r"VERIFICATION SUCCESSFUL|EXIT=0\b", text):
+        return "true"
+    return None
+
+
+def option_value(options, name):
+    m = re.search(r"--" + name + r"[ =](\d+)", options)
+    return int(m.group(1)) if m else None
+
+
+def classify(test_dir, desc):
+    level, source, options, patterns = read_desc(desc) or ("", "", "", [])
+    rec = {"test": os.path.relpath(test_dir, os.path.dirname(os.path.dirname(test_dir))),
+           "desc": os.path.basename(desc), "level": level, "options": options}
+    src = os.path.join(test_dir, source)
+    rec["source"] = source
+    exp = expected_verdict(patterns)
+    rec["expected"] = exp
+    if not source or not os.path.isfile(src):
+        rec["class"] = "no source"
+        return rec, None
+    text = open(src, errors="replace").read()
+    if exp is None:
+        rec["class"] = "no verdict expected"
+    elif not args.include_knownbug and not level.startswith("CORE") and \
+            not level.startswith("THOROUGH"):
+        rec["class"] = "peer's known bug"
+    elif not THREADS.search(text):
+        rec["class"] = "no threads"
+    elif OTHER_OPTIONS.search(options):
+        rec["class"] = "other property"
+    elif exp == "false" and OTHER_PROPERTY.search("\n".join(patterns)):
+        rec["class"] = "other property"
+    else:
+        rec["class"] = None
+    return rec, src
+
+
+def run(rec, src, options):
+    deadlock = "--deadlock-check" in options
+    cmd = [args.exe, "check", src, "--json", "--timeout", str(args.timeout),
+           "--property", "all" if deadlock else "unreach-call"]
+    for peer, ours in (("unwind", "--unwind"), ("context-bound", "--context-switches")):
+        v = option_value(options, peer)
+        if v is not None:
+            cmd += [ours, str(v)]
+    if re.search(r"--32\b|-m32|--i386", options):
+        cmd += ["--data-model", "ilp32"]
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout + 60,
+                           cwd=os.path.dirname(src))
+        code, out, err = p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        code, out, err = -9, "", "killed: no answer within the time limit + 60 s"
+    rec["secs"] = round(time.time() - t0, 1)
+    rec["exit"] = code
+    try:
+        j = json.loads(out)
+    except ValueError:
+        j = {}
+    rec["verdict"] = j.get("verdict", "")
+    last = next((l for l in reversed(err.strip().splitlines()) if l.strip()), "")
+    rec["message"] = (j.get("error") or j.get("reason") or last or "")[:300]
+    got = {0: "true", 1: "false"}.get(code)
+    if code == 2:
+        rec["class"] = "refused"
+    elif code == 3:
+        rec["class"] = "unknown"
+    elif got is None:
+        rec["class"] = "crash"
+    elif got == rec["expected"]:
+        rec["class"] = "right"
+    else:
+        rec["class"] = "wrong"
+    rec["cmd"] = " ".join(cmd)
+    return rec
+
+
+tests = []
+for d in args.dirs:
+    for t in sorted(glob.glob(os.path.join(d, "*"))):
+        if not os.path.isdir(t) or args.only not in t:
+            continue
+        for desc in sorted(glob.glob(os.path.join(t, "*.desc"))):
+            tests.append((t, desc))
+
+records, todo = [], []
+for t, desc in tests:
+    rec, src = classify(t, desc)
+    if rec["class"] is None:
+        todo.append((rec, src, rec["options"]))
+    else:
+        records.append(rec)
+
+with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
+    for rec in ex.map(lambda x: run(*x), todo):
+        records.append(rec)
+        print(f"{rec['class']:8} exp={rec['expected']:5} exit={rec['exit']:3} "
+              f"{rec['secs']:6.1f}s {rec['test']}/{rec['desc']}  {rec['message'][:120]}",
+              flush=True)
+
+scored = [r for r in records if r["class"] in ("right", "wrong", "refused", "unknown", "crash")]
+counts = {}
+for r in records:
+    counts[r["class"]] = counts.get(r["class"], 0) + 1
+print()
+for k in sorted(counts):
+    print(f"{k:22} {counts[k]}")
+if scored:
+    right = counts.get("right", 0)
+    print(f"\nassertion/deadlock tests answered right: {right} / {len(scored)} "
+          f"({100 * right / len(scored):.0f} %); wrong: {counts.get('wrong', 0)}, "
+          f"crashes: {counts.get('crash', 0)}")
+if args.json:
+    with open(args.json, "w") as f:
+        json.dump({"records": records, "counts": counts}, f, indent=1)
+sys.exit(0)
