@@ -303,6 +303,10 @@ impl Memory {
                 _ => return None,
             }
         }
+        // A pointer made from an integer (`(void *)-1`, a mutex attribute `2`) names an
+        // object id no object has: it points into no object, and a store through it is
+        // lost (C leaves it undefined), as a load through it is unconstrained.
+        out.retain(|o| (*o as usize) < self.objects.len());
         out.sort();
         out.dedup();
         Some(out)
@@ -325,7 +329,11 @@ impl Memory {
 
     pub fn data_objects(&self) -> Vec<u32> {
         (0..self.objects.len() as u32)
-            .filter(|o| !matches!(self.objects[*o as usize].content, Content::None))
+            .filter(|o| {
+                self.objects
+                    .get(*o as usize)
+                    .is_some_and(|x| !matches!(x.content, Content::None))
+            })
             .collect()
     }
 
@@ -420,10 +428,10 @@ impl Memory {
 
     fn write_object(&mut self, o: u32, off: &BV, value: &BV, g: &Bool, namer: &mut Namer) {
         let off_bits = self.lay.off_bits;
-        let name = self.objects[o as usize].name.clone();
         let Some(obj) = self.objects.get_mut(o as usize) else {
             return;
         };
+        let name = obj.name.clone();
         match &mut obj.content {
             Content::None => {}
             Content::Bytes(arr) => {
