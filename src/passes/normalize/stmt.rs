@@ -92,6 +92,17 @@ impl Normalizer<'_> {
                 self.stmt(*body, &mut b, None);
                 self.emit_loop(b, loc, bound, out);
             }
+            StmtKind::DoWhile { body, cond } if cond.as_int() == Some(0) && !breaks_out(&body) => {
+                // `do { ... } while (0)`, the macro idiom: the body once, a `continue`
+                // going to its end. As a loop it would be copied at every unwinding, and
+                // nested (glibc's `pthread_cleanup_push`/`pop` nest three deep per pair)
+                // the copies multiply.
+                let l = self.label("cont");
+                let mut b = Vec::new();
+                self.stmt(*body, &mut b, Some(&l));
+                self.push(StmtKind::Label(l), loc, &mut b);
+                out.push(Stmt::block(b, loc));
+            }
             StmtKind::DoWhile { body, cond } => {
                 let l = self.label("cont");
                 let mut b = Vec::new();
@@ -225,5 +236,17 @@ impl Normalizer<'_> {
                     .collect(),
             ),
         }
+    }
+}
+
+/// Whether `s` has a `break` that leaves it (one not inside a loop or `switch` of its own).
+fn breaks_out(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Break => true,
+        StmtKind::Block(v) => v.iter().any(breaks_out),
+        StmtKind::If { then, els, .. } => {
+            breaks_out(then) || els.as_ref().is_some_and(|e| breaks_out(e))
+        }
+        _ => false,
     }
 }
