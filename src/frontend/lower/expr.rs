@@ -486,6 +486,7 @@ impl Lowerer<'_, '_> {
             fty.ret.unqualified().clone(),
             loc,
         );
+        let call = self.cancellation(call, span)?;
         self.barrier_or_once(call, span)
     }
 

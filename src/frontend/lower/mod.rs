@@ -2,6 +2,7 @@
 //! initializers, and a location on everything.
 
 mod atomic;
+mod cancel;
 mod expr;
 mod init;
 mod literal;
@@ -80,6 +81,10 @@ pub(super) struct Lowerer<'a, 'b> {
     /// Locals handed to a `__CPROVER_ASYNC_` statement as copies: the spawner, the
     /// local, where, and the label (see `spawn`).
     spawn_copies: Vec<(FuncId, VarId, Loc, String)>,
+    /// Whether the unit cancels threads or pushes cleanup handlers, and the variables of
+    /// their model (see `cancel`).
+    cancel_use: cancel::CancelUse,
+    cancel_vars: cancel::CancelVars,
 }
 
 pub(super) fn lower(
@@ -111,6 +116,8 @@ pub(super) fn lower(
         vlas: HashMap::new(),
         in_parameters: 0,
         spawn_copies: vec![],
+        cancel_use: cancel::CancelUse::of(unit),
+        cancel_vars: cancel::CancelVars::default(),
     };
     for ext in &unit.0 {
         l.external(ext)?;
@@ -118,6 +125,7 @@ pub(super) fn lower(
     l.refuse_nested_sections()?;
     l.refuse_redefined_c11_functions()?;
     l.refuse_once_routines_that_exit()?;
+    l.refuse_blocked_cancellation()?;
     Ok(l.weak_order.take())
 }
 
@@ -652,6 +660,7 @@ impl Lowerer<'_, '_> {
         self.in_atomic_fn = crate::ir::known::is_atomic_function(&self.prog.func(fid).name);
         self.labels.clear();
         self.gotos.clear();
+        self.cancel_vars.handlers.clear();
         self.push_scope();
         let mut params = Vec::new();
         let ptys = self.prog.func(fid).ty.params.clone();
