@@ -40,14 +40,17 @@ OTHER_PROPERTY = re.compile(
     r"dereference failure|array bounds|bounds violated|division by zero|overflow|"
     r"memory leak|data race|same object|invalid pointer|NaN|pointer|unwinding assertion|"
     r"forgotten memory|free|alignment|shift|undefined|atomicity", re.I)
+# Options that check something else than assertions and deadlocks, change the memory model,
+# or ask for output rather than a verdict. (Search strategies such as --k-induction or
+# --incremental-bmc change how the peer looks, not what it checks: those tests count.)
 OTHER_OPTIONS = re.compile(
-    r"--(overflow-check|unsigned-overflow-check|memory-leak-check|data-races-check|"
-    r"data-race-check|nan-check|ub-shift-check|pointer-check|bounds-check|div-by-zero-check|"
-    r"pointer-overflow-check|conversion-check|undefined-shift-check|signed-overflow-check|"
-    r"float-overflow-check|pointer-primitive-check|struct-fields-check|atomicity-check|"
-    r"lock-order-check|unwinding-assertions|k-induction|incremental-bmc|falsification|"
-    r"termination|show-|goto-functions|parse-tree|ir|cover|nondet-static|smt-formula|"
-    r"mm|partial-loops|error-label)")
+    r"(?:^|\s)--(overflow-check|unsigned-overflow-check|memory-leak-check|data-races-check|"
+    r"data-races-check-only|data-race-check|nan-check|ub-shift-check|pointer-check|"
+    r"bounds-check|div-by-zero-check|pointer-overflow-check|conversion-check|"
+    r"undefined-shift-check|signed-overflow-check|float-overflow-check|"
+    r"pointer-primitive-check|struct-fields-check|atomicity-check|lock-order-check|"
+    r"unwinding-assertions|termination|show-[a-z-]+|goto-functions|parse-tree|cover|"
+    r"smt-formula-only|mm|partial-loops|error-label|overflow|unwindset)(?=\s|=|$)")
 THREADS = re.compile(r"pthread_|__CPROVER_ASYNC|thrd_create|__ESBMC_yield|_Atomic|"
                      r"__VERIFIER_atomic|__CPROVER_atomic|__ESBMC_atomic")
 
