@@ -206,7 +206,7 @@ impl Lowerer<'_, '_> {
                 if let Some(g) = here {
                     self.cancel_vars.self_ids.push((g, loc));
                 }
-                call.clone()
+                return Ok(call);
             }
             "pthread_setcancelstate" => self.set_cancel_state(args, span, loc)?,
             "pthread_setcanceltype" => {
@@ -242,7 +242,7 @@ impl Lowerer<'_, '_> {
                     }
                 }
             }
-            _ => call,
+            _ => return Ok(call),
         };
         Ok(relocate(out, loc))
     }
