@@ -1872,10 +1872,10 @@ fn late_refusals_are_located_and_point_at_supported_c() {
     let head = "#include <pthread.h>\n#include <assert.h>\n";
     let cases: &[(&str, &str, u64, &str)] = &[
         (
-            "cancel.c",
-            "int x;\nvoid *w(void *a) { x = 1; return 0; }\nint main(void) {\n  pthread_t t;\n  pthread_create(&t, 0, w, 0);\n  pthread_cancel(t);\n  pthread_join(t, 0);\n  return 0;\n}\n",
+            "kill.c",
+            "int x;\nvoid *w(void *a) { x = 1; return 0; }\nint main(void) {\n  pthread_t t;\n  pthread_create(&t, 0, w, 0);\n  pthread_kill(t, 0);\n  pthread_join(t, 0);\n  return 0;\n}\n",
             8,
-            "`pthread_cancel`",
+            "`pthread_kill`",
         ),
         (
             "float.c",
@@ -1934,7 +1934,7 @@ fn late_refusals_are_located_and_point_at_supported_c() {
         assert!(err.contains(&format!("{name}:{line}:")), "{name}: {err}");
         assert!(err.contains('^'), "{name}: {err}");
     }
-    let f = dir.path().join("cancel.c").to_string_lossy().into_owned();
+    let f = dir.path().join("kill.c").to_string_lossy().into_owned();
     let j = json(&run(&["check", &f, "--format", "sarif"]));
     let note = &j["runs"][0]["invocations"][0]["toolExecutionNotifications"][0];
     assert_eq!(
