@@ -513,6 +513,13 @@ impl Program {
         })
     }
 
+    /// A new parameter of `func` (the caller puts it in the function's `params`).
+    pub fn new_param(&mut self, func: FuncId, name: &str, ty: Type, loc: Loc) -> VarId {
+        let v = self.new_local(Some(func), name, ty, loc);
+        self.var_mut(v).kind = VarKind::Param;
+        v
+    }
+
     /// A new global, appended to the declaration order.
     pub fn new_global(&mut self, name: &str, ty: Type, init: Option<Init>, loc: Loc) -> VarId {
         let id = self.add_var(Var {

@@ -666,18 +666,8 @@ impl Lowerer<'_, '_> {
         let ptys = self.prog.func(fid).ty.params.clone();
         for (i, p) in decl.params.iter().enumerate() {
             let ty = ptys.get(i).cloned().unwrap_or_else(|| p.ty.clone());
-            let vid = self.prog.add_var(Var {
-                name: p.name.clone().unwrap_or_else(|| format!("__param{i}")),
-                ty,
-                kind: VarKind::Param,
-                func: Some(fid),
-                is_static: false,
-                is_extern: false,
-                thread_local: false,
-                init: None,
-                loc: p.loc,
-                source_name: None,
-            });
+            let name = p.name.clone().unwrap_or_else(|| format!("__param{i}"));
+            let vid = self.prog.new_param(fid, &name, ty, p.loc);
             if let Some(n) = &p.name {
                 self.bind(n, Binding::Var(vid));
             }

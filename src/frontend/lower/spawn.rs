@@ -133,18 +133,7 @@ impl Lowerer<'_, '_> {
             loc,
             unsupported: None,
         });
-        let param = self.prog.add_var(Var {
-            name: "__param0".into(),
-            ty: void_ptr.clone(),
-            kind: VarKind::Param,
-            func: Some(fid),
-            is_static: false,
-            is_extern: false,
-            thread_local: false,
-            init: None,
-            loc,
-            source_name: None,
-        });
+        let param = self.prog.new_param(fid, "__param0", void_ptr.clone(), loc);
         for v in own {
             self.prog.var_mut(v).func = Some(fid);
         }
