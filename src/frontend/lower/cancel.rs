@@ -588,3 +588,131 @@ fn reach(prog: &Program) -> (HashSet<FuncId>, HashSet<FuncId>) {
     thread_roots.extend(taken);
     (closure(&calls, main_roots), closure(&calls, thread_roots))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::types::DataModel;
+    use crate::ir::*;
+
+    fn load(src: &str) -> Result<Program, String> {
+        crate::frontend::load_text("t.c", src, DataModel::Lp64).map_err(|e| e.to_string())
+    }
+
+    const DECLS: &str = "typedef unsigned long pthread_t; \
+        typedef struct { int b[8]; } __pthread_unwind_buf_t; \
+        int __sigsetjmp_cancel(void *b, int m); \
+        void __pthread_register_cancel(__pthread_unwind_buf_t *b); \
+        void __pthread_unregister_cancel(__pthread_unwind_buf_t *b); \
+        void __pthread_unwind_next(__pthread_unwind_buf_t *b); \
+        void pthread_exit(void *r); pthread_t pthread_self(void); \
+        int pthread_create(pthread_t *t, void *a, void *(*f)(void *), void *arg); \
+        int pthread_join(pthread_t t, void **r); int pthread_cancel(pthread_t t); \
+        void pthread_testcancel(void); int pthread_cond_wait(void *c, void *m);";
+
+    /// glibc's expansion of `pthread_cleanup_push(f, 0)` (the C, non-exception one).
+    fn push(f: &str) -> String {
+        format!(
+            "do {{ __pthread_unwind_buf_t __cancel_buf; void (*__cancel_routine)(void *) = ({f}); \
+             void *__cancel_arg = (0); int __not_first_call = __sigsetjmp_cancel(__cancel_buf.b, 0); \
+             if (__not_first_call) {{ __cancel_routine(__cancel_arg); __pthread_unwind_next(&__cancel_buf); }} \
+             __pthread_register_cancel(&__cancel_buf); do {{"
+        )
+    }
+
+    /// glibc's expansion of `pthread_cleanup_pop(e)`.
+    fn pop(e: u8) -> String {
+        format!(
+            "do {{ }} while (0); }} while (0); __pthread_unregister_cancel(&__cancel_buf); \
+             if ({e}) __cancel_routine(__cancel_arg); }} while (0);"
+        )
+    }
+
+    /// The calls of `f`'s body in order: a function's name, or the routine local called.
+    fn calls(p: &Program, f: &str) -> (Vec<String>, Vec<VarId>) {
+        let f = p.func_named(f).expect("function");
+        let body = p.func(f).body.as_ref().expect("body");
+        let mut routines = vec![];
+        crate::ir::visit::each_stmt(body, &mut |s| {
+            if let StmtKind::Decl { var, .. } = s.kind {
+                if p.var(var).name == "__cancel_routine" {
+                    routines.push(var);
+                }
+            }
+        });
+        let mut out = vec![];
+        crate::ir::visit::each_expr(body, &mut |e| {
+            if let ExprKind::Call(callee, _) = &e.kind {
+                out.push(match callee.peel().kind {
+                    ExprKind::Func(g) => p.func(g).name.clone(),
+                    ExprKind::Var(v) => format!(
+                        "routine{}",
+                        routines.iter().position(|r| *r == v).map_or(9, |i| i)
+                    ),
+                    _ => "?".into(),
+                });
+            }
+        });
+        (out, routines)
+    }
+
+    #[test]
+    fn pthread_exit_runs_the_enclosing_handlers_innermost_first() {
+        let src = format!(
+            "{DECLS} int n; void a(void *x) {{ n = 1; }} void b(void *x) {{ n = 2; }} \
+             void *w(void *x) {{ {} {} pthread_exit(0); {} {} return 0; }} \
+             int main(void) {{ return 0; }}",
+            push("a"),
+            push("b"),
+            pop(0),
+            pop(0)
+        );
+        let p = load(&src).expect("lowers");
+        let (calls, routines) = calls(&p, "w");
+        assert_eq!(routines.len(), 2, "{calls:?}");
+        let exit = calls
+            .iter()
+            .position(|c| c == "pthread_exit")
+            .expect("pthread_exit");
+        assert_eq!(
+            calls[..exit].iter().rev().take(2).collect::<Vec<_>>(),
+            ["routine0", "routine1"],
+            "{calls:?}"
+        );
+        // The registration calls are gone: nothing of glibc's unwinding is left to model.
+        assert!(
+            !calls
+                .iter()
+                .any(|c| c.starts_with("__pthread_") || c.starts_with("__sigsetjmp")),
+            "{calls:?}"
+        );
+    }
+
+    #[test]
+    fn a_cancellable_thread_blocking_in_a_cancellation_point_is_refused() {
+        let src = format!(
+            "{DECLS} int m, c; void *w(void *x) {{ pthread_cond_wait(&c, &m); return 0; }} \
+             int main(void) {{ pthread_t t; pthread_create(&t, 0, w, 0); pthread_cancel(t); \
+             pthread_join(t, 0); return 0; }}"
+        );
+        let e = load(&src).expect_err("refused");
+        assert!(
+            e.contains("pthread_cond_wait") && e.contains("pthread_cancel"),
+            "{e}"
+        );
+        // main's own join is no problem: main cannot be a target.
+        let ok = format!(
+            "{DECLS} int n; void *w(void *x) {{ pthread_testcancel(); n = 1; return 0; }} \
+             int main(void) {{ pthread_t t; pthread_create(&t, 0, w, 0); pthread_cancel(t); \
+             pthread_join(t, 0); return 0; }}"
+        );
+        load(&ok).expect("lowers");
+        // ...unless main names its own id.
+        let me = format!(
+            "{DECLS} pthread_t boss; void *w(void *x) {{ pthread_cancel(boss); return 0; }} \
+             int main(void) {{ pthread_t t; boss = pthread_self(); pthread_create(&t, 0, w, 0); \
+             pthread_join(t, 0); return 0; }}"
+        );
+        let e = load(&me).expect_err("refused");
+        assert!(e.contains("pthread_self"), "{e}");
+    }
+}

@@ -338,3 +338,58 @@ fn escape(s: &Stmt, in_loop: bool, in_switch: bool) -> Option<&'static str> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::types::DataModel;
+    use crate::ir::*;
+
+    fn load(src: &str) -> Result<Program, String> {
+        crate::frontend::load_text("t.c", src, DataModel::Lp64).map_err(|e| e.to_string())
+    }
+
+    /// The names of the functions `f` calls directly, in order.
+    fn calls(p: &Program, f: &str) -> (Vec<String>, ()) {
+        let f = p.func_named(f).expect("function");
+        let body = p.func(f).body.as_ref().expect("body");
+        let mut out = vec![];
+        crate::ir::visit::each_expr(body, &mut |e| {
+            if let ExprKind::Call(callee, _) = &e.kind {
+                if let ExprKind::Func(g) = callee.peel().kind {
+                    out.push(p.func(g).name.clone());
+                }
+            }
+        });
+        (out, ())
+    }
+
+    #[test]
+    fn a_cprover_async_label_starts_a_thread() {
+        let p = load(
+            "int x; void f(int v) { x = v; } \
+             int main(void) { int k = 3; __CPROVER_ASYNC_1: f(k); return x; }",
+        )
+        .expect("lowers");
+        let spawned = p
+            .funcs
+            .iter()
+            .position(|f| f.name.starts_with("__cprover_async_line"))
+            .expect("a thread function");
+        let (main_calls, _) = calls(&p, "main");
+        assert!(
+            main_calls.contains(&"pthread_create".to_string()),
+            "{main_calls:?}"
+        );
+        assert!(!main_calls.contains(&"f".to_string()), "{main_calls:?}");
+        let name = p.funcs[spawned].name.clone();
+        let (thread_calls, _) = calls(&p, &name);
+        assert!(thread_calls.contains(&"f".to_string()), "{thread_calls:?}");
+        // A local the spawner writes after the spawn would be shared: refused.
+        let e = load(
+            "int x; void f(int v) { x = v; } \
+             int main(void) { int k = 3; __CPROVER_ASYNC_1: f(k); k = 4; return x; }",
+        )
+        .expect_err("refused");
+        assert!(e.contains("__CPROVER_ASYNC_1") && e.contains("`k`"), "{e}");
+    }
+}
