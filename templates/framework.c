@@ -99,13 +99,8 @@ __seq_round{ROUND}:;
   }
 //@end
 //@if probes
-  /* Deadlock: main has not exited, some thread is still live, and every live thread is
-   * blocked. (After main's pthread_exit, the other threads all ending is no deadlock.) */
-  __seq_deadlock = 0;
-//@for slot
-  __seq_deadlock = __seq_deadlock || (__seq_created[{SLOT}] && !__seq_done[{SLOT}]);
-//@end
-  __seq_deadlock = __seq_deadlock && !__seq_halted;
+  /* Deadlock: main has not exited and every live thread is blocked. */
+  __seq_deadlock = !__seq_halted;
 //@for slot
   if (__seq_created[{SLOT}] && !__seq_done[{SLOT}])
   {
@@ -116,6 +111,14 @@ __seq_round{ROUND}:;
   }
 //@end
 //@if deadlock
+  /* ... and some thread is still live: after main's pthread_exit, every other thread
+   * having ended is no deadlock. (__seq_blocked, free after the probes, says whether
+   * one is live.) */
+  __seq_blocked = 0;
+//@for slot
+  __seq_blocked = __seq_blocked || (__seq_created[{SLOT}] && !__seq_done[{SLOT}]);
+//@end
+  __seq_deadlock = __seq_deadlock && __seq_blocked;
   __seq_deadlock_reached(__seq_deadlock);
 //@end
 //@end

@@ -235,10 +235,20 @@ fn benchmarks_localize_to_a_known_faulty_line() {
 /// Benchmarks whose first ground-truth line is ranked below third, with the reason. The
 /// test fails when another task leaves the top three, and when a listed one enters it
 /// (so the list stays true).
-const KNOWN_BELOW_TOP_THREE: &[(&str, &str)] = &[(
-    "paper/account_bad.yml",
-    "the assertion itself is the fault, and the failing check ranks last by design",
-)];
+const KNOWN_BELOW_TOP_THREE: &[(&str, &str)] = &[
+    (
+        "paper/account_bad.yml",
+        "the assertion itself is the fault, and the failing check ranks last by design",
+    ),
+    (
+        "paper/sync02_bad.yml",
+        "since the deadlock check also asks for a live thread (13th session), Z3's \
+         counterexample starts `pending` at -1 with the producer running both rounds first: \
+         another initial value (line 65) would move the producer's wait, which the fixed \
+         interleaving does not allow, so line 65 is no candidate along it (it ranked third \
+         along the earlier counterexample); candidates of a second counterexample would find it",
+    ),
+];
 
 /// The rank of the first ground-truth line among the distinct candidate lines (the
 /// ranking a user reads) is at most 3.
