@@ -14,7 +14,12 @@ use common::*;
 /// the interleaving analyses (`diag::interleaving`, `diag::ordering`, `diag::waits`) cover
 /// most kinds the benchmarks have. The test fails if a listed program starts to hit, so the
 /// list stays true; BENCHMARKS.md repeats it.
-const KNOWN_MISSES: &[(&str, &str)] = &[];
+const KNOWN_MISSES: &[(&str, &str)] = &[(
+    "paper/sync02_bad.yml",
+    "the deadlock's counterexample starts `pending` at -1 with the producer running both \
+     rounds first; another initial value (line 65) would move the producer's wait, which the \
+     fixed interleaving does not allow (see KNOWN_BELOW_TOP_THREE)",
+)];
 
 /// One row of the fixtures' ground-truth table: program, expected outcome, faulty lines.
 fn fixture_table(readme: &str) -> Vec<(String, String, Vec<u64>)> {
