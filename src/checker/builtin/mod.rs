@@ -896,14 +896,25 @@ fn extract(
             ran,
         });
     }
-    // Threads: the functions the slots ran.
+    // Threads: the functions the slots ran. For a deadlock, also the threads created that
+    // never ran (of a slot with one function): a replay must probe them too, or a thread
+    // blocked at its first statement is taken for not blocked and the deadlock is lost.
+    let created = s
+        .global_value(model, seq.vars.nthreads, false)
+        .unwrap_or(0)
+        .clamp(0, i128::from(u32::MAX)) as u32;
+    let deadlock = violation.kind == ViolationKind::Deadlock;
     let mut threads = Vec::new();
+    let mut late = Vec::new();
     for slot in &seq.slots {
-        let fnid = s.out.globals.get(&seq.vars.fnid);
-        let _ = fnid;
         let ran = runs.iter().any(|(k, _)| *k == slot.id) || slot.id == 0;
-        if !ran {
+        let never_ran_in_deadlock = deadlock && slot.id < created && slot.codes.len() == 1;
+        if !(ran || never_ran_in_deadlock) {
             continue;
+        }
+        if !ran {
+            // It runs last, until it blocks: where the deadlock holds it.
+            late.push(slot.id);
         }
         // The code whose points the slot executed.
         let code = slot.codes.iter().find(|c| {
@@ -953,6 +964,13 @@ fn extract(
             thread: k,
             at,
             value: v,
+        });
+    }
+    for id in late {
+        blocks.push(Block {
+            thread: id,
+            until: Until::Keyword("end".into()),
+            ran: vec![],
         });
     }
     let cex = Counterexample {
