@@ -374,11 +374,19 @@ int main(void)
         let src = &p;
         let stage1 = p.normalized.func_named("stage1").expect("stage1");
         let stage2 = p.normalized.func_named("stage2").expect("stage2");
-        // Neither thread ran a step the schedule can name.
-        let extra = unscheduled_threads(src, &resolved, &cex.steps);
+        // Neither thread ran a step the schedule can name. The checker's schedule lists
+        // them already (each run last, until it blocks); without them, this analysis adds
+        // them itself.
+        assert!(resolved.threads.contains(&(1, stage2)), "{resolved:?}");
+        assert!(resolved.threads.contains(&(2, stage1)), "{resolved:?}");
+        assert!(unscheduled_threads(src, &resolved, &cex.steps).is_empty());
+        let mut bare = resolved.clone();
+        bare.threads.retain(|(t, _)| *t == 0);
+        bare.blocks.retain(|b| b.thread == 0);
+        let extra = unscheduled_threads(src, &bare, &cex.steps);
         assert_eq!(extra, vec![(1, stage2), (2, stage1)]);
-        let all = with_threads(&resolved, &extra);
-        assert_eq!(all.blocks.len(), resolved.blocks.len() + 2);
+        let all = with_threads(&bare, &extra);
+        assert_eq!(all.blocks.len(), bare.blocks.len() + 2);
         let framework = crate::seq::Framework::builtin();
         let replayer = crate::engine::replay::Replayer {
             prep: &p,
