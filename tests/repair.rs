@@ -187,14 +187,7 @@ fn each_fault_gets_the_repair_of_its_kind() {
     let names: Vec<String> = cases.iter().map(|c| c.0.to_string()).collect();
     let firsts = parallel(&names, |n| first_repair(&format!("{DIR}/{n}")));
     for ((name, kind, line), first) in cases.iter().zip(firsts) {
-        // Known regression (13th session, not yet bisected between ca7a8df and 08f1c88):
-        // Z3's counterexample for short_join_loop.c changed and the localization no longer
-        // names the join loop's condition, so the condition fix comes only combined with a
-        // needless handshake. Accepted here until fixed; the patch must still hold the fix.
-        let known = *name == "short_join_loop.c" && first["kind"] == "combined";
-        if !known {
-            assert_eq!(first["kind"], *kind, "{name}: {first}");
-        }
+        assert_eq!(first["kind"], *kind, "{name}: {first}");
         let patch = first["patch"].as_str().unwrap_or_default();
         assert!(patch.contains(line), "{name}: {patch}");
     }

@@ -207,8 +207,9 @@ pub fn order_violations<R: Replays>(
     })
 }
 
-/// A thread that never ran in the failing interleaving, whose work a read needed first,
-/// while the reading thread joined some of the threads created with it but not this one.
+/// A thread that never ran (or never finished) in the failing interleaving, whose work a
+/// read needed first, while the reading thread joined some of the threads created with
+/// it but not this one.
 #[derive(Clone, Debug)]
 pub struct MissingJoin {
     /// The read that needed the thread's work.
@@ -226,6 +227,9 @@ pub struct MissingJoin {
     pub passing: Resolved,
     /// The creator did join the thread, but the join did not wait: it was detached.
     pub detached: Option<DetachedJoin>,
+    /// The thread ran part of its body before the read (and was preempted for good);
+    /// otherwise it never ran before it.
+    pub started: bool,
 }
 
 /// Missing joins (a join loop that stops one thread short): for every thread the trace
@@ -264,8 +268,21 @@ pub fn missing_joins<R: Replays>(
             }
         }
     }
+    // A thread that started but was preempted for good before its end (its last block
+    // stops early): its rest may be what a later read needed, exactly as for a thread
+    // that never ran. Which of the two it is only changes the words.
+    let mut preempted: Vec<(u32, crate::ir::FuncId)> = Vec::new();
+    for (t, f) in &resolved.threads {
+        let last = resolved.blocks.iter().rev().find(|b| b.thread == *t);
+        if last.is_some_and(|b| b.until != Stop::End)
+            && !never.iter().chain(&unfinished).any(|(y, _)| y == t)
+        {
+            preempted.push((*t, *f));
+        }
+    }
     let mut out = Vec::new();
-    for (y, f) in never.into_iter().chain(unfinished) {
+    for (y, f) in never.into_iter().chain(unfinished).chain(preempted) {
+        let started = resolved.blocks.iter().any(|b| b.thread == y);
         let Some(ci) = creation_index(steps, y) else {
             continue;
         };
@@ -360,6 +377,7 @@ pub fn missing_joins<R: Replays>(
                     joins,
                     passing: r,
                     detached: detached.clone(),
+                    started,
                 });
                 break 'reads;
             }

@@ -257,15 +257,21 @@ impl Explainer<'_> {
                 self.push_detach_candidates(&mut extra, &mut out, d, &missing, &what);
                 continue;
             }
+            let state = if m.started {
+                "had not finished"
+            } else {
+                "never ran"
+            };
             let hint = format!(
-                "{reader} joins {} of the {} threads created at line {}, not {}, which never ran before {reader} read its result at line {}; had it run first, {outcome}: join every thread created there",
+                "{reader} joins {} of the {} threads created at line {}, not {}, which {state} before {reader} read its result at line {}; had it run first, {outcome}: join every thread created there",
                 m.joined, m.created, m.creation.line, missing, m.reader.line
             );
             for j in m.joins.iter().rev() {
                 self.push_step_candidate(&mut extra, &out, j, CandidateKind::Ordering, &hint);
             }
             let hint = format!(
-                "{reader} reads this before {missing} ran (it is never joined); had it run first, {outcome} (an order violation)"
+                "{reader} reads this before {missing} {} (it is never joined); had it run first, {outcome} (an order violation)",
+                if m.started { "finished" } else { "ran" }
             );
             self.push_step_candidate(&mut extra, &out, &m.reader, CandidateKind::Ordering, &hint);
         }
