@@ -235,7 +235,8 @@ impl<'p> Machine<'p> {
                 cx.init(&v.ty, (obj, 0), init, v.loc)?;
             }
         }
-        // `main`'s parameters hold no value the program may rely on.
+        // `main`'s parameters hold no value the program may rely on (the front end reads
+        // `argc` as an input first thing; a read of `argv` gives up).
         let params: Vec<VarId> = self.prog.func(self.main).params.clone();
         for p in params {
             let size = self.size(&self.prog.var(p).ty, Loc::SYNTH)?;
@@ -1140,7 +1141,7 @@ impl Cx<'_, '_> {
             }
             ExprKind::Index(b, i) => {
                 let base = self.eval(b)?;
-                let idx = self.eval(i)?;
+                let idx = thread_number(self.eval(i)?);
                 let ety = match b.ty.pointee(self.tt()) {
                     Some(t) => t.clone(),
                     None => return unsupported("indexing a non-pointer", e.loc),
@@ -1741,9 +1742,20 @@ impl Cx<'_, '_> {
             let y = self.eval_sym(b)?;
             return Ok(Val::int(self.truth(y)? as i128));
         }
-        let x = self.eval_sym(a)?;
-        let y = self.eval_sym(b)?;
+        let mut x = self.eval_sym(a)?;
+        let mut y = self.eval_sym(b)?;
         let (pa, pb) = (a.ty.is_pointer(self.tt()), b.ty.is_pointer(self.tt()));
+        // A thread handle met by a plain number (`t < 64`, the cancellation model's
+        // tables) is the thread's number, as the sequential programs number threads:
+        // by creation, `main` 0.
+        if !pa && !pb {
+            if y.prov == 0 {
+                x = thread_number(x);
+            }
+            if x.prov == 0 {
+                y = thread_number(y);
+            }
+        }
         let (sx, sy) = (x.as_sym().is_some(), y.as_sym().is_some());
         if (sx || sy) && !pa && !pb {
             if op.is_comparison() {
@@ -1865,5 +1877,14 @@ impl Cx<'_, '_> {
             v: k.wrap(v, self.m.dm),
             prov,
         })
+    }
+}
+
+/// A thread handle as the number the sequential programs give the thread (its index in
+/// creation order, `main` 0); any other value as it is.
+fn thread_number(v: Val) -> Val {
+    match v.as_thread() {
+        Some(t) => Val::int(t as i128),
+        None => v,
     }
 }

@@ -430,6 +430,9 @@ impl Lowerer<'_, '_> {
             if let Some(e) = self.atomic_call(&id.node.name, &c.node.arguments, span, loc)? {
                 return Ok(e);
             }
+            if let Some(e) = self.input_call(&id.node.name, &c.node.arguments, loc)? {
+                return Ok(e);
+            }
             match crate::ir::known::classify(&id.node.name) {
                 crate::ir::known::Known::AtomicBegin => self.atomic_depth += 1,
                 crate::ir::known::Known::AtomicEnd => {

@@ -5,6 +5,7 @@ mod atomic;
 mod cancel;
 mod expr;
 mod init;
+mod input;
 mod literal;
 mod spawn;
 mod stmt;
@@ -85,6 +86,8 @@ pub(super) struct Lowerer<'a, 'b> {
     /// their model (see `cancel`).
     cancel_use: cancel::CancelUse,
     cancel_vars: cancel::CancelVars,
+    /// `main`'s second parameter while `main`'s body is lowered (see `input`).
+    argv: Option<VarId>,
 }
 
 pub(super) fn lower(
@@ -118,6 +121,7 @@ pub(super) fn lower(
         spawn_copies: vec![],
         cancel_use: cancel::CancelUse::of(unit),
         cancel_vars: cancel::CancelVars::default(),
+        argv: None,
     };
     for ext in &unit.0 {
         l.external(ext)?;
@@ -673,10 +677,17 @@ impl Lowerer<'_, '_> {
             }
             params.push(vid);
         }
+        self.argv = (self.prog.func(fid).name == "main")
+            .then(|| params.get(1).copied())
+            .flatten();
         // `__func__` and friends.
         let name = self.prog.func(fid).name.clone();
-        let body_stmt = self.statement(body)?;
+        let mut body_stmt = self.statement(body)?;
         self.pop_scope();
+        self.argv = None;
+        if name == "main" {
+            body_stmt = self.main_inputs(&params, decl, body_stmt);
+        }
         self.check_spawn_copies(fid, &body_stmt)?;
         for (label, loc) in std::mem::take(&mut self.gotos) {
             if !self.labels.contains(&label) {

@@ -1,0 +1,264 @@
+//! The program's command-line input: numbers read from `argv` with `sscanf`, `atoi` and
+//! their relatives, modelled as what they are to a verifier — any value the input could
+//! give.
+//!
+//! seqloc gives `main` an arbitrary `argc` and `argv` (`seq::build`), and a string behind
+//! `argv` is arbitrary too, so the number a conversion makes of it is any value of the
+//! target's type. That is exact only while the string really is the input: the source
+//! must be `argv[k]` (or `*(argv + k)`, or a suffix `argv[k] + j`) of `main`'s own second
+//! parameter, never a buffer the program wrote, and the format only integer conversions
+//! (`%d`, `%i`, `%u`, `%x`, `%o` with their length modifiers, and `%*…` to skip one).
+//! Anything else — `%s`, `%f`, a literal or local source, `strtol` with an end pointer —
+//! is left as the plain call, which the later passes refuse by name.
+//!
+//! `sscanf` with `n` conversions returns `EOF` (an empty string) or how many it stored,
+//! `0..=n`, and stores exactly that many: the model picks the count first and gives
+//! each of the first `count` targets an arbitrary value.
+
+use lang_c::ast;
+use lang_c::span::Node;
+
+use super::{Lowerer, R};
+use crate::ir::build as b;
+use crate::ir::*;
+
+/// The conversions of `atoi` and its relatives: the name and the result type.
+fn numeric(name: &str) -> Option<Type> {
+    Some(match name {
+        "atoi" => Type::int(),
+        "atol" | "strtol" => Type::Int(IntKind::Long),
+        "atoll" | "strtoll" => Type::Int(IntKind::LongLong),
+        "strtoul" => Type::Int(IntKind::ULong),
+        "strtoull" => Type::Int(IntKind::ULongLong),
+        _ => return None,
+    })
+}
+
+/// How many values the `sscanf` format `f` stores, when every conversion is an integer
+/// one (`None` otherwise).
+fn integer_conversions(f: &[u8]) -> Option<usize> {
+    let mut n = 0;
+    let mut i = 0;
+    while i < f.len() {
+        if f[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        if f.get(i) == Some(&b'%') {
+            i += 1;
+            continue;
+        }
+        let store = f.get(i) != Some(&b'*');
+        if !store {
+            i += 1;
+        }
+        while f.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        while f
+            .get(i)
+            .is_some_and(|c| matches!(c, b'h' | b'l' | b'j' | b'z' | b't'))
+        {
+            i += 1;
+        }
+        match f.get(i) {
+            Some(b'd' | b'i' | b'u' | b'x' | b'X' | b'o') => {}
+            _ => return None,
+        }
+        i += 1;
+        if store {
+            n += 1;
+        }
+    }
+    Some(n)
+}
+
+impl Lowerer<'_, '_> {
+    /// `main`'s body with its integer parameters (`argc`) read as inputs first: a
+    /// statement at the parameter, so that a counterexample records the value and its
+    /// replays keep it (the sequential program's own binding of the parameters is a
+    /// value no replay can fix).
+    pub(super) fn main_inputs(
+        &mut self,
+        params: &[VarId],
+        decl: &super::Declared,
+        body: Stmt,
+    ) -> Stmt {
+        let mut v = Vec::new();
+        for (p, d) in params.iter().zip(&decl.params) {
+            let ty = self.prog.var(*p).ty.clone();
+            if !ty.is_integer(self.tt()) {
+                continue;
+            }
+            let target = Expr::var(*p, self.prog, d.loc);
+            let read = b::assign(target, b::nondet(&ty, d.loc), self.tt());
+            v.push(Stmt::expr(read));
+        }
+        if v.is_empty() {
+            return body;
+        }
+        let loc = body.loc;
+        v.push(body);
+        Stmt::block(v, loc)
+    }
+
+    /// Whether `e` points into one of the strings of `argv`.
+    fn points_into_argv(&self, e: &Expr, argv: VarId) -> bool {
+        let is_argv = |x: &Expr| matches!(x.peel().kind, ExprKind::Var(v) if v == argv);
+        match &e.peel().kind {
+            ExprKind::Index(base, _) => is_argv(base),
+            ExprKind::Deref(p) => match &p.peel().kind {
+                ExprKind::Binary(BinOp::Add, a, c) => is_argv(a) || is_argv(c),
+                _ => is_argv(p),
+            },
+            ExprKind::Binary(BinOp::Add | BinOp::Sub, a, _) => {
+                a.ty.is_pointer(self.tt()) && self.points_into_argv(a, argv)
+            }
+            _ => false,
+        }
+    }
+
+    /// The model of a call of `name` reading a number from the command line, when it
+    /// is one (see the module comment); `None` leaves the call as it is.
+    pub(super) fn input_call(
+        &mut self,
+        name: &str,
+        args: &[Node<ast::Expression>],
+        loc: Loc,
+    ) -> R<Option<Expr>> {
+        let result = numeric(name);
+        if (result.is_none() && name != "sscanf") || args.is_empty() {
+            return Ok(None);
+        }
+        // A function of that name the program defines itself is its own.
+        if let Some(super::Binding::Func(f)) = self.lookup(name) {
+            if self.prog.func(*f).body.is_some() {
+                return Ok(None);
+            }
+        }
+        let Some(argv) = self.argv else {
+            return Ok(None);
+        };
+        let source = self.rvalue(&args[0])?;
+        if !self.points_into_argv(&source, argv) {
+            return Ok(None);
+        }
+        // The source is only evaluated for its side effects: what it holds is input.
+        let mut stmts = Vec::new();
+        if crate::analysis::shared::has_effects(&source) {
+            stmts.push(b::expr_stmt(source, loc, StmtId::NONE));
+        }
+        if let Some(ty) = result {
+            // `strtol(s, &end, base)`: where the number ended is not modelled.
+            if let Some(end) = args.get(1) {
+                let end = self.rvalue(end)?;
+                if !matches!(end.peel().kind, ExprKind::Int(0)) {
+                    return Ok(None);
+                }
+            }
+            for a in args.iter().skip(2) {
+                let x = self.rvalue(a)?;
+                stmts.push(b::expr_stmt(x, loc, StmtId::NONE));
+            }
+            stmts.push(b::expr_stmt(b::nondet(&ty, loc), loc, StmtId::NONE));
+            self.c11_calls.push((name.to_string(), loc));
+            return Ok(Some(Expr::new(ExprKind::StmtExpr(stmts), ty, loc)));
+        }
+        let Some(format) = args.get(1) else {
+            return Ok(None);
+        };
+        let format = self.rvalue(format)?;
+        let ExprKind::Str(bytes) = &format.peel().kind else {
+            return Ok(None);
+        };
+        let Some(n) = integer_conversions(bytes) else {
+            return Ok(None);
+        };
+        if args.len() != n + 2 {
+            return Ok(None);
+        }
+        // The targets, evaluated once, before anything is stored.
+        let mut targets = Vec::new();
+        for a in &args[2..] {
+            let p = self.rvalue(a)?;
+            let Some(pointee) = p.ty.pointee(self.tt()).cloned() else {
+                return Ok(None);
+            };
+            if !pointee.is_integer(self.tt()) || pointee.quals(self.tt()).konst {
+                return Ok(None);
+            }
+            let t = self
+                .prog
+                .new_local(self.func, "__seq_scan_target", p.ty.clone(), loc);
+            stmts.push(Stmt::new(
+                StmtKind::Decl {
+                    var: t,
+                    init: Some(Init::Expr(p)),
+                },
+                loc,
+            ));
+            targets.push((t, pointee));
+        }
+        let count = self
+            .prog
+            .new_local(self.func, "__seq_scanned", Type::int(), loc);
+        stmts.push(Stmt::new(
+            StmtKind::Decl {
+                var: count,
+                init: Some(Init::Expr(b::nondet(&Type::int(), loc))),
+            },
+            loc,
+        ));
+        let c = || Expr::var(count, self.prog, loc);
+        let in_range = b::and(
+            b::bin(BinOp::Ge, c(), b::int(-1)),
+            b::bin(BinOp::Le, c(), b::int(n as i128)),
+        );
+        stmts.push(b::expr_stmt(
+            b::intrinsic(Intrinsic::Assume, vec![in_range], loc),
+            loc,
+            StmtId::NONE,
+        ));
+        for (k, (t, pointee)) in targets.into_iter().enumerate() {
+            let store = b::assign(
+                b::deref(Expr::var(t, self.prog, loc), self.tt()),
+                b::nondet(&pointee, loc),
+                self.tt(),
+            );
+            stmts.push(b::if_(
+                b::bin(BinOp::Gt, c(), b::int(k as i128)),
+                vec![b::expr_stmt(store, loc, StmtId::NONE)],
+                None,
+            ));
+        }
+        stmts.push(b::expr_stmt(c(), loc, StmtId::NONE));
+        self.c11_calls.push((name.to_string(), loc));
+        Ok(Some(Expr::new(ExprKind::StmtExpr(stmts), Type::int(), loc)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_integer_formats_are_modelled() {
+        assert_eq!(integer_conversions(b"%d"), Some(1));
+        assert_eq!(integer_conversions(b"%d %ld, %*d %5u %%"), Some(3));
+        assert_eq!(integer_conversions(b"%hhx:%llo"), Some(2));
+        assert_eq!(integer_conversions(b"no conversion"), Some(0));
+        assert_eq!(integer_conversions(b"%s"), None);
+        assert_eq!(integer_conversions(b"%d %f"), None);
+        assert_eq!(integer_conversions(b"%c"), None);
+        assert_eq!(integer_conversions(b"%"), None);
+    }
+
+    #[test]
+    fn the_numeric_conversions_have_their_types() {
+        assert_eq!(numeric("atoi"), Some(Type::int()));
+        assert!(numeric("strtoul").is_some());
+        assert!(numeric("strtod").is_none());
+        assert!(numeric("sscanf").is_none());
+    }
+}
