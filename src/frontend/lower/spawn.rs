@@ -4,8 +4,12 @@
 //! every interleaving with it would be missed. It is lowered to what it means: a thread
 //! function holding the statement, started by `pthread_create` where the label stands.
 //!
-//! CBMC's new thread shares the locals of the function it was spawned from; POSIX threads
-//! have nothing like it, so a statement that names a local of the enclosing function is
+//! CBMC's new thread starts with a copy of the locals of the function it was spawned from,
+//! taken at the spawn (`goto_symext::symex_start_thread`: "create a copy of the local
+//! variables for the new thread"), except for a local whose address is taken anywhere (a
+//! "dirty" one), which stays one object both threads share. The copy is what a POSIX
+//! program gets by passing the value to `pthread_create`; the sharing has no POSIX
+//! counterpart seqloc models, so a statement naming a local whose address is taken is
 //! refused by name. So is one that jumps out of itself (a `goto`, `return`, a `break` or
 //! `continue` of an enclosing loop, a label another `goto` could reach) and one in an
 //! atomic section (CBMC stops there too: "start_thread in atomic section").
@@ -59,12 +63,11 @@ impl Lowerer<'_, '_> {
                 ),
             ));
         }
-        // The statement's own locals move with it. A local of the spawner it only reads is
-        // handed to the thread as a copy (in a heap cell, as a program passing it to
-        // `pthread_create` would): exact when the spawner never writes it or takes its
-        // address (checked when its body is complete, `check_spawn_copies`). Any other
-        // local would be shared with the new thread, as CBMC shares them and POSIX
-        // threads cannot.
+        // The statement's own locals move with it. A local of the spawner it names is
+        // handed to the thread as a copy of its value at the spawn (in a heap cell, as a
+        // program passing it to `pthread_create` would), which the thread may go on to
+        // change as its own, as in CBMC: exact when nobody takes its address (checked
+        // when the spawner's body is complete, `check_spawn_copies`).
         let mut own = HashSet::new();
         crate::ir::visit::each_stmt(&stmt, &mut |s| {
             if let StmtKind::Decl { var, .. } = s.kind {
@@ -85,16 +88,14 @@ impl Lowerer<'_, '_> {
         });
         let shared_local = |this: &Self, v: VarId, why: &str| {
             format!(
-                "the statement `{label}:` runs in a new thread {why} `{}`, a local of `{}` \
-                 (CBMC shares the spawner's locals with the thread; POSIX threads, which \
-                 seqloc models, do not)",
+                "the statement `{label}:` runs in a new thread {why} `{}`, a local of `{}`",
                 this.prog.var(v).shown_name(),
                 this.prog.func(spawner).name
             )
         };
         if let [first, second, ..] = foreign.as_slice() {
             let msg = format!(
-                "{} and `{}`: seqloc hands a thread one copied local",
+                "{} and `{}`: seqloc hands such a thread one copied local",
                 shared_local(self, *first, "names"),
                 self.prog.var(*second).shown_name()
             );
@@ -102,8 +103,21 @@ impl Lowerer<'_, '_> {
         }
         let copied = foreign.first().copied();
         if let Some(v) = copied {
-            if writes(&stmt, v) {
-                let msg = shared_local(self, v, "writes");
+            // C assigns no arrays: the copy into the heap cell could not be written out.
+            if matches!(self.prog.var(v).ty.resolve(self.tt()), Type::Array(..)) {
+                let msg = format!(
+                    "{}: seqloc copies scalar, pointer and struct locals into such a thread, \
+                     not arrays",
+                    shared_local(self, v, "names the array")
+                );
+                return Err(self.unsupported(span, msg));
+            }
+            if lends(&stmt, v) {
+                let msg = format!(
+                    "{} (CBMC then shares the local with the thread instead of copying it; \
+                     POSIX threads, which seqloc models, have no such sharing)",
+                    shared_local(self, v, "takes the address of")
+                );
                 return Err(self.unsupported(span, msg));
             }
             self.spawn_copies.push((spawner, v, loc, label.to_string()));
@@ -256,14 +270,15 @@ impl Lowerer<'_, '_> {
             .cloned()
             .collect();
         for (_, v, loc, label) in copies {
-            if writes(body, v) {
+            if lends(body, v) {
                 let s = crate::diagnostics::SourceSpot::at(
                     &self.prog.sources,
                     loc,
                     format!(
-                        "the statement `{label}:` runs in a new thread reads `{}`, a local of \
-                         `{}` that `{}` also writes or lends (CBMC shares the spawner's \
-                         locals with the thread; POSIX threads, which seqloc models, do not)",
+                        "the statement `{label}:` runs in a new thread names `{}`, a local of \
+                         `{}` whose address `{}` takes (CBMC then shares the local with the \
+                         thread instead of copying it; POSIX threads, which seqloc models, \
+                         have no such sharing)",
                         self.prog.var(v).shown_name(),
                         self.prog.func(func).name,
                         self.prog.func(func).name,
@@ -280,22 +295,35 @@ impl Lowerer<'_, '_> {
     }
 }
 
-/// Whether `s` assigns `v`, increments it, or takes its address.
-fn writes(s: &Stmt, v: VarId) -> bool {
-    let is_v = |e: &Expr| matches!(e.peel().kind, ExprKind::Var(x) if x == v);
-    let mut found = false;
-    crate::ir::visit::each_expr(s, &mut |e| match &e.kind {
-        ExprKind::Assign(l, _)
-        | ExprKind::OpAssign { lhs: l, .. }
-        | ExprKind::IncDec { e: l, .. }
-            if is_v(l) =>
-        {
-            found = true
+/// Whether `s` takes the address of `v` (of the whole or of a part: CBMC's dirty locals),
+/// or lets an array of it decay to a pointer.
+fn lends(s: &Stmt, v: VarId) -> bool {
+    fn root(e: &Expr) -> Option<VarId> {
+        match &e.peel().kind {
+            ExprKind::Var(x) => Some(*x),
+            ExprKind::Member(b, _) => root(b),
+            ExprKind::Index(b, _) => match &b.kind {
+                ExprKind::Decay(a) => root(a),
+                _ => None,
+            },
+            _ => None,
         }
-        ExprKind::AddrOf(x) if is_v(x) => found = true,
+    }
+    // `a[i]` decays `a` only to index it; any other decay hands out its address.
+    let (mut decays, mut indexed, mut taken) = (0usize, 0usize, false);
+    crate::ir::visit::each_expr(s, &mut |e| match &e.kind {
+        ExprKind::AddrOf(x) if root(x) == Some(v) => taken = true,
+        ExprKind::Decay(x) if root(x) == Some(v) => decays += 1,
+        ExprKind::Index(b, _) => {
+            if let ExprKind::Decay(x) = &b.kind {
+                if root(x) == Some(v) {
+                    indexed += 1;
+                }
+            }
+        }
         _ => {}
     });
-    found
+    taken || decays > indexed
 }
 
 /// Renames a variable (the copied local, in the thread's statement).
@@ -384,12 +412,42 @@ mod tests {
         let name = p.funcs[spawned].name.clone();
         let (thread_calls, _) = calls(&p, &name);
         assert!(thread_calls.contains(&"f".to_string()), "{thread_calls:?}");
-        // A local the spawner writes after the spawn would be shared: refused.
-        let e = load(
+        // A local the spawner writes after the spawn is copied at the spawn, as CBMC does.
+        load(
             "int x; void f(int v) { x = v; } \
              int main(void) { int k = 3; __CPROVER_ASYNC_1: f(k); k = 4; return x; }",
         )
+        .expect("a written local is copied");
+        // One whose address is taken would be shared (CBMC's dirty locals): refused, also
+        // when only an element's address is taken or an array decays to a pointer.
+        for main in [
+            "int k = 3; int *p = &k; __CPROVER_ASYNC_1: f(k); return *p;",
+            "struct s l = {{1, 2}}; int *p = &l.a[1]; __CPROVER_ASYNC_1: f(l.a[0]); return *p;",
+            "struct s l = {{1, 2}}; int *p = l.a; __CPROVER_ASYNC_1: f(l.a[0]); return *p;",
+        ] {
+            let e = load(&format!(
+                "struct s {{ int a[2]; }}; int x; void f(int v) {{ x = v; }} \
+                 int main(void) {{ {main} }}"
+            ))
+            .expect_err("refused");
+            assert!(
+                e.contains("__CPROVER_ASYNC_1") && e.contains("address"),
+                "{e}"
+            );
+        }
+        // Indexing an array member is no lending; a struct is copied whole.
+        load(
+            "struct s { int a[2]; }; int x; void f(int v) { x = v; } \
+             int main(void) { struct s l = {{1, 2}}; l.a[1] = 5; \
+             __CPROVER_ASYNC_1: f(l.a[1]); return x; }",
+        )
+        .expect("a struct with an indexed array member is copied");
+        // An array itself is not (C assigns no arrays).
+        let e = load(
+            "int x; void f(int v) { x = v; } \
+             int main(void) { int a[2] = {1, 2}; __CPROVER_ASYNC_1: f(a[1]); return x; }",
+        )
         .expect_err("refused");
-        assert!(e.contains("__CPROVER_ASYNC_1") && e.contains("`k`"), "{e}");
+        assert!(e.contains("not arrays"), "{e}");
     }
 }
