@@ -433,6 +433,11 @@ impl Lowerer<'_, '_> {
             if let Some(e) = self.input_call(&id.node.name, &c.node.arguments, loc)? {
                 return Ok(e);
             }
+            if id.node.name == "__CPROVER_allocate" && c.node.arguments.len() == 2 {
+                if let Some(e) = self.cprover_allocate(&c.node.arguments, span, loc)? {
+                    return Ok(e);
+                }
+            }
             match crate::ir::known::classify(&id.node.name) {
                 crate::ir::known::Known::AtomicBegin => self.atomic_depth += 1,
                 crate::ir::known::Known::AtomicEnd => {
@@ -491,6 +496,41 @@ impl Lowerer<'_, '_> {
         );
         let call = self.cancellation(call, span)?;
         self.barrier_or_once(call, span)
+    }
+
+    /// CBMC's `__CPROVER_allocate(size, zero)`: a fresh object that is never null, zeroed
+    /// when `zero` is — seqloc's `calloc(1, size)` or `malloc(size)`, which never fail
+    /// either. A `zero` that is no constant is left as the call (refused later).
+    fn cprover_allocate(
+        &mut self,
+        args: &[Node<ast::Expression>],
+        span: lang_c::span::Span,
+        loc: Loc,
+    ) -> R<Option<Expr>> {
+        if let Some(Binding::Func(f)) = self.lookup("__CPROVER_allocate") {
+            if self.prog.func(*f).body.is_some() {
+                return Ok(None);
+            }
+        }
+        let size = self.rvalue(&args[0])?;
+        let zero = self.rvalue(&args[1])?;
+        let ExprKind::Int(z) = zero.peel().kind else {
+            return Ok(None);
+        };
+        let size_t = Type::Int(self.dm().size_t());
+        let size = self.conv(size, &size_t);
+        let (name, args) = if z == 0 {
+            ("malloc", vec![size])
+        } else {
+            ("calloc", vec![Expr::int(1, size_t, loc), size])
+        };
+        let f = self.allocator(name, span, "`__CPROVER_allocate`")?;
+        let callee = self.func_expr(f, loc);
+        Ok(Some(Expr::new(
+            ExprKind::Call(Box::new(callee), args),
+            Type::void_ptr(),
+            loc,
+        )))
     }
 
     fn default_promote(&self, e: Expr) -> Expr {

@@ -132,20 +132,32 @@ impl Lowerer<'_, '_> {
 
     /// `malloc`: the program's own declaration, or one made for it.
     pub(super) fn malloc(&mut self, span: Span) -> R<FuncId> {
-        if let Some(f) = self.prog.func_named("malloc") {
+        self.allocator("malloc", span, "a variable-length array")
+    }
+
+    /// `malloc` or `calloc`: the program's own declaration, or one made for it; `what`
+    /// needs it, and is refused in a program that defines its own.
+    pub(super) fn allocator(&mut self, name: &str, span: Span, what: &str) -> R<FuncId> {
+        if let Some(f) = self.prog.func_named(name) {
             if self.prog.func(f).body.is_some() {
                 return Err(self.unsupported(
                     span,
-                    "a variable-length array in a program that defines its own `malloc`",
+                    format!("{what} in a program that defines its own `{name}`"),
                 ));
             }
             return Ok(f);
         }
+        let size_t = Type::Int(self.dm().size_t());
+        let params = if name == "calloc" {
+            vec![size_t.clone(), size_t]
+        } else {
+            vec![size_t]
+        };
         let f = self.prog.add_func(Function {
-            name: "malloc".into(),
+            name: name.into(),
             ty: FuncType {
                 ret: Type::void_ptr(),
-                params: vec![Type::Int(self.dm().size_t())],
+                params,
                 variadic: false,
                 unprototyped: false,
             },
