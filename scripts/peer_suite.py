@@ -13,9 +13,11 @@ property (a dereference failure, array bounds, overflow, a data race, a memory l
 whose options add such a check is "other property" and left out of the score; so are
 tests that are not about threads at all (no `pthread_`/`__CPROVER_ASYNC`/`thrd_`).
 
-The test's loop and context bounds are passed on (`--unwind N` → `--unwind N`,
-`--context-bound K` → `--context-switches K`), since an expected "successful" is often a
-bounded answer. A `right` answer is seqloc's verdict equal to the expected one; `wrong` is
+The test's loop bound is passed on (`--unwind N` → `--unwind N`), since an expected
+"successful" is often a bounded answer. ESBMC's `--context-bound K` is not: it limits each
+thread's context switches (`esbmc --help`: "Limit number of context switches for each
+thread"), while seqloc's `--context-switches` counts them all, so no total would be its
+equal; seqloc deepens its rounds itself. A `right` answer is seqloc's verdict equal to the expected one; `wrong` is
 the opposite verdict (each must be looked at: a bounded expectation, or seqloc's
 error); `refused` is exit 2, `unknown` exit 3, `crash` anything else (a panic).
 
@@ -115,7 +117,7 @@ def run(rec, src, options):
     deadlock = "--deadlock-check" in options
     cmd = [args.exe, "check", src, "--json", "--timeout", str(args.timeout),
            "--property", "all" if deadlock else "unreach-call"]
-    for peer, ours in (("unwind", "--unwind"), ("context-bound", "--context-switches")):
+    for peer, ours in (("unwind", "--unwind"),):
         v = option_value(options, peer)
         if v is not None:
             cmd += [ours, str(v)]

@@ -192,3 +192,30 @@ fn a_critical_section_split_between_check_and_act_names_its_unlock_and_lock() {
     let hint = unlock["hint"].as_str().unwrap_or("");
     assert!(hint.contains("the section was split"), "{hint}");
 }
+
+/// Reads that differ the same way (main summing an array in a loop, each element written
+/// by a worker that had not run) are one line of the text report, with their count,
+/// rather than the same line repeated.
+#[test]
+fn reads_that_differ_alike_are_one_line_of_the_why() {
+    let o = run(&["localize", "tests/programs/repair/short_join_loop.c"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    let why: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("Why:"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter(|l| l.contains("'s read of"))
+        .collect();
+    assert!(!why.is_empty(), "{out}");
+    let mut seen = std::collections::HashSet::new();
+    for l in &why {
+        assert!(seen.insert(*l), "a repeated line in the why:\n{out}");
+    }
+    let j = localize_json("tests/programs/repair/short_join_loop.c");
+    let flows = flows(&j).len();
+    if flows > why.len() {
+        assert!(why.iter().any(|l| l.contains("such reads)")), "{out}");
+    }
+}

@@ -182,23 +182,38 @@ impl WhyView {
             Some(w) => format!("{}'s write at line {}", label(w.thread), w.line),
             None => "the initial value".into(),
         };
-        const SHOWN: usize = 6;
-        for f in self.projection.iter().take(SHOWN) {
+        // Flows that read the same way (the elements of an array read in a loop) are one
+        // line with how many they are.
+        let mut distinct: Vec<(String, usize)> = Vec::new();
+        for f in &self.projection {
             let nth = match (&f.failing_source, &f.passing_source) {
                 (Some(a), Some(b)) => a.thread == b.thread && a.line == b.line && a.file == b.file,
                 _ => false,
             };
-            out.push(format!(
+            let line = format!(
                 "{}'s read of `{}` at line {} saw {}; passing, it sees {}",
                 thread_label(cex, f.read.thread),
                 f.read.variable,
                 f.read.line,
                 src(&f.failing_source, nth),
                 src(&f.passing_source, nth)
-            ));
+            );
+            match distinct.iter_mut().find(|(l, _)| *l == line) {
+                Some((_, k)) => *k += 1,
+                None => distinct.push((line, 1)),
+            }
         }
-        if n > SHOWN {
-            out.push(format!("... and {} more (see --format json)", n - SHOWN));
+        const SHOWN: usize = 6;
+        for (line, k) in distinct.iter().take(SHOWN) {
+            out.push(if *k > 1 {
+                format!("{line} ({k} such reads)")
+            } else {
+                line.clone()
+            });
+        }
+        if distinct.len() > SHOWN {
+            let more: usize = distinct.iter().skip(SHOWN).map(|(_, k)| k).sum();
+            out.push(format!("... and {more} more (see --format json)"));
         }
         out.push(format!(
             "passing interleaving: {}",
