@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use super::replay::{Replay, ReplayError, Replayer};
 use crate::cex::Counterexample;
-use crate::checker::builtin::symex::EventKind;
+use crate::checker::builtin::symex::{EventKind, PropKind};
 use crate::checker::builtin::{Answer, Limit, Session, Stats, Undecided, truth};
 use crate::diag::Target;
 use crate::diag::instrument::Instrumented;
@@ -202,11 +202,14 @@ fn block_ends(s: &Session, model: &z3::Model, sq: &Sequentialized) -> Option<Vec
     if groups.len() != sq.steps as usize {
         return None;
     }
+    // A statement that failed ran its point (the block ends after it). A deadlock is
+    // no statement's failure: its property is checked after the schedule, and a thread's
+    // last point there is the one it blocks at, which it must not run.
     let failing_point = s
         .out
         .props
         .iter()
-        .find(|p| truth(model, &p.lit))
+        .find(|p| p.kind != PropKind::Deadlock && truth(model, &p.lit))
         .and_then(|p| p.point);
     let last = groups.len() - 1;
     let mut ends = Vec::new();
