@@ -98,9 +98,19 @@ impl Lowerer<'_, '_> {
         if v.is_empty() {
             return body;
         }
+        // Into the body's own list: the analyses that read `main`'s straight-line
+        // prefix (`checker::counting`) walk its top-level statements.
         let loc = body.loc;
-        v.push(body);
-        Stmt::block(v, loc)
+        match body.kind {
+            StmtKind::Block(ss) => {
+                v.extend(ss);
+                Stmt::block(v, loc)
+            }
+            _ => {
+                v.push(body);
+                Stmt::block(v, loc)
+            }
+        }
     }
 
     /// Whether `e` points into one of the strings of `argv`.
