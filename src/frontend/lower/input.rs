@@ -102,15 +102,10 @@ impl Lowerer<'_, '_> {
         // prefix (`checker::counting`) walk its top-level statements.
         let loc = body.loc;
         match body.kind {
-            StmtKind::Block(ss) => {
-                v.extend(ss);
-                Stmt::block(v, loc)
-            }
-            _ => {
-                v.push(body);
-                Stmt::block(v, loc)
-            }
+            StmtKind::Block(ss) => v.extend(ss),
+            _ => v.push(body),
         }
+        Stmt::block(v, loc)
     }
 
     /// Whether `e` points into one of the strings of `argv`.
@@ -142,10 +137,8 @@ impl Lowerer<'_, '_> {
             return Ok(None);
         }
         // A function of that name the program defines itself is its own.
-        if let Some(super::Binding::Func(f)) = self.lookup(name) {
-            if self.prog.func(*f).body.is_some() {
-                return Ok(None);
-            }
+        if self.defines_function(name) {
+            return Ok(None);
         }
         let Some(argv) = self.argv else {
             return Ok(None);

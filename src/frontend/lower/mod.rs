@@ -174,6 +174,12 @@ impl Lowerer<'_, '_> {
         self.scopes.iter().rev().find_map(|s| s.get(name))
     }
 
+    /// Whether `name` is, so far, a function the program defines itself (whose calls are
+    /// its own, never one of the library's that the front end models).
+    fn defines_function(&self, name: &str) -> bool {
+        matches!(self.lookup(name), Some(Binding::Func(f)) if self.prog.func(*f).body.is_some())
+    }
+
     fn bind(&mut self, name: &str, b: Binding) {
         if let Some(s) = self.scopes.last_mut() {
             s.insert(name.to_string(), b);
