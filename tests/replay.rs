@@ -2,7 +2,8 @@
 //! context switches, replayed by the sequential program compiled with gcc and run
 //! natively. The run's own point trace (`-DSEQLOC_TRACE=1`) must follow the schedule block
 //! by block: each block runs the thread the schedule names, and stops exactly before the
-//! named statement's n-th execution. A failing schedule must fail, a passing one pass.
+//! named statement's n-th execution. A failing schedule must fail, a passing one pass;
+//! the checker's own counterexamples replay to their failure.
 
 mod common;
 
@@ -146,5 +147,44 @@ fn the_trace_check_notices_a_run_that_does_not_follow_its_schedule() {
     for other in [taking_turns(&l), shifted] {
         let caught = std::panic::catch_unwind(|| follows(&other, &run));
         assert!(caught.is_err(), "a different schedule passed the check");
+    }
+}
+
+/// The checker's own counterexamples, replayed natively: whatever schedule `check --json`
+/// returns for these programs must reach the failure it reports, and be followed block by
+/// block. Each program stops a thread for good where the checker's framework once lost
+/// the stop: after `reach_error(); abort();` (the abort ended the path before the
+/// end-of-run probes), inside a `__VERIFIER_atomic_*` function, and at a loop's unwinding
+/// cut (a statement only that bound has).
+#[test]
+fn the_checkers_schedules_stop_preempted_threads_where_they_stood() {
+    if !have_gcc() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let programs = [
+        "preempted_producer.c",
+        "failure_in_atomic.c",
+        "held_at_loop_bound.c",
+    ];
+    for name in programs {
+        let program = Path::new("tests/programs/replay/checker_schedules").join(name);
+        let o = run(&["check", &program.to_string_lossy(), "--json"]);
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", stderr(&o));
+        let check = json(&o);
+        let line = &check["property"]["line"];
+        let r = replay(&program, &check["schedule"], dir.path(), name, &[]);
+        let expect = format!("{name}:{line}");
+        assert!(
+            r.code == Some(1)
+                && r.out.lines().any(|l| {
+                    l.starts_with("@seqloc ") && l.contains(&expect) && !l.contains("mismatch")
+                }),
+            "{name}: the checker's schedule {} does not replay to `{expect}`: exit {:?}, {}",
+            check["schedule"],
+            r.code,
+            r.out.lines().rev().take(3).collect::<Vec<_>>().join(" | ")
+        );
+        follows(&check["schedule"], &r);
     }
 }

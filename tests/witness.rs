@@ -386,55 +386,16 @@ fn round_trip_caught(t: &Task, dir: &Path) -> Outcome {
 /// bug of the witness writer or reader, never excused by [`KNOWN_GAPS`].
 const WITNESS_ONLY: &str = "[witness only]";
 
-/// SV-COMP tasks whose witness does not replay natively, and why. For each, the checker's
-/// own schedule (`check --json`) does not replay either, at the witness's loop bound or a
-/// deeper one: the gap is in the counterexample the checker returns (or in the native
-/// replay of it), not in the witness. The test replays that schedule whenever a witness
+/// SV-COMP tasks whose witness does not replay natively, and why (none today: the eight
+/// listed until 2026-11-27 were the checker's schedules, which ended a thread preempted
+/// for good with "until end" or named a loop's unwinding cut as its stop). For each, the
+/// checker's own schedule (`check --json`) must not replay either, at the witness's loop
+/// bound or a deeper one: the gap is in the counterexample the checker returns (or in the
+/// native replay of it), not in the witness. The test replays that schedule whenever a witness
 /// fails, so a task here whose schedule replays and witness does not still fails
 /// (`WITNESS_ONLY`). Allowed to fail, printed. (README "Violation witnesses",
 /// BENCHMARKS.md "Witnesses".)
-const KNOWN_GAPS: &[(&str, &str)] = &[
-    // `main` runs `until end` through `while (1) pthread_create(..)`, which the checker
-    // cut at its loop bound; natively the run reaches the bound first.
-    (
-        "27_Boop_simple_vf",
-        "a block runs `until end` through an endless loop: native replay ends at the loop bound",
-    ),
-    (
-        "32_pthread5_vs",
-        "a block runs `until end` through an endless loop: native replay ends at the loop bound",
-    ),
-    // The native replay stops at `unwinding-bound` inside a thread's loop, also with the
-    // checker's schedule and `--unwind 6`.
-    (
-        "25_stack_longer-1",
-        "native replay of the checker's schedule ends at a loop bound",
-    ),
-    (
-        "28_buggy_simple_loop1_vf",
-        "native replay of the checker's schedule ends at a loop bound",
-    ),
-    (
-        "40_barrier_vf",
-        "native replay of the checker's schedule ends at a loop bound",
-    ),
-    // An `assume` of the program fails natively along the checker's schedule.
-    (
-        "qrcu-2",
-        "native replay of the checker's schedule fails an assumption",
-    ),
-    // The native run along the checker's schedule ends without the failure.
-    (
-        "stack-2",
-        "native replay of the checker's schedule ends without the failure",
-    ),
-    // `sequentialize --schedule` refuses the checker's schedule at its step 4 (the
-    // replay validation finds no execution that follows it).
-    (
-        "fkp2013_variant-2",
-        "the checker's schedule is refused by the replay validation",
-    ),
-];
+const KNOWN_GAPS: &[(&str, &str)] = &[];
 
 /// Prints the tally and fails with every task whose witness was wrong.
 fn tally(what: &str, tasks: &[Task], out: &[Outcome], secs: f64) -> (usize, Vec<String>) {

@@ -111,6 +111,11 @@ pub struct Program {
     pub next_stmt_id: u32,
     /// Set by normalization: constant trip counts of loops, by the id of the loop.
     pub loop_bounds: std::collections::HashMap<StmtId, u64>,
+    /// Set by unrolling: for a loop cut off at its bound (the [`Intrinsic::Unwind`]
+    /// statement carries the loop's id), the statement its next iteration would run first.
+    /// A thread that stopped at the cut stopped before that statement: a schedule names
+    /// the stop by it, which any deeper unrolling (a replay's) also has.
+    pub loop_resumes: std::collections::HashMap<StmtId, StmtId>,
     /// Fresh-label supply shared by every pass that copies code (labels are
     /// function-scoped in C, and copies from several passes end up in one function).
     pub next_label: u32,

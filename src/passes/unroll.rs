@@ -15,6 +15,22 @@ use std::collections::HashMap;
 use crate::ir::visit::{self, VisitorMut};
 use crate::ir::*;
 
+/// The first statement of `body` that runs as a step of its own: where a loop's next
+/// iteration begins (its exit test, for a normalized `while (1) { if (!c) break; ... }`).
+/// `None` when it is not plain which statement that is (the body begins with a statement
+/// of no id of its own, or is empty).
+fn first_step(body: &Stmt) -> Option<StmtId> {
+    match &body.kind {
+        StmtKind::Block(ss) => ss
+            .iter()
+            .find(|s| !matches!(&s.kind, StmtKind::Label(_)))
+            .and_then(first_step),
+        StmtKind::Label(_) => None,
+        _ if body.id.is_none() => None,
+        _ => Some(body.id),
+    }
+}
+
 /// A counted loop is unrolled to its constant trip count only up to this many iterations;
 /// a longer one is unrolled to the search's bound like any other loop (reaching it makes
 /// the answer "bound reached", never a wrong one). A constant `i < 2147483647` once made
@@ -92,6 +108,9 @@ impl<'a> Unroller<'a> {
                 loc,
             )
             .with_id(id);
+        }
+        if let Some(first) = first_step(&body) {
+            self.prog.loop_resumes.insert(id, first);
         }
         let body = self.unroll(body);
         let bound = match self.overrides.get(&id) {
@@ -485,5 +504,32 @@ mod tests {
         let long =
             unrolled("int x; int main() { for (int i = 0; i < 2147483647; i++) x++; return x; }");
         assert_eq!(long, (1, 2));
+    }
+
+    #[test]
+    fn a_cut_loop_names_the_statement_its_next_iteration_begins_with() {
+        let src = "int x; int n; int main() { while (x < n) { x = x + 1; } return x; }";
+        let mut p = crate::frontend::load_text("t.c", src, DataModel::Lp64).expect("parses");
+        crate::passes::normalize::normalize(&mut p);
+        let main = p.main().expect("main");
+        let body = p.func(main).body.clone().expect("body");
+        let out = Unroller::new(&mut p, Some(main), 2).unroll(body);
+        let mut cut = None;
+        crate::ir::visit::each_stmt(&out, &mut |s| {
+            if let StmtKind::Expr(e) = &s.kind {
+                if matches!(e.kind, ExprKind::Intrinsic(Intrinsic::Unwind, _)) {
+                    cut = Some(s.id)
+                }
+            }
+        });
+        let cut = cut.expect("the loop is cut at bound 2");
+        let next = p.loop_resumes.get(&cut).copied();
+        assert!(next.is_some(), "no resume statement for the cut");
+        assert_ne!(next, Some(cut));
+        // The body's first step (the normalized exit test, or the increment) is a
+        // statement the unrolled copies run, never the cut itself.
+        let mut in_copies = false;
+        crate::ir::visit::each_stmt(&out, &mut |s| in_copies |= Some(s.id) == next);
+        assert!(in_copies);
     }
 }

@@ -872,6 +872,11 @@ fn extract(
                     (pi.kind == crate::seq::PointKind::Code && !pi.head.is_none())
                         .then_some(pi.head)
                 });
+                // A thread held at a loop's unwinding cut stopped before the loop's next
+                // iteration: the cut exists only at this bound, and a replay unrolled
+                // deeper never meets it (the witness and JSON schedules of
+                // `40_barrier_vf` and `fkp2013_variant-2` were refused for that).
+                let head = head.map(|h| sp.loop_resumes.get(&h).copied().unwrap_or(h));
                 match head {
                     Some(h) => Until::Before {
                         before: index.name(h),

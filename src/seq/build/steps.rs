@@ -296,6 +296,16 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                             vec![b::expr_stmt(record, loc, id), b::expr_stmt(set, loc, id)],
                         )];
                     }
+                    // The `abort()` after `reach_error()` (SV-COMP's `ERROR: {reach_error();
+                    // abort();}`) would end the path the violation was just recorded on, and
+                    // the probes would never say where the other threads stood: each one's
+                    // last block would become "until end" and a replay would run the rest
+                    // of it. After a violation the run is over anyway.
+                    ExprKind::Intrinsic(Intrinsic::Abort, _) if self.b.concrete.is_none() => {
+                        let failed = b::var(&self.b.prog, self.b.vars.failed);
+                        let stop = b::expr_stmt(e.clone(), loc, id);
+                        return vec![plain(self, vec![b::if_(b::not(failed), vec![stop], None)])];
+                    }
                     ExprKind::Intrinsic(Intrinsic::Assert, args) if self.b.concrete.is_none() => {
                         let c = args.first().cloned().unwrap_or_else(|| b::int(1));
                         let failed = b::var(&self.b.prog, self.b.vars.failed);
