@@ -93,15 +93,8 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
         Some(path) => {
             let (s, hints) = seqloc::witness::load_schedule_hints(path)?;
             if a.bounds.unwind.is_none() {
-                // A block stopping before the n-th run of a statement needs n iterations
-                // of its loop (a JSON schedule carries no bound of its own).
-                let stops = s.blocks.iter().filter_map(|b| match &b.until {
-                    seqloc::seq::schedule::Until::Before { occurrence, .. } => Some(*occurrence),
-                    seqloc::seq::schedule::Until::Keyword(_) => None,
-                });
-                unwind = unwind
-                    .max(hints.unwind.unwrap_or(0))
-                    .max(stops.max().unwrap_or(0));
+                // A JSON schedule carries no bound of its own.
+                unwind = unwind.max(hints.unwind.unwrap_or(0)).max(s.deepest_stop());
             }
             (s, a.deadlock_rules || hints.deadlock)
         }

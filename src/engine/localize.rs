@@ -150,7 +150,8 @@ pub fn diagnosis(
         .schedule
         .resolve(&prep.normalized, &prep.index)
         .map_err(|e| LocalizeError::NotReproduced(e.to_string()))?;
-    let replayer = replayer(prep, cfg, f.unwind.max(1), f.target);
+    let unwind = f.unwind.max(f.schedule.deepest_stop()).max(1);
+    let replayer = replayer(prep, cfg, unwind, f.target);
     let faults = cfg.faults.max(1);
     // A deadlock involves every live thread, also one that blocked at its first statement
     // and so has no block in the schedule: the replay must run it (to its first

@@ -136,6 +136,20 @@ pub enum ScheduleError {
 }
 
 impl Schedule {
+    /// The loop bound its stops need: a block that stops before the n-th run of a
+    /// statement needs n iterations of the loop around it (a thread held before its loop's
+    /// next iteration ran the loop fewer times than that). 0 without such stops.
+    pub fn deepest_stop(&self) -> u32 {
+        self.blocks
+            .iter()
+            .filter_map(|b| match &b.until {
+                Until::Before { occurrence, .. } => Some(*occurrence),
+                Until::Keyword(_) => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
     /// One line: `T0 until before f.c:12:3 (#1), T1 until end`.
     pub fn compact(&self) -> String {
         let parts: Vec<String> = self

@@ -184,13 +184,13 @@ pub fn write(cex: &Counterexample, index: &StmtIndex, meta: &Meta) -> Result<Str
     for s in steps {
         *runs.entry((s.thread, s.sid)).or_insert(0) += 1;
     }
-    // A block that stops before the n-th run of a statement needs n runs of its loop too
-    // (a thread held before its loop's next iteration ran it fewer times).
-    let stops = sched.blocks.iter().filter_map(|b| match &b.until {
-        Until::Before { occurrence, .. } => Some(*occurrence),
-        Until::Keyword(_) => None,
-    });
-    let unwind = runs.values().copied().chain(stops).max().unwrap_or(0) + 1;
+    let unwind = runs
+        .values()
+        .copied()
+        .max()
+        .unwrap_or(0)
+        .max(sched.deepest_stop())
+        + 1;
     Ok(render(&edges, meta, unwind))
 }
 
