@@ -79,8 +79,82 @@ fn has_class(e: &El, c: &str) -> bool {
         .is_some_and(|v| v.split_whitespace().any(|x| x == c))
 }
 
+/// The arrows of the root causes: one list item per ordering of the report's causes (then
+/// per reversed ordering of the closest passing run, at most six), in order, each naming
+/// the root cause it belongs to; an item with an arrow joins two steps of the lanes made by
+/// the ordering's threads on the ordering's lines. Returns the number of arrows.
+fn check_orderings(name: &str, els: &[El], report: &Value) -> usize {
+    let mut expected: Vec<(usize, &Value)> = vec![];
+    let rc = &report["root_causes"];
+    for (i, c) in rc["causes"].as_array().into_iter().flatten().enumerate() {
+        for o in c["orderings"].as_array().into_iter().flatten() {
+            expected.push((i + 1, o));
+        }
+    }
+    for o in rc["closest"]["flipped"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .take(6)
+    {
+        expected.push((0, o));
+    }
+    let items: Vec<&El> = els
+        .iter()
+        .filter(|e| e.name == "li" && e.attrs.contains_key("data-ordering"))
+        .collect();
+    assert_eq!(items.len(), expected.len(), "{name}: one item per ordering");
+    let by_id = |id: &str| {
+        els.iter()
+            .find(|e| e.attrs.get("id").map(String::as_str) == Some(id))
+    };
+    let mut arrows = 0;
+    for (li, (cause, o)) in items.iter().zip(&expected) {
+        assert_eq!(
+            li.attrs["data-cause"],
+            cause.to_string(),
+            "{name}: {}",
+            li.text
+        );
+        let (Some(from), Some(to)) = (li.attrs.get("data-from"), li.attrs.get("data-to")) else {
+            assert!(
+                li.text.contains("not a step of the run shown"),
+                "{name}: {}",
+                li.text
+            );
+            continue;
+        };
+        for (id, access) in [(from, &o["before"]), (to, &o["after"])] {
+            let step = by_id(id).unwrap_or_else(|| panic!("{name}: no step {id}"));
+            assert!(has_class(step, "step"), "{name}: {id} is no step");
+            assert_eq!(
+                step.attrs["data-step-thread"],
+                access["thread"].to_string(),
+                "{name}: {id}"
+            );
+            assert_eq!(
+                step.attrs["data-line"],
+                access["line"].to_string(),
+                "{name}: {id}"
+            );
+        }
+        let n = |id: &str| {
+            id.trim_start_matches('s')
+                .parse::<usize>()
+                .expect("step number")
+        };
+        assert!(
+            n(from) < n(to),
+            "{name}: an ordering runs forward in time: {}",
+            li.text
+        );
+        arrows += 1;
+    }
+    arrows
+}
+
 /// The DOM check of one page against the `seqloc.localize/1` report of the same run.
-fn check_page(name: &str, html: &str, report: &Value) {
+fn check_page(name: &str, html: &str, report: &Value) -> usize {
     let els = read_page(html);
     // Self-contained: no external resource, no script or style from elsewhere.
     for e in &els {
@@ -217,6 +291,7 @@ fn check_page(name: &str, html: &str, report: &Value) {
     assert_eq!(bands, runs.len() - 1, "{name}: context-switch bands");
     let failing = steps.iter().filter(|e| has_class(e, "fail")).count();
     assert_eq!(failing, 1, "{name}: one failing step");
+    check_orderings(name, &els, report)
 }
 
 fn chromium() -> Option<PathBuf> {
@@ -265,15 +340,17 @@ fn html_reports_show_every_candidate_thread_and_step_and_render() {
             "NOTICE: skipped: rendering the HTML reports (no chromium; `apt-get install chromium`)"
         );
     }
+    let mut total_arrows = 0;
     for (name, program, workers) in PAGES {
         let html_path = out.join(format!("{name}.html"));
-        let o = run(&[
-            "localize",
-            program,
-            "--json",
-            "--html",
-            &html_path.to_string_lossy(),
-        ]);
+        let html_arg = html_path.to_string_lossy();
+        let mut args = vec!["localize", program, "--json", "--html", &html_arg];
+        // Time for the root causes, whose orderings the page draws (the ten-thread
+        // program's search takes longer than a test should wait).
+        if *workers <= 3 {
+            args.extend(["--root-cause-time", "20"]);
+        }
+        let o = run(&args);
         assert_eq!(o.status.code(), Some(1), "{name}: {}", stderr(&o));
         let report = json(&o);
         assert_eq!(
@@ -282,8 +359,28 @@ fn html_reports_show_every_candidate_thread_and_step_and_render() {
             "{name}: main and {workers} workers"
         );
         let html = std::fs::read_to_string(&html_path).expect("the page");
-        check_page(name, &html, &report);
+        let arrows = check_page(name, &html, &report);
+        eprintln!("{name}: {arrows} root-cause orderings drawn as arrows");
+        total_arrows += arrows;
         if let Some(b) = &browser {
+            // The script draws one arrow per ordering joining two steps.
+            let dom = std::process::Command::new(b)
+                .args([
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--window-size=1440,1800",
+                    "--dump-dom",
+                ])
+                .arg(format!("file://{}", html_path.display()))
+                .output()
+                .expect("chromium runs");
+            let dom = String::from_utf8_lossy(&dom.stdout);
+            assert_eq!(
+                dom.matches("marker-end=").count(),
+                arrows,
+                "{name}: arrows drawn by the page's script"
+            );
             let png = out.join(format!("{name}.png"));
             let _ = std::fs::remove_file(&png);
             let r = std::process::Command::new(b)
@@ -313,6 +410,9 @@ fn html_reports_show_every_candidate_thread_and_step_and_render() {
             eprintln!("rendered {} ({bytes} bytes)", png.display());
         }
     }
+    // The root causes of the small programs are found well within their time: some
+    // ordering must have been drawn, or the arrows are not being tested at all.
+    assert!(total_arrows > 0, "no root-cause ordering drawn on any page");
 }
 
 #[test]

@@ -104,6 +104,8 @@ pub struct Shown<'a> {
     pub candidates: &'a [seqloc::diag::explain::Candidate],
     /// Why it fails, in lines (`localize`); empty otherwise.
     pub why: Vec<String>,
+    /// The root causes' orderings, drawn between the lanes (`localize`); empty otherwise.
+    pub orderings: Vec<seqloc::report::html::OrderingArrow>,
 }
 
 /// The HTML page of a `check` or `localize` result.
@@ -115,6 +117,7 @@ pub fn html_page(program: &Path, prep: &Prepared, shown: Shown) -> String {
         cex,
         candidates,
         why,
+        orderings,
     } = shown;
     let source = std::fs::read_to_string(program).unwrap_or_default();
     let mut shared: Vec<String> = prep
@@ -142,5 +145,6 @@ pub fn html_page(program: &Path, prep: &Prepared, shown: Shown) -> String {
         candidates,
         shared,
         why,
+        orderings,
     })
 }

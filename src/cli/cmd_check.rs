@@ -289,6 +289,7 @@ pub fn run(ctx: &Ctx, a: CheckArgs) -> Result<u8, Fail> {
                 cex: out.counterexample.as_ref(),
                 candidates: &[],
                 why: vec![],
+                orderings: vec![],
             },
         )
     };

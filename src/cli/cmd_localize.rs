@@ -734,6 +734,10 @@ fn emit_report(
                     }
                     lines
                 },
+                orderings: r
+                    .root_causes
+                    .map(seqloc::report::causes::arrows)
+                    .unwrap_or_default(),
             },
         )
     };

@@ -4,7 +4,7 @@
 
 use super::style::Style;
 use crate::diag::explain::{Candidate, same_file};
-use crate::rootcause::causes::{MissingCauses, RootCauses};
+use crate::rootcause::causes::{Access, MissingCauses, RootCauses};
 
 /// The "Root cause" block, then the closest passing run: nothing when there is nothing
 /// to say.
@@ -157,6 +157,43 @@ pub fn lines(c: &RootCauses) -> Vec<String> {
         })
         .collect()
 }
+
+/// The orderings the HTML page draws as arrows: each root cause's, then those the
+/// closest passing run reverses or leaves out (at most [`MAX_FLIPPED_ARROWS`]).
+pub fn arrows(c: &RootCauses) -> Vec<super::html::OrderingArrow> {
+    use super::html::{OrderingArrow, StepRef};
+    let step = |a: &Access| StepRef {
+        thread: a.thread,
+        line: a.line,
+        statement: a.statement.clone(),
+        occurrence: a.occurrence,
+    };
+    let mut out = Vec::new();
+    for (i, cause) in c.causes.iter().enumerate() {
+        for o in &cause.orderings {
+            out.push(OrderingArrow {
+                cause: i + 1,
+                before: step(&o.before),
+                after: step(&o.after),
+                label: o.describe(),
+            });
+        }
+    }
+    if let Some(closest) = &c.closest {
+        for o in closest.flipped.iter().take(MAX_FLIPPED_ARROWS) {
+            out.push(OrderingArrow {
+                cause: 0,
+                before: step(&o.before),
+                after: step(&o.after),
+                label: o.describe(),
+            });
+        }
+    }
+    out
+}
+
+/// Reversed orderings drawn at most: more arrows than this hide the lanes.
+pub const MAX_FLIPPED_ARROWS: usize = 6;
 
 #[cfg(test)]
 mod tests {

@@ -16,8 +16,9 @@
 //! CDATA section), so tests read it with an XML parser. Hovering a candidate highlights
 //! its line in the lanes and the source (a few lines of inline script). After the
 //! headline, why it fails (`localize`): the closest passing schedule found and the data
-//! flows that differ, as lines. Drawing those flows as arrows between the lanes is not
-//! done yet.
+//! flows that differ, as lines; the root causes' orderings (and those the closest passing
+//! run reverses) as arrows between the lanes' steps, listed above the lanes and drawn by
+//! the page's script (without scripts, the list still names each ordering's two steps).
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -44,6 +45,44 @@ pub struct Page<'a> {
     pub shared: Vec<String>,
     /// Why it fails, in lines (`report::localize::WhyView::lines`); empty when unknown.
     pub why: Vec<String>,
+    /// The root causes' orderings (and the closest passing run's reversed ones), drawn as
+    /// arrows between the lanes.
+    pub orderings: Vec<OrderingArrow>,
+}
+
+/// One ordering of the failing run to draw: `before` ran before `after`.
+#[derive(Clone, Debug)]
+pub struct OrderingArrow {
+    /// The root cause it belongs to, from 1; 0 for an ordering the closest passing run
+    /// reverses or leaves out.
+    pub cause: usize,
+    pub before: StepRef,
+    pub after: StepRef,
+    /// In words ("T1 writes hits at line 40 before T2 reads hits at line 30").
+    pub label: String,
+}
+
+/// A step of the trace as a root cause names it: the thread's `occurrence`-th run of the
+/// statement on that line, counted from one. The root causes come from a replay of the
+/// failing schedule (with the locks kept), whose trace is not the one the lanes show step
+/// for step; the thread, line, statement and occurrence find the same step in both.
+#[derive(Clone, Debug)]
+pub struct StepRef {
+    pub thread: u32,
+    pub line: u32,
+    pub statement: String,
+    pub occurrence: u32,
+}
+
+/// The index of the step of `steps` that `r` names, if the trace has it.
+fn find_step(steps: &[TraceStep], r: &StepRef) -> Option<usize> {
+    let n = usize::try_from(r.occurrence.max(1) - 1).ok()?;
+    steps
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.thread == r.thread && s.line == r.line && s.statement == r.statement)
+        .nth(n)
+        .map(|(i, _)| i)
 }
 
 pub(crate) fn esc(s: &str) -> String {
@@ -110,6 +149,15 @@ ol.cands li.hot { background: #fffbea; }
 .src .fail { background: var(--badbg); }
 .src .rank { margin-left: 8px; }
 .legend span { margin-right: 14px; }
+.lanes { position: relative; }
+svg.arrows { position: absolute; left: 0; top: 0; pointer-events: none; z-index: 1; overflow: visible; }
+svg.arrows path { fill: none; stroke-width: 2; opacity: .85; }
+.oc1 { stroke: #d92d20; color: #d92d20; } .oc2 { stroke: #1570ef; color: #1570ef; } .oc3 { stroke: #079455; color: #079455; }
+.ocn { stroke: #7a869a; color: #7a869a; } .oc0 { stroke: #7a869a; color: #7a869a; stroke-dasharray: 5 4; }
+ol.orderings { margin: 4px 0 10px; padding-left: 22px; font-size: 12.5px; }
+ol.orderings li .sw { display: inline-block; width: 18px; height: 0; border-top: 3px solid currentColor; vertical-align: middle; margin-right: 6px; }
+ol.orderings li.oc0 .sw { border-top-style: dashed; }
+.step.ord { box-shadow: inset 3px 0 0 #1570ef; }
 "#;
 
 const JS: &str = r#"
@@ -125,6 +173,69 @@ document.querySelectorAll('[data-cand-line]').forEach(function (c) {
   c.addEventListener('mouseenter', function () { on(true); });
   c.addEventListener('mouseleave', function () { on(false); });
 });
+// The orderings listed above the lanes, drawn as arrows from step to step.
+(function () {
+  var lanes = document.querySelector('.lanes');
+  var items = document.querySelectorAll('ol.orderings li[data-from]');
+  if (!lanes || !items.length) { return; }
+  var NS = 'http://www.w3.org/2000/svg';
+  var svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('class', 'arrows');
+  svg.setAttribute('width', lanes.scrollWidth);
+  svg.setAttribute('height', lanes.scrollHeight);
+  var defs = document.createElementNS(NS, 'defs');
+  svg.appendChild(defs);
+  var marker = function (cls) {
+    var id = 'head-' + cls;
+    if (!document.getElementById(id)) {
+      var m = document.createElementNS(NS, 'marker');
+      m.setAttribute('id', id);
+      m.setAttribute('viewBox', '0 0 10 10');
+      m.setAttribute('refX', '9'); m.setAttribute('refY', '5');
+      m.setAttribute('markerWidth', '7'); m.setAttribute('markerHeight', '7');
+      m.setAttribute('orient', 'auto-start-reverse');
+      var h = document.createElementNS(NS, 'path');
+      h.setAttribute('d', 'M0,0 L10,5 L0,10 z');
+      h.setAttribute('class', cls);
+      h.setAttribute('style', 'fill: currentColor; stroke: none');
+      m.appendChild(h);
+      defs.appendChild(m);
+    }
+    return 'url(#' + id + ')';
+  };
+  // The closest run's reversed orderings first: a root cause's arrow over the same
+  // steps stays on top.
+  items = Array.prototype.slice.call(items).sort(function (x, y) {
+    return (x.getAttribute('data-cause') === '0' ? 0 : 1) - (y.getAttribute('data-cause') === '0' ? 0 : 1);
+  });
+  items.forEach(function (li) {
+    var a = document.getElementById(li.getAttribute('data-from'));
+    var b = document.getElementById(li.getAttribute('data-to'));
+    if (!a || !b) { return; }
+    var cls = li.getAttribute('data-class');
+    var ay = a.offsetTop + a.offsetHeight / 2, by = b.offsetTop + b.offsetHeight / 2;
+    // From inside the earlier step to inside the later one, so that an arrow between
+    // neighbouring lanes does not run along their common border.
+    var right = b.offsetLeft > a.offsetLeft, same = b.offsetLeft === a.offsetLeft;
+    var ax = a.offsetLeft + a.offsetWidth * (same || right ? 0.7 : 0.3);
+    var bx = b.offsetLeft + b.offsetWidth * (same ? 0.7 : right ? 0.3 : 0.7);
+    var bend = same ? 60 : (bx - ax) / 2;
+    var p = document.createElementNS(NS, 'path');
+    p.setAttribute('d', 'M' + ax + ',' + ay + ' C' + (ax + bend) + ',' + ay + ' ' +
+      (bx - (same ? -60 : bend)) + ',' + by + ' ' + bx + ',' + by);
+    p.setAttribute('class', cls);
+    p.setAttribute('marker-end', marker(cls));
+    var dot = document.createElementNS(NS, 'circle');
+    dot.setAttribute('cx', ax); dot.setAttribute('cy', ay); dot.setAttribute('r', 3.5);
+    dot.setAttribute('class', cls);
+    dot.setAttribute('style', 'fill: currentColor; stroke: none');
+    svg.appendChild(dot);
+    p.setAttribute('data-ordering', li.getAttribute('data-ordering'));
+    svg.appendChild(p);
+    a.classList.add('ord'); b.classList.add('ord');
+  });
+  lanes.appendChild(svg);
+})();
 //]]>
 "#;
 
@@ -326,10 +437,11 @@ fn lanes(o: &mut String, cex: &Counterexample, p: &Page, cand_lines: &BTreeMap<u
     let many = if n > 6 { " many" } else { "" };
     let _ = write!(
         o,
-        "<section id=\"interleaving\"><h2>Interleaving: {}, {}, {}</h2>\n<p class=\"legend meta\"><span>time runs downwards</span><span><span class=\"acc\">R x</span> reads shared x</span><span><span class=\"acc w\">W x=v</span> writes v to shared x</span><span>▌ purple band: context switch</span></p>\n<div class=\"lanes-wrap\"><div class=\"lanes{many}\" style=\"grid-template-columns: 3.2em repeat({n}, {width});\">\n",
+        "<section id=\"interleaving\"><h2>Interleaving: {}, {}, {}</h2>\n<p class=\"legend meta\"><span>time runs downwards</span><span><span class=\"acc\">R x</span> reads shared x</span><span><span class=\"acc w\">W x=v</span> writes v to shared x</span><span>▌ purple band: context switch</span></p>\n{orderings}<div class=\"lanes-wrap\"><div class=\"lanes{many}\" style=\"grid-template-columns: 3.2em repeat({n}, {width});\">\n",
         crate::words::count(n, "thread"),
         crate::words::count(cex.context_switches(), "context switch"),
-        crate::words::count(cex.steps.len(), "step")
+        crate::words::count(cex.steps.len(), "step"),
+        orderings = ordering_list(&p.orderings, &cex.steps),
     );
     o.push_str("<div class=\"lane-head t-idx\">#</div>");
     for (id, f) in &threads {
@@ -392,7 +504,7 @@ fn lanes(o: &mut String, cex: &Counterexample, p: &Page, cand_lines: &BTreeMap<u
         );
         let _ = writeln!(
             o,
-            "<div class=\"t-idx\" style=\"grid-row: {row}; grid-column: 1;\">{}</div><div class=\"{class}\" data-line=\"{}\" data-step-thread=\"{}\" title=\"{}\" style=\"grid-row: {row}; grid-column: {};\"><div class=\"code\">{badge}<span class=\"ln\">{}</span><code>{}</code></div>{acc}</div>",
+            "<div class=\"t-idx\" style=\"grid-row: {row}; grid-column: 1;\">{}</div><div class=\"{class}\" id=\"s{i}\" data-line=\"{}\" data-step-thread=\"{}\" title=\"{}\" style=\"grid-row: {row}; grid-column: {};\"><div class=\"code\">{badge}<span class=\"ln\">{}</span><code>{}</code></div>{acc}</div>",
             i + 1,
             s.line,
             s.thread,
@@ -412,6 +524,51 @@ fn lanes(o: &mut String, cex: &Counterexample, p: &Page, cand_lines: &BTreeMap<u
         "<p class=\"meta\" id=\"violation\">{}</p></section>",
         esc(&cex.violation.describe())
     );
+}
+
+/// The legend of the arrows: one item per ordering, naming the steps it joins
+/// (`data-from`/`data-to`: the lanes' step ids; the page's script draws the arrow). An
+/// ordering whose steps the shown trace does not have is listed without an arrow.
+fn ordering_list(orderings: &[OrderingArrow], steps: &[TraceStep]) -> String {
+    if orderings.is_empty() {
+        return String::new();
+    }
+    let mut o = String::from("<ol class=\"orderings\" id=\"orderings\">\n");
+    for (n, a) in orderings.iter().enumerate() {
+        let class = match a.cause {
+            0 => "oc0".to_string(),
+            1..=3 => format!("oc{}", a.cause),
+            _ => "ocn".to_string(),
+        };
+        let whose = match a.cause {
+            0 => "the closest passing run reverses".to_string(),
+            c => format!("root cause {c}"),
+        };
+        match (find_step(steps, &a.before), find_step(steps, &a.after)) {
+            (Some(f), Some(t)) => {
+                let _ = writeln!(
+                    o,
+                    "<li class=\"{class}\" data-ordering=\"{n}\" data-cause=\"{}\" data-class=\"{class}\" data-from=\"s{f}\" data-to=\"s{t}\"><span class=\"sw\"></span>{}: {} (step {} → step {})</li>",
+                    a.cause,
+                    esc(&whose),
+                    esc(&a.label),
+                    f + 1,
+                    t + 1
+                );
+            }
+            _ => {
+                let _ = writeln!(
+                    o,
+                    "<li class=\"{class}\" data-ordering=\"{n}\" data-cause=\"{}\"><span class=\"sw\"></span>{}: {} (not a step of the run shown)</li>",
+                    a.cause,
+                    esc(&whose),
+                    esc(&a.label)
+                );
+            }
+        }
+    }
+    o.push_str("</ol>\n");
+    o
 }
 
 fn source(o: &mut String, p: &Page, cand_lines: &BTreeMap<u32, usize>, fail_line: Option<u32>) {
@@ -489,6 +646,53 @@ mod tests {
         let a = accesses(&step("n = n + 1;", &[("n", "2")]), &shared);
         assert_eq!(a, vec![(true, "n=2".into()), (false, "n".into())]);
         assert!(accesses(&step("x = 1;", &[("x", "1")]), &shared).is_empty());
+    }
+
+    #[test]
+    fn an_ordering_joins_the_steps_its_thread_line_statement_and_occurrence_name() {
+        let at = |thread: u32, line: u32, statement: &str| TraceStep {
+            thread,
+            line,
+            ..step(statement, &[])
+        };
+        let steps = vec![
+            at(1, 10, "t = hits;"),
+            at(2, 10, "t = hits;"),
+            at(1, 11, "hits = t + 1;"),
+            at(1, 10, "t = hits;"),
+            at(2, 11, "hits = t + 1;"),
+        ];
+        let r = |thread, line, statement: &str, occurrence| StepRef {
+            thread,
+            line,
+            statement: statement.into(),
+            occurrence,
+        };
+        assert_eq!(find_step(&steps, &r(1, 10, "t = hits;", 2)), Some(3));
+        assert_eq!(find_step(&steps, &r(2, 10, "t = hits;", 1)), Some(1));
+        assert_eq!(find_step(&steps, &r(2, 10, "t = hits;", 2)), None);
+        assert_eq!(find_step(&steps, &r(1, 12, "t = hits;", 1)), None);
+        let arrows = vec![
+            OrderingArrow {
+                cause: 1,
+                before: r(2, 10, "t = hits;", 1),
+                after: r(1, 11, "hits = t + 1;", 1),
+                label: "T2 reads hits (line 10) before T1 writes hits (line 11)".into(),
+            },
+            OrderingArrow {
+                cause: 0,
+                before: r(2, 11, "hits = t + 1;", 3),
+                after: r(1, 10, "t = hits;", 1),
+                label: "gone".into(),
+            },
+        ];
+        let list = ordering_list(&arrows, &steps);
+        assert!(list.contains("data-from=\"s1\" data-to=\"s2\""), "{list}");
+        assert!(list.contains("root cause 1: T2 reads hits"), "{list}");
+        // A step the trace does not have: listed, no arrow.
+        assert!(list.contains("not a step of the run shown"), "{list}");
+        assert_eq!(list.matches("data-from").count(), 1);
+        assert!(ordering_list(&[], &steps).is_empty());
     }
 
     #[test]
