@@ -5,11 +5,20 @@
 //! seqloc gives `main` an arbitrary `argc` and `argv` (`seq::build`), and a string behind
 //! `argv` is arbitrary too, so the number a conversion makes of it is any value of the
 //! target's type. That is exact only while the string really is the input: the source
-//! must be `argv[k]` (or `*(argv + k)`, or a suffix `argv[k] + j`) of `main`'s own second
-//! parameter, never a buffer the program wrote, and the format only integer conversions
+//! must be `argv[K]` (or `*(argv + K)`, `*argv`) of `main`'s own second parameter, with a
+//! constant `K`, never a buffer the program wrote, and the format only integer conversions
 //! (`%d`, `%i`, `%u`, `%x`, `%o` with their length modifiers, and `%*…` to skip one).
-//! Anything else — `%s`, `%f`, a literal or local source, `strtol` with an end pointer —
-//! is left as the plain call, which the later passes refuse by name.
+//! Anything else — `%s`, `%f`, a literal or local source, `strtol` with an end pointer or a
+//! base that is not a constant — is left as the plain call, which the later passes refuse
+//! by name.
+//!
+//! One string is one input: converting `argv[K]` again (a second call, a loop) gives the
+//! same answer, so each string's conversion is remembered in locals of `main` (an
+//! [`ArgvMemo`]) and made once. Converting one string two different ways (`atoi` and
+//! `%x`) would need the two answers related as the string relates them; seqloc does not
+//! model that and leaves the second call, refused by name, rather than answer as if the
+//! two were independent. A non-constant index (`argv[i]` in a loop over the arguments)
+//! is refused for the same reason: it may name a string converted before.
 //!
 //! `sscanf` with `n` conversions returns `EOF` (an empty string) or how many it stored,
 //! `0..=n`, and stores exactly that many: the model picks the count first and gives
@@ -74,6 +83,43 @@ fn integer_conversions(f: &[u8]) -> Option<usize> {
     Some(n)
 }
 
+/// The remembered conversion of one string of `argv`: locals of `main`, declared at its
+/// start, set by the first conversion and read by every later one.
+pub(super) struct ArgvMemo {
+    /// The string: `argv[index]`.
+    index: i128,
+    /// How it is converted (`atoi`, `strtol/16`, `sscanf:%d %d`): only the same
+    /// conversion may read the memo.
+    conversion: String,
+    /// Whether the string was converted yet.
+    done: VarId,
+    /// `sscanf`'s count (`EOF`, or how many it stored).
+    count: Option<VarId>,
+    /// The numbers: one for `atoi` and its relatives, one per stored conversion for
+    /// `sscanf`.
+    values: Vec<VarId>,
+    loc: Loc,
+}
+
+/// `K` of a source `argv[K]`, `*(argv + K)` or `*argv`, `K` a constant.
+fn argv_index(e: &Expr, argv: VarId) -> Option<i128> {
+    let is_argv = |x: &Expr| matches!(x.peel().kind, ExprKind::Var(v) if v == argv);
+    let constant = |x: &Expr| match x.peel().kind {
+        ExprKind::Int(k) => Some(k),
+        _ => None,
+    };
+    match &e.peel().kind {
+        ExprKind::Index(base, k) if is_argv(base) => constant(k),
+        ExprKind::Deref(p) => match &p.peel().kind {
+            ExprKind::Binary(BinOp::Add, a, c) if is_argv(a) => constant(c),
+            ExprKind::Binary(BinOp::Add, a, c) if is_argv(c) => constant(a),
+            _ if is_argv(p) => Some(0),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 impl Lowerer<'_, '_> {
     /// `main`'s body with its integer parameters (`argc`) read as inputs first: a
     /// statement at the parameter, so that a counterexample records the value and its
@@ -86,6 +132,20 @@ impl Lowerer<'_, '_> {
         body: Stmt,
     ) -> Stmt {
         let mut v = Vec::new();
+        // The memos of the strings converted, declared first: none converted yet.
+        for m in std::mem::take(&mut self.argv_memos) {
+            let vars = std::iter::once(m.done).chain(m.count).chain(m.values);
+            for var in vars {
+                let ty = self.prog.var(var).ty.clone();
+                v.push(Stmt::new(
+                    StmtKind::Decl {
+                        var,
+                        init: Some(Init::Expr(b::typed_int(0, &ty))),
+                    },
+                    m.loc,
+                ));
+            }
+        }
         for (p, d) in params.iter().zip(&decl.params) {
             let ty = self.prog.var(*p).ty.clone();
             if !ty.is_integer(self.tt()) {
@@ -108,22 +168,6 @@ impl Lowerer<'_, '_> {
         Stmt::block(v, loc)
     }
 
-    /// Whether `e` points into one of the strings of `argv`.
-    fn points_into_argv(&self, e: &Expr, argv: VarId) -> bool {
-        let is_argv = |x: &Expr| matches!(x.peel().kind, ExprKind::Var(v) if v == argv);
-        match &e.peel().kind {
-            ExprKind::Index(base, _) => is_argv(base),
-            ExprKind::Deref(p) => match &p.peel().kind {
-                ExprKind::Binary(BinOp::Add, a, c) => is_argv(a) || is_argv(c),
-                _ => is_argv(p),
-            },
-            ExprKind::Binary(BinOp::Add | BinOp::Sub, a, _) => {
-                a.ty.is_pointer(self.tt()) && self.points_into_argv(a, argv)
-            }
-            _ => false,
-        }
-    }
-
     /// The model of a call of `name` reading a number from the command line, when it
     /// is one (see the module comment); `None` leaves the call as it is.
     pub(super) fn input_call(
@@ -144,9 +188,9 @@ impl Lowerer<'_, '_> {
             return Ok(None);
         };
         let source = self.rvalue(&args[0])?;
-        if !self.points_into_argv(&source, argv) {
+        let Some(index) = argv_index(&source, argv) else {
             return Ok(None);
-        }
+        };
         // The source is only evaluated for its side effects: what it holds is input.
         let mut stmts = Vec::new();
         if crate::analysis::shared::has_effects(&source) {
@@ -160,11 +204,30 @@ impl Lowerer<'_, '_> {
                     return Ok(None);
                 }
             }
-            for a in args.iter().skip(2) {
-                let x = self.rvalue(a)?;
-                stmts.push(b::expr_stmt(x, loc, StmtId::NONE));
+            // The base is part of the conversion: `strtol(s, 0, 16)` is not `atol(s)`.
+            let mut conversion = name.to_string();
+            if let Some(base) = args.get(2) {
+                let base = self.rvalue(base)?;
+                let ExprKind::Int(k) = base.peel().kind else {
+                    return Ok(None);
+                };
+                conversion = format!("{name}/{k}");
             }
-            stmts.push(b::expr_stmt(b::nondet(&ty, loc), loc, StmtId::NONE));
+            let Some((done, _, values)) =
+                self.argv_memo(index, &conversion, std::slice::from_ref(&ty), None, loc)
+            else {
+                return Ok(None);
+            };
+            let Some(value) = values.first().copied() else {
+                return Ok(None);
+            };
+            let first = self.first_conversion(done, &[value], None, 0, loc);
+            stmts.push(b::if_(b::not(Expr::var(done, self.prog, loc)), first, None));
+            stmts.push(b::expr_stmt(
+                Expr::var(value, self.prog, loc),
+                loc,
+                StmtId::NONE,
+            ));
             self.c11_calls.push((name.to_string(), loc));
             return Ok(Some(Expr::new(ExprKind::StmtExpr(stmts), ty, loc)));
         }
@@ -181,6 +244,7 @@ impl Lowerer<'_, '_> {
         if args.len() != n + 2 {
             return Ok(None);
         }
+        let conversion = format!("sscanf:{}", String::from_utf8_lossy(bytes));
         // The targets, evaluated once, before anything is stored.
         let mut targets = Vec::new();
         for a in &args[2..] {
@@ -203,30 +267,21 @@ impl Lowerer<'_, '_> {
             ));
             targets.push((t, pointee));
         }
-        let count = self
-            .prog
-            .new_local(self.func, "__seq_scanned", Type::int(), loc);
-        stmts.push(Stmt::new(
-            StmtKind::Decl {
-                var: count,
-                init: Some(Init::Expr(b::nondet(&Type::int(), loc))),
-            },
-            loc,
-        ));
+        let types: Vec<Type> = targets.iter().map(|(_, ty)| ty.clone()).collect();
+        let Some((done, count, values)) = self.argv_memo(index, &conversion, &types, Some(()), loc)
+        else {
+            return Ok(None);
+        };
+        let Some(count) = count else {
+            return Ok(None);
+        };
+        let first = self.first_conversion(done, &values, Some(count), n, loc);
+        stmts.push(b::if_(b::not(Expr::var(done, self.prog, loc)), first, None));
         let c = || Expr::var(count, self.prog, loc);
-        let in_range = b::and(
-            b::bin(BinOp::Ge, c(), b::int(-1)),
-            b::bin(BinOp::Le, c(), b::int(n as i128)),
-        );
-        stmts.push(b::expr_stmt(
-            b::intrinsic(Intrinsic::Assume, vec![in_range], loc),
-            loc,
-            StmtId::NONE,
-        ));
-        for (k, (t, pointee)) in targets.into_iter().enumerate() {
+        for (k, ((t, _), v)) in targets.into_iter().zip(values).enumerate() {
             let store = b::assign(
                 b::deref(Expr::var(t, self.prog, loc), self.tt()),
-                b::nondet(&pointee, loc),
+                Expr::var(v, self.prog, loc),
                 self.tt(),
             );
             stmts.push(b::if_(
@@ -238,6 +293,95 @@ impl Lowerer<'_, '_> {
         stmts.push(b::expr_stmt(c(), loc, StmtId::NONE));
         self.c11_calls.push((name.to_string(), loc));
         Ok(Some(Expr::new(ExprKind::StmtExpr(stmts), Type::int(), loc)))
+    }
+
+    /// The memo of `argv[index]` converted by `conversion` into values of `types` (with a
+    /// count for `sscanf`), as its locals (done, count, values): the existing one, or a
+    /// new one. `None` when the string was converted another way before (see the module
+    /// comment).
+    fn argv_memo(
+        &mut self,
+        index: i128,
+        conversion: &str,
+        types: &[Type],
+        count: Option<()>,
+        loc: Loc,
+    ) -> Option<(VarId, Option<VarId>, Vec<VarId>)> {
+        let memo = |m: &ArgvMemo| (m.done, m.count, m.values.clone());
+        if let Some(m) = self.argv_memos.iter().find(|m| m.index == index) {
+            return (m.conversion == conversion).then(|| memo(m));
+        }
+        let done = self
+            .prog
+            .new_local(self.func, "__seq_argv_read", Type::int(), loc);
+        let count = count.map(|()| {
+            self.prog
+                .new_local(self.func, "__seq_argv_count", Type::int(), loc)
+        });
+        let values = types
+            .iter()
+            .map(|ty| {
+                self.prog
+                    .new_local(self.func, "__seq_argv_value", ty.clone(), loc)
+            })
+            .collect();
+        self.argv_memos.push(ArgvMemo {
+            index,
+            conversion: conversion.to_string(),
+            done,
+            count,
+            values,
+            loc,
+        });
+        self.argv_memos.last().map(memo)
+    }
+
+    /// The first conversion of a string: any count `EOF..=n` (`sscanf`) and any values,
+    /// remembered.
+    fn first_conversion(
+        &mut self,
+        done: VarId,
+        values: &[VarId],
+        count: Option<VarId>,
+        n: usize,
+        loc: Loc,
+    ) -> Vec<Stmt> {
+        let mut first = Vec::new();
+        if let Some(count) = count {
+            let c = || Expr::var(count, self.prog, loc);
+            first.push(b::expr_stmt(
+                b::assign(c(), b::nondet(&Type::int(), loc), self.tt()),
+                loc,
+                StmtId::NONE,
+            ));
+            let in_range = b::and(
+                b::bin(BinOp::Ge, c(), b::int(-1)),
+                b::bin(BinOp::Le, c(), b::int(n as i128)),
+            );
+            first.push(b::expr_stmt(
+                b::intrinsic(Intrinsic::Assume, vec![in_range], loc),
+                loc,
+                StmtId::NONE,
+            ));
+        }
+        for v in values {
+            let ty = self.prog.var(*v).ty.clone();
+            first.push(b::expr_stmt(
+                b::assign(
+                    Expr::var(*v, self.prog, loc),
+                    b::nondet(&ty, loc),
+                    self.tt(),
+                ),
+                loc,
+                StmtId::NONE,
+            ));
+        }
+        first.push(b::expr_stmt(
+            b::assign(Expr::var(done, self.prog, loc), b::int(1), self.tt()),
+            loc,
+            StmtId::NONE,
+        ));
+        first
     }
 }
 

@@ -88,6 +88,8 @@ pub(super) struct Lowerer<'a, 'b> {
     cancel_vars: cancel::CancelVars,
     /// `main`'s second parameter while `main`'s body is lowered (see `input`).
     argv: Option<VarId>,
+    /// The numbers read from `argv`'s strings so far, one memo per string (see `input`).
+    argv_memos: Vec<input::ArgvMemo>,
 }
 
 pub(super) fn lower(
@@ -122,6 +124,7 @@ pub(super) fn lower(
         cancel_use: cancel::CancelUse::of(unit),
         cancel_vars: cancel::CancelVars::default(),
         argv: None,
+        argv_memos: vec![],
     };
     for ext in &unit.0 {
         l.external(ext)?;
