@@ -214,6 +214,30 @@ fn esbmc_paper_atomicity() {
     hits("paper/lazy01_bad", "esbmc");
 }
 
+/// ESBMC 8.4 answers VERIFICATION SUCCESSFUL on this program (main's stack struct, written
+/// by the thread it is handed to, read before the join): its "no failure" on a program
+/// whose locals another thread reaches is no verdict. Never exit 0: a failure (should a
+/// later ESBMC find it) or UNKNOWN naming the local.
+#[test]
+fn esbmc_no_failure_with_an_escaped_local_is_unknown() {
+    let Some(exe) = checker("esbmc") else { return };
+    let task = "seeds/parse_count_before_join_bad";
+    let r = localize(task, "esbmc", &exe, &["--property", "unreach-call"]);
+    match r.code {
+        1 => {}
+        3 => assert!(
+            r.stdout.contains("local variable another thread reaches")
+                && r.stdout.contains("`job`"),
+            "{task}: {}",
+            r.stdout
+        ),
+        c => panic!(
+            "{task} with esbmc: exit {c} (a wrong verdict)\n{}\n{}",
+            r.stdout, r.stderr
+        ),
+    }
+}
+
 #[test]
 fn cbmc_correct_program_has_no_candidates() {
     clean("correct/account_ok", "cbmc");

@@ -895,6 +895,31 @@ impl BoundedSearch for Probing<'_> {
             return None;
         }
         let prog = &self.prep.normalized;
+        // ESBMC 8.4 also loses the interleavings on a local object that another thread
+        // reaches through a pointer: `seeds/parse_count_before_join_bad.c` (main's stack
+        // struct, written by the thread it is handed to) is VERIFICATION SUCCESSFUL as
+        // seqloc prints it and FAILED with the struct made `static`, nothing else changed.
+        let mut escaped: Vec<&crate::ir::Var> = self
+            .prep
+            .shared
+            .vars
+            .iter()
+            .map(|v| prog.var(*v))
+            .filter(|v| v.kind != crate::ir::VarKind::Global)
+            .collect();
+        escaped.sort_by_key(|v| v.loc);
+        if let Some(v) = escaped.first() {
+            let at = prog
+                .sources
+                .position(v.loc)
+                .map(|p| format!(" (line {})", p.line))
+                .unwrap_or_default();
+            let name = v.source_name.as_deref().unwrap_or(&v.name);
+            return Some(format!(
+                "ESBMC found no failure ({}), but it misses interleavings on a local variable another thread reaches through a pointer, such as `{name}`{at}, so that is not trusted; the built-in checker and CBMC model them",
+                self.bounds_text(b),
+            ));
+        }
         let f = prog
             .funcs
             .iter()
