@@ -214,7 +214,7 @@ impl Lowerer<'_, '_> {
                 conversion = format!("{name}/{k}");
             }
             let Some((done, _, values)) =
-                self.argv_memo(index, &conversion, std::slice::from_ref(&ty), None, loc)
+                self.argv_memo(index, &conversion, std::slice::from_ref(&ty), false, loc)
             else {
                 return Ok(None);
             };
@@ -268,7 +268,7 @@ impl Lowerer<'_, '_> {
             targets.push((t, pointee));
         }
         let types: Vec<Type> = targets.iter().map(|(_, ty)| ty.clone()).collect();
-        let Some((done, count, values)) = self.argv_memo(index, &conversion, &types, Some(()), loc)
+        let Some((done, count, values)) = self.argv_memo(index, &conversion, &types, true, loc)
         else {
             return Ok(None);
         };
@@ -304,7 +304,7 @@ impl Lowerer<'_, '_> {
         index: i128,
         conversion: &str,
         types: &[Type],
-        count: Option<()>,
+        with_count: bool,
         loc: Loc,
     ) -> Option<(VarId, Option<VarId>, Vec<VarId>)> {
         let memo = |m: &ArgvMemo| (m.done, m.count, m.values.clone());
@@ -314,7 +314,7 @@ impl Lowerer<'_, '_> {
         let done = self
             .prog
             .new_local(self.func, "__seq_argv_read", Type::int(), loc);
-        let count = count.map(|()| {
+        let count = with_count.then(|| {
             self.prog
                 .new_local(self.func, "__seq_argv_count", Type::int(), loc)
         });
