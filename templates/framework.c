@@ -70,6 +70,7 @@ __seq_round{ROUND}:;
 //@else
     __seq_stop = 0;
     __seq_stop_reason = 0;
+    __seq_stop_seen = 0;
     if (!__seq_created[order[order_index] - 1] || __seq_done[order[order_index] - 1])
       __seq_mismatch(order_index + 1);
 //@end

@@ -277,7 +277,8 @@ pub struct CheckArgs {
 pub struct SeqArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Replay this schedule (seqloc.schedule/1 JSON, or a GraphML witness seqloc wrote);
+    /// Replay this schedule (seqloc.schedule/1 JSON, a GraphML witness seqloc wrote, or a
+    /// YAML format-2.2 violation witness);
     /// without it the checker finds one
     #[arg(long, value_name = "FILE")]
     pub schedule: Option<PathBuf>,
@@ -438,8 +439,8 @@ pub struct LocalizeArgs {
     /// Which properties to check
     #[arg(long, value_enum, default_value_t = PropertyArg::All)]
     pub property: PropertyArg,
-    /// Localize along this schedule (JSON, or a GraphML witness seqloc wrote) instead of
-    /// asking the checker for one
+    /// Localize along this schedule (JSON, a GraphML witness seqloc wrote, or a YAML
+    /// format-2.2 witness) instead of asking the checker for one
     #[arg(long, value_name = "FILE")]
     pub schedule: Option<PathBuf>,
     /// Number of diag variables: report minimal sets of up to N lines that must change together

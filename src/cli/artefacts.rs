@@ -1,15 +1,18 @@
 //! Files written beside a `check` or `localize` report: violation witnesses
 //! (`--witness`, `--witness-yaml`) and the HTML report (`--html`). The formats live in the
-//! library (`seqloc::witness`, `seqloc::report::html`); this file only reads the options
-//! and writes the files.
+//! library (`seqloc::witness`, `seqloc::report::html`); this file reads the options,
+//! replays a YAML witness read back before writing it (the one check that joins the
+//! witness formats and the replay engine), and writes the files.
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::args::{DataModelArg, InputArgs};
+use super::args::{BoundArgs, DataModelArg, InputArgs};
 use super::{Fail, write_output};
 use seqloc::cex::Counterexample;
+use seqloc::diag::Target;
+use seqloc::engine::replay::{ReplayBounds, Replayer};
 use seqloc::passes::Prepared;
 use seqloc::witness::{Arch, Meta, WitnessError};
 
@@ -19,8 +22,9 @@ pub struct ArtefactArgs {
     /// points) of the failure to FILE; `--schedule FILE` replays it
     #[arg(long, value_name = "FILE")]
     pub witness: Option<PathBuf>,
-    /// Write a YAML violation witness (format 2.0: input values and the failing check; the
-    /// format has no threads) of an assertion or reach_error failure to FILE
+    /// Write a YAML violation witness (format 2.2: context switches with thread ids, thread
+    /// creations, input values, the failing check) of an assertion or reach_error failure
+    /// to FILE; `--schedule FILE` replays it
     #[arg(long, value_name = "FILE")]
     pub witness_yaml: Option<PathBuf>,
     /// The property file (.prp) whose text the witnesses give as their specification
@@ -41,6 +45,7 @@ fn witness_fail(e: WitnessError) -> Fail {
 pub fn write_witnesses(
     a: &ArtefactArgs,
     input: &InputArgs,
+    bounds: &BoundArgs,
     prep: &Prepared,
     cex: Option<&Counterexample>,
 ) -> Result<(), Fail> {
@@ -73,7 +78,25 @@ pub fn write_witnesses(
     }
     if let Some(p) = &a.witness_yaml {
         let source = std::fs::read_to_string(&input.file).unwrap_or_default();
-        match seqloc::witness::yaml::write(cex, &prep.normalized, &prep.index, &meta, &source) {
+        let written = seqloc::witness::yaml::write(
+            cex,
+            &prep.normalized,
+            &prep.shared,
+            &prep.index,
+            &meta,
+            &source,
+        )
+            .and_then(|text| {
+                yaml_replays(&text, prep, cex, bounds)
+                    .map(|()| text)
+                    .map_err(|reason| WitnessError::NotCovered {
+                        format: "YAML 2.2",
+                        reason: format!(
+                            "read as its validators read it, the witness does not replay to the failure: {reason}"
+                        ),
+                    })
+            });
+        match written {
             Ok(text) => write_output(Some(p), &input.file, &text)?,
             // A failure the format cannot describe is no error of the run: say so.
             Err(e @ WitnessError::NotCovered { .. }) => eprintln!("note: {e}"),
@@ -82,6 +105,45 @@ pub fn write_witnesses(
     }
     Ok(())
 }
+
+/// Checks a YAML witness before it is written: read back as its validators read it (a
+/// thread preempted for good is not held, a switch falls before the first statement of a
+/// line), it must replay to the failure, or it is no witness of it.
+fn yaml_replays(
+    text: &str,
+    prep: &Prepared,
+    cex: &Counterexample,
+    bounds: &BoundArgs,
+) -> Result<(), String> {
+    let (schedule, _) =
+        seqloc::witness::yaml::read(text, "the witness").map_err(|e| e.to_string())?;
+    let resolved = schedule
+        .resolve(&prep.normalized, &prep.index)
+        .map_err(|e| e.to_string())?;
+    let framework = seqloc::seq::Framework::builtin();
+    let replayer = Replayer {
+        prep,
+        framework: &framework,
+        bounds: ReplayBounds {
+            unwind: seqloc::witness::loop_bound(&cex.steps, &cex.schedule),
+            max_threads: bounds.threads(),
+            recursion: bounds.recursion.max(1),
+        },
+        target: Target::Failure,
+        deadline: Some(std::time::Instant::now() + YAML_CHECK_TIME),
+    };
+    match replayer.reproduces(&resolved) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(format!(
+            "not every run along it fails ({})",
+            schedule.compact()
+        )),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The most time the replay that checks a YAML witness may take.
+const YAML_CHECK_TIME: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Writes `html` to the `--html` file, when one was asked for.
 pub fn write_html(

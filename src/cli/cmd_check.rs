@@ -277,7 +277,13 @@ pub fn run(ctx: &Ctx, a: CheckArgs) -> Result<u8, Fail> {
             &format!("{}\n", cex.schedule.to_json()),
         )?;
     }
-    super::artefacts::write_witnesses(&a.artefacts, &a.input, &prep, out.counterexample.as_ref())?;
+    super::artefacts::write_witnesses(
+        &a.artefacts,
+        &a.input,
+        &a.bounds,
+        &prep,
+        out.counterexample.as_ref(),
+    )?;
     let html = || {
         super::artefacts::html_page(
             &a.input.file,

@@ -713,7 +713,7 @@ fn emit_report(
     r: &LocalizeReport,
     prep: &Prepared,
 ) -> Result<(), Fail> {
-    super::artefacts::write_witnesses(&a.artefacts, &a.input, prep, r.cex)?;
+    super::artefacts::write_witnesses(&a.artefacts, &a.input, &a.bounds, prep, r.cex)?;
     let html = || {
         super::artefacts::html_page(
             &a.input.file,

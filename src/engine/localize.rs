@@ -28,7 +28,7 @@ use crate::diag::{Replays, Target};
 use crate::passes::Prepared;
 use crate::rootcause::Neighbour;
 use crate::seq::Framework;
-use crate::seq::schedule::{Block, Resolved, Schedule, ThreadSpec, Until};
+use crate::seq::schedule::{Block, Resolved, Schedule, Stop, ThreadSpec, Until};
 
 /// A failing interleaving to localize along.
 #[derive(Clone, Debug)]
@@ -168,7 +168,25 @@ pub fn diagnosis(
             r => return Ok(r?),
         }
     }
-    let d = diagnosis_mod::prepare(&replayer, &resolved, faults)?;
+    let mut d = diagnosis_mod::prepare(&replayer, &resolved, faults)?;
+    // Stops counted within their blocks (a YAML witness) are no points of the threads'
+    // runs, which the analyses that merge and move blocks need: the blocks the replay
+    // followed, read off its run, have them.
+    if resolved
+        .blocks
+        .iter()
+        .any(|b| matches!(b.until, Stop::BeforeInBlock(..)))
+    {
+        // Its blocks only: the inputs the schedule fixed are its own (a replay's run
+        // reads them from tables, not as the choices a run's schedule records).
+        let absolute = Schedule {
+            blocks: d.replay.schedule.blocks.clone(),
+            ..f.schedule.clone()
+        }
+        .resolve(&prep.normalized, &prep.index)
+        .map_err(|e| LocalizeError::NotReproduced(e.to_string()))?;
+        d = diagnosis_mod::prepare(&replayer, &absolute, faults)?;
+    }
     // A schedule no checker produced (`--schedule`) was replayed with lock calls dropped;
     // it must also be one some execution follows with them.
     if f.cex.is_none() {
@@ -693,10 +711,9 @@ pub fn localize(
 fn add_replayed_threads(cex: &mut Counterexample, d: &Diagnosis, prep: &Prepared) {
     for (id, f) in &d.resolved.threads {
         if !cex.schedule.threads.iter().any(|t| t.id == *id) {
-            cex.schedule.threads.push(ThreadSpec {
-                id: *id,
-                function: prep.normalized.func(*f).name.clone(),
-            });
+            cex.schedule
+                .threads
+                .push(ThreadSpec::new(*id, prep.normalized.func(*f).name.clone()));
             cex.schedule.blocks.push(Block {
                 thread: *id,
                 until: Until::Keyword("end".into()),

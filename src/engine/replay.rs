@@ -247,6 +247,22 @@ impl<'a> Replayer<'a> {
         })
     }
 
+    /// Whether every run that follows `r` fails the target's way, and some run does: the
+    /// check of a schedule read from elsewhere (a witness) that fixes less than a run
+    /// (a choice it cannot name, as a spurious wake-up, is left open). A schedule the
+    /// sequentializer refuses, or an undecided solve, is no evidence that it does.
+    pub fn reproduces(&self, r: &Resolved) -> Result<bool, ReplayError> {
+        let mut replay = match self.encode(r) {
+            Ok(x) => x,
+            Err(ReplayError::Sequentialize(_)) => return Ok(false),
+            Err(e) => return Err(e),
+        };
+        if !matches!(replay.fails(self.target, true), Answer::Violated(_)) {
+            return Ok(false);
+        }
+        Ok(matches!(replay.passes(self.target), Answer::Holds))
+    }
+
     /// The threads of `r` whose last block runs to the end (where a thread that blocks
     /// stops), when the program joins at all: those that may be waiting in a join.
     fn joining_threads(&self, r: &Resolved) -> Vec<u32> {
@@ -444,6 +460,18 @@ impl Replay {
     /// Does a run that follows the schedule fail the target's way?
     pub fn fails(&mut self, target: Target, incremental: bool) -> Answer {
         self.fails_with(&target_kinds(target), incremental)
+    }
+
+    /// Does a run that follows the schedule end without failing the target's way?
+    pub fn passes(&mut self, target: Target) -> Answer {
+        let mut assumed = self.follows();
+        assumed.extend(
+            self.session
+                .property_lits(&target_kinds(target))
+                .iter()
+                .map(Bool::not),
+        );
+        self.session.query(&[Bool::from_bool(true)], &assumed)
     }
 
     /// Can any run follow the schedule to its end?

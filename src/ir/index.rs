@@ -158,7 +158,7 @@ pub fn short_file(f: &str) -> &str {
     f.rsplit('/').next().unwrap_or(f)
 }
 
-fn same_file(a: &str, b: &str) -> bool {
+pub(crate) fn same_file(a: &str, b: &str) -> bool {
     a == b
         || a.ends_with(&format!("/{b}"))
         || b.ends_with(&format!("/{a}"))

@@ -250,6 +250,10 @@ pub struct SeqVars {
     pub order: VarId,
     pub stop_sid: VarId,
     pub stop_occ: VarId,
+    /// Whether a block's stop is counted within the block ([`schedule::Stop::BeforeInBlock`]).
+    pub stop_in_block: VarId,
+    /// Arrivals of the running block's thread at its stop statement since the block began.
+    pub stop_seen: VarId,
     pub order_index: VarId,
     pub probed: VarId,
     pub blocked: VarId,
@@ -285,6 +289,8 @@ impl SeqVars {
             self.order,
             self.stop_sid,
             self.stop_occ,
+            self.stop_in_block,
+            self.stop_seen,
             self.order_index,
             self.probed,
             self.blocked,

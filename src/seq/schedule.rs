@@ -18,9 +18,11 @@
 //! ```
 //!
 //! Thread ids are creation order (0 is `main`, 1 the first thread created, ...), as ESBMC
-//! and CBMC number them. A block runs its thread until it is about to execute the named
+//! and CBMC number them. A thread may name, instead of its `function`, the `created_at`
+//! `file:line` of the `pthread_create` that starts it (as a YAML witness does). A block runs its thread until it is about to execute the named
 //! statement for the `occurrence`-th time (counted over the whole run of that thread, so
-//! the 3rd iteration of a loop is occurrence 3), or to its end (`"end"`), or until it
+//! the 3rd iteration of a loop is occurrence 3; with `"within_block": true`, counted from
+//! the block's start, as a YAML witness is read), or to its end (`"end"`), or until it
 //! blocks. A statement is named `file:line[:col][#part]`: `part` picks one of several
 //! statements seqloc makes of one source statement (`x = x + 1` is the read `#1` and the
 //! write `#2`); `seqloc sequentialize --list-points` prints them all. A bare `file:line`
@@ -63,7 +65,23 @@ fn default_schema() -> String {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct ThreadSpec {
     pub id: u32,
+    /// The thread's start routine; empty when `created_at` names it instead.
+    #[serde(default)]
     pub function: String,
+    /// `file:line` of the `pthread_create` that makes the thread: the start routine is
+    /// the one created there (a YAML witness names creations, not start routines).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
+}
+
+impl ThreadSpec {
+    pub fn new(id: u32, function: String) -> ThreadSpec {
+        ThreadSpec {
+            id,
+            function,
+            created_at: None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -84,7 +102,23 @@ pub enum Until {
         before: String,
         #[serde(default = "one")]
         occurrence: u32,
+        /// Count the occurrences from the block's start instead of the thread's: the
+        /// reading of a YAML witness, whose validators hold a thread at the first time it
+        /// reaches its next waypoint after the previous one (see `witness::yaml`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        within_block: bool,
     },
+}
+
+impl Until {
+    /// Before the `occurrence`-th execution of `before` over the thread's run.
+    pub fn before(before: String, occurrence: u32) -> Until {
+        Until::Before {
+            before,
+            occurrence,
+            within_block: false,
+        }
+    }
 }
 
 fn one() -> u32 {
@@ -122,7 +156,21 @@ pub struct ResolvedBlock {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
     End,
+    /// Before the thread's n-th execution of the statement, counted over its whole run.
     Before(StmtId, u32),
+    /// Before its n-th execution counted from the start of this block (the first statement
+    /// a resumed thread runs counts).
+    BeforeInBlock(StmtId, u32),
+}
+
+impl Stop {
+    /// The statement the block stops before, if it names one.
+    pub fn stmt(self) -> Option<StmtId> {
+        match self {
+            Stop::End => None,
+            Stop::Before(s, _) | Stop::BeforeInBlock(s, _) => Some(s),
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -143,8 +191,12 @@ impl Schedule {
         self.blocks
             .iter()
             .filter_map(|b| match &b.until {
-                Until::Before { occurrence, .. } => Some(*occurrence),
-                Until::Keyword(_) => None,
+                Until::Before {
+                    occurrence,
+                    within_block: false,
+                    ..
+                } => Some(*occurrence),
+                Until::Before { .. } | Until::Keyword(_) => None,
             })
             .max()
             .unwrap_or(0)
@@ -158,8 +210,13 @@ impl Schedule {
             .map(|b| {
                 let until = match &b.until {
                     Until::Keyword(k) => k.clone(),
-                    Until::Before { before, occurrence } => {
-                        format!("before {before} (#{occurrence})")
+                    Until::Before {
+                        before,
+                        occurrence,
+                        within_block,
+                    } => {
+                        let from = if *within_block { " in block" } else { "" };
+                        format!("before {before} (#{occurrence}{from})")
                     }
                 };
                 format!("T{} until {until}", b.thread)
@@ -205,10 +262,13 @@ impl Schedule {
         }
         let mut threads = Vec::new();
         for (i, t) in self.threads.iter().enumerate() {
-            let Some(f) = prog
-                .func_named(&t.function)
-                .filter(|f| prog.func(*f).body.is_some())
-            else {
+            let named = match (&t.created_at, t.function.is_empty()) {
+                (Some(at), true) => Some(
+                    created_at(prog, at).map_err(|r| mismatch(format!("thread {}", t.id), r))?,
+                ),
+                _ => prog.func_named(&t.function),
+            };
+            let Some(f) = named.filter(|f| prog.func(*f).body.is_some()) else {
                 return Err(mismatch(
                     format!("thread {} (entry {})", t.id, i + 1),
                     format!(
@@ -268,7 +328,11 @@ impl Schedule {
                         format!("`until` is `{k}`; expected \"end\" or {{\"before\": ...}}"),
                     ));
                 }
-                Until::Before { before, occurrence } => {
+                Until::Before {
+                    before,
+                    occurrence,
+                    within_block,
+                } => {
                     if *occurrence == 0 {
                         return Err(mismatch(step, "occurrences count from 1".into()));
                     }
@@ -285,7 +349,11 @@ impl Schedule {
                             ),
                         ));
                     }
-                    Stop::Before(sid, *occurrence)
+                    if *within_block {
+                        Stop::BeforeInBlock(sid, *occurrence)
+                    } else {
+                        Stop::Before(sid, *occurrence)
+                    }
                 }
             };
             blocks.push(ResolvedBlock {
@@ -320,6 +388,41 @@ impl Schedule {
     }
 }
 
+/// The start routine of the threads created at `at` (`file:line`): the one thread entry
+/// function created there, or why there is not one.
+fn created_at(prog: &Program, at: &str) -> Result<FuncId, String> {
+    let (file, line) = at
+        .rsplit_once(':')
+        .and_then(|(f, l)| Some((f, l.parse::<u32>().ok()?)))
+        .ok_or_else(|| format!("`created_at` `{at}` is not `file:line`"))?;
+    let ts = crate::analysis::facts::thread_structure(prog);
+    let found: Vec<FuncId> = ts
+        .entries
+        .iter()
+        .filter(|(_, sites)| {
+            sites.iter().any(|(loc, ..)| {
+                prog.sources
+                    .position(*loc)
+                    .is_some_and(|p| p.line == line && crate::ir::index::same_file(p.file, file))
+            })
+        })
+        .map(|(f, _)| *f)
+        .collect();
+    match found.as_slice() {
+        [f] => Ok(*f),
+        [] => Err(format!(
+            "no `pthread_create` at `{at}` starts a thread function"
+        )),
+        more => Err(format!(
+            "the `pthread_create` calls at `{at}` may start any of {}: which one is not said",
+            more.iter()
+                .map(|f| format!("`{}`", prog.func(*f).name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
 /// Whether thread function `f` can execute statement `sid` (itself or a callee).
 fn reachable_from(index: &StmtIndex, prog: &Program, f: FuncId, sid: StmtId) -> bool {
     let Some(e) = index.get(sid) else {
@@ -339,4 +442,93 @@ fn reachable_from(index: &StmtIndex, prog: &Program, f: FuncId, sid: StmtId) -> 
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prepared(text: &str) -> crate::passes::Prepared {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("p.c");
+        std::fs::write(&path, text).expect("writes");
+        let prog = crate::frontend::load(&path, &Default::default()).expect("parses");
+        crate::passes::Prepared::new(prog)
+    }
+
+    const TWO_ROUTINES: &str = "#include <pthread.h>
+int x;
+void helper(void) { x = 1; }
+void *a(void *p) { helper(); return 0; }
+void *b(void *p) { x = 2; return 0; }
+int main(void) {
+  pthread_t t, u;
+  pthread_create(&t, 0, a, 0);
+  pthread_create(&u, 0, b, 0);
+  return 0;
+}
+";
+
+    fn created(at: &str) -> Schedule {
+        Schedule {
+            schema: SCHEMA.into(),
+            threads: vec![
+                ThreadSpec::new(0, "main".into()),
+                ThreadSpec {
+                    id: 1,
+                    function: String::new(),
+                    created_at: Some(at.into()),
+                },
+            ],
+            blocks: vec![Block {
+                thread: 0,
+                until: Until::Keyword("end".into()),
+                ran: vec![],
+            }],
+            inputs: vec![],
+        }
+    }
+
+    #[test]
+    fn a_thread_named_by_its_creation_runs_the_routine_created_there() {
+        let p = prepared(TWO_ROUTINES);
+        let r = created("p.c:9")
+            .resolve(&p.normalized, &p.index)
+            .expect("resolves");
+        let (_, f) = r.threads[1];
+        assert_eq!(p.normalized.func(f).name, "b");
+        let e = created("p.c:3")
+            .resolve(&p.normalized, &p.index)
+            .expect_err("no creation on line 3");
+        assert!(
+            e.to_string().contains("no `pthread_create` at `p.c:3`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn stops_counted_within_a_block_are_read_and_shown_as_such() {
+        let s: Schedule = serde_json::from_str(
+            r#"{"threads": [{"id": 0, "function": "main"}],
+                "blocks": [{"thread": 0, "until": {"before": "p.c:9", "within_block": true}}]}"#,
+        )
+        .expect("parses");
+        assert_eq!(
+            s.blocks[0].until,
+            Until::Before {
+                before: "p.c:9".into(),
+                occurrence: 1,
+                within_block: true
+            }
+        );
+        // No point of the thread's whole run: no loop bound follows from it.
+        assert_eq!(s.deepest_stop(), 0);
+        assert!(s.compact().contains("(#1 in block)"));
+        let p = prepared(TWO_ROUTINES);
+        let r = s.resolve(&p.normalized, &p.index).expect("resolves");
+        assert!(matches!(r.blocks[0].until, Stop::BeforeInBlock(_, 1)));
+        // Written back, an ordinary stop keeps its JSON shape.
+        let plain = serde_json::to_string(&Until::before("p.c:9".into(), 2)).expect("json");
+        assert!(!plain.contains("within_block"), "{plain}");
+    }
 }

@@ -239,7 +239,7 @@ mod tests {
         let (found, note) = collect(
             &f,
             Some(Verdict::Deadlock),
-            "note: no YAML 2.0 witness for this failure: a deadlock\nwarning: no GraphML witness for this failure: the trace and schedule disagree\n",
+            "note: no YAML 2.2 witness for this failure: a deadlock\nwarning: no GraphML witness for this failure: the trace and schedule disagree\n",
         );
         assert!(found.is_empty());
         assert!(note.is_some_and(|n| n.contains("disagree")));

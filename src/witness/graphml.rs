@@ -75,6 +75,22 @@ pub fn write(cex: &Counterexample, index: &StmtIndex, meta: &Meta) -> Result<Str
         format: "GraphML",
         reason,
     };
+    // A stop counted within its block (a schedule read from a YAML witness) names no
+    // point of the thread's whole run, which `seqloc-until` says.
+    if let Some(i) = sched.blocks.iter().position(|b| {
+        matches!(
+            b.until,
+            Until::Before {
+                within_block: true,
+                ..
+            }
+        )
+    }) {
+        return Err(not_covered(format!(
+            "block {} stops at an occurrence counted within the block, not over the thread's run",
+            i + 1
+        )));
+    }
     let function_of = |t: u32| {
         sched
             .threads
@@ -85,31 +101,7 @@ pub fn write(cex: &Counterexample, index: &StmtIndex, meta: &Meta) -> Result<Str
     let mut edges: Vec<EdgeOut> = Vec::new();
     let mut entered: HashSet<u32> = HashSet::new();
     let mut next_thread = 1u32;
-    // The path ends at the failing check: a trace may show steps of the failing thread
-    // after it (the `return` that follows an assertion), which no execution reaches.
-    let steps = match cex.violation.thread.filter(|_| cex.violation.line > 0) {
-        Some(t) => match cex
-            .steps
-            .iter()
-            .rposition(|s| s.thread == t && s.line == cex.violation.line)
-        {
-            Some(i) => &cex.steps[..=i],
-            None => &cex.steps[..],
-        },
-        None => &cex.steps[..],
-    };
-    let truncated = steps.len() < cex.steps.len();
-    // The trace's order first; a checker may show a thread's local steps anywhere (CBMC,
-    // or a declaration shown before another thread's atomic block), so when that order
-    // leaves steps over, each block takes its own thread's steps up to its `until`.
-    let plan = match in_trace_order(steps, sched, truncated) {
-        Ok(plan) => plan,
-        Err(first) => by_thread(steps, sched, index, truncated).map_err(|second| {
-            not_covered(format!(
-                "the trace does not follow the schedule's blocks: {first}; by thread: {second}"
-            ))
-        })?,
-    };
+    let (steps, plan) = block_steps(cex, index).map_err(not_covered)?;
     for (bi, (block, taken)) in sched.blocks.iter().zip(&plan).enumerate() {
         let start = edges.len();
         for step in taken.iter().map(|&i| &steps[i]) {
@@ -126,20 +118,8 @@ pub fn write(cex: &Counterexample, index: &StmtIndex, meta: &Meta) -> Result<Str
                 ..EdgeOut::default()
             };
             if is_thread_creation(&step.statement) {
-                // The handle written is the new thread's id; a trace step may stand for
-                // several executions of one statement in a row (a creation loop with no
-                // condition), each writing its handle: one edge per thread created.
-                let mut ids: Vec<u32> = step
-                    .writes
-                    .iter()
-                    .filter_map(|w| w.value.trim().parse::<u32>().ok())
-                    .filter(|id| *id > 0)
-                    .collect();
-                if ids.is_empty() {
-                    ids.push(next_thread);
-                }
+                let ids = created_ids(step, &mut next_thread);
                 for (n, id) in ids.iter().enumerate() {
-                    next_thread = next_thread.max(id + 1);
                     let mut copy = EdgeOut {
                         create: Some(*id),
                         ..e.clone_step()
@@ -174,24 +154,14 @@ pub fn write(cex: &Counterexample, index: &StmtIndex, meta: &Meta) -> Result<Str
         if let Some(e) = edges.last_mut() {
             e.until = Some(match &block.until {
                 Until::Keyword(k) => k.clone(),
-                Until::Before { before, occurrence } => format!("{before} {occurrence}"),
+                Until::Before {
+                    before, occurrence, ..
+                } => format!("{before} {occurrence}"),
             });
         }
     }
     attach_inputs(&mut edges, sched, index);
-    // The most times one thread ran one statement: the loop bound a replay needs.
-    let mut runs: HashMap<(u32, crate::ir::StmtId), u32> = HashMap::new();
-    for s in steps {
-        *runs.entry((s.thread, s.sid)).or_insert(0) += 1;
-    }
-    let unwind = runs
-        .values()
-        .copied()
-        .max()
-        .unwrap_or(0)
-        .max(sched.deepest_stop())
-        + 1;
-    Ok(render(&edges, meta, unwind))
+    Ok(render(&edges, meta, super::loop_bound(steps, sched)))
 }
 
 /// The steps of each block (indices into `steps`), taken in the trace's order: a block
@@ -199,6 +169,39 @@ pub fn write(cex: &Counterexample, index: &StmtIndex, meta: &Meta) -> Result<Str
 /// the next block runs (a trace may show a thread the schedule leaves out). Fewer blocks
 /// than the schedule's when the failure (the last step, `truncated`) ended the execution
 /// earlier. An error names a step no block took.
+/// The trace up to the failing check, and the steps each block of the schedule ran
+/// (indices into it), or why the trace and the schedule disagree.
+pub(super) fn block_steps<'c>(
+    cex: &'c Counterexample,
+    index: &StmtIndex,
+) -> Result<(&'c [TraceStep], Vec<Vec<usize>>), String> {
+    let sched = &cex.schedule;
+    // The path ends at the failing check: a trace may show steps of the failing thread
+    // after it (the `return` that follows an assertion), which no execution reaches.
+    let steps = match cex.violation.thread.filter(|_| cex.violation.line > 0) {
+        Some(t) => match cex
+            .steps
+            .iter()
+            .rposition(|s| s.thread == t && s.line == cex.violation.line)
+        {
+            Some(i) => &cex.steps[..=i],
+            None => &cex.steps[..],
+        },
+        None => &cex.steps[..],
+    };
+    let truncated = steps.len() < cex.steps.len();
+    // The trace's order first; a checker may show a thread's local steps anywhere (CBMC,
+    // or a declaration shown before another thread's atomic block), so when that order
+    // leaves steps over, each block takes its own thread's steps up to its `until`.
+    let plan = match in_trace_order(steps, sched, truncated) {
+        Ok(plan) => plan,
+        Err(first) => by_thread(steps, sched, index, truncated).map_err(|second| {
+            format!("the trace does not follow the schedule's blocks: {first}; by thread: {second}")
+        })?,
+    };
+    Ok((steps, plan))
+}
+
 fn in_trace_order(
     steps: &[TraceStep],
     sched: &Schedule,
@@ -260,7 +263,10 @@ fn by_thread(
         while let Some(&i) = queue.front() {
             let name = index.name(steps[i].sid);
             let n = runs.entry((block.thread, name.clone())).or_insert(0);
-            if let Until::Before { before, occurrence } = &block.until {
+            if let Until::Before {
+                before, occurrence, ..
+            } = &block.until
+            {
                 if *before == name && *n + 1 == *occurrence {
                     break;
                 }
@@ -304,7 +310,26 @@ impl EdgeOut {
     }
 }
 
-fn is_thread_creation(statement: &str) -> bool {
+/// The ids of the threads a creation step made: the handles it wrote (a trace step may
+/// stand for several executions of one statement in a row, a creation loop with no
+/// condition, each writing its handle), else the next id. `next` follows the ids made.
+pub(super) fn created_ids(step: &TraceStep, next: &mut u32) -> Vec<u32> {
+    let mut ids: Vec<u32> = step
+        .writes
+        .iter()
+        .filter_map(|w| w.value.trim().parse::<u32>().ok())
+        .filter(|id| *id > 0)
+        .collect();
+    if ids.is_empty() {
+        ids.push(*next);
+    }
+    for id in &ids {
+        *next = (*next).max(id + 1);
+    }
+    ids
+}
+
+pub(super) fn is_thread_creation(statement: &str) -> bool {
     statement.contains("pthread_create(")
 }
 
@@ -801,10 +826,7 @@ pub fn read(text: &str, path_name: &str) -> Result<(Schedule, super::Hints), Wit
             })?;
         if let Some(f) = get(d, "enterFunction") {
             if !threads.iter().any(|s| s.id == t) {
-                threads.push(ThreadSpec {
-                    id: t,
-                    function: f.trim().to_string(),
-                });
+                threads.push(ThreadSpec::new(t, f.trim().to_string()));
             }
         }
         match open {
@@ -839,12 +861,11 @@ pub fn read(text: &str, path_name: &str) -> Result<(Schedule, super::Hints), Wit
             let w: Vec<&str> = u.split_whitespace().collect();
             let until = match w.as_slice() {
                 [k] => Until::Keyword(k.to_string()),
-                [before, occ] => Until::Before {
-                    before: before.to_string(),
-                    occurrence: occ
-                        .parse()
+                [before, occ] => Until::before(
+                    before.to_string(),
+                    occ.parse()
                         .map_err(|_| bad(format!("edge {edge}: seqloc-until `{u}`")))?,
-                },
+                ),
                 _ => {
                     return Err(bad(format!(
                         "edge {edge}: seqloc-until `{u}` is not `end` or `statement occurrence`"
@@ -868,13 +889,7 @@ pub fn read(text: &str, path_name: &str) -> Result<(Schedule, super::Hints), Wit
         return Err(bad(format!("the last edges (thread {t}) end no block")));
     }
     if !threads.iter().any(|s| s.id == 0) {
-        threads.insert(
-            0,
-            ThreadSpec {
-                id: 0,
-                function: "main".into(),
-            },
-        );
+        threads.insert(0, ThreadSpec::new(0, "main".into()));
     }
     threads.sort_by_key(|s| s.id);
     let hints = super::Hints {
@@ -946,13 +961,7 @@ mod tests {
         assert_eq!(s.threads.len(), 2);
         assert_eq!(s.threads[1].function, "worker");
         assert_eq!(s.blocks.len(), 3);
-        assert_eq!(
-            s.blocks[0].until,
-            Until::Before {
-                before: "p.c:9:3#2".into(),
-                occurrence: 1
-            }
-        );
+        assert_eq!(s.blocks[0].until, Until::before("p.c:9:3#2".into(), 1));
         assert_eq!(s.blocks[2].until, Until::Keyword("end".into()));
         assert_eq!(s.inputs[0].value, -4);
         let d = parse(&text, "w").expect("parses");

@@ -1,8 +1,8 @@
 //! Violation witnesses: the SV-COMP exchange formats for a failing execution, written for
 //! `check` and `localize` failures (`--witness FILE`, `--witness-yaml FILE`) and by
 //! `seqloc sweep --witness-dir DIR`, and read back (`--schedule` accepts a GraphML
-//! witness seqloc wrote) so that a witness is replayed by the sequentializer like any
-//! schedule.
+//! witness seqloc wrote and a YAML format-2.2 witness) so that a witness is replayed by
+//! the sequentializer like any schedule.
 //!
 //! * [`graphml`]: witness format 1.0 (GraphML), one edge per step of the counterexample
 //!   with `threadId`, `createThread`, `enterFunction`, `startline`/`endline` and, where
@@ -12,10 +12,12 @@
 //!   and input values of the schedule, which line numbers alone cannot name (`x = x + 1`
 //!   is a read and a write on one line, and a switch may fall between them); other
 //!   tools ignore them, as the format asks of unknown keys.
-//! * [`yaml`]: witness format 2.0 (`violation_sequence`): the input values
-//!   (`function_return` waypoints) and the failing check (`target`). Format 2.0 has no
-//!   notion of threads, so a YAML witness cannot fix the interleaving: it is written for
-//!   reachability failures only (not deadlocks), and seqloc does not replay it.
+//! * [`yaml`]: witness format 2.2 (`violation_sequence` with `thread_id`s): a waypoint at
+//!   each context switch, the thread creations, the input values (`function_return`) and
+//!   the failing check (`target`), in happens-before order, as the validators of
+//!   concurrency witnesses replay them. Waypoints name lines, so a schedule whose switches
+//!   the line-level reading would move is refused, as are deadlocks (no property of the
+//!   format).
 
 pub mod graphml;
 pub mod sha256;
@@ -118,6 +120,22 @@ impl Meta {
     }
 }
 
+/// The loop bound a replay of `steps` along `schedule` needs: the most times one thread
+/// ran one statement, or the schedule's deepest stop, plus one.
+pub fn loop_bound(steps: &[crate::cex::TraceStep], schedule: &Schedule) -> u32 {
+    let mut runs: std::collections::HashMap<(u32, crate::ir::StmtId), u32> =
+        std::collections::HashMap::new();
+    for s in steps {
+        *runs.entry((s.thread, s.sid)).or_insert(0) += 1;
+    }
+    runs.values()
+        .copied()
+        .max()
+        .unwrap_or(0)
+        .max(schedule.deepest_stop())
+        + 1
+}
+
 /// `YYYY-MM-DDTHH:MM:SSZ` for a time after 1970.
 pub fn iso8601_utc(t: std::time::SystemTime) -> String {
     let secs = t
@@ -158,8 +176,9 @@ pub struct Hints {
     pub deadlock: bool,
 }
 
-/// Reads a schedule file: `seqloc.schedule/1` JSON, or a GraphML violation witness that
-/// seqloc wrote (told apart by the first non-blank character).
+/// Reads a schedule file: `seqloc.schedule/1` JSON, a GraphML violation witness that
+/// seqloc wrote, or a YAML format-2.2 violation witness (told apart by the first non-blank
+/// character: `{`, `<`, anything else).
 pub fn load_schedule(path: &Path) -> Result<Schedule, ScheduleError> {
     load_schedule_hints(path).map(|(s, _)| s)
 }
@@ -170,13 +189,18 @@ pub fn load_schedule_hints(path: &Path) -> Result<(Schedule, Hints), ScheduleErr
         path: path.display().to_string(),
         reason: e.to_string(),
     })?;
-    if text.trim_start().starts_with('<') {
-        graphml::read(&text, &path.display().to_string()).map_err(|e| ScheduleError::Mismatch {
-            where_: path.display().to_string(),
-            reason: e.to_string(),
-        })
+    let name = path.display().to_string();
+    let witness = |e: WitnessError| ScheduleError::Mismatch {
+        where_: name.clone(),
+        reason: e.to_string(),
+    };
+    let start = text.trim_start();
+    if start.starts_with('<') {
+        graphml::read(&text, &name).map_err(witness)
+    } else if start.starts_with('{') {
+        Schedule::from_json(&text, &name).map(|s| (s, Hints::default()))
     } else {
-        Schedule::from_json(&text, &path.display().to_string()).map(|s| (s, Hints::default()))
+        yaml::read(&text, &name).map_err(witness)
     }
 }
 

@@ -858,10 +858,10 @@ fn extract(
             .find(|(_, (t, _))| t == k);
         let until = match next {
             Some((j, (_, nrun))) => match nrun.first() {
-                Some((_, sid)) if !sid.is_none() => Until::Before {
-                    before: index.name(*sid),
-                    occurrence: occurrence_at[j].first().copied().unwrap_or(1),
-                },
+                Some((_, sid)) if !sid.is_none() => Until::before(
+                    index.name(*sid),
+                    occurrence_at[j].first().copied().unwrap_or(1),
+                ),
                 _ => Until::Keyword("end".into()),
             },
             // The thread's last block: it ends where the thread was preempted, unless it
@@ -878,10 +878,10 @@ fn extract(
                 // `40_barrier_vf` and `fkp2013_variant-2` were refused for that).
                 let head = head.map(|h| sp.loop_resumes.get(&h).copied().unwrap_or(h));
                 match head {
-                    Some(h) => Until::Before {
-                        before: index.name(h),
-                        occurrence: step_count.get(&(*k, h)).copied().unwrap_or(0) + 1,
-                    },
+                    Some(h) => Until::before(
+                        index.name(h),
+                        step_count.get(&(*k, h)).copied().unwrap_or(0) + 1,
+                    ),
                     None => Until::Keyword("end".into()),
                 }
             }
@@ -936,10 +936,7 @@ fn extract(
         } else {
             name
         };
-        threads.push(ThreadSpec {
-            id: slot.id,
-            function: name,
-        });
+        threads.push(ThreadSpec::new(slot.id, name));
     }
     // Inputs, with their occurrence per thread and statement.
     let mut inputs = Vec::new();

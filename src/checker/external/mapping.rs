@@ -381,10 +381,7 @@ fn blocks(
                 let waits = (policy != Boundary::BeforeShown)
                     .then(|| first_wait(execs, members, index, visible, Some(sid)))
                     .flatten();
-                waits.unwrap_or(Until::Before {
-                    before: index.name(sid),
-                    occurrence: before + 1,
-                })
+                waits.unwrap_or(Until::before(index.name(sid), before + 1))
             }
             None if r + 1 == runs.len() => Until::Keyword("end".into()),
             // A returned join is a fact whichever reading: the replay, which honours joins,
@@ -419,10 +416,7 @@ fn blocks(
                                 .iter()
                                 .filter(|e| e.thread == *thread && e.sid == next)
                                 .count() as u32;
-                            Until::Before {
-                                before: index.name(next),
-                                occurrence: before + 1,
-                            }
+                            Until::before(index.name(next), before + 1)
                         }
                         None => Until::Keyword("end".into()),
                     }
@@ -724,10 +718,7 @@ fn first_wait(
         .iter()
         .filter(|x| x.thread == e.thread && x.sid == e.sid)
         .count() as u32;
-    Some(Until::Before {
-        before: index.name(wait.id),
-        occurrence: ran,
-    })
+    Some(Until::before(index.name(wait.id), ran))
 }
 
 /// The first statement after `sid` in its function, in program order, that would show in a
@@ -775,7 +766,7 @@ fn thread_specs(trace: &RawTrace, execs: &[Exec], prog: &Program) -> Vec<ThreadS
                     })
                     .unwrap_or_else(|| "?".into())
             };
-            ThreadSpec { id, function }
+            ThreadSpec::new(id, function)
         })
         .collect()
 }

@@ -55,8 +55,8 @@ pub fn deadlock_state(
     }
     let mut blocked_at: BTreeMap<u32, StmtId> = BTreeMap::new();
     for (t, until) in &last_block {
-        if let Stop::Before(sid, _) = until {
-            blocked_at.insert(*t, *sid);
+        if let Some(sid) = until.stmt() {
+            blocked_at.insert(*t, sid);
         }
     }
     // The probes know every live thread, also those the schedule never ran.

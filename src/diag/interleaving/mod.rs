@@ -76,7 +76,9 @@ pub fn necessary_switches<R: Replays>(
     let mut out = Vec::new();
     let mut tested = 0;
     for (i, b) in resolved.blocks.iter().enumerate() {
-        let Stop::Before(..) = b.until else { continue };
+        if b.until.stmt().is_none() {
+            continue;
+        }
         if tested >= MAX_TESTED {
             break;
         }
@@ -170,7 +172,7 @@ fn describe(
     sw.last = steps.get(end - 1).cloned();
     sw.resume = resume_at.and_then(|i| steps.get(i).cloned());
     if sw.resume.is_none() {
-        if let Some(Stop::Before(sid, _)) = resolved.blocks.get(block).map(|b| b.until) {
+        if let Some(sid) = resolved.blocks.get(block).and_then(|b| b.until.stmt()) {
             sw.stopped_before = Some(sid);
         }
     }

@@ -48,6 +48,8 @@ pub(super) fn make_vars(prog: &mut Program, nslots: u32, ids: u32, mode: Mode) -
         order: g("order", arr(Type::int(), blocks)),
         stop_sid: g("__seq_stop_stmt", arr(Type::uint(), blocks)),
         stop_occ: g("__seq_stop_occ", arr(Type::uint(), blocks)),
+        stop_in_block: g("__seq_stop_in_block", arr(Type::bool(), blocks)),
+        stop_seen: g("__seq_stop_seen", Type::uint()),
         order_index: g("order_index", Type::int()),
         probed: g("__seq_probed", Type::bool()),
         blocked: g("__seq_blocked", Type::bool()),
@@ -107,7 +109,7 @@ impl Builder<'_> {
                     .iter()
                     .map(|bl| match bl.until {
                         Stop::End => b::uint(0),
-                        Stop::Before(s, _) => b::uint(s.0 as i128 + 1),
+                        Stop::Before(s, _) | Stop::BeforeInBlock(s, _) => b::uint(s.0 as i128 + 1),
                     })
                     .collect();
                 let occ_init: Vec<Expr> = r
@@ -115,12 +117,18 @@ impl Builder<'_> {
                     .iter()
                     .map(|bl| match bl.until {
                         Stop::End => b::uint(0),
-                        Stop::Before(_, o) => b::uint(o as i128),
+                        Stop::Before(_, o) | Stop::BeforeInBlock(_, o) => b::uint(o as i128),
                     })
                     .collect();
                 self.prog.var_mut(v.order).init = Some(init_list(order_init));
                 self.prog.var_mut(v.stop_sid).init = Some(init_list(sid_init));
                 self.prog.var_mut(v.stop_occ).init = Some(init_list(occ_init));
+                let in_block_init: Vec<Expr> = r
+                    .blocks
+                    .iter()
+                    .map(|bl| b::int(matches!(bl.until, Stop::BeforeInBlock(..)) as i128))
+                    .collect();
+                self.prog.var_mut(v.stop_in_block).init = Some(init_list(in_block_init));
                 // Fixed switch points: block i runs its thread up to point `__seq_cs_at[i]`.
                 fixed = r.ends.as_ref().map(|ends| {
                     let items: Vec<Expr> = ends.iter().map(|e| b::uint(*e as i128)).collect();

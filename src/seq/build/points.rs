@@ -79,9 +79,9 @@ impl Builder<'_> {
                     None => stmts,
                 };
                 let is_stop_stmt = !head.is_none()
-                    && r.blocks.iter().any(|bl| {
-                        bl.thread == k && matches!(bl.until, Stop::Before(s, _) if s == head)
-                    });
+                    && r.blocks
+                        .iter()
+                        .any(|bl| bl.thread == k && bl.until.stmt() == Some(head));
                 if is_stop_stmt {
                     let occ = self.occ_var(k, head);
                     let oi = b::var(&self.prog, self.vars.order_index);
@@ -90,10 +90,10 @@ impl Builder<'_> {
                         b::elem(&self.prog, self.vars.stop_sid, oi.clone()),
                         b::uint(head.0 as i128 + 1),
                     );
-                    let occ_match = b::bin(
+                    let mut occ_match = b::bin(
                         BinOp::Eq,
                         b::bin(BinOp::Add, b::var(&self.prog, occ), b::uint(1)),
-                        b::elem(&self.prog, self.vars.stop_occ, oi),
+                        b::elem(&self.prog, self.vars.stop_occ, oi.clone()),
                     );
                     let count = b::assign(
                         b::var(&self.prog, occ),
@@ -101,6 +101,33 @@ impl Builder<'_> {
                         &tt,
                     );
                     let mut go = vec![b::expr_stmt(count, Loc::SYNTH, StmtId::NONE)];
+                    // A stop counted within its block compares the arrivals at it since
+                    // the block began (`__seq_stop_seen`, reset by the framework at each
+                    // block) instead of the thread's.
+                    let in_block_stops = r
+                        .blocks
+                        .iter()
+                        .any(|bl| matches!(bl.until, Stop::BeforeInBlock(..)));
+                    if in_block_stops {
+                        let in_block = b::elem(&self.prog, self.vars.stop_in_block, oi.clone());
+                        let seen = b::var(&self.prog, self.vars.stop_seen);
+                        let seen_match = b::bin(
+                            BinOp::Eq,
+                            b::bin(BinOp::Add, seen.clone(), b::uint(1)),
+                            b::elem(&self.prog, self.vars.stop_occ, oi.clone()),
+                        );
+                        occ_match = b::bin(
+                            BinOp::LogOr,
+                            b::and(in_block.clone(), seen_match),
+                            b::and(b::not(in_block), occ_match),
+                        );
+                        let seen_count = b::assign(
+                            seen.clone(),
+                            b::bin(BinOp::Add, seen, sid_match.clone()),
+                            &tt,
+                        );
+                        go.push(b::expr_stmt(seen_count, Loc::SYNTH, StmtId::NONE));
+                    }
                     go.append(&mut inner);
                     let stopped = stop_here(self, 1);
                     inner = vec![b::if_(b::and(sid_match, occ_match), stopped, Some(go))];

@@ -6,7 +6,6 @@ use super::state::{Group, SlotGen, Step};
 use crate::ir::build as b;
 use crate::ir::*;
 use crate::passes::normalize::shared_accesses;
-use crate::seq::schedule::Stop;
 use crate::seq::{PointInfo, PointKind};
 
 impl<'a, 'b> SlotGen<'a, 'b> {
@@ -132,9 +131,9 @@ impl<'a, 'b> SlotGen<'a, 'b> {
     pub(super) fn add(&mut self, step: Step, out: &mut Vec<Stmt>) {
         let forced = self.b.concrete.is_some_and(|r| {
             !step.head.is_none()
-                && r.blocks.iter().any(|bl| {
-                    bl.thread == self.k && matches!(bl.until, Stop::Before(s, _) if s == step.head)
-                })
+                && r.blocks
+                    .iter()
+                    .any(|bl| bl.thread == self.k && bl.until.stmt() == Some(step.head))
         });
         let starts_new = step.visible || step.blocking.is_some() || forced;
         if starts_new || self.cur.is_none() {
