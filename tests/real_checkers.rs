@@ -238,6 +238,15 @@ fn esbmc_no_failure_with_an_escaped_local_is_unknown() {
     }
 }
 
+/// CBMC shows the call of a thread's start routine as its library's: the first call it
+/// shows of a thread whose first statement is `ensure_ready()` is that callee, which the
+/// schedule must not take for the thread's function (it did until 2026-11-28: "the
+/// schedule cannot be replayed", UNKNOWN).
+#[test]
+fn cbmc_thread_starting_with_a_call_is_localized() {
+    hits("concbugs/lazy_init_twice", "cbmc");
+}
+
 #[test]
 fn cbmc_correct_program_has_no_candidates() {
     clean("correct/account_ok", "cbmc");

@@ -734,8 +734,10 @@ fn next_visible(index: &StmtIndex, visible: &HashSet<StmtId>, sid: StmtId) -> Op
 }
 
 /// The function each thread ran: main for thread 0; for the others the start routine the
-/// checker's pthread model recorded (ESBMC's `{ .func=&adder, ... }`), else the function
-/// of the thread's first user step.
+/// checker's pthread model recorded (ESBMC's `{ .func=&adder, ... }`, the first call
+/// CBMC shows), else the function of the thread's first user step — each replaced by the
+/// one thread entry function that calls it when it is not one itself (a thread whose
+/// first statement is a call: CBMC shows the callee first).
 fn thread_specs(trace: &RawTrace, execs: &[Exec], prog: &Program) -> Vec<ThreadSpec> {
     let mut ids: Vec<u32> = Vec::new();
     for e in execs {
@@ -751,24 +753,50 @@ fn thread_specs(trace: &RawTrace, execs: &[Exec], prog: &Program) -> Vec<ThreadS
         prog.func_named(name)
             .is_some_and(|f| prog.func(f).body.is_some())
     };
+    let ts = crate::analysis::facts::thread_structure(prog);
     ids.into_iter()
         .map(|id| {
             let function = if id == 0 {
                 "main".to_string()
             } else {
-                start_routine(trace, id)
-                    .filter(|n| has_body(n))
-                    .or_else(|| {
-                        trace
-                            .user_steps()
-                            .find(|s| s.thread == id)
-                            .and_then(|s| s.loc.as_ref()?.function.clone())
-                    })
-                    .unwrap_or_else(|| "?".into())
+                let named = start_routine(trace, id).filter(|n| has_body(n));
+                let first = trace
+                    .user_steps()
+                    .find(|s| s.thread == id)
+                    .and_then(|s| s.loc.as_ref()?.function.clone());
+                // Either may be a function the thread calls (CBMC shows the start
+                // routine's call from its library as internal): the entry that calls it.
+                let entry = [&named, &first]
+                    .into_iter()
+                    .flatten()
+                    .find_map(|n| entry_calling(prog, &ts, n));
+                entry.or(named).or(first).unwrap_or_else(|| "?".into())
             };
             ThreadSpec::new(id, function)
         })
         .collect()
+}
+
+/// `name` when it is a thread entry function, else the one thread entry function that can
+/// call it; `None` when none or several can.
+fn entry_calling(
+    prog: &Program,
+    ts: &crate::analysis::facts::ThreadStructure,
+    name: &str,
+) -> Option<String> {
+    let f = prog.func_named(name)?;
+    if ts.entries.contains_key(&f) {
+        return Some(name.to_string());
+    }
+    let mut callers = ts.entries.keys().filter(|e| {
+        ts.reach
+            .get(&crate::analysis::facts::Root::Thread(**e))
+            .is_some_and(|r| r.contains(&f))
+    });
+    match (callers.next(), callers.next()) {
+        (Some(e), None) => Some(prog.func(*e).name.clone()),
+        _ => None,
+    }
 }
 
 /// Threads the trace shows returning from their start routine after their last user step:
@@ -1408,5 +1436,40 @@ mod robustness {
                 let _ = to_counterexample(&trace, &prep.normalized, &prep.index, &LineMap::Raw, "esbmc");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod start_routines {
+    use super::*;
+
+    #[test]
+    fn a_callee_of_one_thread_entry_names_that_entry() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("p.c");
+        std::fs::write(
+            &path,
+            "#include <pthread.h>
+int x;
+void helper(void) { x = 1; }
+void shared(void) { x = 2; }
+void *a(void *p) { helper(); shared(); return 0; }
+void *b(void *p) { shared(); return 0; }
+int main(void) {
+  pthread_t t, u;
+  pthread_create(&t, 0, a, 0);
+  pthread_create(&u, 0, b, 0);
+  return 0;
+}
+",
+        )
+        .expect("writes");
+        let prog = crate::frontend::load(&path, &Default::default()).expect("parses");
+        let ts = crate::analysis::facts::thread_structure(&prog);
+        assert_eq!(entry_calling(&prog, &ts, "helper").as_deref(), Some("a"));
+        assert_eq!(entry_calling(&prog, &ts, "b").as_deref(), Some("b"));
+        // Called from both entries: which thread ran it is not said.
+        assert_eq!(entry_calling(&prog, &ts, "shared"), None);
+        assert_eq!(entry_calling(&prog, &ts, "main"), None);
     }
 }
