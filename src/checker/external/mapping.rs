@@ -594,13 +594,24 @@ fn place_joins(
     let mut i = 0;
     while i < execs.len() {
         let e = &execs[i];
-        let target = if visible.joins.contains(&e.sid) {
+        let is_join = visible.joins.contains(&e.sid);
+        let target = if is_join {
             joined_thread(e).filter(|&t| t != e.thread)
         } else {
             None
         };
         let Some(target) = target else {
-            i += 1;
+            // A join whose thread the trace does not name (CBMC shows only the call's
+            // location when it waits) and that its thread never goes past: the thread
+            // waits in it, as in one that names its thread.
+            let waits = is_join
+                && !execs[i + 1..].iter().any(|x| x.thread == e.thread)
+                && !fails_in(e.thread);
+            if waits {
+                execs.remove(i);
+            } else {
+                i += 1;
+            }
             continue;
         };
         let joiner = e.thread;
