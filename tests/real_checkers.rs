@@ -247,6 +247,13 @@ fn cbmc_thread_starting_with_a_call_is_localized() {
     hits("concbugs/lazy_init_twice", "cbmc");
 }
 
+/// Three threads start with a call of the same `log_event`: which one a thread runs is
+/// read off the `start_routine` CBMC binds at its `pthread_create`, in creation order.
+#[test]
+fn cbmc_threads_starting_with_a_shared_helper_are_told_apart() {
+    hits("stress/journal_helper_depth2", "cbmc");
+}
+
 /// CBMC shows a `pthread_join` that waits to the end of the trace by its location only,
 /// naming no thread: `main` did not go past it (until 2026-11-28 the mapping took it as
 /// run, and the replay refused `main` passing a join of a thread still running).

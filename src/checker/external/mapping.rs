@@ -872,6 +872,35 @@ fn start_routine(trace: &RawTrace, id: u32) -> Option<String> {
     if spawned.is_some() {
         return spawned;
     }
+    // CBMC binds `pthread_create`'s parameters in the creating thread, after the call's
+    // step: the id-th binding of its `start_routine` made thread `id` (threads are
+    // numbered in creation order).
+    let mut in_create: HashMap<u32, bool> = HashMap::new();
+    let bound = trace
+        .steps
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StepKind::FunctionCall { function } => {
+                in_create.insert(s.thread, function == "pthread_create");
+                None
+            }
+            StepKind::Assignment { lhs, value, .. }
+                if lhs == "start_routine" && in_create.get(&s.thread).copied().unwrap_or(false) =>
+            {
+                in_create.insert(s.thread, false);
+                let name: String = value
+                    .trim_start_matches(['&', '(', ' '])
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                Some(name)
+            }
+            _ => None,
+        })
+        .nth((id as usize).wrapping_sub(1));
+    if let Some(name) = bound.filter(|n| !n.is_empty()) {
+        return Some(name);
+    }
     trace
         .steps
         .iter()
