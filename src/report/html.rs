@@ -380,7 +380,11 @@ fn candidates(o: &mut String, p: &Page) {
                 rank = c.rank,
                 file = esc(crate::seq::schedule::short_file(&c.file)),
                 col = c.column,
-                kind = esc(&format!("{:?}", c.kind).to_lowercase()),
+                kind = esc(&format!(
+                    "{}{}",
+                    format!("{:?}", c.kind).to_lowercase(),
+                    if c.cause { ", cause" } else { "" }
+                )),
                 set = esc(&set),
                 src = c
                     .source_line

@@ -204,6 +204,7 @@ pub struct CandidateJson {
     pub set: Option<usize>,
     pub hint: String,
     pub specification: bool,
+    pub cause: bool,
     pub changes: Vec<ChangeJson>,
 }
 
@@ -242,6 +243,7 @@ impl From<&Candidate> for CandidateJson {
             set: c.set,
             hint: c.hint.clone(),
             specification: c.specification,
+            cause: c.cause,
             changes: c
                 .changes
                 .iter()

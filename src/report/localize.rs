@@ -14,7 +14,7 @@
 //! | `schedule` | the failing interleaving (`seqloc.schedule/1`) or `null` |
 //! | `interleaving` | the same, compact: `T0 main 29-33 → T1 post 9 → ...` |
 //! | `context_switches` | number of context switches of the interleaving |
-//! | `candidates` | ranked; each: `rank`, `kind` (`value`: changing what the line computes avoids the failure along the interleaving; `atomicity`: the failure needs a context switch next to the line; `locking`: a lock acquisition that does not exclude a conflicting critical section, or a lock held into a deadlock; `blocking`: where a thread waits for ever in a deadlock; `ordering`: a statement that ran too early, or the creation of a thread that started too early, when the failure needs it to run before another thread's conflicting block; `flow`: an access of the differential projection that no other analysis named, typically a write that came too late), `file`, `line`, `column`, `columns`, `diag`, `threads` (`id`, `function`), `reads`, `writes`, `set` (number of the multi-line set it belongs to, or `null`), `hint`, `changes` (`thread`, `column`, `what`, `chosen`, `original`) |
+//! | `candidates` | ranked; each: `rank`, `kind` (`value`: changing what the line computes avoids the failure along the interleaving; `atomicity`: the failure needs a context switch next to the line; `locking`: a lock acquisition that does not exclude a conflicting critical section, or a lock held into a deadlock; `blocking`: where a thread waits for ever in a deadlock; `ordering`: a statement that ran too early, or the creation of a thread that started too early, when the failure needs it to run before another thread's conflicting block; `flow`: an access of the differential projection that no other analysis named, typically a write that came too late), `file`, `line`, `column`, `columns`, `diag`, `threads` (`id`, `function`), `reads`, `writes`, `set` (number of the multi-line set it belongs to, or `null`), `hint`, `specification` (the line of the failing check itself), `cause` (where the failure arises rather than a value that may only carry it: a line where the schedule must change — an interleaving analysis's line, a deadlock's own cause, a pattern of the projection — or, when there is none, an access of the differential projection's first change; these come first, and when no candidate is one, none is marked), `changes` (`thread`, `column`, `what`, `chosen`, `original`) |
 //! | `why` | why it fails, or `null` when no passing neighbour of the failing schedule was found (see `rootcause`): `change` (how the closest passing schedule differs, in words), `passing_interleaving` (that schedule, compact), `passing_schedule` (the same as a `seqloc.schedule/1` object, for `--schedule`; `null` when the schedule read back from the passing run does not replay and pass by itself), `unwind` (the loop bound to replay it with: `seqloc sequentialize prog.c --schedule S --unwind N --dialect gcc`), `tried` (passing neighbours replayed), `failing_flows` (data flows of the failing run: reads and the write each read from), `projection` (the flows that differ: each `read` (`thread`, `file`, `line`, `variable`), `failing_source` and `passing_source` (`thread`, `file`, `line`, `occurrence` (which of the thread's writes on that line, from 1) of the write read, `null` for the initial value), `inter_thread`). In SARIF: the run's `properties.why` (`change`, `passingInterleaving`), and each result on a line of the projection lists the projection's accesses as `relatedLocations` |
 //! | `root_causes` | minimal root causes, or `null` when not computed (`--root-causes 0`, a thread that creates threads, points the encoding cannot match, a limit; `-v` says why): `causes` (each `orderings`, every one `before` and `after` accesses — `thread`, `file`, `line`, `variable`, `write`, `sync`, `statement`, `occurrence` (which of the thread's executions of that access, from 1) — `atomicity` (the cause as an atomicity violation in words, or `null`), and `verified`: asked again after the search, forcing and minimal, `null` when the time ran out first), `orderings` (the failing run's selectable inter-thread orderings), `order_independent` (every complete run with these inputs fails, in any order), `complete` (no more root causes exist), `stopped`, `rounds` and `unwind` (the bounds of the runs considered), `queries`, `time_ms`, `closest` (the closest passing run of all the runs considered, MaxSMT over the orderings, or `null`: `kept` orderings, `flipped` — the differential projection, orderings as in `causes` —, `schedule` (`seqloc.schedule/1`, replay with `seqloc sequentialize --schedule S --unwind U --deadlock-rules`), `replays`: it replays and passes). In SARIF: each cause's accesses are `relatedLocations` of the results on their lines |
 //! | `root_causes_missing` | why no root cause is given although they were asked for (not computed, or the search stopped before its first, or the failing run's orderings do not force the failure), or `null` (causes given, none asked for, or none needed: `order_independent`) |
@@ -386,14 +386,32 @@ pub fn render_text(r: &LocalizeReport, prog: &Program, st: &Style) -> String {
             "  The fault may need several lines changed together (try --faults 2), or lie in\n  code the interleaving does not run, or in the synchronisation itself.\n",
         );
     } else {
-        s.push_str(&format!(
-            "{} fault candidate{}, most likely first:\n\n",
-            st.bold(&n.to_string()),
-            if n == 1 { "" } else { "s" }
-        ));
+        let causes = r.candidates.iter().filter(|c| c.cause).count();
+        if causes == 0 || causes == n {
+            s.push_str(&format!(
+                "{} fault candidate{}, most likely first:\n\n",
+                st.bold(&n.to_string()),
+                if n == 1 { "" } else { "s" }
+            ));
+        } else {
+            s.push_str(&format!(
+                "{} fault candidate{}, most likely first; {} where the failure arises:\n\n",
+                st.bold(&n.to_string()),
+                if n == 1 { "" } else { "s" },
+                st.bold(&causes.to_string())
+            ));
+        }
     }
     let mut last_set = None;
+    let mut in_causes = r.candidates.first().is_some_and(|c| c.cause);
     for c in &r.candidates {
+        if in_causes && !c.cause {
+            in_causes = false;
+            s.push_str(&format!(
+                "  {}: a change there avoids the failure too, but may only treat its consequence\n  (the check's own reads, copies into locals, setup, a whole thread serialized):\n\n",
+                st.bold("Also involved")
+            ));
+        }
         if c.set.is_some() && c.set != last_set {
             s.push_str(&format!(
                 "  {} {} (these lines must change together):\n",
@@ -486,6 +504,9 @@ pub fn to_sarif(r: &LocalizeReport) -> String {
     use serde_json::{Value, json};
     let uri = |f: &str| sarif_uri(f);
     let code_flow: Option<Value> = r.cex.map(code_flow);
+    // Where causes are marked, the values that may only carry the failure are notes, so
+    // a code-scanning view leads with the lines where it arises.
+    let split = r.candidates.iter().any(|c| c.cause);
     let results: Vec<Value> = r
         .candidates
         .iter()
@@ -493,7 +514,7 @@ pub fn to_sarif(r: &LocalizeReport) -> String {
             let mut res = json!({
                 "ruleId": "seqloc/fault-candidate",
                 "ruleIndex": 0,
-                "level": "warning",
+                "level": if split && !c.cause { "note" } else { "warning" },
                 "rank": (100.0 - (c.rank as f64 - 1.0) * 100.0 / (r.candidates.len() as f64)).max(0.0),
                 "message": { "text": format!("fault candidate {}: {}", c.rank, c.hint) },
                 "locations": [{
@@ -508,7 +529,8 @@ pub fn to_sarif(r: &LocalizeReport) -> String {
                     "threads": c.threads.iter().map(|t| json!({ "id": t.id, "function": t.function })).collect::<Vec<Value>>(),
                     "reads": c.reads,
                     "writes": c.writes,
-                    "set": c.set
+                    "set": c.set,
+                    "cause": c.cause
                 }
             });
             if let Some(obj) = res.as_object_mut() {

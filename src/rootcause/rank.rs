@@ -66,6 +66,11 @@
 //!
 //! Otherwise the order of `diag::explain` stands (a stable sort); sets of lines come after
 //! the single lines, and the failing check itself last.
+//!
+//! The head of the list is marked as where the failure arises (`Candidate::cause`, see
+//! `mark_causes`): tier 0 when it has a line, otherwise the accesses of the projection's
+//! first change. A user reads those few lines first; the report sets the others apart
+//! as values that may only carry the failure (the ranking is the same either way).
 
 use super::{Event, FlowChange, Why};
 use crate::cex::Counterexample;
@@ -84,6 +89,7 @@ pub fn by_cause(
     let Some(why) = why else {
         let mut out = cands;
         out.sort_by_key(|c| tier(c, None));
+        mark_causes(&mut out, |c| tier(c, None));
         renumber(&mut out);
         return out;
     };
@@ -184,8 +190,26 @@ pub fn by_cause(
     let mut out = cands;
     out.extend(added);
     out.sort_by_key(|c| tier(c, first_change(c)));
+    mark_causes(&mut out, |c| tier(c, first_change(c)));
     renumber(&mut out);
     out
+}
+
+/// Marks where the failure arises (`Candidate::cause`): the candidates of tier 0 —
+/// where the schedule must change, a deadlock's own cause, the patterns the projection
+/// shows. When no analysis names such a line, the accesses of the projection's first
+/// change (the divergence between the failing and the closest passing run: the read and
+/// the writes it saw or should have seen); the later changes may be its consequences.
+/// `out` is sorted by tier, so the marked ones are the head of the list; the rest may
+/// only carry the failure. With neither, nothing is marked: no cause was established.
+fn mark_causes(out: &mut [Candidate], tier: impl Fn(&Candidate) -> (u8, usize)) {
+    let tiers: Vec<(u8, usize)> = out.iter().map(&tier).collect();
+    let schedule = tiers.iter().any(|t| t.0 == 0);
+    // `first_change` numbers change i's sites 2i and the other lines on it 2i + 1.
+    let divergence = tiers.iter().filter(|t| t.0 == 1).map(|t| t.1 / 2).min();
+    for (c, t) in out.iter_mut().zip(tiers) {
+        c.cause = t.0 == 0 || (!schedule && t.0 == 1 && Some(t.1 / 2) == divergence);
+    }
 }
 
 /// A use before initialisation by the creator (see `Role::StartedTooEarly`): a thread
@@ -567,6 +591,7 @@ mod tests {
             source_line: None,
             whole_thread: false,
             role: Role::Plain,
+            cause: false,
         }
     }
 
@@ -652,5 +677,64 @@ mod tests {
         cands.sort_by_key(|c| tier(c, None));
         let lines: Vec<u32> = cands.iter().map(|c| c.line).collect();
         assert_eq!(lines, vec![47, 49, 35, 38, 44, 60, 42, 55, 54]);
+        // The deadlock's own cause and the boundary are where it arises; the value, the
+        // blocked thread, the bystander and the handle may only carry it.
+        mark_causes(&mut cands, |c| tier(c, None));
+        let causes: Vec<u32> = cands.iter().filter(|c| c.cause).map(|c| c.line).collect();
+        assert_eq!(causes, vec![47, 49, 35, 38, 44]);
+    }
+
+    #[test]
+    fn causes_are_the_head_of_the_ranking_where_the_schedule_must_change_else_the_divergence() {
+        use CandidateKind::*;
+        let mut spec = cand(40, Value, true);
+        spec.specification = true;
+        let mut cands = vec![
+            spec,
+            cand(31, Value, true),
+            cand(30, Value, true),
+            cand(22, Ordering, false),
+            cand(33, Blocking, false),
+        ];
+        // Line 30 is on the projection's first change: an access that raced.
+        let change = |c: &Candidate| (c.line == 30).then_some(0);
+        cands.sort_by_key(|c| tier(c, change(c)));
+        mark_causes(&mut cands, |c| tier(c, change(c)));
+        let marked: Vec<(u32, bool)> = cands.iter().map(|c| (c.line, c.cause)).collect();
+        assert_eq!(
+            marked,
+            vec![
+                (22, true),
+                (30, false),
+                (31, false),
+                (33, false),
+                (40, false)
+            ]
+        );
+        // With no line where the schedule must change, the first change of the
+        // projection is where the failure arises; a later change's access is not.
+        let mut flows = vec![
+            cand(31, Value, true),
+            cand(30, Value, true),
+            cand(35, Flow, true),
+            cand(36, Value, true),
+        ];
+        let change = |c: &Candidate| match c.line {
+            30 | 35 => Some(0),
+            36 => Some(2),
+            _ => None,
+        };
+        flows.sort_by_key(|c| tier(c, change(c)));
+        mark_causes(&mut flows, |c| tier(c, change(c)));
+        let marked: Vec<(u32, bool)> = flows.iter().map(|c| (c.line, c.cause)).collect();
+        assert_eq!(
+            marked,
+            vec![(30, true), (35, true), (36, false), (31, false)]
+        );
+        // Without a projection or an analysis's line, nothing is marked: no cause was
+        // established, and the report lists every candidate alike.
+        let mut plain = vec![cand(31, Value, true), cand(32, Value, false)];
+        mark_causes(&mut plain, |c| tier(c, None));
+        assert!(plain.iter().all(|c| !c.cause));
     }
 }

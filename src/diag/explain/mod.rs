@@ -87,6 +87,11 @@ pub struct Candidate {
     pub whole_thread: bool,
     /// Its part in the failure beyond its kind, for the ranking (`rootcause::rank`).
     pub role: Role,
+    /// The ranking names it where the failure arises (`rootcause::rank::mark_causes`:
+    /// where the schedule must change, or else the projection's first divergence), not
+    /// among the values that may only carry it. `false` for every candidate when no
+    /// cause was established.
+    pub cause: bool,
 }
 
 /// What the ranking knows of a candidate beyond its kind.
@@ -330,6 +335,7 @@ impl<'a> Explainer<'a> {
             } else {
                 Role::Plain
             },
+            cause: false,
         })
     }
 
@@ -376,6 +382,7 @@ impl<'a> Explainer<'a> {
                 .map(str::to_string),
             whole_thread: false,
             role: Role::Plain,
+            cause: false,
         });
     }
 
