@@ -16,6 +16,7 @@ pub mod diagnostics;
 pub mod engine;
 pub mod exit;
 pub mod frontend;
+pub mod instrument;
 pub mod ir;
 pub mod passes;
 pub mod repair;

@@ -1,6 +1,6 @@
 //! The localization's questions, as every checker answers them.
 //!
-//! The diagnosis model (`diag::instrument`) makes a checker's counterexample a choice of
+//! The diagnosis model (`instrument`) makes a checker's counterexample a choice of
 //! lines: the run that avoids the failure with those lines' values changed. The candidate
 //! loop (`engine::candidates`) asks, set size by set size, for the next set that contains
 //! no set found before, until the checker has none left. It is written once; each checker
@@ -10,7 +10,7 @@
 
 use super::builtin::{Limit, Stats};
 use super::external::ExternalError;
-use crate::diag::Change;
+use crate::instrument::Change;
 
 /// One answer: a set of lines whose change avoids the failure.
 #[derive(Clone, Debug)]

@@ -11,8 +11,8 @@ use clap::Args;
 use super::args::{BoundArgs, DataModelArg, InputArgs};
 use super::{Fail, write_output};
 use seqloc::cex::Counterexample;
-use seqloc::diag::Target;
 use seqloc::engine::replay::{ReplayBounds, Replayer};
+use seqloc::instrument::Target;
 use seqloc::passes::Prepared;
 use seqloc::witness::{Arch, Meta, WitnessError};
 

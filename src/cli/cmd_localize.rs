@@ -15,12 +15,12 @@ use super::{
 };
 use seqloc::cex::ViolationKind;
 use seqloc::checker::external::External;
-use seqloc::diag::Target;
-use seqloc::diag::instrument::Instrumented;
 use seqloc::dialect::Dialect;
 use seqloc::engine::check::{CheckOutcome, Verdict};
 use seqloc::engine::diagnosis::Diagnosis;
 use seqloc::engine::localize::{Asked, LocalizeConfig, LocalizeError};
+use seqloc::instrument::Instrumented;
+use seqloc::instrument::Target;
 use seqloc::ir::print::{PrintOptions, print_program};
 use seqloc::passes::Prepared;
 use seqloc::report::check::CheckerInfo;

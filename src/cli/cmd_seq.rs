@@ -198,7 +198,7 @@ fn validate_locks(
             max_threads: opts.max_threads,
             recursion: opts.recursion,
         },
-        target: seqloc::diag::Target::Failure,
+        target: seqloc::instrument::Target::Failure,
         deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(30)),
     };
     // A schedule that fails with the locks dropped must fail with them too (a thread run
@@ -206,7 +206,7 @@ fn validate_locks(
     // is gone); of any other, only that some execution follows it is asked.
     let failing = replayer.encode(resolved).is_ok_and(|mut r| {
         matches!(
-            r.fails(seqloc::diag::Target::Failure, true),
+            r.fails(seqloc::instrument::Target::Failure, true),
             seqloc::checker::builtin::Answer::Violated(_)
         )
     });

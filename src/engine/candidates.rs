@@ -9,7 +9,7 @@ use super::diagnosis::{Validation, add_stats};
 use super::progress::Observer;
 use crate::checker::builtin::{Limit, Stats};
 use crate::checker::oracle::{Next, Oracle, OracleError, Stop};
-use crate::diag::Finding;
+use crate::instrument::Finding;
 
 #[derive(Clone, Debug)]
 pub struct LoopOptions {

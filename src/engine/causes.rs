@@ -38,7 +38,7 @@ use super::diagnosis::Diagnosis;
 use super::replay::{Replay, ReplayError, Replayer, target_kinds};
 use crate::checker::builtin::symex::EventKind;
 use crate::checker::builtin::{Answer, BmcError, CoreAnswer, Session, SolveGate, truth, value};
-use crate::diag::Target;
+use crate::instrument::Target;
 use crate::rootcause::causes::{
     Access, CauseOrdering, ClosestRun, Forced, Forcing, RootCause, RootCauses, enumerate, orderings,
 };

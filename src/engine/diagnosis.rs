@@ -9,8 +9,8 @@ use super::replay::{Replay, ReplayError, Replayer};
 use crate::cex::Counterexample;
 use crate::checker::builtin::symex::{EventKind, PropKind};
 use crate::checker::builtin::{Answer, Limit, Session, Stats, Undecided, truth};
-use crate::diag::Target;
-use crate::diag::instrument::Instrumented;
+use crate::instrument::Instrumented;
+use crate::instrument::Target;
 use crate::ir::StmtId;
 use crate::seq::schedule::Resolved;
 use crate::seq::{PointKind, SeqOptions, Sequentialized};
@@ -96,7 +96,7 @@ pub fn prepare(
         },
         None => (concrete, false),
     };
-    let model = crate::diag::instrument::instrument(&sequential, target, faults);
+    let model = crate::instrument::instrument(&sequential, target, faults);
     Ok(Diagnosis {
         sequential,
         model,

@@ -15,7 +15,7 @@ use crate::checker::builtin::Properties;
 use crate::checker::external::driver::Log;
 use crate::checker::external::{Backstop, Bounds, External, ExternalError};
 use crate::checker::outcome::{CheckOutcome, Verdict};
-use crate::diag::Target;
+use crate::instrument::Target;
 use crate::passes::Prepared;
 use crate::seq::Framework;
 
@@ -168,3 +168,8 @@ pub fn check(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod recordings;
+#[cfg(test)]
+mod tests;

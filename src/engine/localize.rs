@@ -16,6 +16,7 @@ use crate::checker::builtin::{Interruptible, Limit, SolveGate};
 use crate::checker::external::External;
 use crate::checker::external::rounds::Rounds;
 use crate::checker::oracle::OracleError;
+use crate::diag::Replays;
 use crate::diag::explain::{Candidate, Explainer};
 use crate::diag::interleaving::{
     NecessarySwitch, deadlock_state, necessary_switches, unscheduled_threads, with_threads,
@@ -24,7 +25,7 @@ use crate::diag::ordering::{
     MissingJoin, OrderSearch, detached_joins, missing_joins, order_violations,
 };
 use crate::diag::waits::unlooped_waits;
-use crate::diag::{Replays, Target};
+use crate::instrument::Target;
 use crate::passes::Prepared;
 use crate::rootcause::Neighbour;
 use crate::seq::Framework;

@@ -18,7 +18,7 @@ use z3::ast::Bool;
 use crate::cex::Counterexample;
 use crate::checker::builtin::symex::{PropKind, SymexError};
 use crate::checker::builtin::{Answer, BmcError, Limit, Session, Stats};
-use crate::diag::Target;
+use crate::instrument::Target;
 use crate::passes::Prepared;
 use crate::seq::schedule::{Resolved, ResolvedBlock, Stop};
 use crate::seq::{Framework, Mode, SeqError, SeqOptions, Sequentialized, sequentialize};

@@ -13,8 +13,8 @@ use z3::ast::{BV, Bool};
 use super::symex::PropKind;
 use super::{Answer, BmcError, Session, Stats, signed_value, truth, value};
 use crate::checker::oracle::{Answered, Next, Oracle, OracleError, Stop};
-use crate::diag::instrument::Instrumented;
-use crate::diag::{Change, SiteKind};
+use crate::instrument::Instrumented;
+use crate::instrument::{Change, SiteKind};
 use crate::seq::Sequentialized;
 
 /// The built-in checker asked the localization's questions.

@@ -1,7 +1,7 @@
 //! The explicit-state explorer: every interleaving of a program whose state space is finite
 //! and whose inputs can be enumerated, with no bound on rounds or loop iterations.
 //!
-//! The bounded checker ([`crate::engine::check`]) can only say "no failure within bounds"; for a
+//! The bounded search (`engine::check`, the engine above this module) can only say "no failure within bounds"; for a
 //! program with spin loops it cannot even say that, since the loops never run to their
 //! end. Many concurrent programs, though, have few distinct states: the explorer runs the
 //! normalized IR on concrete values, switching threads only before statements that touch

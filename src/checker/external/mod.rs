@@ -16,8 +16,6 @@ pub mod flags;
 pub mod gaps;
 pub mod mapping;
 pub mod process;
-#[cfg(test)]
-mod real_recordings;
 pub mod rounds;
 
 use std::fmt;
@@ -33,7 +31,7 @@ pub trait Backstop {
     fn replays(
         &self,
         cex: &crate::cex::Counterexample,
-        target: crate::diag::Target,
+        target: crate::instrument::Target,
         unwind: u32,
         time: Option<std::time::Duration>,
     ) -> Result<(), String>;

@@ -11,7 +11,7 @@ use super::flags::RunFlags;
 use super::mapping::LineMap;
 use crate::checker::builtin::{Limit, Stats};
 use crate::checker::oracle::{Answered, Next, Oracle, OracleError, Stop};
-use crate::diag::instrument::Instrumented;
+use crate::instrument::Instrumented;
 use crate::ir::{Program, Stmt, StmtId, StmtKind};
 use crate::trace::{self, Outcome, RawTrace};
 
@@ -278,10 +278,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::checker::external::mapping::tests::{fixtures, prepared};
-    use crate::diag::Target;
-    use crate::dialect::Dialect;
-    use crate::ir::print::{PrintOptions, print_program};
+    use crate::checker::external::mapping::tests::fixtures;
     use crate::trace::esbmc;
 
     fn read(dir: &Path, name: &str) -> String {
@@ -306,48 +303,5 @@ mod tests {
         .expect("round 2 parses");
         assert_eq!(r2.outcome, Outcome::Successful);
         assert_eq!(diag_value(&r2, "diag"), None);
-    }
-
-    /// The exclusions land right after `diag` gets its value, in the checker's spelling.
-    #[test]
-    fn exclusions_follow_the_diag_choice() {
-        let Some(dir) = fixtures() else { return };
-        let prep = prepared(&dir.join("programs/f01_race.c"));
-        let sched = {
-            let out =
-                crate::engine::check::check(&prep, &Default::default()).expect("builtin check");
-            out.counterexample.expect("f01 fails").schedule
-        };
-        let resolved = sched
-            .resolve(&prep.normalized, &prep.index)
-            .expect("resolves");
-        let framework = crate::seq::Framework::builtin();
-        let replayer = crate::engine::replay::Replayer {
-            prep: &prep,
-            framework: &framework,
-            bounds: crate::engine::replay::ReplayBounds {
-                unwind: 3,
-                max_threads: 32,
-                recursion: 3,
-            },
-            target: Target::Failure,
-            deadline: None,
-        };
-        let d = crate::engine::diagnosis::prepare(&replayer, &resolved, 1).expect("prepares");
-        let diag = d.model.diag_vars[0];
-        let p = with_exclusions(&d.model.program, diag, &[8, 14]);
-        let dialect = Dialect::load("esbmc", None).expect("dialect");
-        let text = print_program(&p, &dialect, &PrintOptions::default()).text;
-        let at = |needle: &str| {
-            text.find(needle)
-                .unwrap_or_else(|| panic!("{needle}:\n{text}"))
-        };
-        assert!(at("__ESBMC_assume(diag != 8)") > at("diag = "));
-        assert!(at("__ESBMC_assume(diag != 14)") > at("__ESBMC_assume(diag != 8)"));
-        assert!(
-            !print_program(&d.model.program, &dialect, &PrintOptions::default())
-                .text
-                .contains("diag != 8")
-        );
     }
 }

@@ -488,7 +488,7 @@ impl Explainer<'_> {
     }
 
     /// One of the statements of an instrumented line creates a thread.
-    pub(super) fn creates_thread(&self, sites: &[&crate::diag::Site]) -> bool {
+    pub(super) fn creates_thread(&self, sites: &[&crate::instrument::Site]) -> bool {
         sites.iter().any(|site| {
             self.stmts.get(&site.sid).is_some_and(|s| {
                 self.calls_in(s)

@@ -8,11 +8,11 @@ use std::collections::{BTreeSet, HashMap};
 mod calls;
 mod interleaving;
 
-use super::instrument::Instrumented;
-use super::{Change, Finding};
-use super::{SiteKind, Target};
 use crate::analysis::shared::SharedInfo;
 use crate::cex::{Counterexample, ViolationKind};
+use crate::instrument::Instrumented;
+use crate::instrument::{Change, Finding};
+use crate::instrument::{SiteKind, Target};
 use crate::ir::print::expr_in_source_terms;
 use crate::ir::*;
 
@@ -256,8 +256,9 @@ impl<'a> Explainer<'a> {
         hint: &str,
     ) -> Option<Candidate> {
         let lk = self.ins.line(key)?;
-        let sites: Vec<&super::Site> = self.ins.sites.iter().filter(|s| s.key == key).collect();
-        let changed: Vec<(&Change, &super::Site)> = f
+        let sites: Vec<&crate::instrument::Site> =
+            self.ins.sites.iter().filter(|s| s.key == key).collect();
+        let changed: Vec<(&Change, &crate::instrument::Site)> = f
             .changes
             .iter()
             .filter_map(|c| {
@@ -540,7 +541,7 @@ impl<'a> Explainer<'a> {
 
     /// What the statement copy computes, in source terms: a description that would name
     /// a temporary of seqloc's (`__ret`, `__t`) says what it is instead.
-    fn describe_site(&self, site: &super::Site) -> String {
+    fn describe_site(&self, site: &crate::instrument::Site) -> String {
         let text = self.describe_site_raw(site);
         if !crate::ir::internal::mentions_internal_name(&text) {
             return text;
@@ -568,7 +569,7 @@ impl<'a> Explainer<'a> {
         }
     }
 
-    fn describe_site_raw(&self, site: &super::Site) -> String {
+    fn describe_site_raw(&self, site: &crate::instrument::Site) -> String {
         let stmt = self.stmts.get(&site.sid);
         match (&site.kind, stmt) {
             (SiteKind::Condition, Some(s)) => match &s.kind {
@@ -590,7 +591,7 @@ impl<'a> Explainer<'a> {
         }
     }
 
-    fn change_text(&self, c: &Change, site: &super::Site) -> String {
+    fn change_text(&self, c: &Change, site: &crate::instrument::Site) -> String {
         let chosen = self.value_text(c, true);
         let original = self.value_text(c, false);
         let stmt = self.stmts.get(&site.sid);

@@ -396,7 +396,7 @@ int main(void)
                 max_threads: 32,
                 recursion: 3,
             },
-            target: crate::diag::Target::Deadlock,
+            target: crate::instrument::Target::Deadlock,
             deadline: None,
         };
         let d = crate::engine::diagnosis::prepare(&replayer, &all, 1)

@@ -13,10 +13,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::mapping::tests::{bounds, prepared};
-use super::mapping::{Boundary, JoinReading, LineMap, to_counterexample_with};
-use crate::diag::Target;
+use crate::checker::external::mapping::tests::{bounds, prepared};
+use crate::checker::external::mapping::{Boundary, JoinReading, LineMap, to_counterexample_with};
 use crate::dialect::Dialect;
+use crate::instrument::Target;
 use crate::ir::print::{PrintOptions, print_program};
 use crate::trace;
 
@@ -75,7 +75,7 @@ fn readings(tool: &str, name: &str) -> [bool; 3] {
         )
         .unwrap_or_else(|e| panic!("{tool}/{name}: {e}"));
         assert_eq!(cex.violation.line, assertion_line(name), "{tool}/{name}");
-        crate::engine::external::replay(&prep, &cex, Target::Failure, 8, &bounds(), None).is_ok()
+        super::replay(&prep, &cex, Target::Failure, 8, &bounds(), None).is_ok()
     })
 }
 
