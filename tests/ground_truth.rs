@@ -242,22 +242,10 @@ fn benchmarks_localize_to_a_known_faulty_line() {
 /// Benchmarks with no ground-truth line among the candidates marked `cause` (where the
 /// failure arises), with the reason. The test fails when another task loses it, and when
 /// a listed one gains it (so the list stays true).
-const KNOWN_CAUSE_MISSES: &[(&str, &str)] = &[
-    (
-        "paper/account_bad.yml",
-        "the assertion itself is the fault; the failing check is never a cause",
-    ),
-    (
-        "paper/token_ring_bad.yml",
-        "the violated region is named by its boundary at line 48 (its hint: lines 47–48 \
-         need to run atomically); the faulty line 47 itself ranks third, among the values",
-    ),
-    (
-        "seeds/ring_count_unlock_early_bad.yml",
-        "the ordering analysis names the producer's slot write at line 43 as too early; \
-         the faulty `count` update outside the lock (line 46) ranks second, among the values",
-    ),
-];
+const KNOWN_CAUSE_MISSES: &[(&str, &str)] = &[(
+    "paper/account_bad.yml",
+    "the assertion itself is the fault; the failing check is never a cause",
+)];
 
 /// The candidates marked `cause` are the head of the ranking, and hold a ground-truth
 /// line; their number is what a user reads first (median at most 3, issue 23).

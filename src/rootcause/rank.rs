@@ -392,8 +392,11 @@ fn published_early(
                 hint,
             };
             // A flow or boundary keeps its words; a value change says less.
+            // A value candidate that is also a region's end takes the pattern, which
+            // says why the line matters.
             name_step(explainer, cands, added, step, named, |c| {
-                (!c.specification && c.set.is_none() && c.role == Role::Plain)
+                let plain = matches!(c.role, Role::Plain | Role::AlsoBoundary);
+                (!c.specification && c.set.is_none() && plain)
                     .then_some(c.kind == CandidateKind::Value)
             });
         }
@@ -456,7 +459,7 @@ fn split_sections(
             name_step(explainer, cands, added, &step, named, |c| {
                 let plain = matches!(
                     c.role,
-                    Role::Plain | Role::NotResumed | Role::NotResumedInCallee
+                    Role::Plain | Role::NotResumed | Role::NotResumedInCallee | Role::AlsoBoundary
                 );
                 (!c.specification && c.set.is_none() && plain).then_some(true)
             });
@@ -546,6 +549,9 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
     }
     let touches = !(c.reads.is_empty() && c.writes.is_empty());
     match c.role {
+        // One end of a violated region that was a value candidate first: after the
+        // boundaries the analysis named itself.
+        Role::AlsoBoundary if touches => return (0, 9),
         Role::CallBoundary => return (0, 5),
         Role::BoundaryInCallee => return (0, 6),
         Role::NotResumed if touches => return (0, 6),
@@ -682,6 +688,30 @@ mod tests {
         mark_causes(&mut cands, |c| tier(c, None));
         let causes: Vec<u32> = cands.iter().filter(|c| c.cause).map(|c| c.line).collect();
         assert_eq!(causes, vec![47, 49, 35, 38, 44]);
+    }
+
+    #[test]
+    fn a_value_candidate_that_is_also_a_boundary_is_a_cause_after_the_named_ones() {
+        use CandidateKind::*;
+        let with = |line, kind, role: Role, access: bool| {
+            let mut c = cand(line, kind, access);
+            c.role = role;
+            c
+        };
+        let mut cands = vec![
+            cand(50, Value, true),
+            with(47, Value, Role::AlsoBoundary, true),
+            // A line without a shared access is no boundary of a region of accesses.
+            with(46, Value, Role::AlsoBoundary, false),
+            cand(48, Atomicity, true),
+        ];
+        cands.sort_by_key(|c| tier(c, None));
+        mark_causes(&mut cands, |c| tier(c, None));
+        let marked: Vec<(u32, bool)> = cands.iter().map(|c| (c.line, c.cause)).collect();
+        assert_eq!(
+            marked,
+            vec![(48, true), (47, true), (50, false), (46, false)]
+        );
     }
 
     #[test]

@@ -62,6 +62,18 @@ impl Explainer<'_> {
             };
             for step in [&sw.last, &sw.resume].into_iter().flatten() {
                 self.push_step_candidate(&mut extra, &out, step, CandidateKind::Atomicity, &hint);
+                // A value candidate already on the line is this end of the region too.
+                for c in out.iter_mut() {
+                    if c.line == step.line
+                        && same_file(&c.file, &step.file)
+                        && c.kind == CandidateKind::Value
+                        && c.role == Role::Plain
+                        && !c.specification
+                        && c.set.is_none()
+                    {
+                        c.role = Role::AlsoBoundary;
+                    }
+                }
             }
             // The thread resumed inside a function its last step was calling: that call
             // is the boundary in the thread's own code (it encloses the accesses that

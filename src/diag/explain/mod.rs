@@ -139,6 +139,11 @@ pub enum Role {
     /// location, when another thread's access came in between (a critical section
     /// released too early and taken again).
     SplitSection,
+    /// A value candidate on a line that is also one end of a region the failure needs
+    /// preempted (`CandidateKind::Atomicity`): the atomicity analysis names no candidate
+    /// of its own where a line already has one, so the line keeps its value words and
+    /// takes this role — a boundary, after the ones the analysis named itself.
+    AlsoBoundary,
 }
 
 /// Context for explaining answers.
