@@ -70,7 +70,10 @@ impl LineMap {
     /// The map of a program printed from `prog` (whose statements `index` names).
     pub fn printed(file_name: &str, printed: &Printed, index: &StmtIndex) -> LineMap {
         let mut by_key: HashMap<(FuncId, Loc), Vec<StmtId>> = HashMap::new();
-        for e in &index.entries {
+        let omitted: HashSet<StmtId> = printed.omitted.iter().copied().collect();
+        // A statement printed as no line (an unused label shares its loop's location)
+        // takes no line's rank.
+        for e in index.entries.iter().filter(|e| !omitted.contains(&e.id)) {
             by_key.entry((e.func, e.loc)).or_default().push(e.id);
         }
         let mut used: HashMap<(FuncId, Loc), usize> = HashMap::new();
@@ -1303,5 +1306,36 @@ mod robustness {
                 let _ = to_counterexample(&trace, &prep.normalized, &prep.index, &LineMap::Raw, "esbmc");
             }
         }
+    }
+
+    /// A `for` loop's continue label, which nothing jumps to, is printed as no line but
+    /// shares the loop's location with its step: the step's line maps to the step, not
+    /// to the label (until 2026-11-28 it mapped to the label, and a schedule ended
+    /// "before" a label the replay never stops at).
+    #[test]
+    fn an_unprinted_label_takes_no_line_of_its_location() {
+        let src = "int a[3];\nint main(void) {\n  int k;\n  for (k = 0; k < 3; k++)\n    a[k] = k;\n  return 0;\n}\n";
+        let prog =
+            crate::frontend::load_text("t.c", src, crate::ir::DataModel::Lp64).expect("parses");
+        let prep = crate::passes::Prepared::new(prog);
+        let d = crate::dialect::Dialect::load("esbmc", None).expect("dialect");
+        let printed = crate::ir::print::print_program(
+            &prep.normalized,
+            &d,
+            &crate::ir::print::PrintOptions::default(),
+        );
+        assert!(!printed.omitted.is_empty(), "{}", printed.text);
+        let map = LineMap::printed("t.seqloc.c", &printed, &prep.index);
+        let LineMap::Printed { line_stmts, .. } = &map else {
+            panic!("a printed map")
+        };
+        let step = printed
+            .text
+            .lines()
+            .position(|l| l.trim() == "k = k + 1;")
+            .expect("the loop's step is printed");
+        let sid = line_stmts[step].expect("the step's line maps to a statement");
+        let text = &prep.index.get(sid).expect("indexed").text;
+        assert_eq!(text, "k = k + 1;");
     }
 }
