@@ -428,6 +428,7 @@ fn blocks(
                 }
             }
         };
+        let until = past_create(execs, &runs, r, until, index, visible);
         let mut ran: Vec<String> = Vec::new();
         for &i in members {
             if let Some(e) = index.get(execs[i].sid) {
@@ -444,6 +445,74 @@ fn blocks(
         });
     }
     blocks
+}
+
+/// A run read as ending before a library call (which ESBMC 8 shows no step for) on the
+/// way to one of its thread's `pthread_create` calls, while threads the trace has not shown
+/// yet start before the thread runs again: a thread that runs was created, so the run went
+/// past the call (and past each further one on the way, one per new thread at most), to
+/// the next statement that shows in a trace, in program order. Which thread created which
+/// the trace does not say; the replay checks the reading.
+fn past_create(
+    execs: &[Exec],
+    runs: &[(u32, Vec<usize>)],
+    r: usize,
+    until: Until,
+    index: &StmtIndex,
+    visible: &Visibility,
+) -> Until {
+    let Some((thread, members)) = runs.get(r) else {
+        return until;
+    };
+    let Some(&end) = members.last() else {
+        return until;
+    };
+    let seen: HashSet<u32> = runs[..=r].iter().map(|(t, _)| *t).collect();
+    let mut news: HashSet<u32> = HashSet::new();
+    for (t, _) in &runs[r + 1..] {
+        if t == thread {
+            break;
+        }
+        if !seen.contains(t) {
+            news.insert(*t);
+        }
+    }
+    let Until::Before {
+        before,
+        within_block: false,
+        ..
+    } = &until
+    else {
+        return until;
+    };
+    let Some(mut at) = index
+        .entries
+        .iter()
+        .find(|e| index.name(e.id) == *before)
+        .map(|e| e.id)
+    else {
+        return until;
+    };
+    // Along the library calls the trace cannot show (the thread stopped before the first),
+    // up to the last `pthread_create` a new thread needs.
+    let mut passed = 0;
+    let mut out = until.clone();
+    while passed < news.len() && visible.shows.contains(&at) && !visible.shows_surely.contains(&at)
+    {
+        let Some(next) = next_visible(index, &visible.shows, at) else {
+            break;
+        };
+        if visible.creates.contains(&at) {
+            passed += 1;
+            let done = execs[..=end]
+                .iter()
+                .filter(|e| e.thread == *thread && e.sid == next)
+                .count() as u32;
+            out = Until::before(index.name(next), done + 1);
+        }
+        at = next;
+    }
+    out
 }
 
 /// What a trace can and cannot show of each statement.
@@ -465,6 +534,8 @@ struct Visibility {
     switches: HashSet<StmtId>,
     /// `pthread_join` calls.
     joins: HashSet<StmtId>,
+    /// `pthread_create` calls, which ESBMC 8 shows no step for.
+    creates: HashSet<StmtId>,
 }
 
 fn visibility(prog: &Program) -> Visibility {
@@ -474,6 +545,7 @@ fn visibility(prog: &Program) -> Visibility {
     let mut waits = HashSet::new();
     let mut library_calls = HashSet::new();
     let mut joins = HashSet::new();
+    let mut creates = HashSet::new();
     for f in &prog.funcs {
         let Some(body) = &f.body else { continue };
         crate::ir::visit::each_stmt(body, &mut |s| {
@@ -511,6 +583,9 @@ fn visibility(prog: &Program) -> Visibility {
                     let name = &prog.func(g).name;
                     if crate::ir::known::classify(name) == Known::ThreadJoin {
                         joins.insert(s.id);
+                    }
+                    if crate::ir::known::classify(name) == Known::ThreadCreate {
+                        creates.insert(s.id);
                     }
                     let waiting = matches!(
                         crate::ir::known::classify(name),
@@ -558,6 +633,7 @@ fn visibility(prog: &Program) -> Visibility {
         shows_surely,
         switches,
         joins,
+        creates,
     }
 }
 
@@ -1037,6 +1113,7 @@ mod join_tests {
             shows_surely: HashSet::new(),
             switches: HashSet::new(),
             joins: sids.iter().map(|&s| StmtId(s)).collect(),
+            creates: HashSet::new(),
         }
     }
 
