@@ -503,10 +503,32 @@ fn esbmc_localizes_own(name: &str, property: &str, faulty: &[u64]) {
     );
 }
 
+/// In a deadlock every thread's last run goes on until it blocks: ESBMC 8 shows no
+/// pthread call, so a relocking thread's last shown step is before its call of the
+/// function that locks, and `main`'s before its `pthread_create` calls. Until 2026-11-28 the deadlock was
+/// "unconfirmed" (UNKNOWN).
+#[test]
+fn esbmc_deadlock_runs_end_where_threads_block() {
+    esbmc_localizes_own("relock_in_callee", "deadlock", &[13, 20, 22, 29]);
+}
+
 /// ESBMC 8 shows no step for `pthread_create`: a thread that runs was created, so its
 /// creator's run went past the call. Until 2026-11-28 `main` was stopped before it and
 /// the replay refused the schedule (UNKNOWN).
 #[test]
 fn esbmc_creator_runs_past_the_create_it_does_not_show() {
     esbmc_localizes_own("size_set_after_spawn", "unreach-call", &[19, 20]);
+}
+
+/// `main` leaves its loop of `pthread_create` calls (ESBMC shows the condition, not the
+/// `break`, nor the calls) and is never run again: its last run ends where it blocks (the
+/// first join), not before the loop's first statement. Until 2026-11-28 no reading of the
+/// trace replayed (UNKNOWN).
+#[test]
+fn esbmc_thread_that_left_a_loop_runs_to_its_end() {
+    esbmc_localizes_own(
+        "close_loop_then_send",
+        "unreach-call",
+        &[15, 16, 17, 18, 27, 28, 32, 33, 34],
+    );
 }

@@ -539,7 +539,12 @@ impl External {
                                 mapping::Boundary::SharedSteps,
                             ]
                             .map(|b| (b, j))
-                        });
+                        })
+                        // The most speculative reading last (see `Boundary::ToBlock`).
+                        .chain([
+                            (mapping::Boundary::ToBlock, mapping::JoinReading::Proven),
+                            (mapping::Boundary::ToBlock, mapping::JoinReading::AsPrinted),
+                        ]);
                         for (policy, joins) in readings {
                             let s = mapping::to_counterexample_with(
                                 trace,

@@ -175,9 +175,10 @@ pub fn to_counterexample_with(
     let ends = Ends {
         finished: &finished,
         joined: &joined,
+        deadlock: raw_violation.kind == trace::ViolationKind::Deadlock,
     };
     let blocks = match policy {
-        Boundary::BeforeShown | Boundary::BeforeWait => {
+        Boundary::BeforeShown | Boundary::BeforeWait | Boundary::ToBlock => {
             blocks(&execs, index, &visible, policy, &ends)
         }
         // CBMC's traces order a thread's steps that touch nothing shared arbitrarily (its
@@ -351,6 +352,11 @@ struct Ends<'a> {
     /// Joined by a join that returned ([`place_joins`]): they ended, whatever the trace
     /// showed of their last steps.
     joined: &'a HashSet<u32>,
+    /// The trace ends in a deadlock: every thread is blocked or has ended there, and none
+    /// runs after its last run, so each last run went on until its thread blocked or
+    /// ended, whatever steps the trace showed of it (ESBMC 8 shows no pthread call, so a
+    /// thread's last shown step is often well before the lock it blocks in).
+    deadlock: bool,
 }
 
 /// Block boundaries: each maximal run of one thread ends where that thread's next run
@@ -389,6 +395,7 @@ fn blocks(
                 waits.unwrap_or(Until::before(index.name(sid), before + 1))
             }
             None if r + 1 == runs.len() => Until::Keyword("end".into()),
+            None if ends.deadlock || policy == Boundary::ToBlock => Until::Keyword("end".into()),
             // A returned join is a fact whichever reading: the replay, which honours joins,
             // must let the thread finish before the joiner goes on.
             None if ends.joined.contains(thread) => Until::Keyword("end".into()),
@@ -785,6 +792,13 @@ pub enum Boundary {
     /// As [`Boundary::BeforeWait`], with only the steps another thread can observe placing
     /// the runs: CBMC's traces put a thread's other steps anywhere.
     SharedSteps,
+    /// As [`Boundary::BeforeWait`], but a thread's last run goes on until the thread
+    /// blocks or ends: the next statement in program order is not the next one run when
+    /// the thread left a loop (ESBMC shows the condition's value, not the `break`), nor
+    /// when it went through an unlock or a `pthread_create` ESBMC 8 does not show. A
+    /// thread preempted for good while it could run makes this reading wrong, which its
+    /// replay shows; so it is the last one tried.
+    ToBlock,
 }
 
 /// The first statement that may wait between a run's last step and `until` (exclusive;
