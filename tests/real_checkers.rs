@@ -503,6 +503,25 @@ fn esbmc_localizes_own(name: &str, property: &str, faulty: &[u64]) {
     );
 }
 
+/// ESBMC 8.4 loses the interleavings between calls of `__VERIFIER_atomic_*` functions
+/// (VERIFICATION SUCCESSFUL on this lost update); seqloc gives it the functions renamed,
+/// each call in an atomic section of its own (`checker::external::atomics`). Until
+/// 2026-11-28 its "no failure" here was UNKNOWN.
+#[test]
+fn esbmc_atomic_functions_keep_their_interleavings() {
+    esbmc_localizes_own("atomic_read_then_write", "unreach-call", &[21, 22]);
+}
+
+/// The same rewriting on a correct program: each call stays atomic, so ESBMC's "no
+/// failure" is an answer now (no doubt left to make it UNKNOWN), and never a failure.
+#[test]
+fn esbmc_atomic_function_that_is_correct_has_no_failure() {
+    let Some(exe) = checker("esbmc") else { return };
+    let r = localize_own("atomic_add_ok", &exe, "unreach-call");
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(candidate_lines(&r.json).is_empty(), "{}", r.stdout);
+}
+
 /// In a deadlock every thread's last run goes on until it blocks: ESBMC 8 shows no
 /// pthread call, so a relocking thread's last shown step is before its call of the
 /// function that locks, and `main`'s before its `pthread_create` calls. Until 2026-11-28 the deadlock was
@@ -531,4 +550,12 @@ fn esbmc_thread_that_left_a_loop_runs_to_its_end() {
         "unreach-call",
         &[15, 16, 17, 18, 27, 28, 32, 33, 34],
     );
+}
+
+/// ESBMC 8.4 loses the interleavings on `main`'s stack struct that the thread it is
+/// handed to writes (VERIFICATION SUCCESSFUL here); seqloc prints it at file scope for
+/// ESBMC (`checker::external::locals`). Until 2026-11-28 its "no failure" was UNKNOWN.
+#[test]
+fn esbmc_mains_local_other_threads_reach_keeps_its_interleavings() {
+    esbmc_localizes_own("stack_counter_read_early", "unreach-call", &[29, 30]);
 }
