@@ -469,3 +469,93 @@ fn context_switches_bound_external_counterexamples() {
         }
     }
 }
+
+/// `seqloc localize tests/programs/esbmc_misses/NAME.c --checker esbmc` (JSON).
+fn localize_own(name: &str, exe: &Path, property: &str) -> Run {
+    let prog = root().join(format!("tests/programs/esbmc_misses/{name}.c"));
+    seqloc(&[
+        "localize",
+        prog.to_str().unwrap_or_default(),
+        "--checker",
+        "esbmc",
+        "--checker-path",
+        exe.to_str().unwrap_or_default(),
+        "--property",
+        property,
+        "--format",
+        "json",
+        "--timeout",
+        "300",
+    ])
+}
+
+/// A failure ESBMC finds in one of the programs it used to miss or whose trace seqloc
+/// could not read: localized (exit 1), a faulty line among the candidates.
+fn esbmc_localizes_own(name: &str, property: &str, faulty: &[u64]) {
+    let Some(exe) = checker("esbmc") else { return };
+    let r = localize_own(name, &exe, property);
+    assert_eq!(r.code, 1, "{name}:\n{}\n{}", r.stdout, r.stderr);
+    let got = candidate_lines(&r.json);
+    assert!(
+        got.iter().any(|l| faulty.contains(l)),
+        "{name}: candidates {got:?}, faulty lines {faulty:?}\n{}",
+        r.stdout
+    );
+}
+
+/// ESBMC 8.4 loses the interleavings between calls of `__VERIFIER_atomic_*` functions
+/// (VERIFICATION SUCCESSFUL on this lost update); seqloc gives it the functions renamed,
+/// each call in an atomic section of its own (`checker::external::atomics`). Until
+/// 2026-11-28 its "no failure" here was UNKNOWN.
+#[test]
+fn esbmc_atomic_functions_keep_their_interleavings() {
+    esbmc_localizes_own("atomic_read_then_write", "unreach-call", &[21, 22]);
+}
+
+/// The same rewriting on a correct program: each call stays atomic, so ESBMC's "no
+/// failure" is an answer now (no doubt left to make it UNKNOWN), and never a failure.
+#[test]
+fn esbmc_atomic_function_that_is_correct_has_no_failure() {
+    let Some(exe) = checker("esbmc") else { return };
+    let r = localize_own("atomic_add_ok", &exe, "unreach-call");
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(candidate_lines(&r.json).is_empty(), "{}", r.stdout);
+}
+
+/// In a deadlock every thread's last run goes on until it blocks: ESBMC 8 shows no
+/// pthread call, so a relocking thread's last shown step is before its call of the
+/// function that locks, and `main`'s before its `pthread_create` calls. Until 2026-11-28 the deadlock was
+/// "unconfirmed" (UNKNOWN).
+#[test]
+fn esbmc_deadlock_runs_end_where_threads_block() {
+    esbmc_localizes_own("relock_in_callee", "deadlock", &[13, 20, 22, 29]);
+}
+
+/// ESBMC 8 shows no step for `pthread_create`: a thread that runs was created, so its
+/// creator's run went past the call. Until 2026-11-28 `main` was stopped before it and
+/// the replay refused the schedule (UNKNOWN).
+#[test]
+fn esbmc_creator_runs_past_the_create_it_does_not_show() {
+    esbmc_localizes_own("size_set_after_spawn", "unreach-call", &[19, 20]);
+}
+
+/// `main` leaves its loop of `pthread_create` calls (ESBMC shows the condition, not the
+/// `break`, nor the calls) and is never run again: its last run ends where it blocks (the
+/// first join), not before the loop's first statement. Until 2026-11-28 no reading of the
+/// trace replayed (UNKNOWN).
+#[test]
+fn esbmc_thread_that_left_a_loop_runs_to_its_end() {
+    esbmc_localizes_own(
+        "close_loop_then_send",
+        "unreach-call",
+        &[15, 16, 17, 18, 27, 28, 32, 33, 34],
+    );
+}
+
+/// ESBMC 8.4 loses the interleavings on `main`'s stack struct that the thread it is
+/// handed to writes (VERIFICATION SUCCESSFUL here); seqloc prints it at file scope for
+/// ESBMC (`checker::external::locals`). Until 2026-11-28 its "no failure" was UNKNOWN.
+#[test]
+fn esbmc_mains_local_other_threads_reach_keeps_its_interleavings() {
+    esbmc_localizes_own("stack_counter_read_early", "unreach-call", &[29, 30]);
+}

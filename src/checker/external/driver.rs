@@ -402,6 +402,13 @@ fn exit_text(out: &RunOutput) -> String {
 struct Subject {
     file: String,
     map: LineMap,
+    /// The `__VERIFIER_atomic_*` functions were renamed and their calls bracketed by
+    /// atomic sections ([`super::atomics`]), so ESBMC's own treatment of them, which loses
+    /// interleavings, does not apply.
+    atomics_explicit: bool,
+    /// `main`'s locals that other threads reach were moved to file scope
+    /// ([`super::locals`]), so ESBMC does not lose the interleavings on them.
+    locals_hoisted: bool,
 }
 
 /// How a check ended at one bound.
@@ -424,6 +431,8 @@ impl External {
             return Ok(Subject {
                 file: abs.display().to_string(),
                 map: LineMap::Raw,
+                atomics_explicit: false,
+                locals_hoisted: false,
             });
         }
         let stem = input
@@ -432,8 +441,29 @@ impl External {
             .filter(|s| !s.is_empty())
             .unwrap_or("program");
         let name = format!("{stem}.seqloc.c");
-        let map = self.write_program(&prep.normalized, &name, Some(&prep.index))?;
-        Ok(Subject { file: name, map })
+        // ESBMC's spelling of what it would otherwise miss interleavings on: `main`'s
+        // locals other threads reach, and the `__VERIFIER_atomic_*` functions.
+        let (hoisted, rewritten) = match self.cfg.kind {
+            Kind::Esbmc => {
+                let hoisted =
+                    super::locals::hoist_escaped_locals(&prep.normalized, &escaped_locals(prep));
+                let base = hoisted.as_ref().unwrap_or(&prep.normalized);
+                let rewritten = super::atomics::explicit_atomics(base);
+                (hoisted, rewritten)
+            }
+            Kind::Cbmc => (None, None),
+        };
+        let printed = rewritten
+            .as_ref()
+            .or(hoisted.as_ref())
+            .unwrap_or(&prep.normalized);
+        let map = self.write_program(printed, &name, Some(&prep.index))?;
+        Ok(Subject {
+            file: name,
+            map,
+            atomics_explicit: rewritten.is_some(),
+            locals_hoisted: hoisted.is_some(),
+        })
     }
 
     /// The deepening's question for `seqloc check` with this checker (the loop is
@@ -539,7 +569,12 @@ impl External {
                                 mapping::Boundary::SharedSteps,
                             ]
                             .map(|b| (b, j))
-                        });
+                        })
+                        // The most speculative reading last (see `Boundary::ToBlock`).
+                        .chain([
+                            (mapping::Boundary::ToBlock, mapping::JoinReading::Proven),
+                            (mapping::Boundary::ToBlock, mapping::JoinReading::AsPrinted),
+                        ]);
                         for (policy, joins) in readings {
                             let s = mapping::to_counterexample_with(
                                 trace,
@@ -899,16 +934,14 @@ impl BoundedSearch for Probing<'_> {
         // reaches through a pointer: `seeds/parse_count_before_join_bad.c` (main's stack
         // struct, written by the thread it is handed to) is VERIFICATION SUCCESSFUL as
         // seqloc prints it and FAILED with the struct made `static`, nothing else changed.
-        let mut escaped: Vec<&crate::ir::Var> = self
-            .prep
-            .shared
-            .vars
-            .iter()
-            .map(|v| prog.var(*v))
-            .filter(|v| v.kind != crate::ir::VarKind::Global)
+        // `main`'s are printed at file scope when they can be (`super::locals`); others
+        // keep the doubt.
+        let mut escaped: Vec<&crate::ir::Var> = escaped_locals(self.prep)
+            .into_iter()
+            .map(|v| prog.var(v))
             .collect();
         escaped.sort_by_key(|v| v.loc);
-        if let Some(v) = escaped.first() {
+        if let Some(v) = escaped.first().filter(|_| !self.subject.locals_hoisted) {
             let at = prog
                 .sources
                 .position(v.loc)
@@ -919,6 +952,9 @@ impl BoundedSearch for Probing<'_> {
                 "ESBMC found no failure ({}), but it misses interleavings on a local variable another thread reaches through a pointer, such as `{name}`{at}, so that is not trusted; the built-in checker and CBMC model them",
                 self.bounds_text(b),
             ));
+        }
+        if self.subject.atomics_explicit {
+            return None;
         }
         let f = prog
             .funcs
@@ -939,6 +975,16 @@ impl BoundedSearch for Probing<'_> {
             f.name
         ))
     }
+}
+
+/// The locals and parameters another thread reaches through a pointer.
+fn escaped_locals(prep: &Prepared) -> Vec<crate::ir::VarId> {
+    prep.shared
+        .vars
+        .iter()
+        .copied()
+        .filter(|v| prep.normalized.var(*v).kind != crate::ir::VarKind::Global)
+        .collect()
 }
 
 /// The context bound a report's bounds hold (`rounds` is the bound plus one), for ESBMC.

@@ -11,9 +11,11 @@
 //!   the counterexample run with the context bound deepened step by step, and the
 //!   localization rounds with `assume(diag != k)`.
 
+pub mod atomics;
 pub mod driver;
 pub mod flags;
 pub mod gaps;
+pub mod locals;
 pub mod mapping;
 pub mod process;
 pub mod rounds;

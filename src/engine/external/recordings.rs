@@ -87,9 +87,12 @@ fn assertion_line(name: &str) -> u32 {
     }
 }
 
+/// The reading that lets the unlocks ESBMC 8 does not show run replays. (Since
+/// 2026-11-28 the first reading does too: it no longer stops a thread's creator before
+/// the `pthread_create` ESBMC does not show, `mapping::past_create`.)
 #[test]
 fn esbmc_8_unlock_it_does_not_show_has_run() {
-    assert_eq!(readings("esbmc", "transfer_two_locks")[..2], [false, true]);
+    assert!(readings("esbmc", "transfer_two_locks")[1]);
 }
 
 #[test]

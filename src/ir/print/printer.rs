@@ -29,6 +29,9 @@ pub struct Printed {
     pub line_locs: Vec<Loc>,
     /// For each output line, the function it belongs to.
     pub line_funcs: Vec<Option<FuncId>>,
+    /// Statements that print no line (a label nothing jumps to): the line map must not
+    /// count them among the statements of their location.
+    pub omitted: Vec<StmtId>,
 }
 
 pub(super) struct Printer<'a> {
@@ -45,6 +48,8 @@ pub(super) struct Printer<'a> {
     pub(super) enum_tags: HashMap<EnumId, String>,
     /// Labels some `goto` in the current function targets.
     pub(super) goto_targets: HashSet<String>,
+    /// Statements printed as no line (see [`Printed::omitted`]).
+    pub(super) omitted: Vec<StmtId>,
     /// Variables printed by the names the user's source gives them (`t` for a thread's
     /// copy `t_1`): for what a person reads, never for a program a compiler reads.
     pub(super) source_names: bool,
@@ -82,6 +87,7 @@ impl<'a> Printer<'a> {
             comp_tags: HashMap::new(),
             enum_tags: HashMap::new(),
             goto_targets: HashSet::new(),
+            omitted: Vec::new(),
             source_names: false,
         };
         p.assign_tags();
@@ -100,6 +106,7 @@ impl<'a> Printer<'a> {
             text: self.out,
             line_locs: self.line_locs,
             line_funcs: self.line_funcs,
+            omitted: self.omitted,
         }
     }
 

@@ -123,6 +123,8 @@ impl<'a> Printer<'a> {
                     self.indent = self.indent.saturating_sub(1);
                     self.line(&format!("{l}:;"), s.loc);
                     self.indent += 1;
+                } else if !s.id.is_none() {
+                    self.omitted.push(s.id);
                 }
             }
             StmtKind::Goto(l) => self.line(&format!("goto {l};"), s.loc),

@@ -70,7 +70,10 @@ impl LineMap {
     /// The map of a program printed from `prog` (whose statements `index` names).
     pub fn printed(file_name: &str, printed: &Printed, index: &StmtIndex) -> LineMap {
         let mut by_key: HashMap<(FuncId, Loc), Vec<StmtId>> = HashMap::new();
-        for e in &index.entries {
+        let omitted: HashSet<StmtId> = printed.omitted.iter().copied().collect();
+        // A statement printed as no line (an unused label shares its loop's location)
+        // takes no line's rank.
+        for e in index.entries.iter().filter(|e| !omitted.contains(&e.id)) {
             by_key.entry((e.func, e.loc)).or_default().push(e.id);
         }
         let mut used: HashMap<(FuncId, Loc), usize> = HashMap::new();
@@ -172,9 +175,10 @@ pub fn to_counterexample_with(
     let ends = Ends {
         finished: &finished,
         joined: &joined,
+        deadlock: raw_violation.kind == trace::ViolationKind::Deadlock,
     };
     let blocks = match policy {
-        Boundary::BeforeShown | Boundary::BeforeWait => {
+        Boundary::BeforeShown | Boundary::BeforeWait | Boundary::ToBlock => {
             blocks(&execs, index, &visible, policy, &ends)
         }
         // CBMC's traces order a thread's steps that touch nothing shared arbitrarily (its
@@ -348,6 +352,11 @@ struct Ends<'a> {
     /// Joined by a join that returned ([`place_joins`]): they ended, whatever the trace
     /// showed of their last steps.
     joined: &'a HashSet<u32>,
+    /// The trace ends in a deadlock: every thread is blocked or has ended there, and none
+    /// runs after its last run, so each last run went on until its thread blocked or
+    /// ended, whatever steps the trace showed of it (ESBMC 8 shows no pthread call, so a
+    /// thread's last shown step is often well before the lock it blocks in).
+    deadlock: bool,
 }
 
 /// Block boundaries: each maximal run of one thread ends where that thread's next run
@@ -386,6 +395,7 @@ fn blocks(
                 waits.unwrap_or(Until::before(index.name(sid), before + 1))
             }
             None if r + 1 == runs.len() => Until::Keyword("end".into()),
+            None if ends.deadlock || policy == Boundary::ToBlock => Until::Keyword("end".into()),
             // A returned join is a fact whichever reading: the replay, which honours joins,
             // must let the thread finish before the joiner goes on.
             None if ends.joined.contains(thread) => Until::Keyword("end".into()),
@@ -425,6 +435,7 @@ fn blocks(
                 }
             }
         };
+        let until = past_create(execs, &runs, r, until, index, visible);
         let mut ran: Vec<String> = Vec::new();
         for &i in members {
             if let Some(e) = index.get(execs[i].sid) {
@@ -441,6 +452,74 @@ fn blocks(
         });
     }
     blocks
+}
+
+/// A run read as ending before a library call (which ESBMC 8 shows no step for) on the
+/// way to one of its thread's `pthread_create` calls, while threads the trace has not shown
+/// yet start before the thread runs again: a thread that runs was created, so the run went
+/// past the call (and past each further one on the way, one per new thread at most), to
+/// the next statement that shows in a trace, in program order. Which thread created which
+/// the trace does not say; the replay checks the reading.
+fn past_create(
+    execs: &[Exec],
+    runs: &[(u32, Vec<usize>)],
+    r: usize,
+    until: Until,
+    index: &StmtIndex,
+    visible: &Visibility,
+) -> Until {
+    let Some((thread, members)) = runs.get(r) else {
+        return until;
+    };
+    let Some(&end) = members.last() else {
+        return until;
+    };
+    let seen: HashSet<u32> = runs[..=r].iter().map(|(t, _)| *t).collect();
+    let mut news: HashSet<u32> = HashSet::new();
+    for (t, _) in &runs[r + 1..] {
+        if t == thread {
+            break;
+        }
+        if !seen.contains(t) {
+            news.insert(*t);
+        }
+    }
+    let Until::Before {
+        before,
+        within_block: false,
+        ..
+    } = &until
+    else {
+        return until;
+    };
+    let Some(mut at) = index
+        .entries
+        .iter()
+        .find(|e| index.name(e.id) == *before)
+        .map(|e| e.id)
+    else {
+        return until;
+    };
+    // Along the library calls the trace cannot show (the thread stopped before the first),
+    // up to the last `pthread_create` a new thread needs.
+    let mut passed = 0;
+    let mut out = until.clone();
+    while passed < news.len() && visible.shows.contains(&at) && !visible.shows_surely.contains(&at)
+    {
+        let Some(next) = next_visible(index, &visible.shows, at) else {
+            break;
+        };
+        if visible.creates.contains(&at) {
+            passed += 1;
+            let done = execs[..=end]
+                .iter()
+                .filter(|e| e.thread == *thread && e.sid == next)
+                .count() as u32;
+            out = Until::before(index.name(next), done + 1);
+        }
+        at = next;
+    }
+    out
 }
 
 /// What a trace can and cannot show of each statement.
@@ -462,6 +541,8 @@ struct Visibility {
     switches: HashSet<StmtId>,
     /// `pthread_join` calls.
     joins: HashSet<StmtId>,
+    /// `pthread_create` calls, which ESBMC 8 shows no step for.
+    creates: HashSet<StmtId>,
 }
 
 fn visibility(prog: &Program) -> Visibility {
@@ -471,6 +552,7 @@ fn visibility(prog: &Program) -> Visibility {
     let mut waits = HashSet::new();
     let mut library_calls = HashSet::new();
     let mut joins = HashSet::new();
+    let mut creates = HashSet::new();
     for f in &prog.funcs {
         let Some(body) = &f.body else { continue };
         crate::ir::visit::each_stmt(body, &mut |s| {
@@ -508,6 +590,9 @@ fn visibility(prog: &Program) -> Visibility {
                     let name = &prog.func(g).name;
                     if crate::ir::known::classify(name) == Known::ThreadJoin {
                         joins.insert(s.id);
+                    }
+                    if crate::ir::known::classify(name) == Known::ThreadCreate {
+                        creates.insert(s.id);
                     }
                     let waiting = matches!(
                         crate::ir::known::classify(name),
@@ -555,6 +640,7 @@ fn visibility(prog: &Program) -> Visibility {
         shows_surely,
         switches,
         joins,
+        creates,
     }
 }
 
@@ -706,6 +792,13 @@ pub enum Boundary {
     /// As [`Boundary::BeforeWait`], with only the steps another thread can observe placing
     /// the runs: CBMC's traces put a thread's other steps anywhere.
     SharedSteps,
+    /// As [`Boundary::BeforeWait`], but a thread's last run goes on until the thread
+    /// blocks or ends: the next statement in program order is not the next one run when
+    /// the thread left a loop (ESBMC shows the condition's value, not the `break`), nor
+    /// when it went through an unlock or a `pthread_create` ESBMC 8 does not show. A
+    /// thread preempted for good while it could run makes this reading wrong, which its
+    /// replay shows; so it is the last one tried.
+    ToBlock,
 }
 
 /// The first statement that may wait between a run's last step and `until` (exclusive;
@@ -964,6 +1057,7 @@ mod join_tests {
             shows_surely: HashSet::new(),
             switches: HashSet::new(),
             joins: sids.iter().map(|&s| StmtId(s)).collect(),
+            creates: HashSet::new(),
         }
     }
 
@@ -1191,5 +1285,36 @@ mod robustness {
                 let _ = to_counterexample(&trace, &prep.normalized, &prep.index, &LineMap::Raw, "esbmc");
             }
         }
+    }
+
+    /// A `for` loop's continue label, which nothing jumps to, is printed as no line but
+    /// shares the loop's location with its step: the step's line maps to the step, not
+    /// to the label (until 2026-11-28 it mapped to the label, and a schedule ended
+    /// "before" a label the replay never stops at).
+    #[test]
+    fn an_unprinted_label_takes_no_line_of_its_location() {
+        let src = "int a[3];\nint main(void) {\n  int k;\n  for (k = 0; k < 3; k++)\n    a[k] = k;\n  return 0;\n}\n";
+        let prog =
+            crate::frontend::load_text("t.c", src, crate::ir::DataModel::Lp64).expect("parses");
+        let prep = crate::passes::Prepared::new(prog);
+        let d = crate::dialect::Dialect::load("esbmc", None).expect("dialect");
+        let printed = crate::ir::print::print_program(
+            &prep.normalized,
+            &d,
+            &crate::ir::print::PrintOptions::default(),
+        );
+        assert!(!printed.omitted.is_empty(), "{}", printed.text);
+        let map = LineMap::printed("t.seqloc.c", &printed, &prep.index);
+        let LineMap::Printed { line_stmts, .. } = &map else {
+            panic!("a printed map")
+        };
+        let step = printed
+            .text
+            .lines()
+            .position(|l| l.trim() == "k = k + 1;")
+            .expect("the loop's step is printed");
+        let sid = line_stmts[step].expect("the step's line maps to a statement");
+        let text = &prep.index.get(sid).expect("indexed").text;
+        assert_eq!(text, "k = k + 1;");
     }
 }
