@@ -17,6 +17,20 @@ pub trait Visitor {
     }
 }
 
+/// Every function body and every global's initializer of `prog`: the whole program's code.
+pub fn walk_program<V: Visitor + ?Sized>(v: &mut V, prog: &Program) {
+    for f in &prog.funcs {
+        if let Some(b) = &f.body {
+            v.visit_stmt(b);
+        }
+    }
+    for g in &prog.vars {
+        if let Some(i) = &g.init {
+            v.visit_init(i);
+        }
+    }
+}
+
 pub fn walk_stmt<V: Visitor + ?Sized>(v: &mut V, s: &Stmt) {
     match &s.kind {
         StmtKind::Decl { var: _, init } => {

@@ -84,16 +84,7 @@ fn count_uses(prog: &Program, atomic: &HashSet<FuncId>) -> usize {
         }
     }
     let mut c = Count { atomic, n: 0 };
-    for f in &prog.funcs {
-        if let Some(b) = &f.body {
-            c.visit_stmt(b);
-        }
-    }
-    for v in &prog.vars {
-        if let Some(i) = &v.init {
-            c.visit_init(i);
-        }
-    }
+    visit::walk_program(&mut c, prog);
     c.n
 }
 

@@ -79,16 +79,7 @@ fn calls_main(prog: &Program, main: FuncId) -> bool {
         }
     }
     let mut v = Find { main, found: false };
-    for f in &prog.funcs {
-        if let Some(b) = &f.body {
-            v.visit_stmt(b);
-        }
-    }
-    for g in &prog.vars {
-        if let Some(i) = &g.init {
-            v.visit_init(i);
-        }
-    }
+    visit::walk_program(&mut v, prog);
     v.found
 }
 
