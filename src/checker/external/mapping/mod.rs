@@ -964,13 +964,7 @@ pub(crate) mod tests {
     use crate::trace::esbmc;
 
     pub(crate) fn fixtures() -> Option<PathBuf> {
-        let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures"));
-        if dir.is_dir() {
-            Some(dir)
-        } else {
-            eprintln!("skipped: ../shared/fixtures not found");
-            None
-        }
+        crate::trace::test_support::fixtures_dir()
     }
 
     pub(crate) fn prepared(path: &Path) -> Prepared {
