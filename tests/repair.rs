@@ -416,6 +416,45 @@ fn the_sarif_fix_makes_the_same_program_as_the_patch() {
     );
 }
 
+/// With root causes found, the repair tried first is the cheapest cover of them (issue 24,
+/// item 2: kill sets and a binate cover): on these programs it verifies at the first
+/// re-check and says which root causes it removes.
+#[test]
+fn the_first_repair_tried_removes_the_root_causes() {
+    let names = [
+        "check_then_act.c",
+        "config_then_serve.c",
+        "order_flag.c",
+        "lost_update.c",
+        "unjoined_result.c",
+    ];
+    let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    let results = parallel(&names, |n| repair_json(&format!("{DIR}/{n}")));
+    let mut with_causes = 0;
+    for (name, (code, j)) in names.iter().zip(results) {
+        assert_eq!(code, Some(1), "{name}: {j}");
+        let found = j["localize"]["root_causes"]["causes"]
+            .as_array()
+            .map_or(0, Vec::len);
+        assert_eq!(j["root_causes"].as_u64(), Some(found as u64), "{name}");
+        if found == 0 {
+            // The root-cause search has a time of its own; a loaded machine may end it
+            // before its first answer. Then there is nothing to cover.
+            eprintln!("NOTICE: {name}: no root cause found in time, the cover is not checked");
+            continue;
+        }
+        with_causes += 1;
+        let first = &j["repairs"][0];
+        let removes = first["removes_root_causes"].as_array().map_or(0, Vec::len);
+        assert!(removes > 0, "{name}: {first}");
+        assert_eq!(j["checked"].as_u64(), Some(1), "{name}: {}", j["dropped"]);
+    }
+    assert!(
+        with_causes >= 3,
+        "root causes on {with_causes} of 5 programs"
+    );
+}
+
 /// `localize --repair` is `repair`; the options it cannot honour are refused by name.
 #[test]
 fn localize_repair_is_repair() {

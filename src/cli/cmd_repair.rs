@@ -12,7 +12,7 @@ use seqloc::checker::explicit::{ExploreOptions, Explored, explore};
 use seqloc::engine::check::Verdict;
 use seqloc::engine::localize::Localized;
 use seqloc::passes::Prepared;
-use seqloc::repair::{self, Sites, Source, Verification, Verifier};
+use seqloc::repair::{self, Sites, Source, Verification, Verifier, cover};
 use seqloc::report::repair::{RepairReport, RepairTimes};
 use seqloc::report::style::Style;
 
@@ -75,7 +75,33 @@ fn search_repairs(
 ) -> Result<(repair::Outcome, u64), Fail> {
     let src = Source::parse(text).map_err(|e| Fail::input(e.to_string()))?;
     let sites = sites(localized, &a.input.file);
-    let proposals = repair::actions::propose(&src, &sites);
+    let mut proposals = repair::actions::propose(&src, &sites);
+    let mut root_causes = (0, vec![]);
+    // A deadlock's root causes are orderings of lock calls, which only the locks'
+    // semantics make contradictory: the kill sets read data orderings (see
+    // `repair::cover`), so a deadlock's repairs keep the ordinary order (lock orders and
+    // releases first, drawn from the wait-for cycle).
+    let causes = localized
+        .causes
+        .as_ref()
+        .filter(|rc| !rc.causes.is_empty() && !sites.deadlock);
+    if let Some(rc) = causes {
+        let input = |f: &str| names_input(f, &a.input.file);
+        cover::mark_kills(&src, &mut proposals, &rc.causes, &input);
+        let covers = cover::minimum_covers(&src, &proposals, rc.causes.len(), cover::MAX_COVERS);
+        verbose(
+            ctx,
+            1,
+            format!(
+                "repair: {} root causes, minimum covers {:?} (proposal indices), none kills {:?}",
+                rc.causes.len(),
+                covers.covers,
+                covers.uncovered
+            ),
+        );
+        root_causes = (rc.causes.len(), covers.uncovered.clone());
+        proposals = cover::covers_first(&src, proposals, &covers);
+    }
     verbose(
         ctx,
         1,
@@ -104,6 +130,7 @@ fn search_repairs(
         a.repairs as usize,
         &mut v,
     );
+    (outcome.root_causes, outcome.uncovered) = root_causes;
     if outcome.verified.is_empty() && !outcome.out_of_time {
         second_round(ctx, a, &src, &mut outcome, &mut v);
     }
@@ -123,7 +150,9 @@ fn localize_args(a: &RepairArgs, input: InputArgs) -> LocalizeArgs {
         schedule: None,
         faults: 1,
         max_candidates: None,
-        root_causes: 0,
+        // The covering chooses against them (`repair::cover`); their search keeps to its
+        // own time limit.
+        root_causes: ROOT_CAUSES,
         root_cause_time: None,
         format: Format::Json,
         json: false,
@@ -135,6 +164,9 @@ fn localize_args(a: &RepairArgs, input: InputArgs) -> LocalizeArgs {
         repair: false,
     }
 }
+
+/// Root causes asked of the localization a repair is chosen against.
+const ROOT_CAUSES: u32 = 6;
 
 /// A patched copy written to `dir` under the input's name, as an input whose `#include
 /// "…"` still finds the original's neighbours.
@@ -188,7 +220,12 @@ fn second_round(
             continue;
         };
         let file = input.file.clone();
-        let run = match localize_run(ctx, &localize_args(a, input)) {
+        // The second step tries every proposal as it comes: no covering, no root causes.
+        let la = LocalizeArgs {
+            root_causes: 0,
+            ..localize_args(a, input)
+        };
+        let run = match localize_run(ctx, &la) {
             Ok(r) => r,
             Err(f) => {
                 verbose(

@@ -38,15 +38,19 @@
 //! Proposals are tried in order of size — statements under a lock, then a new mutex after
 //! an existing one, then lines changed — and the first verified ones are the answer.
 //!
-//! Not built (issue 24): ConcBugAssist's kill sets over *all* minimal root causes and the
-//! binate covering that picks one change for several root causes at once (a repair here
-//! removes the failure the localization explained, and verification says whether any other
-//! remains); `__VERIFIER_atomic_*` regions (a lock is used instead); value repairs beyond a
-//! candidate's condition. Verification is as strong as the check: with the built-in checker "no failure
+//! When the localization found root causes, each proposal's kill set (the root causes it
+//! removes) is read from the text and the minimum binate covers of them (ConcBugAssist's
+//! choice, solved with Z3's optimizer: `cover`) are tried first — one proposal, or
+//! several made together when no single one kills every root cause.
+//!
+//! Not built (issue 24): kill sets for the repairs other than critical sections,
+//! reorderings, handshakes and joins; `__VERIFIER_atomic_*` regions (a lock is used
+//! instead); value repairs beyond a candidate's condition. Verification is as strong as the check: with the built-in checker "no failure
 //! in any execution" when the explicit-state explorer finishes, otherwise within the
 //! bounds it names.
 
 pub mod actions;
+pub mod cover;
 pub mod edit;
 pub mod source;
 
@@ -112,6 +116,10 @@ pub struct Outcome {
     pub checked: usize,
     /// The time ran out before every proposal was checked.
     pub out_of_time: bool,
+    /// The root causes the proposals were chosen against (`cover`), and those no
+    /// proposal kills.
+    pub root_causes: usize,
+    pub uncovered: Vec<usize>,
 }
 
 /// A repair in two steps: `first` (whose patched program still failed) and then `then`,
@@ -130,6 +138,7 @@ pub fn combine(src: &Source, diff_path: &str, first: &Proposal, then: Verified) 
             },
             statements_locked: first.statements_locked + then.proposal.statements_locked,
             serializes: first.serializes || then.proposal.serializes,
+            kills: Vec::new(),
             tier: first.tier.max(then.proposal.tier),
             edits,
         },

@@ -8,9 +8,10 @@
 //! | `schema` | `"seqloc.repair/1"` |
 //! | `program` | the input file |
 //! | `localize` | the localization, a whole `seqloc.localize/1` document (its `verdict` says whether there was anything to repair) |
-//! | `repairs` | the verified repairs, best first; each: `kind` (`lock`: a mutex taken around regions; `reorder`: a statement moved before or after another of its block; `release`: a mutex unlocked before a return; `wait-loop`: the `if` around a condition wait made a `while`; `drop-relock`: a function only called with a mutex held no longer locks it itself; `guard-wait`: a bare condition wait put in a `while` loop on its signaller's flag; `join`: a `pthread_join` inserted before a read of what the thread writes; `handshake`: a new flag, mutex and condition variable that make a read wait until another thread's write is done; `combined`: two repairs, the second found by localizing the program the first patched (two faults); `argument-slot`: each thread created in a counting loop given its own copy of the counter; `condition`: a value change, a relational operator or a `± 1` term in the condition of a candidate line), `summary`, `mutex` and `new_mutex` (for `lock` and `release`), `regions` (`function`, `first_line`, `last_line`: the code under the lock), `moved` and `before` or `after` (lines, for `reorder`; for `handshake`, `after` is the write the flag is raised after and `before` the read that waits), `line` (for `release`, `wait-loop`, `drop-relock`, `guard-wait`, `join`, `argument-slot`, `condition`: the return, the `if`, the dropped lock, the wait, the statement the join goes before, the creation, the condition), `statements_locked`, `lines_changed`, `verified` (`exhaustive`: no failure in any execution; `reach`: how far the re-check reaches, in words; `ms`), `patch` (a unified diff from `a/PATH` to `b/PATH`, PATH the input path as given, or its file name when absolute) |
+//! | `repairs` | the verified repairs, best first; each: `kind` (`lock`: a mutex taken around regions; `reorder`: a statement moved before or after another of its block; `release`: a mutex unlocked before a return; `wait-loop`: the `if` around a condition wait made a `while`; `drop-relock`: a function only called with a mutex held no longer locks it itself; `guard-wait`: a bare condition wait put in a `while` loop on its signaller's flag; `join`: a `pthread_join` inserted before a read of what the thread writes; `handshake`: a new flag, mutex and condition variable that make a read wait until another thread's write is done; `combined`: two repairs, the second found by localizing the program the first patched (two faults); `cover`: several repairs made together, the fewest that remove every root cause; `argument-slot`: each thread created in a counting loop given its own copy of the counter; `condition`: a value change, a relational operator or a `± 1` term in the condition of a candidate line), `summary`, `mutex` and `new_mutex` (for `lock` and `release`), `regions` (`function`, `first_line`, `last_line`: the code under the lock), `moved` and `before` or `after` (lines, for `reorder`; for `handshake`, `after` is the write the flag is raised after and `before` the read that waits), `line` (for `release`, `wait-loop`, `drop-relock`, `guard-wait`, `join`, `argument-slot`, `condition`: the return, the `if`, the dropped lock, the wait, the statement the join goes before, the creation, the condition), `statements_locked`, `lines_changed`, `removes_root_causes` (the root causes the repair removes by a reading of its text, as indices into `localize.root_causes.causes`: see `repair::cover`), `verified` (`exhaustive`: no failure in any execution; `reach`: how far the re-check reaches, in words; `ms`), `patch` (a unified diff from `a/PATH` to `b/PATH`, PATH the input path as given, or its file name when absolute) |
 //! | `dropped` | proposals re-checked that did not verify: `summary`, `why` (the failure or deadlock the patched program still has, or why the re-check gave no answer) |
 //! | `proposed`, `checked` | proposals made, and re-checked |
+//! | `root_causes`, `uncovered_root_causes` | the localization's root causes the repairs were chosen against (0: none found), and those no proposal removes (indices) |
 //! | `complete` | every proposal was re-checked or enough repairs verified (`false`: the time ran out) |
 //! | `patch_file` | where `--write-patch` wrote the first repair, or `null` |
 //! | `time_ms` | `{ "total", "rechecks" }`: the whole run, and the re-checks of every proposal tried (the localization's own times are in `localize.time_ms`) |
@@ -49,6 +50,8 @@ struct Json<'a> {
     dropped: Vec<DroppedJson<'a>>,
     proposed: usize,
     checked: usize,
+    root_causes: usize,
+    uncovered_root_causes: &'a [usize],
     complete: bool,
     patch_file: &'a Option<String>,
     time_ms: RepairTimes,
@@ -75,6 +78,7 @@ struct RepairJson<'a> {
     line: Option<u32>,
     statements_locked: usize,
     lines_changed: usize,
+    removes_root_causes: &'a [usize],
     verified: VerifiedJson<'a>,
     patch: &'a str,
 }
@@ -150,6 +154,14 @@ fn repair_json(v: &Verified) -> RepairJson<'_> {
             before = Some(*r);
         }
         Action::Combined { .. } => {}
+        Action::Cover { parts } => {
+            // The regions of every lock among the parts: where the cover's code is locked.
+            for a in parts {
+                if let Action::Lock { regions: r, .. } = a {
+                    regions.extend(r.iter().map(region));
+                }
+            }
+        }
         Action::WaitLoop { line: l, .. }
         | Action::GuardWait { line: l, .. }
         | Action::Join { line: l, .. }
@@ -173,6 +185,7 @@ fn repair_json(v: &Verified) -> RepairJson<'_> {
         line,
         statements_locked: p.statements_locked,
         lines_changed: v.lines_changed,
+        removes_root_causes: &p.kills,
         verified: VerifiedJson {
             exhaustive: v.exhaustive,
             reach: &v.reach,
@@ -200,6 +213,8 @@ pub fn to_json(r: &RepairReport) -> String {
             .collect(),
         proposed: o.proposed,
         checked: o.checked,
+        root_causes: o.root_causes,
+        uncovered_root_causes: &o.uncovered,
         // Complete only when the localization it repairs from was complete too.
         complete: !o.out_of_time && r.localize["complete"] != serde_json::Value::Bool(false),
         patch_file: &r.patch_file,
@@ -250,6 +265,9 @@ pub fn render_text(r: &RepairReport, st: &Style) -> String {
             v.lines_changed,
             if v.lines_changed == 1 { "" } else { "s" },
         ));
+        if let Some(line) = removes(o.root_causes, &v.proposal.kills) {
+            out.push_str(&format!("  {line}\n"));
+        }
         out.push('\n');
         for line in v.diff.lines() {
             let shown = if line.starts_with('+') && !line.starts_with("+++") {
@@ -284,6 +302,28 @@ pub fn render_text(r: &RepairReport, st: &Style) -> String {
         out.push_str(&format!("Patch written to {p}.\n"));
     }
     out
+}
+
+/// What a repair does to the root causes, in words; `None` when there were none.
+fn removes(causes: usize, kills: &[usize]) -> Option<String> {
+    let n = |i: &usize| (i + 1).to_string();
+    match (causes, kills) {
+        (0, _) => None,
+        (1, [_]) => Some(
+            "removes the root cause found (no run of the patched program can have its orderings)"
+                .into(),
+        ),
+        (_, []) => Some(format!(
+            "removes none of the {causes} root cause{} found, by a reading of its text: it verified all the same",
+            if causes == 1 { "" } else { "s" }
+        )),
+        (_, k) if k.len() == causes => Some(format!("removes all {causes} root causes found")),
+        (_, k) => Some(format!(
+            "removes root cause{} {} of the {causes} found",
+            if k.len() == 1 { "" } else { "s" },
+            k.iter().map(n).collect::<Vec<_>>().join(", ")
+        )),
+    }
 }
 
 /// The localization's SARIF run with each verified repair as a SARIF `fix` (its edits as
@@ -355,6 +395,7 @@ fn touched_lines(a: &Action) -> Vec<u32> {
         Action::Handshake { after, before, .. } => vec![*after, *before],
         // The second step's lines are the patched program's: the first's place the fix.
         Action::Combined { first, .. } => touched_lines(first),
+        Action::Cover { parts } => parts.iter().flat_map(touched_lines).collect(),
         Action::Release { line, .. }
         | Action::WaitLoop { line, .. }
         | Action::GuardWait { line, .. }

@@ -138,6 +138,7 @@ fn slot(
         edits,
         statements_locked: 0,
         serializes: false,
+        kills: Vec::new(),
         tier: 0,
     })
 }

@@ -90,6 +90,7 @@ fn handshake(src: &Source, writer: &str, ws: usize, reader: &str, rs: usize) -> 
         ],
         statements_locked: 0,
         serializes: false,
+        kills: Vec::new(),
         tier: 1,
     })
 }

@@ -25,7 +25,7 @@ fn site_functions(src: &Source, sites: &Sites) -> BTreeSet<String> {
 }
 
 /// `pthread_create(&h, attr, f, arg)` with a plain handle `h`: (h, f).
-fn creation(src: &Source, s: usize) -> Option<(String, String)> {
+pub(in crate::repair) fn creation(src: &Source, s: usize) -> Option<(String, String)> {
     let c = src.stmts.get(s)?.call.as_ref()?;
     if c.name != "pthread_create" {
         return None;
@@ -139,6 +139,7 @@ pub(super) fn missing_joins(src: &Source, sites: &Sites) -> Vec<Proposal> {
                         )],
                         statements_locked: 0,
                         serializes: false,
+                        kills: Vec::new(),
                         tier: 1,
                     }
                 }
@@ -209,7 +210,7 @@ fn reaches(src: &Source, f: &str, targets: &BTreeSet<String>) -> bool {
 }
 
 /// `f` and the functions of the file it calls, directly or not (named in a body).
-fn reachable(src: &Source, f: &str) -> BTreeSet<String> {
+pub(in crate::repair) fn reachable(src: &Source, f: &str) -> BTreeSet<String> {
     let defined: BTreeSet<&str> = src.stmts.iter().map(|s| s.function.as_str()).collect();
     let mut todo = vec![f.to_string()];
     let mut seen = BTreeSet::new();

@@ -355,6 +355,7 @@ fn locks_over(src: &Source, spans: &[Span]) -> Vec<Proposal> {
                 edits,
                 statements_locked: locked,
                 serializes: false,
+                kills: Vec::new(),
                 tier: 0,
             });
         }
@@ -404,6 +405,7 @@ fn locks_over(src: &Source, spans: &[Span]) -> Vec<Proposal> {
         edits,
         statements_locked: locked,
         serializes: false,
+        kills: Vec::new(),
         tier: 0,
     });
     out

@@ -3,7 +3,7 @@
 
 mod arguments;
 mod handshakes;
-mod joins;
+pub(in crate::repair) mod joins;
 mod locks;
 mod moves;
 mod sync;
@@ -105,6 +105,9 @@ pub enum Action {
         line: u32,
         thread: String,
     },
+    /// Several repairs made together: the minimum cover of the root causes (see
+    /// `repair::cover`), each part removing some of them.
+    Cover { parts: Vec<Action> },
     /// Two repairs, the second found by localizing the program the first one patched.
     Combined {
         first: Box<Action>,
@@ -131,6 +134,7 @@ impl Action {
             Action::Join { .. } => "join",
             Action::Handshake { .. } => "handshake",
             Action::Combined { .. } => "combined",
+            Action::Cover { .. } => "cover",
             Action::ArgumentSlot { .. } => "argument-slot",
             Action::Condition { .. } => "condition",
         }
@@ -150,12 +154,15 @@ pub struct Proposal {
     /// Tried after the proposals of a lower tier: lock proposals not drawn from the
     /// projection's flows (1), lock proposals for a deadlock (2), value changes (3).
     pub tier: u8,
+    /// The root causes it removes, by their index in the localization's list (see
+    /// `repair::cover`; empty when none were found or it removes none).
+    pub kills: Vec<usize>,
 }
 
 impl Proposal {
     /// The order of trying: narrowest lock scope, an existing mutex before a new one,
     /// then fewest edits.
-    fn cost(&self) -> (bool, u8, usize, u8, usize) {
+    pub(crate) fn cost(&self) -> (bool, u8, usize, u8, usize) {
         let new = matches!(self.action, Action::Lock { new: true, .. });
         (
             self.serializes,
@@ -272,7 +279,7 @@ fn pairs(src: &Source, stmts: &[usize], m: &str) -> Option<Vec<(usize, usize)>> 
 
 /// Whether `s` (a child of its block) runs with `m` held by a lock call before it in its
 /// block or an enclosing one.
-fn held_at(src: &Source, s: usize, m: &str) -> bool {
+pub(in crate::repair) fn held_at(src: &Source, s: usize, m: &str) -> bool {
     let mut cur = Some(s);
     while let Some(c) = cur {
         let Some(st) = src.stmts.get(c) else { break };

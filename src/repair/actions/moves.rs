@@ -201,6 +201,7 @@ pub(super) fn reorder(src: &Source, stmts: &[usize], from: usize, to: usize) -> 
         },
         statements_locked: 0,
         serializes: serializes(src, x, crossed, up),
+        kills: Vec::new(),
         tier: 0,
     })
 }

@@ -42,6 +42,7 @@ pub(super) fn releases(src: &Source, sites: &Sites) -> Vec<Proposal> {
                 edits,
                 statements_locked: 0,
                 serializes: false,
+                kills: Vec::new(),
                 tier: 0,
             });
         }
@@ -80,6 +81,7 @@ pub(super) fn wait_loops(src: &Source) -> Vec<Proposal> {
             }],
             statements_locked: 0,
             serializes: false,
+            kills: Vec::new(),
             tier: 0,
         });
     }
@@ -138,6 +140,7 @@ pub(super) fn guard_waits(src: &Source) -> Vec<Proposal> {
                 }],
                 statements_locked: 0,
                 serializes: false,
+                kills: Vec::new(),
                 tier: 0,
             });
         }
@@ -254,6 +257,7 @@ pub(super) fn drop_relocks(src: &Source, sites: &Sites) -> Vec<Proposal> {
                         edits: vec![dl, du],
                         statements_locked: 0,
                         serializes: false,
+                        kills: Vec::new(),
                         tier: 0,
                     });
                 }

@@ -78,6 +78,7 @@ pub(super) fn conditions(src: &Source, sites: &Sites) -> Vec<Proposal> {
                     }],
                     statements_locked: 0,
                     serializes: false,
+                    kills: Vec::new(),
                     tier: 3,
                 });
             }

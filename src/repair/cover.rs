@@ -1,0 +1,862 @@
+//! Which repairs remove which root causes, and the fewest, cheapest repairs that remove
+//! them all: ConcBugAssist's kill sets and binate covering (paper 000, Alg. 2), the
+//! covering solved with Z3's optimizer (every root cause killed is a hard constraint, each
+//! repair chosen costs its weight: weighted MaxSAT).
+//!
+//! A root cause is a set of the failing run's inter-thread orderings that by themselves
+//! force the failure (`rootcause::causes`); a repair *kills* it when no run of the patched
+//! program can have all of them. What a repair rules out is read from the source text:
+//!
+//! * a **critical section** (`Lock`): two sections of one mutex run one after the other,
+//!   whole — in a section of the proposal, or in one the program already has for an
+//!   existing mutex. It kills a root cause with an ordering from one thread's section to
+//!   another thread's section and one back (ConcBugAssist's atomic region: another
+//!   thread's access between two of a section's; or two check-then-acts, each thread's
+//!   check before the other's act);
+//! * a **reordering** reverses the program order of the moved statement and those it
+//!   jumps over: it kills the same sandwich when `p` and `q` are on the two sides of the
+//!   move;
+//! * a **handshake** makes a statement wait for another thread's write: it kills a root
+//!   cause in which the waiting thread (at or after that statement) runs an access before
+//!   the writer's access at or before the write — the opposite order (ConcBugAssist's
+//!   ordering repair);
+//! * a **join** makes the creator wait for the thread's end: it kills an ordering of the
+//!   creator's access at or after the join before one of the thread's.
+//!
+//! The rules read data orderings. A deadlock's root causes are orderings of lock calls
+//! that only the locks' semantics make contradictory (a lock order made consistent kills
+//! none of them by these rules), so a deadlock's repairs are not chosen by covering.
+//!
+//! The other repairs (a wait made a loop, a release before a return, a thread's own
+//! argument, a value change) have no kill set here: they keep their place in the ordinary
+//! order of trying.
+//!
+//! The covering is *binate* because repairs exclude each other: two whose edits overlap
+//! cannot both be made, and two critical sections whose lines overlap in one function would
+//! nest two mutexes (a lock-order deadlock waiting to happen) — no cover has both.
+//!
+//! Kill sets are a reading of the text, not a proof: program order within a thread is read
+//! from line numbers, and a loop's iterations are told apart by the accesses' occurrence
+//! counts. So a cover is a proposal like any other: it is re-checked, and only the
+//! checker's answer makes it a repair.
+
+use std::collections::BTreeSet;
+
+use z3::SatResult;
+use z3::ast::Bool;
+
+use super::actions::joins::{creation, reachable};
+use super::actions::{Action, Proposal, Region, held_at};
+use super::edit;
+use super::source::Source;
+use crate::rootcause::causes::{Access, RootCause};
+
+/// Covers tried at most (each is one re-check).
+pub const MAX_COVERS: usize = 3;
+
+/// An access of a root cause, placed in the source.
+#[derive(Clone, Debug)]
+struct Point {
+    thread: u32,
+    line: u32,
+    occurrence: u32,
+    write: bool,
+    stmt: usize,
+    function: String,
+}
+
+impl Point {
+    fn of(src: &Source, a: &Access) -> Option<Point> {
+        let stmt = src.statement_at(a.line)?;
+        Some(Point {
+            thread: a.thread,
+            line: a.line,
+            occurrence: a.occurrence,
+            write: a.write,
+            stmt,
+            function: src.stmts.get(stmt)?.function.clone(),
+        })
+    }
+
+    /// Runs no later than `o` in their thread (read from the source: a loop's iterations
+    /// by occurrence, then lines, then a line's read before its write).
+    fn not_after(&self, o: &Point) -> bool {
+        (self.occurrence, self.line, self.write) <= (o.occurrence, o.line, o.write)
+    }
+}
+
+/// A root cause's orderings whose accesses are both in the input: `(before, after)`.
+struct Cause(Vec<(Point, Point)>);
+
+impl Cause {
+    fn of(src: &Source, c: &RootCause, in_input: &dyn Fn(&str) -> bool) -> Cause {
+        Cause(
+            c.orderings
+                .iter()
+                .filter(|o| in_input(&o.before.file) && in_input(&o.after.file))
+                .filter_map(|o| Some((Point::of(src, &o.before)?, Point::of(src, &o.after)?)))
+                .collect(),
+        )
+    }
+
+    /// `(p, w, w2, q)` for each pair of orderings `p before w`, `w2 before q` where `p`
+    /// and `q` are one thread's, in that order, and `w`, `w2` another's, in that order:
+    /// the other thread's accesses come between `p` and `q`.
+    fn sandwiches(&self) -> impl Iterator<Item = (&Point, &Point, &Point, &Point)> {
+        self.0.iter().flat_map(move |(p, w)| {
+            self.0.iter().filter_map(move |(w2, q)| {
+                let fits = p.thread == q.thread
+                    && w.thread == w2.thread
+                    && p.thread != w.thread
+                    && p.not_after(q)
+                    && w.not_after(w2);
+                fits.then_some((p, w, w2, q))
+            })
+        })
+    }
+}
+
+/// Where a point is under the mutex of a `Lock`: in one of its regions, or (an existing
+/// mutex) in a section the program already has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Section {
+    Region(usize),
+    Held,
+}
+
+fn is_loop(kind: &str) -> bool {
+    matches!(kind, "for_statement" | "while_statement" | "do_statement")
+}
+
+struct LockKills<'a> {
+    src: &'a Source,
+    mutex: &'a str,
+    new: bool,
+    regions: &'a [Region],
+}
+
+impl LockKills<'_> {
+    fn section(&self, p: &Point) -> Option<Section> {
+        let in_region = self.regions.iter().position(|r| {
+            r.function == p.function && r.first_line <= p.line && p.line <= r.last_line
+        });
+        match in_region {
+            Some(i) => Some(Section::Region(i)),
+            None if !self.new && held_at(self.src, p.stmt, self.mutex) => Some(Section::Held),
+            None => None,
+        }
+    }
+
+    /// `a` and `b` run in one execution of one section: in the same iteration, or in a
+    /// region that holds the whole loop around both.
+    fn together(&self, a: &Point, b: &Point) -> bool {
+        let Some(s) = self.section(a) else {
+            return false;
+        };
+        if self.section(b) != Some(s) || a.function != b.function {
+            return false;
+        }
+        if a.occurrence == b.occurrence {
+            return true;
+        }
+        let Section::Region(i) = s else {
+            return false;
+        };
+        let Some(r) = self.regions.get(i) else {
+            return false;
+        };
+        let mut cur = self.src.stmts.get(a.stmt).and_then(|s| s.parent);
+        while let Some(c) = cur {
+            let Some(st) = self.src.stmts.get(c) else {
+                break;
+            };
+            if is_loop(&st.kind)
+                && r.first_line <= st.first_line
+                && st.last_line <= r.last_line
+                && self.src.within(c).contains(&b.stmt)
+            {
+                return true;
+            }
+            cur = st.parent;
+        }
+        false
+    }
+
+    /// Two sections of one mutex run one after the other, whole: a root cause with an
+    /// ordering from one thread's section to another's and one back cannot happen in
+    /// either order.
+    fn kills(&self, c: &Cause) -> bool {
+        c.0.iter().any(|(x, y)| {
+            x.thread != y.thread
+                && c.0.iter().any(|(y2, x2)| {
+                    y2.thread == y.thread
+                        && x2.thread == x.thread
+                        && self.together(x, x2)
+                        && self.together(y, y2)
+                })
+        })
+    }
+}
+
+/// The two sides of a reordering, `(first, second)`: after the move every statement of
+/// `first` runs before every statement of `second`; before it, the opposite.
+fn reorder_sides(
+    src: &Source,
+    moved: u32,
+    target: u32,
+    after: bool,
+) -> Option<(Vec<usize>, Vec<usize>)> {
+    let (sm, st) = (src.statement_at(moved)?, src.statement_at(target)?);
+    for b in src.enclosing_blocks(sm) {
+        let (Some(cm), Some(ct)) = (src.child_of_block(b, sm), src.child_of_block(b, st)) else {
+            continue;
+        };
+        let stmts = &src.blocks.get(b)?.stmts;
+        let im = stmts.iter().position(|&x| x == cm)?;
+        let it = stmts.iter().position(|&x| x == ct)?;
+        let span = |r: std::ops::Range<usize>| -> Vec<usize> {
+            stmts
+                .get(r)
+                .unwrap_or(&[])
+                .iter()
+                .flat_map(|&s| src.within(s))
+                .collect()
+        };
+        let moved_stmts = src.within(cm);
+        return Some(if !after && it < im {
+            // Moved up over `it..im`: it now runs before them.
+            (moved_stmts, span(it..im))
+        } else if after && im < it {
+            // Moved down over `im+1..=it`: they now run before it.
+            (span(im + 1..it + 1), moved_stmts)
+        } else {
+            return None;
+        });
+    }
+    None
+}
+
+/// The root causes (indices of `causes`) that `a` kills.
+fn kill_set(src: &Source, a: &Action, causes: &[Cause]) -> Vec<usize> {
+    let kills = |c: &Cause| -> bool {
+        match a {
+            Action::Lock {
+                mutex,
+                new,
+                regions,
+            } => LockKills {
+                src,
+                mutex,
+                new: *new,
+                regions,
+            }
+            .kills(c),
+            Action::Reorder {
+                function,
+                moved,
+                target,
+                after,
+            } => reorder_sides(src, *moved, *target, *after).is_some_and(|(first, second)| {
+                // After the move `first` runs before `second`; a sandwich that needs `q`
+                // of `first` after `p` of `second` in one iteration cannot happen.
+                c.sandwiches().any(|(p, _, _, q)| {
+                    p.function == *function
+                        && p.occurrence == q.occurrence
+                        && second.contains(&p.stmt)
+                        && first.contains(&q.stmt)
+                })
+            }),
+            Action::Handshake {
+                writer,
+                after,
+                reader,
+                before,
+                ..
+            } => c.0.iter().any(|(r, w)| {
+                r.thread != w.thread
+                    && r.function == *reader
+                    && r.line >= *before
+                    && w.function == *writer
+                    && w.line <= *after
+            }),
+            Action::Join {
+                function,
+                line,
+                thread,
+            } => {
+                let routines: BTreeSet<String> = (0..src.stmts.len())
+                    .filter_map(|s| creation(src, s))
+                    .filter(|(h, _)| h == thread)
+                    .flat_map(|(_, f)| reachable(src, &f))
+                    .collect();
+                c.0.iter().any(|(x, y)| {
+                    x.thread != y.thread
+                        && x.function == *function
+                        && x.line >= *line
+                        && routines.contains(&y.function)
+                })
+            }
+            Action::Cover { parts } => parts
+                .iter()
+                .any(|p| !kill_set(src, p, std::slice::from_ref(c)).is_empty()),
+            _ => false,
+        }
+    };
+    causes
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| kills(c))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Sets `kills` on each proposal: the root causes it removes.
+pub fn mark_kills(
+    src: &Source,
+    proposals: &mut [Proposal],
+    causes: &[RootCause],
+    in_input: &dyn Fn(&str) -> bool,
+) {
+    let causes: Vec<Cause> = causes.iter().map(|c| Cause::of(src, c, in_input)).collect();
+    for p in proposals {
+        p.kills = kill_set(src, &p.action, &causes);
+    }
+}
+
+/// Two repairs that cannot be made together.
+fn conflict(src: &Source, a: &Proposal, b: &Proposal) -> bool {
+    let both: Vec<edit::Edit> = a.edits.iter().chain(&b.edits).cloned().collect();
+    if edit::apply(&src.text, &both).is_err() {
+        return true;
+    }
+    let regions = |p: &Proposal| -> Vec<Region> {
+        match &p.action {
+            Action::Lock { regions, .. } => regions.clone(),
+            _ => vec![],
+        }
+    };
+    let (ra, rb) = (regions(a), regions(b));
+    ra.iter().any(|x| {
+        rb.iter().any(|y| {
+            x.function == y.function && x.first_line <= y.last_line && y.first_line <= x.last_line
+        })
+    })
+}
+
+/// A repair's weight in the covering: the order of trying (`Proposal::cost`) as one
+/// number — a serializing repair or a higher tier outweighs any lock scope.
+fn weight(p: &Proposal) -> u64 {
+    let (serializes, tier, locked, new, edits) = p.cost();
+    u64::from(serializes) * 100_000
+        + u64::from(tier) * 10_000
+        + locked as u64 * 10
+        + u64::from(new) * 5
+        + edits as u64
+        + 1
+}
+
+/// Minimum covers of the root causes, and the root causes no proposal kills.
+#[derive(Clone, Debug, Default)]
+pub struct Covers {
+    pub covers: Vec<Vec<usize>>,
+    pub uncovered: Vec<usize>,
+}
+
+/// The minimum covers of the root causes, cheapest first: sets of proposals (indices)
+/// that together kill every root cause some proposal kills, no two in conflict, at most
+/// `max`. Root causes no proposal kills are left out (`uncovered`). The problem is a
+/// few dozen variables: the optimizer runs without a time limit (Z3 4.8's timeouts race,
+/// see `Session::set_gate_owning_deadline`).
+pub fn minimum_covers(src: &Source, proposals: &[Proposal], causes: usize, max: usize) -> Covers {
+    let killers: Vec<usize> = (0..proposals.len())
+        .filter(|&i| proposals.get(i).is_some_and(|p| !p.kills.is_empty()))
+        .collect();
+    let covered: BTreeSet<usize> = killers
+        .iter()
+        .filter_map(|&i| proposals.get(i))
+        .flat_map(|p| p.kills.iter().copied())
+        .collect();
+    let uncovered = (0..causes).filter(|c| !covered.contains(c)).collect();
+    if covered.is_empty() {
+        return Covers {
+            covers: vec![],
+            uncovered,
+        };
+    }
+    let opt = z3::Optimize::new();
+    let vars: Vec<(usize, Bool)> = killers
+        .iter()
+        .map(|&i| (i, Bool::new_const(format!("repair{i}"))))
+        .collect();
+    for c in &covered {
+        let lits: Vec<&Bool> = vars
+            .iter()
+            .filter(|(i, _)| proposals.get(*i).is_some_and(|p| p.kills.contains(c)))
+            .map(|(_, v)| v)
+            .collect();
+        opt.assert(Bool::or(&lits));
+    }
+    for (k, (i, vi)) in vars.iter().enumerate() {
+        for (j, vj) in vars.iter().skip(k + 1) {
+            if let (Some(a), Some(b)) = (proposals.get(*i), proposals.get(*j)) {
+                if conflict(src, a, b) {
+                    opt.assert(Bool::and(&[vi, vj]).not());
+                }
+            }
+        }
+        if let Some(p) = proposals.get(*i) {
+            opt.assert_soft(&vi.not(), weight(p), None);
+        }
+    }
+    let mut covers = Vec::new();
+    while covers.len() < max && opt.check(&[]) == SatResult::Sat {
+        let Some(m) = opt.get_model() else { break };
+        let chosen: Vec<(usize, &Bool)> = vars
+            .iter()
+            .filter(|(_, v)| m.eval(v, true).and_then(|b| b.as_bool()) == Some(true))
+            .map(|(i, v)| (*i, v))
+            .collect();
+        if chosen.is_empty() {
+            break;
+        }
+        // The next cover is another set (a superset of this one costs more and comes
+        // after any cheaper other set).
+        let lits: Vec<&Bool> = chosen.iter().map(|(_, v)| *v).collect();
+        opt.assert(Bool::and(&lits).not());
+        covers.push(chosen.into_iter().map(|(i, _)| i).collect());
+    }
+    Covers { covers, uncovered }
+}
+
+/// The proposals in the order to try them: each minimum cover first (one proposal, or
+/// several made as one `Cover`), then the rest as they were.
+pub fn covers_first(src: &Source, proposals: Vec<Proposal>, covers: &Covers) -> Vec<Proposal> {
+    let mut front = Vec::new();
+    let mut used = BTreeSet::new();
+    for cover in &covers.covers {
+        let parts: Vec<&Proposal> = cover.iter().filter_map(|&i| proposals.get(i)).collect();
+        match parts.as_slice() {
+            [] => {}
+            [one] => {
+                if used.insert(cover.clone()) {
+                    front.push((*one).clone());
+                }
+            }
+            several => {
+                let edits: Vec<edit::Edit> = several
+                    .iter()
+                    .flat_map(|p| p.edits.iter().cloned())
+                    .collect();
+                if edit::apply(&src.text, &edits).is_err() {
+                    continue;
+                }
+                let mut kills: Vec<usize> = several
+                    .iter()
+                    .flat_map(|p| p.kills.iter().copied())
+                    .collect();
+                kills.sort_unstable();
+                kills.dedup();
+                front.push(Proposal {
+                    action: Action::Cover {
+                        parts: several.iter().map(|p| p.action.clone()).collect(),
+                    },
+                    summary: several
+                        .iter()
+                        .map(|p| p.summary.as_str())
+                        .collect::<Vec<_>>()
+                        .join("; and "),
+                    edits,
+                    statements_locked: several.iter().map(|p| p.statements_locked).sum(),
+                    serializes: several.iter().any(|p| p.serializes),
+                    tier: several.iter().map(|p| p.tier).max().unwrap_or(0),
+                    kills,
+                });
+            }
+        }
+    }
+    let singles: BTreeSet<usize> = covers
+        .covers
+        .iter()
+        .filter(|c| c.len() == 1)
+        .flatten()
+        .copied()
+        .collect();
+    front.extend(
+        proposals
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| !singles.contains(i))
+            .map(|(_, p)| p),
+    );
+    front
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repair::actions::{Sites, propose};
+    use crate::rootcause::causes::CauseOrdering;
+
+    fn access(thread: u32, line: u32, var: &str, write: bool) -> Access {
+        Access {
+            thread,
+            file: "t.c".into(),
+            line,
+            variable: var.into(),
+            write,
+            sync: false,
+            statement: String::new(),
+            occurrence: 1,
+        }
+    }
+
+    /// A root cause from `(before, after)` pairs.
+    fn cause(orderings: Vec<(Access, Access)>) -> RootCause {
+        RootCause {
+            orderings: orderings
+                .into_iter()
+                .map(|(before, after)| CauseOrdering { before, after })
+                .collect(),
+            atomicity: None,
+            verified: Some(true),
+        }
+    }
+
+    fn marked(prog: &str, sites: &Sites, causes: &[RootCause]) -> (Source, Vec<Proposal>) {
+        let src = Source::parse(prog).expect("parses");
+        let mut props = propose(&src, sites);
+        mark_kills(&src, &mut props, causes, &|f| f == "t.c");
+        (src, props)
+    }
+
+    const SEAT: &str = r#"#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int seats = 1;
+void *buy(void *a) {
+  if (seats > 0) {
+    pthread_mutex_lock(&m);
+    seats = seats - 1;
+    pthread_mutex_unlock(&m);
+  }
+  return 0;
+}
+"#;
+
+    #[test]
+    fn a_section_over_the_check_and_the_act_kills_two_crossed_check_then_acts() {
+        // Each thread's check (line 5) ran before the other's act (line 7): whichever
+        // whole section runs first, one of the two orderings is reversed.
+        let c = cause(vec![
+            (access(2, 5, "seats", false), access(1, 7, "seats", true)),
+            (access(1, 5, "seats", false), access(2, 7, "seats", true)),
+        ]);
+        let sites = Sites {
+            ranked: vec![5, 7],
+            ..Sites::default()
+        };
+        let (src, props) = marked(SEAT, &sites, &[c]);
+        let widened = props
+            .iter()
+            .find(|p| {
+                matches!(&p.action, Action::Lock { new: false, regions, .. }
+                if regions.iter().any(|r| r.first_line <= 5 && 7 <= r.last_line))
+            })
+            .expect("the existing mutex widened over lines 5-7");
+        assert_eq!(widened.kills, vec![0]);
+        // A section over the act alone (the program as it is) leaves both orders possible.
+        let narrow = props.iter().find(|p| {
+            matches!(&p.action, Action::Lock { regions, .. }
+                if regions.iter().all(|r| r.first_line > 5))
+        });
+        assert!(narrow.is_none_or(|p| p.kills.is_empty()), "{narrow:?}");
+        let covers = minimum_covers(&src, &props, 1, MAX_COVERS);
+        assert!(!covers.covers.is_empty() && covers.uncovered.is_empty());
+        for cover in &covers.covers {
+            assert!(
+                cover
+                    .iter()
+                    .all(|&i| props.get(i).is_some_and(|p| p.kills == vec![0]))
+            );
+        }
+    }
+
+    const FLAG: &str = r#"#include <pthread.h>
+#include <assert.h>
+int data, flag;
+void *send(void *a) {
+  flag = 1;
+  data = 7;
+  return a;
+}
+void *recv(void *a) {
+  if (flag)
+    assert(data == 7);
+  return a;
+}
+"#;
+
+    #[test]
+    fn moving_the_data_before_the_flag_kills_the_read_between_them() {
+        // T1 raised the flag (5) before T2 read it (10); T2 read the data (11) before T1
+        // wrote it (6).
+        let c = cause(vec![
+            (access(1, 5, "flag", true), access(2, 10, "flag", false)),
+            (access(2, 11, "data", false), access(1, 6, "data", true)),
+        ]);
+        let sites = Sites {
+            ranked: vec![5, 6, 11],
+            ..Sites::default()
+        };
+        let (_, props) = marked(FLAG, &sites, &[c]);
+        let up = props
+            .iter()
+            .find(|p| {
+                matches!(
+                    p.action,
+                    Action::Reorder {
+                        moved: 6,
+                        target: 5,
+                        after: false,
+                        ..
+                    }
+                )
+            })
+            .expect("line 6 moved before line 5");
+        assert_eq!(up.kills, vec![0]);
+        // Moving it the other way round changes nothing the root cause needs.
+        for p in &props {
+            if let Action::Reorder { moved, target, .. } = p.action {
+                if (moved, target) != (6, 5) && (moved, target) != (5, 6) {
+                    assert!(p.kills.is_empty(), "{p:?}");
+                }
+            }
+        }
+    }
+
+    const ORDER: &str = r#"#include <pthread.h>
+#include <assert.h>
+int port;
+void *configure(void *a) {
+  port = 8080;
+  return a;
+}
+void *serve(void *a) {
+  int p = port;
+  assert(p == 8080);
+  return a;
+}
+"#;
+
+    #[test]
+    fn a_handshake_kills_the_read_that_came_before_the_write() {
+        let c = cause(vec![(
+            access(2, 9, "port", false),
+            access(1, 5, "port", true),
+        )]);
+        let sites = Sites {
+            ranked: vec![9, 5],
+            orders: vec![(5, 9)],
+            ..Sites::default()
+        };
+        let (_, props) = marked(ORDER, &sites, std::slice::from_ref(&c));
+        let h = props
+            .iter()
+            .find(|p| matches!(p.action, Action::Handshake { .. }))
+            .expect("a handshake");
+        assert_eq!(h.kills, vec![0]);
+        // The opposite ordering (the write first) is not what the handshake rules out.
+        let other = cause(vec![(
+            access(1, 5, "port", true),
+            access(2, 9, "port", false),
+        )]);
+        let (_, props) = marked(ORDER, &sites, &[other]);
+        assert!(props.iter().all(|p| p.kills.is_empty()), "{props:?}");
+    }
+
+    const TWO: &str = r#"#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int c, d;
+void *inc1(void *a) {
+  int t = c;
+  c = t + 1;
+  return a;
+}
+void *inc2(void *a) {
+  pthread_mutex_lock(&m);
+  int t = c;
+  c = t + 1;
+  pthread_mutex_unlock(&m);
+  d = c;
+  return a;
+}
+"#;
+
+    fn kills_of(prog: &str, a: &Action, c: &RootCause) -> Vec<usize> {
+        let src = Source::parse(prog).expect("parses");
+        kill_set(&src, a, &[Cause::of(&src, c, &|_| true)])
+    }
+
+    fn region(function: &str, first_line: u32, last_line: u32) -> Region {
+        Region {
+            function: function.into(),
+            first_line,
+            last_line,
+        }
+    }
+
+    #[test]
+    fn a_section_kills_only_when_both_threads_accesses_are_under_the_mutex() {
+        // Each thread read `c` before the other wrote it.
+        let lost = cause(vec![
+            (access(1, 5, "c", false), access(2, 12, "c", true)),
+            (access(2, 11, "c", false), access(1, 6, "c", true)),
+        ]);
+        let lock = |mutex: &str, new: bool, regions: Vec<Region>| Action::Lock {
+            mutex: mutex.into(),
+            new,
+            regions,
+        };
+        // inc2 already holds `m` around its read and write: `m` around inc1's two lines
+        // is enough, a new mutex there alone is not.
+        assert_eq!(
+            kills_of(TWO, &lock("m", false, vec![region("inc1", 5, 6)]), &lost),
+            vec![0]
+        );
+        assert!(kills_of(TWO, &lock("n", true, vec![region("inc1", 5, 6)]), &lost).is_empty());
+        assert_eq!(
+            kills_of(
+                TWO,
+                &lock(
+                    "n",
+                    true,
+                    vec![region("inc1", 5, 6), region("inc2", 11, 12)]
+                ),
+                &lost
+            ),
+            vec![0]
+        );
+        // Two sections that each hold one of inc1's accesses: the other thread may come
+        // between them.
+        assert!(
+            kills_of(
+                TWO,
+                &lock(
+                    "n",
+                    true,
+                    vec![
+                        region("inc1", 5, 5),
+                        region("inc1", 6, 6),
+                        region("inc2", 11, 12)
+                    ]
+                ),
+                &lost
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_handshake_kills_only_reads_at_or_after_the_wait() {
+        let h = Action::Handshake {
+            writer: "inc1".into(),
+            after: 6,
+            reader: "inc2".into(),
+            before: 12,
+            flag: "f".into(),
+        };
+        let early = cause(vec![(access(2, 11, "c", false), access(1, 6, "c", true))]);
+        let late = cause(vec![(access(2, 14, "c", false), access(1, 6, "c", true))]);
+        assert!(kills_of(TWO, &h, &early).is_empty());
+        assert_eq!(kills_of(TWO, &h, &late), vec![0]);
+        // A write after the flag is raised is not ordered by it.
+        let after = cause(vec![(access(2, 14, "c", false), access(1, 7, "c", true))]);
+        assert!(kills_of(TWO, &h, &after).is_empty());
+    }
+
+    #[test]
+    fn a_section_in_a_loop_body_does_not_hold_two_iterations_together() {
+        let prog = r#"#include <pthread.h>
+int c;
+void *inc1(void *a) {
+  for (int i = 0; i < 2; i++) {
+    int t = c;
+    c = t + 1;
+  }
+  return a;
+}
+void *inc2(void *a) {
+  c = 0;
+  return a;
+}
+"#;
+        // T2's reset came between T1's first read and its second write.
+        let mut second = access(1, 6, "c", true);
+        second.occurrence = 2;
+        let c = cause(vec![
+            (access(1, 5, "c", false), access(2, 11, "c", true)),
+            (access(2, 11, "c", true), second),
+        ]);
+        let lock = |regions: Vec<Region>| Action::Lock {
+            mutex: "n".into(),
+            new: true,
+            regions,
+        };
+        let body = lock(vec![region("inc1", 5, 6), region("inc2", 11, 11)]);
+        let whole = lock(vec![region("inc1", 4, 7), region("inc2", 11, 11)]);
+        assert!(kills_of(prog, &body, &c).is_empty());
+        assert_eq!(kills_of(prog, &whole, &c), vec![0]);
+    }
+
+    fn proposal(at: usize, kills: Vec<usize>, locked: usize) -> Proposal {
+        Proposal {
+            action: Action::WaitLoop {
+                function: "f".into(),
+                line: at as u32,
+            },
+            summary: format!("p{at}"),
+            edits: vec![edit::Edit::insert(at, "x")],
+            statements_locked: locked,
+            serializes: false,
+            tier: 0,
+            kills,
+        }
+    }
+
+    #[test]
+    fn the_cover_takes_two_cheap_repairs_over_one_dear_one_unless_they_conflict() {
+        let src = Source::parse("int a;\nint b;\nint c;\n").expect("parses");
+        let props = vec![
+            proposal(0, vec![0], 1),
+            proposal(7, vec![1], 1),
+            proposal(14, vec![0, 1], 40),
+        ];
+        let covers = minimum_covers(&src, &props, 3, MAX_COVERS);
+        assert_eq!(covers.covers.first(), Some(&vec![0, 1]));
+        assert_eq!(covers.covers.get(1), Some(&vec![2]));
+        assert_eq!(covers.uncovered, vec![2]);
+        let ordered = covers_first(&src, props.clone(), &covers);
+        let first = ordered.first().expect("a proposal");
+        assert!(matches!(&first.action, Action::Cover { parts } if parts.len() == 2));
+        assert_eq!(first.kills, vec![0, 1]);
+        assert_eq!(first.edits.len(), 2);
+        // Then the dear one (a cover by itself), then the rest, each once.
+        assert_eq!(
+            ordered
+                .iter()
+                .map(|p| p.summary.as_str())
+                .collect::<Vec<_>>(),
+            vec!["p0; and p7", "p14", "p0", "p7"]
+        );
+
+        // Two edits of one place cannot both be made: the dear one is the only cover.
+        let mut clash = props;
+        if let Some(p) = clash.get_mut(1) {
+            p.edits = vec![edit::Edit::delete(0, 3)];
+        }
+        if let Some(p) = clash.get_mut(0) {
+            p.edits = vec![edit::Edit::delete(1, 2)];
+        }
+        let covers = minimum_covers(&src, &clash, 2, MAX_COVERS);
+        assert_eq!(covers.covers, vec![vec![2]]);
+    }
+}
