@@ -455,6 +455,21 @@ fn the_first_repair_tried_removes_the_root_causes() {
     );
 }
 
+/// A program that writes `__VERIFIER_atomic_begin/end` sections is repaired with one: the
+/// sensor's two sections of one loop body become one (the human fix, when the root cause
+/// was found in time), never a pthread mutex beside the program's own convention.
+#[test]
+fn a_program_with_atomic_sections_gets_an_atomic_section() {
+    let r = first_repair("benchmarks/concbugs/reading_split_atomic.c");
+    assert_eq!(r["kind"], "atomic", "{r}");
+    let patch = r["patch"].as_str().unwrap_or_default();
+    assert!(!patch.contains("pthread_mutex"), "{patch}");
+    assert!(
+        patch.contains("-    __VERIFIER_atomic_end();\n-    __VERIFIER_atomic_begin();\n"),
+        "{patch}"
+    );
+}
+
 /// `localize --repair` is `repair`; the options it cannot honour are refused by name.
 #[test]
 fn localize_repair_is_repair() {

@@ -12,7 +12,8 @@
 //!   existing mutex. It kills a root cause with an ordering from one thread's section to
 //!   another thread's section and one back (ConcBugAssist's atomic region: another
 //!   thread's access between two of a section's; or two check-then-acts, each thread's
-//!   check before the other's act);
+//!   check before the other's act). An atomic section (`source::ATOMIC`) needs only one
+//!   side: no other thread runs inside it at all;
 //! * a **reordering** reverses the program order of the moved statement and those it
 //!   jumps over: it kills the same sandwich when `p` and `q` are on the two sides of the
 //!   move;
@@ -48,7 +49,7 @@ use z3::ast::Bool;
 use super::actions::joins::{creation, reachable};
 use super::actions::{Action, Proposal, Region, held_at};
 use super::edit;
-use super::source::Source;
+use super::source::{ATOMIC, Source};
 use crate::rootcause::causes::{Access, RootCause};
 
 /// Covers tried at most (each is one re-check).
@@ -185,14 +186,18 @@ impl LockKills<'_> {
     /// Two sections of one mutex run one after the other, whole: a root cause with an
     /// ordering from one thread's section to another's and one back cannot happen in
     /// either order.
+    ///
+    /// An atomic section is stronger: no other thread runs inside it, under the section or
+    /// not, so one thread's side alone decides.
     fn kills(&self, c: &Cause) -> bool {
+        let atomic = self.mutex == ATOMIC;
         c.0.iter().any(|(x, y)| {
             x.thread != y.thread
                 && c.0.iter().any(|(y2, x2)| {
                     y2.thread == y.thread
                         && x2.thread == x.thread
                         && self.together(x, x2)
-                        && self.together(y, y2)
+                        && (atomic || self.together(y, y2))
                 })
         })
     }
@@ -344,15 +349,13 @@ fn conflict(src: &Source, a: &Proposal, b: &Proposal) -> bool {
 }
 
 /// A repair's weight in the covering: the order of trying (`Proposal::cost`) as one
-/// number — a serializing repair or a higher tier outweighs any lock scope.
+/// number, without its tier — the tier says which sites a section was drawn from, a
+/// guess at the right lines that the kill set has now answered — so among the repairs
+/// that remove the root causes the narrowest scope wins, an existing mutex before a new
+/// one. A serializing repair outweighs any scope.
 fn weight(p: &Proposal) -> u64 {
-    let (serializes, tier, locked, new, edits) = p.cost();
-    u64::from(serializes) * 100_000
-        + u64::from(tier) * 10_000
-        + locked as u64 * 10
-        + u64::from(new) * 5
-        + edits as u64
-        + 1
+    let (serializes, _tier, locked, new, edits) = p.cost();
+    u64::from(serializes) * 100_000 + locked as u64 * 10 + u64::from(new) * 5 + edits as u64 + 1
 }
 
 /// Minimum covers of the root causes, and the root causes no proposal kills.
@@ -805,6 +808,23 @@ void *inc2(void *a) {
         let whole = lock(vec![region("inc1", 4, 7), region("inc2", 11, 11)]);
         assert!(kills_of(prog, &body, &c).is_empty());
         assert_eq!(kills_of(prog, &whole, &c), vec![0]);
+    }
+
+    #[test]
+    fn an_atomic_section_needs_only_the_interrupted_threads_side() {
+        let lost = cause(vec![
+            (access(1, 5, "c", false), access(2, 14, "c", true)),
+            (access(2, 14, "c", true), access(1, 6, "c", true)),
+        ]);
+        let section = |mutex: &str| Action::Lock {
+            mutex: mutex.into(),
+            new: false,
+            regions: vec![region("inc1", 5, 6)],
+        };
+        // inc2's write of `d` (line 14) is under no mutex: only an atomic section keeps it
+        // out of inc1's two lines.
+        assert_eq!(kills_of(TWO, &section(ATOMIC), &lost), vec![0]);
+        assert!(kills_of(TWO, &section("m"), &lost).is_empty());
     }
 
     fn proposal(at: usize, kills: Vec<usize>, locked: usize) -> Proposal {

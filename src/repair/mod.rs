@@ -9,7 +9,8 @@
 //! * **a critical section**: one mutex around a region of each function the sites are in
 //!   (ConcBugAssist's "atomic region" repair, as a lock), an existing mutex of the program
 //!   when its critical sections can be widened to cover the region (its inner lock and
-//!   unlock calls move out to the region's ends), otherwise a new one;
+//!   unlock calls move out to the region's ends), otherwise a new one; where the program
+//!   writes `__VERIFIER_atomic_begin/end` sections, an atomic section the same way;
 //! * **a reordering**: a statement moved before a nearby statement of the same block that
 //!   it does not depend on (textually: neither writes a name the other mentions) — a lock
 //!   taken in the other threads' order, an unlock moved before a join, a flag set after the
@@ -44,8 +45,8 @@
 //! several made together when no single one kills every root cause.
 //!
 //! Not built (issue 24): kill sets for the repairs other than critical sections,
-//! reorderings, handshakes and joins; `__VERIFIER_atomic_*` regions (a lock is used
-//! instead); value repairs beyond a candidate's condition. Verification is as strong as the check: with the built-in checker "no failure
+//! reorderings, handshakes and joins; a new `__VERIFIER_atomic_*` function (atomic
+//! *sections* are proposed where the program writes them: `source::ATOMIC`); value repairs beyond a candidate's condition. Verification is as strong as the check: with the built-in checker "no failure
 //! in any execution" when the explicit-state explorer finishes, otherwise within the
 //! bounds it names.
 

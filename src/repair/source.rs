@@ -84,10 +84,36 @@ pub struct Call {
     pub args: Vec<String>,
 }
 
+/// The program's atomic sections (`__VERIFIER_atomic_begin()` … `__VERIFIER_atomic_end()`)
+/// taken as one more mutex of the program, by this name: they pair up, nest and widen
+/// like a mutex's sections, and where a program already uses them a repair does too (a
+/// stronger section than a mutex's: no other thread runs inside it, locked or not).
+pub const ATOMIC: &str = "__VERIFIER_atomic";
+
+/// The statements that take and release `m` (see [`ATOMIC`]).
+pub fn lock_calls(m: &str) -> (String, String) {
+    if m == ATOMIC {
+        (
+            "__VERIFIER_atomic_begin();".to_string(),
+            "__VERIFIER_atomic_end();".to_string(),
+        )
+    } else {
+        (
+            format!("pthread_mutex_lock(&{m});"),
+            format!("pthread_mutex_unlock(&{m});"),
+        )
+    }
+}
+
 impl Call {
     /// The mutex of `pthread_mutex_lock(&m)`/`pthread_mutex_unlock(&m)`, as written without
-    /// the `&`: `m`, `acc->lock`.
+    /// the `&`: `m`, `acc->lock`; [`ATOMIC`] for an atomic section's begin and end.
     pub fn mutex(&self) -> Option<(&'static str, String)> {
+        match self.name.as_str() {
+            "__VERIFIER_atomic_begin" => return Some(("lock", ATOMIC.to_string())),
+            "__VERIFIER_atomic_end" => return Some(("unlock", ATOMIC.to_string())),
+            _ => {}
+        }
         let op = match self.name.as_str() {
             "pthread_mutex_lock" => "lock",
             "pthread_mutex_unlock" => "unlock",
@@ -120,6 +146,8 @@ pub struct Source {
     /// Top-level `pthread_mutex_t` variables declared with a plain name.
     pub global_mutexes: Vec<String>,
     pub includes_pthread: bool,
+    /// The program writes atomic sections (`__VERIFIER_atomic_begin`): a repair may too.
+    pub atomic_sections: bool,
     /// Local variables declared with a plain name (not arrays or pointers).
     pub locals: Vec<Local>,
 }
@@ -155,6 +183,7 @@ impl Source {
             idents: BTreeSet::new(),
             global_mutexes: vec![],
             includes_pthread: false,
+            atomic_sections: false,
             locals: vec![],
         };
         let root = tree.root_node();
@@ -186,6 +215,11 @@ impl Source {
             }
         }
         collect_idents(text, root, &mut s.idents);
+        s.atomic_sections = s.stmts.iter().any(|st| {
+            st.call
+                .as_ref()
+                .is_some_and(|c| c.name == "__VERIFIER_atomic_begin")
+        });
         // `#include` lines end at their newline, which tree-sitter counts in the node.
         if s.includes_end > 0 && !text[..s.includes_end].ends_with('\n') {
             s.includes_end = text[s.includes_end..]

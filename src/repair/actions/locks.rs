@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Action, Proposal, Region, delete_stmt, function_of, held_at, pairs};
 use crate::repair::edit::Edit;
-use crate::repair::source::Source;
+use crate::repair::source::{ATOMIC, Source, lock_calls};
 
 /// One region per function: the block that holds every site of the function, from the
 /// first site's statement to the last's.
@@ -290,9 +290,35 @@ fn grow(src: &Source, sp: &Span) -> Span {
     }
 }
 
+/// Calls an atomic section may not hold: blocking ones, and the atomic functions (an
+/// atomic call inside an atomic section is refused by the checkers).
+fn blocks_in_atomic(src: &Source, kids: &[usize]) -> bool {
+    kids.iter().flat_map(|&k| src.within(k)).any(|i| {
+        src.stmts.get(i).is_some_and(|st| {
+            st.idents.iter().any(|n| {
+                (n.starts_with("__VERIFIER_atomic_")
+                    && n != "__VERIFIER_atomic_begin"
+                    && n != "__VERIFIER_atomic_end")
+                    || matches!(
+                        n.as_str(),
+                        "pthread_mutex_lock"
+                            | "pthread_cond_wait"
+                            | "pthread_cond_timedwait"
+                            | "pthread_join"
+                            | "pthread_barrier_wait"
+                            | "pthread_rwlock_rdlock"
+                            | "pthread_rwlock_wrlock"
+                            | "sem_wait"
+                    )
+            })
+        })
+    })
+}
+
 fn locks_over(src: &Source, spans: &[Span]) -> Vec<Proposal> {
     let mut out = Vec::new();
-    for m in &src.global_mutexes {
+    let atomic = src.atomic_sections.then(|| ATOMIC.to_string());
+    for m in src.global_mutexes.iter().chain(atomic.as_ref()) {
         let mut edits = Vec::new();
         let mut regions = Vec::new();
         let mut locked = 0;
@@ -317,7 +343,7 @@ fn locks_over(src: &Source, spans: &[Span]) -> Vec<Proposal> {
                 break;
             };
             let kids = children(src, &w);
-            if !is_jump_free(src, &kids) {
+            if !is_jump_free(src, &kids) || (m == ATOMIC && blocks_in_atomic(src, &kids)) {
                 ok = false;
                 break;
             }
@@ -325,13 +351,8 @@ fn locks_over(src: &Source, spans: &[Span]) -> Vec<Proposal> {
                 ok = false;
                 break;
             };
-            edits.extend(wrap(
-                src,
-                first,
-                last,
-                &format!("pthread_mutex_lock(&{m});"),
-                &format!("pthread_mutex_unlock(&{m});"),
-            ));
+            let (lock, unlock) = lock_calls(m);
+            edits.extend(wrap(src, first, last, &lock, &unlock));
             edits.extend(removed.iter().filter_map(|&s| delete_stmt(src, s)));
             locked += kids.iter().map(|&k| src.within(k).len()).sum::<usize>() - removed.len();
             let (a, b) = lines_of(src, &kids);
@@ -342,11 +363,19 @@ fn locks_over(src: &Source, spans: &[Span]) -> Vec<Proposal> {
             });
         }
         if ok && !edits.is_empty() {
-            out.push(Proposal {
-                summary: format!(
+            let summary = if m == ATOMIC {
+                format!(
+                    "one atomic section (`__VERIFIER_atomic_begin/end`, as the program's own) around {}",
+                    describe_regions(&regions)
+                )
+            } else {
+                format!(
                     "take the existing mutex `{m}` around {}",
                     describe_regions(&regions)
-                ),
+                )
+            };
+            out.push(Proposal {
+                summary,
                 action: Action::Lock {
                     mutex: m.clone(),
                     new: false,
@@ -409,4 +438,67 @@ fn locks_over(src: &Source, spans: &[Span]) -> Vec<Proposal> {
         tier: 0,
     });
     out
+}
+
+#[cfg(test)]
+mod atomic_tests {
+    use super::*;
+    use crate::repair::edit::apply;
+
+    const SPLIT: &str = r#"extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
+int seq, reading;
+void *sensor(void *arg) {
+  int k;
+  for (k = 1; k <= 2; k++) {
+    __VERIFIER_atomic_begin();
+    seq = k;
+    __VERIFIER_atomic_end();
+    __VERIFIER_atomic_begin();
+    reading = 10 * k;
+    __VERIFIER_atomic_end();
+  }
+  return 0;
+}
+"#;
+
+    #[test]
+    fn two_atomic_sections_of_the_program_merge_into_one() {
+        let src = Source::parse(SPLIT).expect("parses");
+        assert!(src.atomic_sections);
+        let props = locks(&src, &[9, 10]);
+        let merged = props
+            .iter()
+            .find(|p| matches!(&p.action, Action::Lock { mutex, regions, .. }
+                if mutex == ATOMIC && regions.iter().all(|r| r.first_line == 7 && r.last_line == 12)))
+            .expect("the two sections of the loop body merged");
+        assert_eq!(merged.action.kind(), "atomic");
+        let text = apply(&src.text, &merged.edits).expect("applies");
+        assert!(
+            text.contains("    __VERIFIER_atomic_begin();\n    seq = k;\n    reading = 10 * k;\n    __VERIFIER_atomic_end();\n  }"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn no_atomic_section_where_the_program_has_none_or_it_would_block() {
+        let plain = SPLIT
+            .replace("__VERIFIER_atomic_begin();", "(void)0;")
+            .replace("__VERIFIER_atomic_end();", "(void)0;");
+        let src = Source::parse(&plain).expect("parses");
+        assert!(!src.atomic_sections);
+        assert!(
+            locks(&src, &[8, 11])
+                .iter()
+                .all(|p| p.action.kind() == "lock")
+        );
+        // A wait inside the region: an atomic section may not block.
+        let waits = SPLIT.replace("    seq = k;\n", "    seq = k;\n    pthread_join(h, 0);\n");
+        let src = Source::parse(&waits).expect("parses");
+        let props = locks(&src, &[8, 9]);
+        assert!(
+            props.iter().all(|p| p.action.kind() != "atomic"),
+            "{props:?}"
+        );
+    }
 }

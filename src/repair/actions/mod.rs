@@ -125,6 +125,7 @@ pub enum Action {
 impl Action {
     pub fn kind(&self) -> &'static str {
         match self {
+            Action::Lock { mutex, .. } if mutex == super::source::ATOMIC => "atomic",
             Action::Lock { .. } => "lock",
             Action::Reorder { .. } => "reorder",
             Action::Release { .. } => "release",

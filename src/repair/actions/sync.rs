@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use super::{Action, Proposal, Sites, delete_stmt, function_of, held_at, pairs, site_functions};
 use crate::repair::edit::Edit;
-use crate::repair::source::Source;
+use crate::repair::source::{Source, lock_calls};
 
 /// An unlock before each jump that leaves a function of the sites with a mutex held.
 pub(super) fn releases(src: &Source, sites: &Sites) -> Vec<Proposal> {
@@ -16,7 +16,7 @@ pub(super) fn releases(src: &Source, sites: &Sites) -> Vec<Proposal> {
             continue;
         }
         for m in held_mutexes(src, i) {
-            let unlock = format!("pthread_mutex_unlock(&{m});");
+            let (_, unlock) = lock_calls(&m);
             let edits = if st.block.is_some() {
                 match src.own_lines(i) {
                     Some((a, _)) => vec![Edit::insert(a, format!("{}{unlock}\n", src.indent(i)))],
