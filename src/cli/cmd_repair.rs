@@ -15,6 +15,7 @@ use seqloc::passes::Prepared;
 use seqloc::repair::{self, Sites, Source, Verification, Verifier, cover};
 use seqloc::report::repair::{RepairReport, RepairTimes};
 use seqloc::report::style::Style;
+use seqloc::rootcause::causes::{Access, CauseOrdering, RootCause};
 
 pub fn run(ctx: &Ctx, a: RepairArgs) -> Result<u8, Fail> {
     let t0 = Instant::now();
@@ -75,33 +76,7 @@ fn search_repairs(
 ) -> Result<(repair::Outcome, u64), Fail> {
     let src = Source::parse(text).map_err(|e| Fail::input(e.to_string()))?;
     let sites = sites(localized, &a.input.file);
-    let mut proposals = repair::actions::propose(&src, &sites);
-    let mut root_causes = (0, vec![]);
-    // A deadlock's root causes are orderings of lock calls, which only the locks'
-    // semantics make contradictory: the kill sets read data orderings (see
-    // `repair::cover`), so a deadlock's repairs keep the ordinary order (lock orders and
-    // releases first, drawn from the wait-for cycle).
-    let causes = localized
-        .causes
-        .as_ref()
-        .filter(|rc| !rc.causes.is_empty() && !sites.deadlock);
-    if let Some(rc) = causes {
-        let input = |f: &str| names_input(f, &a.input.file);
-        cover::mark_kills(&src, &mut proposals, &rc.causes, &input);
-        let covers = cover::minimum_covers(&src, &proposals, rc.causes.len(), cover::MAX_COVERS);
-        verbose(
-            ctx,
-            1,
-            format!(
-                "repair: {} root causes, minimum covers {:?} (proposal indices), none kills {:?}",
-                rc.causes.len(),
-                covers.covers,
-                covers.uncovered
-            ),
-        );
-        root_causes = (rc.causes.len(), covers.uncovered.clone());
-        proposals = cover::covers_first(&src, proposals, &covers);
-    }
+    let proposals = repair::actions::propose(&src, &sites);
     verbose(
         ctx,
         1,
@@ -123,16 +98,43 @@ fn search_repairs(
         per: Duration::from_secs_f64(a.verify_timeout.max(1.0)),
     };
     let t = Instant::now();
-    let mut outcome = repair::search(
-        &src,
-        &diff_path(&a.input.file),
-        proposals,
-        a.repairs as usize,
-        &mut v,
-    );
-    (outcome.root_causes, outcome.uncovered) = root_causes;
+    let path = diff_path(&a.input.file);
+    let want = a.repairs as usize;
+    // A deadlock's root causes are orderings of lock calls, which only the locks'
+    // semantics make contradictory: the kill sets read data orderings (see
+    // `repair::cover`), so a deadlock's repairs keep the ordinary order (lock orders and
+    // releases first, drawn from the wait-for cycle).
+    let causes = localized
+        .causes
+        .as_ref()
+        .filter(|rc| !rc.causes.is_empty() && !sites.deadlock);
+    let total = proposals.len();
+    let (mut outcome, rest, made) = match causes {
+        Some(rc) => {
+            let input = |f: &str| names_input(f, &a.input.file);
+            let c = cover::search_covered(
+                &src,
+                &path,
+                proposals,
+                rc.causes.clone(),
+                &input,
+                want,
+                &mut v,
+            );
+            (c.outcome, c.rest, c.made)
+        }
+        None => (repair::Outcome::default(), proposals, 0),
+    };
+    if outcome.verified.len() < want.max(1) && !outcome.out_of_time {
+        outcome.absorb(repair::search(&src, &path, rest, want, &mut v));
+    }
+    // Every proposal once, and each cover made of several.
+    outcome.proposed = total + made;
     if outcome.verified.is_empty() && !outcome.out_of_time {
         second_round(ctx, a, &src, &mut outcome, &mut v);
+    }
+    for n in &outcome.notes {
+        verbose(ctx, 1, format!("repair: {n}"));
     }
     for d in &outcome.dropped {
         verbose(ctx, 1, format!("repair dropped: {} — {}", d.summary, d.why));
@@ -488,5 +490,56 @@ impl Verifier for Recheck<'_> {
 
     fn expired(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    fn root_causes(&mut self, patched: &str) -> Vec<RootCause> {
+        let Ok(input) = patched_input(self.a, self.dir, patched) else {
+            return vec![];
+        };
+        let file = input.file.clone();
+        let run = match localize_run(self.ctx, &localize_args(self.a, input)) {
+            Ok(r) => r,
+            Err(f) => {
+                verbose(
+                    self.ctx,
+                    1,
+                    format!("repair: the cover's patched program: {}", f.message),
+                );
+                return vec![];
+            }
+        };
+        let Found::Localized { localized, .. } = &run.found else {
+            return vec![];
+        };
+        if localized.cex.violation.kind == seqloc::cex::ViolationKind::Deadlock {
+            return vec![];
+        }
+        let original = self.a.input.file.display().to_string();
+        let in_patched = |x: &Access| names_input(&x.file, &file);
+        let renamed = |x: &Access| Access {
+            file: original.clone(),
+            ..x.clone()
+        };
+        localized
+            .causes
+            .iter()
+            .flat_map(|rc| &rc.causes)
+            .filter(|c| {
+                c.orderings
+                    .iter()
+                    .all(|o| in_patched(&o.before) && in_patched(&o.after))
+            })
+            .map(|c| RootCause {
+                orderings: c
+                    .orderings
+                    .iter()
+                    .map(|o| CauseOrdering {
+                        before: renamed(&o.before),
+                        after: renamed(&o.after),
+                    })
+                    .collect(),
+                ..c.clone()
+            })
+            .collect()
     }
 }

@@ -41,16 +41,17 @@
 //! counts. So a cover is a proposal like any other: it is re-checked, and only the
 //! checker's answer makes it a repair.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 use z3::SatResult;
 use z3::ast::Bool;
 
 use super::actions::joins::{creation, reachable};
-use super::actions::{Action, Proposal, Region, held_at};
+use super::actions::{Action, Proposal, Region, Sites, held_at, propose};
 use super::edit;
 use super::source::{ATOMIC, Source};
-use crate::rootcause::causes::{Access, RootCause};
+use super::{Outcome, Verifier, search};
+use crate::rootcause::causes::{Access, CauseOrdering, RootCause};
 
 /// Covers tried at most (each is one re-check).
 pub const MAX_COVERS: usize = 3;
@@ -348,14 +349,20 @@ fn conflict(src: &Source, a: &Proposal, b: &Proposal) -> bool {
     })
 }
 
-/// A repair's weight in the covering: the order of trying (`Proposal::cost`) as one
-/// number, without its tier — the tier says which sites a section was drawn from, a
-/// guess at the right lines that the kill set has now answered — so among the repairs
-/// that remove the root causes the narrowest scope wins, an existing mutex before a new
-/// one. A serializing repair outweighs any scope.
-fn weight(p: &Proposal) -> u64 {
-    let (serializes, _tier, locked, new, edits) = p.cost();
-    u64::from(serializes) * 100_000 + locked as u64 * 10 + u64::from(new) * 5 + edits as u64 + 1
+/// A repair's weight in the covering, by its size: statements under the lock, lines
+/// changed, and a new mutex counted as three more statements locked (an existing mutex is
+/// preferred unless it locks much more); a serializing repair outweighs any size. The
+/// order of trying's tier is left out: it says which sites a proposal was drawn from, a
+/// guess at the right lines that the kill set has now answered.
+fn weight(src: &Source, p: &Proposal) -> u64 {
+    let (serializes, _tier, locked, new, _edits) = p.cost();
+    let lines = edit::apply(&src.text, &p.edits)
+        .map_or(p.edits.len(), |t| edit::lines_changed(&src.text, &t));
+    u64::from(serializes) * 100_000
+        + locked as u64 * 10
+        + lines as u64 * 3
+        + u64::from(new) * 30
+        + 1
 }
 
 /// Minimum covers of the root causes, and the root causes no proposal kills.
@@ -408,7 +415,7 @@ pub fn minimum_covers(src: &Source, proposals: &[Proposal], causes: usize, max: 
             }
         }
         if let Some(p) = proposals.get(*i) {
-            opt.assert_soft(&vi.not(), weight(p), None);
+            opt.assert_soft(&vi.not(), weight(src, p), None);
         }
     }
     let mut covers = Vec::new();
@@ -431,24 +438,22 @@ pub fn minimum_covers(src: &Source, proposals: &[Proposal], causes: usize, max: 
     Covers { covers, uncovered }
 }
 
-/// The proposals in the order to try them: each minimum cover first (one proposal, or
-/// several made as one `Cover`), then the rest as they were.
-pub fn covers_first(src: &Source, proposals: Vec<Proposal>, covers: &Covers) -> Vec<Proposal> {
-    let mut front = Vec::new();
-    let mut used = BTreeSet::new();
+/// The proposals each cover makes: one proposal, or several made as one `Cover`.
+pub fn cover_proposals(src: &Source, proposals: &[Proposal], covers: &Covers) -> Vec<Proposal> {
+    let mut out = Vec::new();
     for cover in &covers.covers {
         let parts: Vec<&Proposal> = cover.iter().filter_map(|&i| proposals.get(i)).collect();
         match parts.as_slice() {
             [] => {}
-            [one] => {
-                if used.insert(cover.clone()) {
-                    front.push((*one).clone());
-                }
-            }
+            [one] => out.push((*one).clone()),
             several => {
+                // Two new mutexes get the same fresh name and declaration: one
+                // declaration, one mutex for both.
+                let mut seen = HashSet::new();
                 let edits: Vec<edit::Edit> = several
                     .iter()
                     .flat_map(|p| p.edits.iter().cloned())
+                    .filter(|e| seen.insert(e.clone()))
                     .collect();
                 if edit::apply(&src.text, &edits).is_err() {
                     continue;
@@ -459,7 +464,7 @@ pub fn covers_first(src: &Source, proposals: Vec<Proposal>, covers: &Covers) -> 
                     .collect();
                 kills.sort_unstable();
                 kills.dedup();
-                front.push(Proposal {
+                out.push(Proposal {
                     action: Action::Cover {
                         parts: several.iter().map(|p| p.action.clone()).collect(),
                     },
@@ -477,28 +482,190 @@ pub fn covers_first(src: &Source, proposals: Vec<Proposal>, covers: &Covers) -> 
             }
         }
     }
-    let singles: BTreeSet<usize> = covers
-        .covers
+    out
+}
+
+/// Rounds of covering: after the covers of a round fail, the failure one of them leaves is
+/// localized again and its root causes join the set (ConcBugAssist's loop: a root cause
+/// the first failing run did not show is found in the run the repair still allows).
+pub const COVER_ROUNDS: usize = 3;
+
+/// A root cause of a patched program's failure with the patched program's lines taken
+/// back to the original's; orderings on lines the patch changed are left out (`None`
+/// when none is left).
+pub fn map_back(original: &str, patched: &str, c: &RootCause) -> Option<RootCause> {
+    let diff = similar::TextDiff::from_lines(original, patched);
+    let mut lines = std::collections::HashMap::new();
+    for op in diff.ops() {
+        if op.tag() == similar::DiffTag::Equal {
+            for (o, n) in op.old_range().zip(op.new_range()) {
+                lines.insert(n as u32 + 1, o as u32 + 1);
+            }
+        }
+    }
+    let back = |a: &Access| -> Option<Access> {
+        Some(Access {
+            line: *lines.get(&a.line)?,
+            ..a.clone()
+        })
+    };
+    let orderings: Vec<CauseOrdering> = c
+        .orderings
         .iter()
-        .filter(|c| c.len() == 1)
-        .flatten()
-        .copied()
+        .filter_map(|o| {
+            Some(CauseOrdering {
+                before: back(&o.before)?,
+                after: back(&o.after)?,
+            })
+        })
         .collect();
-    front.extend(
-        proposals
+    (!orderings.is_empty()).then(|| RootCause {
+        orderings,
+        ..c.clone()
+    })
+}
+
+/// The sites a root cause points at, for proposals: its accesses' lines, each read with
+/// the write it raced with, and — for a read that came before another thread's write —
+/// the ordering a handshake would add.
+fn sites_of(causes: &[RootCause], in_input: &dyn Fn(&str) -> bool) -> Sites {
+    let mut sites = Sites::default();
+    for o in causes.iter().flat_map(|c| &c.orderings) {
+        let (b, a) = (&o.before, &o.after);
+        if !in_input(&b.file) || !in_input(&a.file) {
+            continue;
+        }
+        for l in [b.line, a.line] {
+            if !sites.ranked.contains(&l) {
+                sites.ranked.push(l);
+            }
+        }
+        let (read, write) = match (b.write, a.write) {
+            (false, true) => (b, a),
+            (true, false) => (a, b),
+            _ => continue,
+        };
+        sites.flows.push((read.line, vec![write.line]));
+        if !b.write {
+            sites.orders.push((a.line, b.line));
+        }
+    }
+    sites
+}
+
+/// What the covering did: its re-checks, the proposals left for the ordinary order
+/// (those not tried, their kill sets over every root cause found), and the root causes.
+pub struct Covered {
+    pub outcome: Outcome,
+    pub rest: Vec<Proposal>,
+    /// Covers of several proposals made (proposals of their own).
+    pub made: usize,
+}
+
+/// Tries the minimum covers of `causes` until `want` verify, learning root causes from
+/// the failures covers leave for up to [`COVER_ROUNDS`] rounds.
+pub fn search_covered(
+    src: &Source,
+    diff_path: &str,
+    mut proposals: Vec<Proposal>,
+    mut causes: Vec<RootCause>,
+    in_input: &dyn Fn(&str) -> bool,
+    want: usize,
+    v: &mut dyn Verifier,
+) -> Covered {
+    let mut outcome = Outcome::default();
+    let mut tried: HashSet<String> = HashSet::new();
+    let mut uncovered = Vec::new();
+    let mut made = 0;
+    for round in 0..COVER_ROUNDS {
+        mark_kills(src, &mut proposals, &causes, in_input);
+        let covers = minimum_covers(src, &proposals, causes.len(), MAX_COVERS);
+        uncovered.clone_from(&covers.uncovered);
+        outcome.notes.push(format!(
+            "cover round {}: {} root causes, minimum covers {:?} (proposal indices), none kills {:?}",
+            round + 1,
+            causes.len(),
+            covers.covers,
+            covers.uncovered
+        ));
+        let fresh: Vec<Proposal> = cover_proposals(src, &proposals, &covers)
             .into_iter()
-            .enumerate()
-            .filter(|(i, _)| !singles.contains(i))
-            .map(|(_, p)| p),
-    );
-    front
+            .filter(|p| edit::apply(&src.text, &p.edits).is_ok_and(|t| tried.insert(t)))
+            .collect();
+        if fresh.is_empty() {
+            break;
+        }
+        made += fresh
+            .iter()
+            .filter(|p| matches!(p.action, Action::Cover { .. }))
+            .count();
+        let o = search(src, diff_path, fresh, want, v);
+        let left = o
+            .dropped
+            .iter()
+            .find_map(|d| d.still_fails.as_ref().map(|(_, t)| t.clone()));
+        outcome.absorb(o);
+        if outcome.verified.len() >= want.max(1) || outcome.out_of_time || v.expired() {
+            break;
+        }
+        let Some(patched) = left else { break };
+        let before = causes.len();
+        let found = v.root_causes(&patched);
+        let mut unmapped = 0;
+        for c in &found {
+            match map_back(&src.text, &patched, c) {
+                Some(m) if !causes.iter().any(|k| k.orderings == m.orderings) => causes.push(m),
+                Some(_) => {}
+                None => unmapped += 1,
+            }
+        }
+        outcome.notes.push(format!(
+            "cover round {}: the failure a cover leaves has {} root causes, {} new ({} only on lines the patch changed)",
+            round + 1,
+            found.len(),
+            causes.len() - before,
+            unmapped
+        ));
+        if causes.len() == before {
+            break;
+        }
+        // The new root causes' lines may be far from the first failure's sites: the
+        // proposals for them join the ones there are.
+        let mut known: HashSet<String> = proposals
+            .iter()
+            .filter_map(|p| edit::apply(&src.text, &p.edits).ok())
+            .collect();
+        let more: Vec<Proposal> = propose(
+            src,
+            &sites_of(causes.get(before..).unwrap_or(&[]), in_input),
+        )
+        .into_iter()
+        .filter(|p| edit::apply(&src.text, &p.edits).is_ok_and(|t| known.insert(t)))
+        .collect();
+        outcome.notes.push(format!(
+            "cover round {}: {} more proposals from the new root causes' lines",
+            round + 1,
+            more.len()
+        ));
+        proposals.extend(more);
+    }
+    outcome.root_causes = causes.len();
+    outcome.uncovered = uncovered;
+    let rest = proposals
+        .into_iter()
+        .filter(|p| edit::apply(&src.text, &p.edits).is_ok_and(|t| !tried.contains(&t)))
+        .collect();
+    Covered {
+        outcome,
+        rest,
+        made,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::repair::actions::{Sites, propose};
-    use crate::rootcause::causes::CauseOrdering;
 
     fn access(thread: u32, line: u32, var: &str, write: bool) -> Access {
         Access {
@@ -827,6 +994,123 @@ void *inc2(void *a) {
         assert!(kills_of(TWO, &section("m"), &lost).is_empty());
     }
 
+    const RACES: &str = r#"#include <pthread.h>
+int a, b;
+void *f(void *x) {
+  int t = a;
+  a = t + 1;
+  return x;
+}
+void *g(void *x) {
+  int u = b;
+  b = u + 1;
+  return x;
+}
+"#;
+
+    /// Each thread of a pair read `var` (line `read`) before the other wrote it
+    /// (`write`).
+    fn lost(threads: (u32, u32), var: &str, read: u32, write: u32) -> RootCause {
+        cause(vec![
+            (
+                access(threads.0, read, var, false),
+                access(threads.1, write, var, true),
+            ),
+            (
+                access(threads.1, read, var, false),
+                access(threads.0, write, var, true),
+            ),
+        ])
+    }
+
+    /// Passes a patched program with `f`'s marker and a lock over `g`'s read; otherwise it
+    /// fails, and the failure it leaves is `b`'s lost update, at the lines of a text one
+    /// line longer.
+    struct TwoRaces {
+        asked: usize,
+    }
+
+    impl Verifier for TwoRaces {
+        fn verify(&mut self, patched: &str) -> crate::repair::Verification {
+            let g_locked =
+                patched.contains("pthread_mutex_lock(&seqloc_repair_lock);\n  int u = b;");
+            if patched.contains("/*0*/") && g_locked {
+                crate::repair::Verification::Holds {
+                    exhaustive: true,
+                    reach: "no failure in any execution".into(),
+                }
+            } else {
+                crate::repair::Verification::Fails("fails at line 5".into())
+            }
+        }
+        fn expired(&self) -> bool {
+            false
+        }
+        fn root_causes(&mut self, patched: &str) -> Vec<RootCause> {
+            self.asked += 1;
+            assert!(patched.starts_with("/*0*/\n"), "{patched}");
+            vec![lost((3, 4), "b", 10, 11)]
+        }
+    }
+
+    #[test]
+    fn a_root_cause_the_first_run_did_not_show_is_learnt_and_covered_too() {
+        let src = Source::parse(RACES).expect("parses");
+        let lock = |i: usize, function: &str, first: u32| Proposal {
+            action: Action::Lock {
+                mutex: format!("n{i}"),
+                new: true,
+                regions: vec![region(function, first, first + 1)],
+            },
+            summary: format!("lock {function}"),
+            // A line of its own at the top: the rest of the text keeps its lines.
+            edits: vec![edit::Edit::insert(0, format!("/*{i}*/\n"))],
+            statements_locked: 2,
+            serializes: false,
+            tier: 0,
+            kills: vec![],
+        };
+        // Only `f`'s race was seen: no proposal for `g` yet.
+        let props = vec![lock(0, "f", 4)];
+        let mut v = TwoRaces { asked: 0 };
+        let c = search_covered(
+            &src,
+            "t.c",
+            props,
+            vec![lost((1, 2), "a", 4, 5)],
+            &|f| f == "t.c",
+            1,
+            &mut v,
+        );
+        assert_eq!(v.asked, 1);
+        assert_eq!(c.outcome.root_causes, 2, "{:?}", c.outcome.notes);
+        let r = c.outcome.verified.first().expect("a verified cover");
+        assert!(
+            matches!(&r.proposal.action, Action::Cover { parts } if parts.len() == 2),
+            "{:?}",
+            r.proposal
+        );
+        assert_eq!(r.proposal.kills, vec![0, 1]);
+        assert!(r.patched.starts_with("/*0*/\n"), "{}", r.patched);
+        assert_eq!(c.made, c.outcome.checked - 1, "{:?}", c.outcome.notes);
+    }
+
+    #[test]
+    fn a_patched_programs_lines_are_taken_back_and_changed_ones_left_out() {
+        let patched = format!("/*new*/\n{}", RACES.replace("  a = t + 1;", "  a = t + 2;"));
+        let c = lost((1, 2), "b", 10, 11);
+        let back = map_back(RACES, &patched, &c).expect("maps");
+        let lines: Vec<(u32, u32)> = back
+            .orderings
+            .iter()
+            .map(|o| (o.before.line, o.after.line))
+            .collect();
+        assert_eq!(lines, vec![(9, 10), (9, 10)]);
+        // Line 6 of the patched text is the changed write of `a`.
+        let a = lost((1, 2), "a", 5, 6);
+        assert!(map_back(RACES, &patched, &a).is_none());
+    }
+
     fn proposal(at: usize, kills: Vec<usize>, locked: usize) -> Proposal {
         Proposal {
             action: Action::WaitLoop {
@@ -843,6 +1127,23 @@ void *inc2(void *a) {
     }
 
     #[test]
+    fn two_new_mutexes_of_one_cover_are_declared_once() {
+        let src = Source::parse("int a;\nint b;\nint c;\n").expect("parses");
+        let decl = edit::Edit::insert(0, "pthread_mutex_t n;\n");
+        let mut props = vec![proposal(7, vec![0], 1), proposal(14, vec![1], 1)];
+        for p in &mut props {
+            p.edits.insert(0, decl.clone());
+        }
+        let covers = minimum_covers(&src, &props, 2, 1);
+        let made = cover_proposals(&src, &props, &covers);
+        let text = made
+            .first()
+            .and_then(|p| edit::apply(&src.text, &p.edits).ok())
+            .expect("one cover");
+        assert_eq!(text.matches("pthread_mutex_t n;").count(), 1, "{text}");
+    }
+
+    #[test]
     fn the_cover_takes_two_cheap_repairs_over_one_dear_one_unless_they_conflict() {
         let src = Source::parse("int a;\nint b;\nint c;\n").expect("parses");
         let props = vec![
@@ -854,18 +1155,14 @@ void *inc2(void *a) {
         assert_eq!(covers.covers.first(), Some(&vec![0, 1]));
         assert_eq!(covers.covers.get(1), Some(&vec![2]));
         assert_eq!(covers.uncovered, vec![2]);
-        let ordered = covers_first(&src, props.clone(), &covers);
-        let first = ordered.first().expect("a proposal");
+        let tried = cover_proposals(&src, &props, &covers);
+        let first = tried.first().expect("a proposal");
         assert!(matches!(&first.action, Action::Cover { parts } if parts.len() == 2));
         assert_eq!(first.kills, vec![0, 1]);
         assert_eq!(first.edits.len(), 2);
-        // Then the dear one (a cover by itself), then the rest, each once.
         assert_eq!(
-            ordered
-                .iter()
-                .map(|p| p.summary.as_str())
-                .collect::<Vec<_>>(),
-            vec!["p0; and p7", "p14", "p0", "p7"]
+            tried.iter().map(|p| p.summary.as_str()).collect::<Vec<_>>(),
+            vec!["p0; and p7", "p14"]
         );
 
         // Two edits of one place cannot both be made: the dear one is the only cover.

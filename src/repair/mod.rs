@@ -42,12 +42,16 @@
 //! When the localization found root causes, each proposal's kill set (the root causes it
 //! removes) is read from the text and the minimum binate covers of them (ConcBugAssist's
 //! choice, solved with Z3's optimizer: `cover`) are tried first — one proposal, or
-//! several made together when no single one kills every root cause.
+//! several made together when no single one kills every root cause. When a round's
+//! covers all fail, the failure one leaves is localized again and its root causes join
+//! the set (`cover::search_covered`, ConcBugAssist's loop).
 //!
 //! Not built (issue 24): kill sets for the repairs other than critical sections,
 //! reorderings, handshakes and joins; a new `__VERIFIER_atomic_*` function (atomic
-//! *sections* are proposed where the program writes them: `source::ATOMIC`); value repairs beyond a candidate's condition. Verification is as strong as the check: with the built-in checker "no failure
-//! in any execution" when the explicit-state explorer finishes, otherwise within the
+//! *sections* are proposed where the program writes them: `source::ATOMIC`); value
+//! repairs beyond a candidate's condition. Verification is as strong as the check: with
+//! the built-in checker "no failure in any execution" when the explicit-state explorer
+//! finishes, otherwise within the
 //! bounds it names.
 
 pub mod actions;
@@ -83,6 +87,12 @@ pub trait Verifier {
     fn verify(&mut self, patched: &str) -> Verification;
     /// The time for repairs is over.
     fn expired(&self) -> bool;
+    /// The root causes of a patched program that still fails (not by a deadlock),
+    /// localized again: lines of the patched text, every access in the input file and
+    /// named as the original. None when they are not looked for or not found.
+    fn root_causes(&mut self, _patched: &str) -> Vec<crate::rootcause::causes::RootCause> {
+        Vec::new()
+    }
 }
 
 /// A proposal that verified.
@@ -121,6 +131,20 @@ pub struct Outcome {
     /// proposal kills.
     pub root_causes: usize,
     pub uncovered: Vec<usize>,
+    /// What the search did, for `-v`.
+    pub notes: Vec<String>,
+}
+
+impl Outcome {
+    /// Another search's re-checks added to these.
+    pub fn absorb(&mut self, o: Outcome) {
+        self.verified.extend(o.verified);
+        self.dropped.extend(o.dropped);
+        self.proposed += o.proposed;
+        self.checked += o.checked;
+        self.out_of_time |= o.out_of_time;
+        self.notes.extend(o.notes);
+    }
 }
 
 /// A repair in two steps: `first` (whose patched program still failed) and then `then`,
@@ -139,7 +163,8 @@ pub fn combine(src: &Source, diff_path: &str, first: &Proposal, then: Verified) 
             },
             statements_locked: first.statements_locked + then.proposal.statements_locked,
             serializes: first.serializes || then.proposal.serializes,
-            kills: Vec::new(),
+            // The second step's root causes are another localization's.
+            kills: first.kills.clone(),
             tier: first.tier.max(then.proposal.tier),
             edits,
         },
