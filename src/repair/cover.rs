@@ -13,10 +13,13 @@
 //!   another thread's section and one back (ConcBugAssist's atomic region: another
 //!   thread's access between two of a section's; or two check-then-acts, each thread's
 //!   check before the other's act). An atomic section (`source::ATOMIC`) needs only one
-//!   side: no other thread runs inside it at all;
+//!   side: no other thread runs inside it at all. A section holds the accesses of the
+//!   helpers its calls reach as well as its own lines';
 //! * a **reordering** reverses the program order of the moved statement and those it
 //!   jumps over: it kills the same sandwich when `p` and `q` are on the two sides of the
-//!   move;
+//!   move; a `pthread_join` moved up makes what it jumps over wait for the whole thread,
+//!   a `pthread_create` moved down starts the thread after it (an ordering the other way
+//!   round is killed);
 //! * a **handshake** makes a statement wait for another thread's write: it kills a root
 //!   cause in which the waiting thread (at or after that statement) runs an access before
 //!   the writer's access at or before the write — the opposite order (ConcBugAssist's
@@ -135,13 +138,52 @@ struct LockKills<'a> {
     mutex: &'a str,
     new: bool,
     regions: &'a [Region],
+    /// Per region, the functions its calls reach.
+    called: Vec<BTreeSet<String>>,
 }
 
-impl LockKills<'_> {
+impl<'a> LockKills<'a> {
+    fn new(src: &'a Source, mutex: &'a str, new: bool, regions: &'a [Region]) -> Self {
+        let defined: BTreeSet<&str> = src.stmts.iter().map(|s| s.function.as_str()).collect();
+        let called = regions
+            .iter()
+            .map(|r| {
+                src.stmts
+                    .iter()
+                    .filter(|st| {
+                        st.function == r.function
+                            && r.first_line <= st.first_line
+                            && st.last_line <= r.last_line
+                    })
+                    .flat_map(|st| st.idents.iter())
+                    .filter(|g| **g != r.function && defined.contains(g.as_str()))
+                    .flat_map(|g| reachable(src, g))
+                    .collect()
+            })
+            .collect();
+        LockKills {
+            src,
+            mutex,
+            new,
+            regions,
+            called,
+        }
+    }
+
+    /// Whether region `i` holds `p`: on one of its lines, or in a function that a call
+    /// on one of its lines reaches (an access inside a helper the section calls).
+    fn holds(&self, i: usize, p: &Point) -> bool {
+        let Some(r) = self.regions.get(i) else {
+            return false;
+        };
+        if r.function == p.function {
+            return r.first_line <= p.line && p.line <= r.last_line;
+        }
+        self.called.get(i).is_some_and(|c| c.contains(&p.function))
+    }
+
     fn section(&self, p: &Point) -> Option<Section> {
-        let in_region = self.regions.iter().position(|r| {
-            r.function == p.function && r.first_line <= p.line && p.line <= r.last_line
-        });
+        let in_region = (0..self.regions.len()).find(|&i| self.holds(i, p));
         match in_region {
             Some(i) => Some(Section::Region(i)),
             None if !self.new && held_at(self.src, p.stmt, self.mutex) => Some(Section::Held),
@@ -155,11 +197,16 @@ impl LockKills<'_> {
         let Some(s) = self.section(a) else {
             return false;
         };
-        if self.section(b) != Some(s) || a.function != b.function {
+        if self.section(b) != Some(s) {
             return false;
         }
-        if a.occurrence == b.occurrence {
+        // One execution of a section: the same iteration of one function's code; or, for
+        // accesses in two helpers the section calls, the first execution of each.
+        if a.occurrence == b.occurrence && (a.function == b.function || a.occurrence == 1) {
             return true;
+        }
+        if a.function != b.function {
+            return false;
         }
         let Section::Region(i) = s else {
             return false;
@@ -242,21 +289,76 @@ fn reorder_sides(
     None
 }
 
+/// The functions a thread started with handle `h` runs (its start routine and what it
+/// calls).
+fn routines_of(src: &Source, h: &str) -> BTreeSet<String> {
+    (0..src.stmts.len())
+        .filter_map(|s| creation(src, s))
+        .filter(|(x, _)| x == h)
+        .flat_map(|(_, f)| reachable(src, &f))
+        .collect()
+}
+
+/// A join or a creation moved: a join that now comes before statements `second` makes
+/// them wait for the whole thread (an ordering of theirs before one of the thread's
+/// accesses cannot happen); a creation that now comes after statements `first` starts the
+/// thread after them (an ordering of the thread's access before theirs cannot happen).
+fn thread_moved(
+    src: &Source,
+    c: &Cause,
+    function: &str,
+    first: &[usize],
+    second: &[usize],
+) -> bool {
+    let call_of = |stmts: &[usize], name: &str| -> Option<String> {
+        stmts.iter().find_map(|&s| {
+            let call = src.stmts.get(s)?.call.as_ref()?;
+            if call.name != name {
+                return None;
+            }
+            let h = call.args.first()?.trim();
+            Some(h.strip_prefix('&').unwrap_or(h).trim().to_string())
+        })
+    };
+    let in_thread = |routines: &BTreeSet<String>, y: &Point| routines.contains(&y.function);
+    if let Some(h) = call_of(first, "pthread_join") {
+        let routines = routines_of(src, &h);
+        if c.0.iter().any(|(x, y)| {
+            x.thread != y.thread
+                && x.function == function
+                && second.contains(&x.stmt)
+                && in_thread(&routines, y)
+        }) {
+            return true;
+        }
+    }
+    if let Some(h) = call_of(second, "pthread_create") {
+        let routines = routines_of(src, &h);
+        if c.0.iter().any(|(y, x)| {
+            x.thread != y.thread
+                && x.function == function
+                && first.contains(&x.stmt)
+                && in_thread(&routines, y)
+        }) {
+            return true;
+        }
+    }
+    false
+}
+
 /// The root causes (indices of `causes`) that `a` kills.
 fn kill_set(src: &Source, a: &Action, causes: &[Cause]) -> Vec<usize> {
+    let lock = match a {
+        Action::Lock {
+            mutex,
+            new,
+            regions,
+        } => Some(LockKills::new(src, mutex, *new, regions)),
+        _ => None,
+    };
     let kills = |c: &Cause| -> bool {
         match a {
-            Action::Lock {
-                mutex,
-                new,
-                regions,
-            } => LockKills {
-                src,
-                mutex,
-                new: *new,
-                regions,
-            }
-            .kills(c),
+            Action::Lock { .. } => lock.as_ref().is_some_and(|l| l.kills(c)),
             Action::Reorder {
                 function,
                 moved,
@@ -265,12 +367,13 @@ fn kill_set(src: &Source, a: &Action, causes: &[Cause]) -> Vec<usize> {
             } => reorder_sides(src, *moved, *target, *after).is_some_and(|(first, second)| {
                 // After the move `first` runs before `second`; a sandwich that needs `q`
                 // of `first` after `p` of `second` in one iteration cannot happen.
-                c.sandwiches().any(|(p, _, _, q)| {
+                let sandwich = c.sandwiches().any(|(p, _, _, q)| {
                     p.function == *function
                         && p.occurrence == q.occurrence
                         && second.contains(&p.stmt)
                         && first.contains(&q.stmt)
-                })
+                });
+                sandwich || thread_moved(src, c, function, &first, &second)
             }),
             Action::Handshake {
                 writer,
@@ -290,11 +393,7 @@ fn kill_set(src: &Source, a: &Action, causes: &[Cause]) -> Vec<usize> {
                 line,
                 thread,
             } => {
-                let routines: BTreeSet<String> = (0..src.stmts.len())
-                    .filter_map(|s| creation(src, s))
-                    .filter(|(h, _)| h == thread)
-                    .flat_map(|(_, f)| reachable(src, &f))
-                    .collect();
+                let routines = routines_of(src, thread);
                 c.0.iter().any(|(x, y)| {
                     x.thread != y.thread
                         && x.function == *function
@@ -665,6 +764,7 @@ pub fn search_covered(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::repair::actions::tests::SEAT;
     use crate::repair::actions::{Sites, propose};
 
     fn access(thread: u32, line: u32, var: &str, write: bool) -> Access {
@@ -698,19 +798,6 @@ mod tests {
         mark_kills(&src, &mut props, causes, &|f| f == "t.c");
         (src, props)
     }
-
-    const SEAT: &str = r#"#include <pthread.h>
-pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-int seats = 1;
-void *buy(void *a) {
-  if (seats > 0) {
-    pthread_mutex_lock(&m);
-    seats = seats - 1;
-    pthread_mutex_unlock(&m);
-  }
-  return 0;
-}
-"#;
 
     #[test]
     fn a_section_over_the_check_and_the_act_kills_two_crossed_check_then_acts() {
@@ -1109,6 +1196,77 @@ void *g(void *x) {
         // Line 6 of the patched text is the changed write of `a`.
         let a = lost((1, 2), "a", 5, 6);
         assert!(map_back(RACES, &patched, &a).is_none());
+    }
+
+    const HELPERS: &str = r#"#include <pthread.h>
+int hits;
+int get(void) {
+  return hits;
+}
+void set(int v) {
+  hits = v;
+}
+void *visit(void *a) {
+  int h = get();
+  set(h + 1);
+  return a;
+}
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, visit, 0);
+  hits = 5;
+  pthread_join(t, 0);
+  return hits;
+}
+"#;
+
+    #[test]
+    fn a_section_holds_what_the_helpers_it_calls_access() {
+        // T2's get (line 4) before T1's set (7); T1's set before T2's set: both visitors
+        // read before either wrote.
+        let c = cause(vec![
+            (access(2, 4, "hits", false), access(1, 7, "hits", true)),
+            (access(1, 7, "hits", true), access(2, 7, "hits", true)),
+        ]);
+        let lock = |first, last| Action::Lock {
+            mutex: "n".into(),
+            new: true,
+            regions: vec![region("visit", first, last)],
+        };
+        assert_eq!(kills_of(HELPERS, &lock(10, 11), &c), vec![0]);
+        // Around the set alone: the get of one visitor can still come between.
+        assert!(kills_of(HELPERS, &lock(11, 11), &c).is_empty());
+    }
+
+    #[test]
+    fn a_join_moved_up_or_a_creation_moved_down_orders_the_whole_thread() {
+        // main's write (line 17) came before the thread's read (4).
+        let early = cause(vec![(
+            access(0, 17, "hits", true),
+            access(1, 4, "hits", false),
+        )]);
+        let join_up = Action::Reorder {
+            function: "main".into(),
+            moved: 18,
+            target: 17,
+            after: false,
+        };
+        assert_eq!(kills_of(HELPERS, &join_up, &early), vec![0]);
+        // The thread's read (4) came before main's write (17): creating the thread after
+        // the write rules that out; joining it earlier does not.
+        let late = cause(vec![(
+            access(1, 4, "hits", false),
+            access(0, 17, "hits", true),
+        )]);
+        let create_down = Action::Reorder {
+            function: "main".into(),
+            moved: 16,
+            target: 17,
+            after: true,
+        };
+        assert_eq!(kills_of(HELPERS, &create_down, &late), vec![0]);
+        assert!(kills_of(HELPERS, &join_up, &late).is_empty());
+        assert!(kills_of(HELPERS, &create_down, &early).is_empty());
     }
 
     fn proposal(at: usize, kills: Vec<usize>, locked: usize) -> Proposal {

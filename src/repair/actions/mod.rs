@@ -337,11 +337,12 @@ fn mentions(src: &Source, s: usize, name: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::repair::edit::apply;
 
-    const SEAT: &str = r#"#include <pthread.h>
+    /// A check-then-act: the test of `seats` outside the critical section.
+    pub(crate) const SEAT: &str = r#"#include <pthread.h>
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 int seats = 1;
 void *buy(void *a) {
