@@ -297,30 +297,32 @@ fn thread_moved(
             Some(h.strip_prefix('&').unwrap_or(h).trim().to_string())
         })
     };
-    let in_thread = |routines: &BTreeSet<String>, y: &Point| routines.contains(&y.function);
     if let Some(h) = call_of(first, "pthread_join") {
-        let routines = routines_of(src, &h);
-        if c.0.iter().any(|(x, y)| {
-            x.thread != y.thread
-                && x.function == function
-                && second.contains(&x.stmt)
-                && in_thread(&routines, y)
-        }) {
+        let waits = |x: &Point| x.function == function && second.contains(&x.stmt);
+        if creator_before_thread(c, &routines_of(src, &h), waits) {
             return true;
         }
     }
     if let Some(h) = call_of(second, "pthread_create") {
-        let routines = routines_of(src, &h);
-        if c.0.iter().any(|(y, x)| {
-            x.thread != y.thread
-                && x.function == function
-                && first.contains(&x.stmt)
-                && in_thread(&routines, y)
-        }) {
+        // The thread's access before the creator's: the cause's orderings turned round.
+        let flipped = Cause(c.0.iter().map(|(y, x)| (x.clone(), y.clone())).collect());
+        let earlier = |x: &Point| x.function == function && first.contains(&x.stmt);
+        if creator_before_thread(&flipped, &routines_of(src, &h), earlier) {
             return true;
         }
     }
     false
+}
+
+/// Whether the cause orders an access of the creator that `creator` picks before an access
+/// of the thread (a function of `routines`): what a join there rules out.
+fn creator_before_thread(
+    c: &Cause,
+    routines: &BTreeSet<String>,
+    creator: impl Fn(&Point) -> bool,
+) -> bool {
+    c.0.iter()
+        .any(|(x, y)| x.thread != y.thread && creator(x) && routines.contains(&y.function))
 }
 
 /// The root causes (indices of `causes`) that `a` kills.
@@ -369,15 +371,9 @@ pub(super) fn kill_set(src: &Source, a: &Action, causes: &[Cause]) -> Vec<usize>
                 function,
                 line,
                 thread,
-            } => {
-                let routines = routines_of(src, thread);
-                c.0.iter().any(|(x, y)| {
-                    x.thread != y.thread
-                        && x.function == *function
-                        && x.line >= *line
-                        && routines.contains(&y.function)
-                })
-            }
+            } => creator_before_thread(c, &routines_of(src, thread), |x| {
+                x.function == *function && x.line >= *line
+            }),
             Action::Cover { parts } => parts
                 .iter()
                 .any(|p| !kill_set(src, p, std::slice::from_ref(c)).is_empty()),
