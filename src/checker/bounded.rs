@@ -27,6 +27,9 @@ pub enum Probed {
     Found {
         cex: Box<Counterexample>,
         notes: Vec<String>,
+        /// How the counterexample was chosen, for `-v` (the built-in checker's canonical
+        /// choice: `checker::builtin::canonical`).
+        detail: Option<String>,
     },
     /// No failure within the bounds; `reached` names the loops (`file:line`) whose bound was
     /// reached, empty when every loop ran to its end; `other` where another bound of the

@@ -708,6 +708,7 @@ fn deepen(
         max_switches: opts.max_switches,
         deadline,
         gate: ctl.gate.clone(),
+        canonical: opts.fewest_rounds,
     };
     let steer = Steering { ctl, user };
     Ok(super::deepen::deepen(&mut search, &plan, &steer)?)

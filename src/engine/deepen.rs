@@ -156,9 +156,12 @@ pub fn deepen<S: BoundedSearch>(
             solve_ms,
         };
         let (reached, other) = match result {
-            Probed::Found { cex, notes } => {
+            Probed::Found { cex, notes, detail } => {
                 let deadlock = cex.violation.kind == ViolationKind::Deadlock;
                 phase.result = if deadlock { "deadlock" } else { "failure" }.into();
+                if let Some(d) = detail {
+                    phase.result.push_str(&format!(" ({d})"));
+                }
                 phases.push(phase);
                 let notes = with_notes(notes, search);
                 return Ok(CheckOutcome {
@@ -448,6 +451,7 @@ mod tests {
                 Probed::Found {
                     cex: cex(),
                     notes: vec![],
+                    detail: None,
                 }
             } else if rung.unwind >= self.loops_end {
                 Probed::NoFailure {

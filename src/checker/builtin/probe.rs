@@ -3,7 +3,7 @@
 //! `unwind` times, encoded afresh, and one solver call for a violated property.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::symex::Cut;
 use super::{Answer, BmcError, Properties, Session, SolveGate, Stats, Undecided};
@@ -33,10 +33,18 @@ pub struct BoundedProbe<'a> {
     /// Closed by a search beside this one: the solver call in progress is interrupted and
     /// the phase ends as at the time limit.
     pub gate: Arc<SolveGate>,
+    /// Report the failing run `canonical`'s criterion picks, not the solver's first (for
+    /// an explanation: the ranking must not change with the model); `check` alone wants
+    /// its answer fast.
+    pub canonical: bool,
 }
 
 /// The smallest rounds the deepening starts with, when a question comes without any.
 const FIRST_ROUNDS: u32 = 2;
+
+/// The least time the questions that make a counterexample canonical may take (they may
+/// take as long as the solves that found it, if that is longer).
+const CANONICAL_BUDGET: Duration = Duration::from_secs(1);
 
 impl BoundedSearch for BoundedProbe<'_> {
     type Error = ProbeError;
@@ -82,12 +90,43 @@ impl BoundedSearch for BoundedProbe<'_> {
         };
         let lits = session.property_lits(&self.properties.kinds());
         match session.query(&lits, &[]) {
+            Answer::Violated(model) if self.canonical => {
+                // The run reported is the one `canonical`'s criterion picks, not Z3's first:
+                // the ranking built on it must not change with the model.
+                let budget = CANONICAL_BUDGET.max(Duration::from_millis(session.stats.solve_ms));
+                let t0 = Instant::now();
+                let c = session.canonical(&lits, model, budget);
+                let detail = if c.complete {
+                    format!(
+                        "made canonical: {} questions, {} ms",
+                        c.questions,
+                        t0.elapsed().as_millis()
+                    )
+                } else {
+                    format!(
+                        "canonical only in its first choices: the questions took longer than {:.1} s ({} asked), the later choices are the solver's",
+                        budget.as_secs_f64(),
+                        c.questions
+                    )
+                };
+                let model = c.model;
+                let cex = session.counterexample(&model, &prep.index, &prep.normalized);
+                return Ok(probe(
+                    Probed::Found {
+                        cex: Box::new(cex),
+                        notes: vec![],
+                        detail: Some(detail),
+                    },
+                    Some(&session),
+                ));
+            }
             Answer::Violated(model) => {
                 let cex = session.counterexample(&model, &prep.index, &prep.normalized);
                 return Ok(probe(
                     Probed::Found {
                         cex: Box::new(cex),
                         notes: vec![],
+                        detail: None,
                     },
                     Some(&session),
                 ));

@@ -789,6 +789,7 @@ impl BoundedSearch for Probing<'_> {
                             notes: vec![
                                 "the deadlock was found by seqloc's built-in checker".into(),
                             ],
+                            detail: None,
                         },
                         encode_ms: out.stats.encode_ms,
                         solve_ms: out.stats.solve_ms,
@@ -876,6 +877,7 @@ impl BoundedSearch for Probing<'_> {
                         note => Probed::Found {
                             cex: Box::new(cex),
                             notes: note.into_iter().collect(),
+                            detail: None,
                         },
                     }
                 }

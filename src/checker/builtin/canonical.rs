@@ -1,0 +1,324 @@
+//! One counterexample for the many Z3 may return.
+//!
+//! The deepening fixes the bounds (the fewest rounds that fail); within them there are
+//! usually many failing runs, and which one a solve returns depends on Z3's heuristics —
+//! its random seed, the order of the terms, a change anywhere in the encoding. Everything
+//! built on the counterexample (the candidates, their ranking, the root causes, the
+//! report's interleaving) would change with it. So the run reported is the one a
+//! documented criterion picks, not the first model:
+//!
+//! * the choices are taken in the order the encoding makes them — round by round, thread
+//!   slot by thread slot, and each input where the program reads it;
+//! * each thread's switch point is as **late** as possible: a thread runs as far as it can
+//!   before the next takes over, so the run is preempted only where the failure needs it;
+//! * each input is the **smallest** value read as unsigned (0 before 1 before … before −1);
+//! * each choice is fixed before the next is made (lexicographic), by incremental
+//!   questions ("does a failing run exist with this choice later?"): the extreme first (the
+//!   thread run to the end of its code, the input 0), then halving between the last
+//!   model's value and it, on Z3's incremental QF_BV solver.
+//!
+//! A choice the failing run does not make (a thread that never got a turn, an input on a
+//! path not taken) is left alone. The questions get a budget; when it runs out (or a
+//! question is undecided) the run found so far is kept — it fails all the same, only the
+//! later choices are Z3's — and [`Canonical::complete`] says so.
+
+use std::time::{Duration, Instant};
+
+use z3::Model;
+use z3::ast::{BV, Bool};
+
+use super::{Answer, Session, truth};
+
+/// What [`Session::canonical`] found.
+pub struct Canonical {
+    /// The failing run the criterion picks (or the one reached when the budget ran out).
+    pub model: Model,
+    /// Every choice was decided by the criterion.
+    pub complete: bool,
+    /// Solver questions asked.
+    pub questions: u32,
+}
+
+/// Which way a choice is pushed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Push {
+    /// A switch point: as late as possible.
+    Latest,
+    /// An input: the smallest, read as unsigned.
+    Least,
+}
+
+/// One choice to push: its value, the way, and the most program points of any slot (a
+/// switch point's ceiling).
+struct Choice<'a> {
+    value: &'a BV,
+    push: Push,
+    ceiling: u64,
+}
+
+impl Session {
+    /// The failing run (any of `lits`) the module's criterion picks, starting from `model`
+    /// (a failing run of this encoding). The questions stop at `budget` from now (or the
+    /// session's own deadline, if sooner).
+    pub fn canonical(&mut self, lits: &[Bool], model: Model, budget: Duration) -> Canonical {
+        let until = Instant::now() + budget;
+        let saved = self.deadline;
+        self.deadline = Some(self.deadline.map_or(until, |d| d.min(until)));
+        let choices: Vec<(Bool, BV, Push)> = self
+            .out
+            .inputs
+            .iter()
+            .map(|i| {
+                // The framework's own nondeterministic values (`__seq_cs`) are read by the
+                // sequential program's `main`; the program's inputs inside a slot's code.
+                let push = if i.in_framework {
+                    Push::Latest
+                } else {
+                    Push::Least
+                };
+                (i.guard.clone(), i.value.clone(), push)
+            })
+            .collect();
+        let mut c = Canonical {
+            model,
+            complete: true,
+            questions: 0,
+        };
+        // Z3's solver for QF_BV bit-blasts once and answers each question incrementally
+        // on its SAT core: tens of times faster here than the live session's SMT core.
+        let asker = z3::Solver::new_for_logic("QF_BV").inspect(|solver| {
+            let mut p = z3::Params::new();
+            p.set_bool("ctrl_c", false);
+            solver.set_params(&p);
+            for a in self.out.asserts.iter().chain(self.added.iter()) {
+                solver.assert(a);
+            }
+            solver.assert(Bool::or(lits));
+        });
+        let ceiling = self
+            .seq
+            .slots
+            .iter()
+            .flat_map(|s| s.codes.iter())
+            .map(|c| c.points.len() as u64)
+            .max()
+            .unwrap_or(0);
+        let mut fixed: Vec<Bool> = Vec::new();
+        for (guard, value, push) in choices {
+            if !truth(&c.model, &guard) {
+                continue;
+            }
+            let choice = Choice {
+                value: &value,
+                push,
+                ceiling,
+            };
+            match self.push_choice(asker.as_ref(), lits, &fixed, choice, &mut c) {
+                // A settled choice is never reopened: asserted once into the QF_BV
+                // solver rather than assumed again by every later question.
+                Some(v) => match &asker {
+                    Some(solver) => solver.assert(value.eq(&v)),
+                    None => fixed.push(value.eq(&v)),
+                },
+                None => {
+                    c.complete = false;
+                    break;
+                }
+            }
+        }
+        self.deadline = saved;
+        c
+    }
+
+    /// Moves `value` as far as `push` says among the failing runs that keep `fixed`,
+    /// updating `c.model`; the value it settled on, or `None` once a question went
+    /// undecided (`c.model` is then still a failing run keeping `fixed`).
+    fn push_choice(
+        &mut self,
+        asker: Option<&z3::Solver>,
+        lits: &[Bool],
+        fixed: &[Bool],
+        choice: Choice,
+        c: &mut Canonical,
+    ) -> Option<BV> {
+        let Choice {
+            value,
+            push,
+            ceiling,
+        } = choice;
+        let width = value.get_size();
+        let current = c.model.eval(value, true)?;
+        if width > 64 {
+            // Too wide to step through as a number: kept as the model has it.
+            return Some(current);
+        }
+        let top = if width == 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
+        // Both pushes climb: a value `x` is at `up(x)` on the way, the latest switch point
+        // is the highest `x`, the least input the lowest.
+        let up = |x: u64| match push {
+            Push::Latest => x,
+            Push::Least => top - x,
+        };
+        let mut at = up(current.as_u64()?);
+        // The extreme first (a thread run to the end of its code, an input of 0), then
+        // halving: `at` is reachable, `bad` (once known) is not.
+        let extreme = match push {
+            Push::Latest => ceiling.min(top),
+            Push::Least => top,
+        };
+        let mut bad: Option<u64> = None;
+        loop {
+            let goal = match bad {
+                _ if at >= extreme => break,
+                Some(b) if b <= at.saturating_add(1) => break,
+                Some(b) => at + (b - at) / 2,
+                None => extreme,
+            };
+            let probe = match push {
+                Push::Latest => value.bvuge(BV::from_u64(goal, width)),
+                Push::Least => value.bvule(BV::from_u64(top - goal, width)),
+            };
+            let mut extra = fixed.to_vec();
+            extra.push(probe);
+            c.questions += 1;
+            let answer = match asker {
+                Some(solver) => {
+                    if !self.set_timeout_on(solver) {
+                        return None;
+                    }
+                    let (a, ms) = super::gated(self.gate.as_deref(), solver, &extra);
+                    self.stats.solve_ms += ms;
+                    a
+                }
+                None => self.query_incremental(lits, &extra),
+            };
+            match answer {
+                Answer::Violated(m) => {
+                    at = up(super::value(&m, value)?).max(goal);
+                    c.model = m;
+                }
+                Answer::Holds => bad = Some(goal),
+                Answer::Unknown(_) => return None,
+            }
+        }
+        let at = up(at);
+        Some(BV::from_u64(at, width))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use z3::Model;
+    use z3::ast::Bool;
+
+    use super::super::symex::PropKind;
+    use super::super::{Answer, Session, truth, value};
+    use crate::ir::DataModel;
+    use crate::passes::Prepared;
+    use crate::seq::{self, Framework, Mode};
+
+    const PRELUDE: &str = "typedef unsigned long pthread_t;\
+        extern int pthread_create(pthread_t *, void *, void *(*)(void *), void *);\
+        extern int pthread_join(pthread_t, void **);\
+        extern void reach_error(void); extern unsigned __VERIFIER_nondet_uint(void);\
+        extern void __VERIFIER_assume(int);\n";
+
+    /// `src` encoded with `rounds` rounds, and its failure's literals.
+    fn session(src: &str, rounds: u32) -> (Session, Prepared, Vec<Bool>) {
+        let text = format!("{PRELUDE}{src}");
+        let prog = crate::frontend::load_text("t.c", &text, DataModel::Lp64).expect("parses");
+        let prep = Prepared::new(prog);
+        let opts = Framework::builtin().search_options(2, rounds, 4, 2, false);
+        let sq = seq::sequentialize(&prep.normalized, &prep.shared, Mode::Symbolic, &opts)
+            .expect("sequentializes");
+        let s = Session::new(sq, rounds + 2, None).expect("encodes");
+        let lits = s.property_lits(&[PropKind::Assertion, PropKind::Error]);
+        (s, prep, lits)
+    }
+
+    /// Every choice the run makes, in the encoding's order.
+    fn choices(s: &Session, m: &Model) -> Vec<u64> {
+        s.out
+            .inputs
+            .iter()
+            .filter(|i| truth(m, &i.guard))
+            .filter_map(|i| value(m, &i.value))
+            .collect()
+    }
+
+    fn failing(s: &mut Session, lits: &[Bool], extra: &[Bool]) -> Model {
+        match s.query(lits, extra) {
+            Answer::Violated(m) => m,
+            _ => panic!("the program fails"),
+        }
+    }
+
+    #[test]
+    fn an_input_is_the_least_value_that_fails() {
+        let (mut s, _, lits) = session(
+            "int main(void) { unsigned n = __VERIFIER_nondet_uint();\
+               if (n >= 7 && n != 9) reach_error(); return 0; }",
+            1,
+        );
+        // Start from a run with a large input: the criterion walks it down to 7.
+        let big = s
+            .out
+            .inputs
+            .iter()
+            .find(|i| i.point.is_some())
+            .map(|i| i.value.clone());
+        let big = big.expect("main reads an input");
+        let start = failing(&mut s, &lits, &[big.bvuge(z3::ast::BV::from_u64(1000, 32))]);
+        let c = s.canonical(&lits, start, std::time::Duration::from_secs(20));
+        assert!(c.complete);
+        assert_eq!(value(&c.model, &big), Some(7));
+    }
+
+    #[test]
+    fn the_same_run_whichever_failing_run_it_starts_from() {
+        // A lost update: many runs fail within three rounds (each thread may be preempted
+        // anywhere between its read and its write, in either order).
+        let src = "int x; void *t(void *a) { int r = x; x = r + 1; return 0; }\
+            int main(void) { pthread_t a, b; pthread_create(&a, 0, t, 0);\
+              pthread_create(&b, 0, t, 0); pthread_join(a, 0); pthread_join(b, 0);\
+              if (x != 2) reach_error(); return 0; }";
+        let (mut s, prep, lits) = session(src, 3);
+        let first = failing(&mut s, &lits, &[]);
+        let seen = choices(&s, &first);
+        // Another failing run: some choice differs from the first's.
+        let differs: Vec<Bool> = s
+            .out
+            .inputs
+            .iter()
+            .filter(|i| truth(&first, &i.guard))
+            .filter_map(|i| {
+                let v = value(&first, &i.value)?;
+                Some(
+                    i.value
+                        .eq(z3::ast::BV::from_u64(v, i.value.get_size()))
+                        .not(),
+                )
+            })
+            .collect();
+        let second = failing(&mut s, &lits, &[Bool::or(&differs)]);
+        assert_ne!(
+            seen,
+            choices(&s, &second),
+            "two different runs to start from"
+        );
+        let a = s.canonical(&lits, first, std::time::Duration::from_secs(30));
+        let b = s.canonical(&lits, second, std::time::Duration::from_secs(30));
+        assert!(a.complete && b.complete);
+        assert_eq!(choices(&s, &a.model), choices(&s, &b.model));
+        // Latest switch points: main runs to its first join before anyone else runs, and
+        // the first thread is preempted only between its read and its write.
+        let cex = s.counterexample(&a.model, &prep.index, &prep.normalized);
+        let blocks: Vec<u32> = cex.schedule.blocks.iter().map(|b| b.thread).collect();
+        assert_eq!(blocks.first(), Some(&0), "{blocks:?}");
+        assert!(blocks.len() <= 5, "{blocks:?}");
+    }
+}
