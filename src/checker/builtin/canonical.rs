@@ -9,13 +9,18 @@
 //!
 //! * the choices are taken in the order the encoding makes them — round by round, thread
 //!   slot by thread slot, and each input where the program reads it;
-//! * each thread's switch point is as **late** as possible: a thread runs as far as it can
-//!   before the next takes over, so the run is preempted only where the failure needs it;
-//! * each input is the **smallest** value read as unsigned (0 before 1 before … before −1);
+//! * each choice is the **least** it can be: a thread's switch point as early as possible
+//!   (each thread runs only as far as the failure needs before the next takes over: the
+//!   shortest failing run, in the run's order), an input the smallest value read as
+//!   unsigned (0 before 1 before … before −1);
 //! * each choice is fixed before the next is made (lexicographic), by incremental
-//!   questions ("does a failing run exist with this choice later?"): the extreme first (the
-//!   thread run to the end of its code, the input 0), then halving between the last
-//!   model's value and it, on Z3's incremental QF_BV solver.
+//!   questions ("does a failing run exist with this choice smaller?"): 0 first, then
+//!   halving between it and the last model's value, on Z3's incremental QF_BV solver.
+//!
+//! "As early as possible" was measured against "as late as possible" (each thread run as
+//! far as it can) with `scripts/rank_stability.py` on the 58 buggy benchmarks under four
+//! Z3 seeds: the latest switch points gave longer runs whose faulty line ranked first on
+//! 42–43 (and not at all on 3–4), the earliest on 48 under every seed (BENCHMARKS.md).
 //!
 //! A choice the failing run does not make (a thread that never got a turn, an input on a
 //! path not taken) is left alone. The questions get a budget; when it runs out (or a
@@ -39,23 +44,6 @@ pub struct Canonical {
     pub questions: u32,
 }
 
-/// Which way a choice is pushed.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Push {
-    /// A switch point: as late as possible.
-    Latest,
-    /// An input: the smallest, read as unsigned.
-    Least,
-}
-
-/// One choice to push: its value, the way, and the most program points of any slot (a
-/// switch point's ceiling).
-struct Choice<'a> {
-    value: &'a BV,
-    push: Push,
-    ceiling: u64,
-}
-
 impl Session {
     /// The failing run (any of `lits`) the module's criterion picks, starting from `model`
     /// (a failing run of this encoding). The questions stop at `budget` from now (or the
@@ -64,20 +52,13 @@ impl Session {
         let until = Instant::now() + budget;
         let saved = self.deadline;
         self.deadline = Some(self.deadline.map_or(until, |d| d.min(until)));
-        let choices: Vec<(Bool, BV, Push)> = self
+        // The framework's switch points (`__seq_cs`, read by the sequential program's
+        // `main`) and the program's inputs alike, in the encoding's order.
+        let choices: Vec<(Bool, BV)> = self
             .out
             .inputs
             .iter()
-            .map(|i| {
-                // The framework's own nondeterministic values (`__seq_cs`) are read by the
-                // sequential program's `main`; the program's inputs inside a slot's code.
-                let push = if i.in_framework {
-                    Push::Latest
-                } else {
-                    Push::Least
-                };
-                (i.guard.clone(), i.value.clone(), push)
-            })
+            .map(|i| (i.guard.clone(), i.value.clone()))
             .collect();
         let mut c = Canonical {
             model,
@@ -95,25 +76,12 @@ impl Session {
             }
             solver.assert(Bool::or(lits));
         });
-        let ceiling = self
-            .seq
-            .slots
-            .iter()
-            .flat_map(|s| s.codes.iter())
-            .map(|c| c.points.len() as u64)
-            .max()
-            .unwrap_or(0);
         let mut fixed: Vec<Bool> = Vec::new();
-        for (guard, value, push) in choices {
+        for (guard, value) in choices {
             if !truth(&c.model, &guard) {
                 continue;
             }
-            let choice = Choice {
-                value: &value,
-                push,
-                ceiling,
-            };
-            match self.push_choice(asker.as_ref(), lits, &fixed, choice, &mut c) {
+            match self.least(asker.as_ref(), lits, &fixed, &value, &mut c) {
                 // A settled choice is never reopened: asserted once into the QF_BV
                 // solver rather than assumed again by every later question.
                 Some(v) => match &asker {
@@ -130,60 +98,35 @@ impl Session {
         c
     }
 
-    /// Moves `value` as far as `push` says among the failing runs that keep `fixed`,
-    /// updating `c.model`; the value it settled on, or `None` once a question went
-    /// undecided (`c.model` is then still a failing run keeping `fixed`).
-    fn push_choice(
+    /// The least `value` (unsigned) among the failing runs that keep `fixed`, updating
+    /// `c.model`; `None` once a question went undecided (`c.model` is then still a
+    /// failing run keeping `fixed`).
+    fn least(
         &mut self,
         asker: Option<&z3::Solver>,
         lits: &[Bool],
         fixed: &[Bool],
-        choice: Choice,
+        value: &BV,
         c: &mut Canonical,
     ) -> Option<BV> {
-        let Choice {
-            value,
-            push,
-            ceiling,
-        } = choice;
         let width = value.get_size();
         let current = c.model.eval(value, true)?;
         if width > 64 {
             // Too wide to step through as a number: kept as the model has it.
             return Some(current);
         }
-        let top = if width == 64 {
-            u64::MAX
-        } else {
-            (1u64 << width) - 1
-        };
-        // Both pushes climb: a value `x` is at `up(x)` on the way, the latest switch point
-        // is the highest `x`, the least input the lowest.
-        let up = |x: u64| match push {
-            Push::Latest => x,
-            Push::Least => top - x,
-        };
-        let mut at = up(current.as_u64()?);
-        // The extreme first (a thread run to the end of its code, an input of 0), then
-        // halving: `at` is reachable, `bad` (once known) is not.
-        let extreme = match push {
-            Push::Latest => ceiling.min(top),
-            Push::Least => top,
-        };
-        let mut bad: Option<u64> = None;
+        // 0 first, then halving: `at` is reachable, below `low` (once known) nothing is.
+        let mut at = current.as_u64()?;
+        let mut low: Option<u64> = None;
         loop {
-            let goal = match bad {
-                _ if at >= extreme => break,
-                Some(b) if b <= at.saturating_add(1) => break,
-                Some(b) => at + (b - at) / 2,
-                None => extreme,
-            };
-            let probe = match push {
-                Push::Latest => value.bvuge(BV::from_u64(goal, width)),
-                Push::Least => value.bvule(BV::from_u64(top - goal, width)),
+            let goal = match low {
+                _ if at == 0 => break,
+                Some(l) if l >= at => break,
+                Some(l) => l + (at - l) / 2,
+                None => 0,
             };
             let mut extra = fixed.to_vec();
-            extra.push(probe);
+            extra.push(value.bvule(BV::from_u64(goal, width)));
             c.questions += 1;
             let answer = match asker {
                 Some(solver) => {
@@ -198,14 +141,13 @@ impl Session {
             };
             match answer {
                 Answer::Violated(m) => {
-                    at = up(super::value(&m, value)?).max(goal);
+                    at = super::value(&m, value)?.min(goal);
                     c.model = m;
                 }
-                Answer::Holds => bad = Some(goal),
+                Answer::Holds => low = Some(goal + 1),
                 Answer::Unknown(_) => return None,
             }
         }
-        let at = up(at);
         Some(BV::from_u64(at, width))
     }
 }
@@ -314,8 +256,9 @@ mod tests {
         let b = s.canonical(&lits, second, std::time::Duration::from_secs(30));
         assert!(a.complete && b.complete);
         assert_eq!(choices(&s, &a.model), choices(&s, &b.model));
-        // Latest switch points: main runs to its first join before anyone else runs, and
-        // the first thread is preempted only between its read and its write.
+        // The least switch points: main starts, and the run is no longer than the lost
+        // update needs (main, the first thread up to its read, the second, the first's
+        // write, main's check).
         let cex = s.counterexample(&a.model, &prep.index, &prep.normalized);
         let blocks: Vec<u32> = cex.schedule.blocks.iter().map(|b| b.thread).collect();
         assert_eq!(blocks.first(), Some(&0), "{blocks:?}");

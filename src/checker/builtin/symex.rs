@@ -103,9 +103,6 @@ pub struct InputRec {
     pub loc: Loc,
     pub value: BV,
     pub ty: Type,
-    /// Read by the sequential program's own `main` (the framework: a schedule choice,
-    /// `__seq_cs`), not by a thread's code.
-    pub in_framework: bool,
 }
 
 pub struct SymexOptions {
@@ -937,7 +934,6 @@ impl<'p> Symex<'p> {
                     loc: e.loc,
                     value: v.clone(),
                     ty: e.ty.clone(),
-                    in_framework: self.frames.len() == 1,
                 });
                 Ok(v)
             }
