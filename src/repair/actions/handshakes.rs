@@ -5,7 +5,7 @@
 //! latch, never lowered: every later reader passes. ConcBugAssist's "ordering" repair, as a
 //! signal–wait pair rather than a join (a join would serialize the whole threads).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Action, Proposal, Sites};
 use crate::repair::edit::Edit;
@@ -37,11 +37,46 @@ pub(super) fn handshakes(src: &Source, sites: &Sites) -> Vec<Proposal> {
     }
     let mut out = Vec::new();
     for ((writer, reader), (ws, rs)) in groups {
+        let ws = extend_to_companion_writes(src, ws, rs);
         if let Some(p) = handshake(src, &writer, ws, &reader, rs) {
             out.push(p);
         }
     }
     out
+}
+
+/// The failing run shows only the orderings it broke: a reader that read `port` too early
+/// but `limit`, written just after, in time, names only `port`'s write. Raising the flag
+/// right after it would let the reader see the old `limit` (the same failure by the other
+/// variable), so the raise moves past the writer's later statements of the same block that
+/// write what the reading statement reads, up to the first one that synchronizes, jumps,
+/// checks or calls code whose effects are unknown here: the writer's whole unsynchronized
+/// stretch of what the reader needs is published at once.
+fn extend_to_companion_writes(src: &Source, ws: usize, rs: usize) -> usize {
+    let (Some(wst), Some(rst)) = (src.stmts.get(ws), src.stmts.get(rs)) else {
+        return ws;
+    };
+    let reads: BTreeSet<&String> = rst.idents.difference(&rst.writes).collect();
+    let Some(block) = wst.block.and_then(|b| src.blocks.get(b)) else {
+        return ws;
+    };
+    let Some(at) = block.stmts.iter().position(|&s| s == ws) else {
+        return ws;
+    };
+    let mut last = ws;
+    for &s in block.stmts.iter().skip(at + 1) {
+        let Some(st) = src.stmts.get(s) else { break };
+        let synchronizes = st.call.as_ref().is_some_and(|c| {
+            c.name.starts_with("pthread_") || c.name.starts_with("__VERIFIER_atomic")
+        });
+        if st.jumps || st.checks || st.calls_user || synchronizes {
+            break;
+        }
+        if st.writes.iter().any(|w| reads.contains(w)) {
+            last = s;
+        }
+    }
+    last
 }
 
 fn handshake(src: &Source, writer: &str, ws: usize, reader: &str, rs: usize) -> Option<Proposal> {
@@ -135,5 +170,36 @@ void *serve(void *a) {
         assert!(t.contains(
             "#include <pthread.h>\nint seqloc_ready = 0; /* added by seqloc repair */\n"
         ));
+    }
+
+    #[test]
+    fn the_raise_waits_for_the_other_writes_the_reader_needs_but_not_past_a_lock() {
+        let prog = r#"#include <pthread.h>
+int port, limit, other, served;
+pthread_mutex_t m;
+void *configure(void *a) {
+  port = 8080;
+  other = 1;
+  limit = 4;
+  pthread_mutex_lock(&m);
+  port = 9090;
+  pthread_mutex_unlock(&m);
+  return a;
+}
+void *serve(void *a) {
+  served = port + limit;
+  return a;
+}
+"#;
+        let src = Source::parse(prog).expect("parses");
+        let sites = Sites {
+            ranked: vec![14],
+            flows: vec![],
+            orders: vec![(5, 14)],
+            deadlock: false,
+        };
+        let p = handshakes(&src, &sites);
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert!(p[0].summary.contains("has done line 7"), "{}", p[0].summary);
     }
 }
