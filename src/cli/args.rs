@@ -454,9 +454,9 @@ pub struct LocalizeArgs {
     /// orderings that by themselves force the failure (0: none)
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub root_causes: u32,
-    /// Seconds the root-cause search may take in all, however quick the localization
-    /// (default: as long again as the localization once it is done, at least 2 s in all,
-    /// at most 10 s)
+    /// Seconds the root-cause search may take in all, from the start of the localization
+    /// (default 20, a safety net: the search is bounded by 120 solver questions and 8
+    /// million units of Z3's work, which do not depend on the machine's load)
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
     pub root_cause_time: Option<u64>,
     /// Output format (a failure then prints a `seqloc.error/1` document, SARIF with the

@@ -28,7 +28,7 @@
 //! the failing property is the deadlock (the encoding checks it at the end of the rounds);
 //! a passing run, complete, cannot be deadlocked.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -37,7 +37,9 @@ use z3::ast::{BV, Bool};
 use super::diagnosis::Diagnosis;
 use super::replay::{Replay, ReplayError, Replayer, target_kinds};
 use crate::checker::builtin::symex::EventKind;
-use crate::checker::builtin::{Answer, BmcError, CoreAnswer, Session, SolveGate, truth, value};
+use crate::checker::builtin::{
+    Answer, BmcError, CoreAnswer, Session, SolveGate, Undecided, truth, value,
+};
 use crate::instrument::Target;
 use crate::rootcause::causes::{
     Access, CauseOrdering, ClosestRun, Forced, Forcing, RootCause, RootCauses, enumerate, orderings,
@@ -52,6 +54,9 @@ pub enum CausesError {
     /// The failure is of a kind, or the program of a shape, not analysed yet.
     #[error("{0}")]
     Unsupported(String),
+    /// The work budget (`WORK_BUDGET`) was used up before a first answer.
+    #[error("stopped: the search's work budget was used up before its first answer")]
+    OutOfWork,
     #[error(transparent)]
     Replay(#[from] ReplayError),
     #[error("the program cannot be sequentialized: {0}")]
@@ -69,20 +74,30 @@ const MIN_ROUNDS: u32 = 3;
 const MAX_EXTRA_UNWIND: u32 = 3;
 
 /// Why a search stopped when its gate closed.
-const STOPPED: &str = "stopped: the localization was done and the search had had its time (as long again, at least 2 s in all)";
+const STOPPED: &str = "stopped: the search's time was up before its questions were asked";
+
+/// Z3 resource units the questions of one search may use in all (see
+/// [`Session::set_work_budget`]): about 3–5 s of solving on the project's machine, and
+/// the same answers on any machine, however loaded. 15 million found causes on 32 of the
+/// 58 buggy benchmarks against 30 (BENCHMARKS.md), but doubled the whole run's time on
+/// the larger ones, where no cause comes within either.
+pub const WORK_BUDGET: u64 = 8_000_000;
 
 /// Solver questions one search asks at most.
 const MAX_QUESTIONS: usize = 120;
 
-/// Up to `wanted` root causes of the failing run of `d`; once `more` says no, no search
-/// for a cause beyond the first.
+/// Up to `wanted` root causes of the failing run of `d`, within [`MAX_QUESTIONS`] solver
+/// questions and `work` units of Z3's work ([`WORK_BUDGET`] by default): bounded by what
+/// it asks, not by time, so that a loaded machine finds the same causes as a quiet one
+/// (the `deadline` and the gate only cut a search that would take too long anywhere;
+/// without `work`, as with `--root-cause-time`, they are its bound).
 pub fn root_causes(
     replayer: &Replayer,
     d: &Diagnosis,
     accesses: &Accesses,
     wanted: usize,
     deadline: Option<Instant>,
-    more: &dyn Fn() -> bool,
+    work: Option<u64>,
     gate: Option<&Arc<SolveGate>>,
 ) -> Result<RootCauses, CausesError> {
     // Once the gate closes (its solve interrupted, which cancels this thread's Z3
@@ -96,6 +111,8 @@ pub fn root_causes(
     let kinds = target_kinds(d.target);
     let first = replayer.seq_options().unwind;
     let mut unwind = first;
+    // The work of the sessions given up for a higher loop bound counts against the budget.
+    let mut spent: u64 = 0;
     let (mut session, lits, pass, ords, ex, steps, rounds) = loop {
         // 1. The failing run with the locks kept, at its program points.
         let opts = SeqOptions {
@@ -142,7 +159,7 @@ pub fn root_causes(
         }
         // Inputs the schedule records are the replay's table, not its solver's choice.
         let recorded = &d.resolved.inputs;
-        let inputs: HashMap<_, _> = failing_inputs(&failing.session, &model)
+        let inputs: BTreeMap<_, _> = failing_inputs(&failing.session, &model)
             .into_iter()
             .filter(|(((k, _), sid), _)| !recorded.contains_key(&(*k, *sid)))
             .collect();
@@ -159,11 +176,14 @@ pub fn root_causes(
         // wherever the encoding's path reads them.
         let symbolic = sequentialize_with_inputs(&prep.normalized, &prep.shared, recorded, &sopts)?;
         let mut session = Session::new(symbolic, rounds.max(unwind) + 2, deadline)?;
+        if let Some(budget) = work {
+            session.set_work_budget(budget.saturating_sub(spent));
+        }
         if let Some(g) = gate {
             session.set_gate_owning_deadline(g.clone());
         }
         // Every thread of the failing run, also one created that never ran.
-        let mut slots: HashSet<u32> = points.iter().map(|(k, _)| *k).collect();
+        let mut slots: BTreeSet<u32> = points.iter().map(|(k, _)| *k).collect();
         slots.extend(d.resolved.threads.iter().map(|(t, _)| *t));
         slots.insert(0);
         let nthreads = failing
@@ -174,7 +194,7 @@ pub fn root_causes(
         let mut threads = d.resolved.threads.clone();
         threads.extend(created_functions(prep, &cex, nthreads));
         let codes = align(&failing.session.seq, &session.seq, &slots, &threads)?;
-        let inputs: HashMap<((u32, u32), crate::ir::StmtId), u64> = inputs
+        let inputs: BTreeMap<((u32, u32), crate::ir::StmtId), u64> = inputs
             .into_iter()
             .filter_map(|(((k, p), sid), v)| {
                 let q = *codes.get(&k)?.map.get(p as usize)?;
@@ -199,7 +219,7 @@ pub fn root_causes(
             .into_iter()
             .filter(|o| ex.events.get(o.before).is_some_and(|e| e.step < executed))
             .collect();
-        let at: HashMap<(u32, u32), Vec<(usize, Bool)>> = point_events(&session, &codes);
+        let at: BTreeMap<(u32, u32), Vec<(usize, Bool)>> = point_events(&session, &codes);
         let mut lits: Vec<Bool> = Vec::new();
         for (n, o) in ords.iter().enumerate() {
             let point = |e: usize| -> Option<(u32, u32)> {
@@ -272,6 +292,7 @@ pub fn root_causes(
                 ));
             }
             CoreAnswer::Unknown(_) if stopped() => return Err(stop_error()),
+            CoreAnswer::Unknown(Undecided::Work) => return Err(CausesError::OutOfWork),
             CoreAnswer::Unknown(u) => {
                 return Err(CausesError::Unsupported(format!("not decided: {u}")));
             }
@@ -291,6 +312,7 @@ pub fn root_causes(
         match answer {
             CoreAnswer::Unsat(_) => {}
             CoreAnswer::Sat(_) if unwind < first + MAX_EXTRA_UNWIND => {
+                spent = spent.saturating_add(session.work_used());
                 unwind += 1;
                 continue;
             }
@@ -300,6 +322,7 @@ pub fn root_causes(
                 )));
             }
             CoreAnswer::Unknown(_) if stopped() => return Err(stop_error()),
+            CoreAnswer::Unknown(Undecided::Work) => return Err(CausesError::OutOfWork),
             CoreAnswer::Unknown(u) => {
                 return Err(CausesError::Unsupported(format!("not decided: {u}")));
             }
@@ -323,11 +346,10 @@ pub fn root_causes(
         session: &mut session,
         lits: &lits,
         pass: &pass,
-        more,
         stopped: &stopped,
     };
     // An ordering's class: its two accesses' lines and kinds, whoever made them.
-    let mut classes: HashMap<Vec<(u32, String, bool, bool)>, usize> = HashMap::new();
+    let mut classes: BTreeMap<Vec<(u32, String, bool, bool)>, usize> = BTreeMap::new();
     let class_of: Vec<usize> = ords
         .iter()
         .map(|o| {
@@ -394,6 +416,7 @@ pub fn root_causes(
         unwind,
         queries: found.queries,
         closest,
+        out_of_work: session.work_exhausted(),
         time_ms: t0.elapsed().as_millis() as u64,
     })
 }
@@ -490,17 +513,12 @@ struct Ask<'a> {
     session: &'a mut Session,
     lits: &'a [Bool],
     pass: &'a Bool,
-    more: &'a dyn Fn() -> bool,
     /// The gate closed: an unknown answer is the stop, not the solver's.
     stopped: &'a dyn Fn() -> bool,
 }
 
 impl Forcing for Ask<'_> {
     type Error = CausesError;
-
-    fn keep_going(&self) -> bool {
-        (self.more)()
-    }
 
     fn forces(&mut self, kept: &[usize]) -> Result<Forced, CausesError> {
         let mut assumptions: Vec<Bool> = kept
@@ -558,10 +576,10 @@ struct Aligned {
 fn align(
     replay: &Sequentialized,
     symbolic: &Sequentialized,
-    slots: &HashSet<u32>,
+    slots: &BTreeSet<u32>,
     threads: &[(u32, crate::ir::FuncId)],
-) -> Result<HashMap<u32, Aligned>, CausesError> {
-    let mut out = HashMap::new();
+) -> Result<BTreeMap<u32, Aligned>, CausesError> {
+    let mut out = BTreeMap::new();
     for k in slots {
         let mismatch = || {
             CausesError::Unsupported(format!(
@@ -628,7 +646,7 @@ fn created_functions(
     nthreads: i128,
 ) -> Vec<(u32, crate::ir::FuncId)> {
     let ts = crate::analysis::facts::thread_structure(&prep.normalized);
-    let mut started: HashMap<crate::ir::Loc, Vec<crate::ir::FuncId>> = HashMap::new();
+    let mut started: BTreeMap<crate::ir::Loc, Vec<crate::ir::FuncId>> = BTreeMap::new();
     for (f, sites) in &ts.entries {
         for (loc, _, _, _) in sites {
             started.entry(*loc).or_default().push(*f);
@@ -678,9 +696,9 @@ fn embed<T: PartialEq>(small: &[T], big: &[T]) -> Option<Vec<u32>> {
 /// several functions tells them apart by the point's statement.
 fn point_events(
     s: &Session,
-    codes: &HashMap<u32, Aligned>,
-) -> HashMap<(u32, u32), Vec<(usize, Bool)>> {
-    let mut out: HashMap<(u32, u32), Vec<(usize, Bool)>> = HashMap::new();
+    codes: &BTreeMap<u32, Aligned>,
+) -> BTreeMap<(u32, u32), Vec<(usize, Bool)>> {
+    let mut out: BTreeMap<(u32, u32), Vec<(usize, Bool)>> = BTreeMap::new();
     for (i, ev) in s.out.events.iter().enumerate() {
         if !matches!(ev.kind, EventKind::Point) {
             continue;
@@ -709,7 +727,7 @@ fn point_events(
 /// it: every read that happens reads from the same write, up to the failure. `None` when
 /// `a` runs in no execution of the encoding (the failing run's points were misread).
 fn ordered(
-    at: &HashMap<(u32, u32), Vec<(usize, Bool)>>,
+    at: &BTreeMap<(u32, u32), Vec<(usize, Bool)>>,
     a: (u32, u32),
     b: (u32, u32),
 ) -> Option<Bool> {
@@ -737,7 +755,7 @@ fn ordered(
 fn pending(
     prep: &crate::passes::Prepared,
     symbolic: &Sequentialized,
-    codes: &HashMap<u32, Aligned>,
+    codes: &BTreeMap<u32, Aligned>,
     ran: &[(u32, u32)],
     failed: Option<u32>,
 ) -> Vec<(crate::cex::TraceStep, (u32, u32))> {
@@ -795,8 +813,11 @@ fn pending(
 }
 
 /// The failing run's inputs by program point and statement.
-fn failing_inputs(s: &Session, model: &z3::Model) -> HashMap<((u32, u32), crate::ir::StmtId), u64> {
-    let mut out = HashMap::new();
+fn failing_inputs(
+    s: &Session,
+    model: &z3::Model,
+) -> BTreeMap<((u32, u32), crate::ir::StmtId), u64> {
+    let mut out = BTreeMap::new();
     for rec in &s.out.inputs {
         let Some(p) = rec.point else { continue };
         if !truth(model, &rec.guard) {

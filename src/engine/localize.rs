@@ -78,7 +78,7 @@ pub struct LocalizeConfig {
     /// Root causes to look for (`--root-causes`; 0: none).
     pub root_causes: usize,
     /// `--root-cause-time`: the root-cause search's whole time, in place of
-    /// `CAUSES_TIME` and of "as long as the localization".
+    /// `CAUSES_TIME`.
     pub causes_time: Option<std::time::Duration>,
 }
 
@@ -207,15 +207,13 @@ pub enum Asked<'a> {
     External(&'a mut External),
 }
 
-/// The most time the root-cause search gets (it runs beside the localization loop, and
-/// looks for more causes only while the loop runs); the localization's own time bounds
-/// it too, below. On the benchmarks a first cause takes 4–8 s where 3 s did not do.
-const CAUSES_TIME: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// The time the root-cause search gets however quick the localization: on a small
-/// program the search takes longer than the loop, and a fraction of a second more is
-/// worth the answer.
-const CAUSES_FLOOR: std::time::Duration = std::time::Duration::from_secs(2);
+/// The most time the root-cause search gets, from the start of the localization loop it
+/// runs beside (the localization's own time limit bounds it too). The search is bounded
+/// by its questions' number and Z3 work (`causes::MAX_QUESTIONS`, `causes::WORK_BUDGET`),
+/// which do not depend on the machine's load; this time is the safety net, well above
+/// what the work budget takes here, for a machine many times slower or a step outside
+/// the solver that runs long. Reaching it makes the answer depend on the machine.
+const CAUSES_TIME: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// How often the end of the root-cause search is looked for once the loop is done.
 const CAUSES_POLL: std::time::Duration = std::time::Duration::from_millis(2);
@@ -394,9 +392,7 @@ pub fn localize(
             .stmt_access(s.sid)
             .unwrap_or_else(|| explainer.accesses(&s.file, s.line))
     };
-    // The root causes need only the failing run: they are looked for beside the loop too,
-    // the first within a few seconds, more only while the loop still runs.
-    let loop_done = std::sync::atomic::AtomicBool::new(false);
+    // The root causes need only the failing run: they are looked for beside the loop.
     let causes_gate = Arc::new(SolveGate::default());
     let causes_ctx: Mutex<Option<Interruptible>> = Mutex::new(None);
     let causes_done = std::sync::atomic::AtomicBool::new(false);
@@ -408,16 +404,16 @@ pub fn localize(
             Some(d) => d.min(own),
             None => own,
         };
-        // Given its own time, the search looks for more causes until that time is up.
-        let more =
-            || cfg.causes_time.is_some() || !loop_done.load(std::sync::atomic::Ordering::Relaxed);
         let r = super::causes::root_causes(
             &replays.replayer,
             d,
             &step_accesses,
             cfg.root_causes,
             Some(deadline),
-            &more,
+            // A time given by the user is the search's bound, in place of its work.
+            cfg.causes_time
+                .is_none()
+                .then_some(super::causes::WORK_BUDGET),
             Some(&causes_gate),
         );
         causes_done.store(true, std::sync::atomic::Ordering::SeqCst);
@@ -453,19 +449,10 @@ pub fn localize(
             });
         }
         let localized = run_loop();
-        loop_done.store(true, std::sync::atomic::Ordering::Relaxed);
-        // The root causes may add at most the localization's own time (or take up to
-        // CAUSES_FLOOR in all): once the loop is done, they get as long again, then
-        // their solve is interrupted.
+        // Once the loop is done the root-cause search is waited for until its questions
+        // are asked or its time is up; then its solve is interrupted.
         if let Some(Some(c)) = &causes {
-            let done = Instant::now();
-            let until = match cfg.causes_time {
-                Some(t) => started + t,
-                None => {
-                    (done + done.saturating_duration_since(started)).max(started + CAUSES_FLOOR)
-                }
-            };
-            while !c.is_finished() && Instant::now() < until {
+            while !c.is_finished() && Instant::now() < causes_deadline {
                 std::thread::sleep(CAUSES_POLL);
             }
             if !c.is_finished() {
@@ -617,16 +604,17 @@ pub fn localize(
             t.elapsed().as_millis()
         ));
     }
-    // The gate closes only when the search's time is up.
-    let missing = |reason: String| crate::rootcause::causes::MissingCauses {
+    // The gate closes only when the search's time is up; more time (`--root-cause-time`)
+    // also lifts the work budget.
+    let missing = |reason: String, out_of_work: bool| crate::rootcause::causes::MissingCauses {
         reason,
-        out_of_time: causes_gate.is_closed(),
+        out_of_time: causes_gate.is_closed() || out_of_work,
     };
     let mut causes_missing = None;
     let causes = match causes {
         Some(Ok(c)) => {
             if c.causes.is_empty() && !c.order_independent {
-                causes_missing = c.stopped.clone().map(missing);
+                causes_missing = c.stopped.clone().map(|s| missing(s, c.out_of_work));
             }
             notes.push(format!(
                 "root causes: {} found among {} orderings ({} solver questions, {} rounds, {} ms){}",
@@ -644,7 +632,8 @@ pub fn localize(
         }
         Some(Err(e)) => {
             notes.push(format!("root causes: not computed ({e})"));
-            causes_missing = Some(missing(e.to_string()));
+            let out_of_work = matches!(e, super::causes::CausesError::OutOfWork);
+            causes_missing = Some(missing(e.to_string(), out_of_work));
             None
         }
         None => None,

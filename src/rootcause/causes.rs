@@ -77,10 +77,6 @@ pub enum Forced {
 pub trait Forcing {
     type Error;
     fn forces(&mut self, kept: &[usize]) -> Result<Forced, Self::Error>;
-    /// Whether to look for another root cause after one is found (a time budget).
-    fn keep_going(&self) -> bool {
-        true
-    }
 }
 
 /// What the enumeration found.
@@ -172,11 +168,6 @@ pub fn enumerate<F: Forcing>(
         if out.causes.len() >= wanted {
             // Stopped by the number asked for, not by the search.
             out.complete = queue.is_empty();
-            break;
-        }
-        if !queue.is_empty() && !f.keep_going() {
-            out.complete = false;
-            out.stopped = Some("the time for more root causes ran out".into());
             break;
         }
         let Some(excluded) = queue.pop_front() else {
@@ -470,6 +461,8 @@ pub struct RootCauses {
     pub rounds: u32,
     pub unwind: u32,
     pub queries: usize,
+    /// The search used up its work budget (more causes may be found with more).
+    pub out_of_work: bool,
     pub time_ms: u64,
     /// The closest passing run among all the encoding's runs (MaxSMT-DSP's optimum, by
     /// its first criterion: the fewest of the failing run's orderings changed), when the

@@ -23,11 +23,10 @@
 //! 42–43 (and not at all on 3–4), the earliest on 48 under every seed (BENCHMARKS.md).
 //!
 //! A choice the failing run does not make (a thread that never got a turn, an input on a
-//! path not taken) is left alone. The questions get a budget; when it runs out (or a
-//! question is undecided) the run found so far is kept — it fails all the same, only the
-//! later choices are Z3's — and [`Canonical::complete`] says so.
-
-use std::time::{Duration, Instant};
+//! path not taken) is left alone. The questions get a budget of Z3 work (its resource
+//! count, not a time: a loaded machine must pick the same run as a quiet one); when it
+//! runs out (or a question is undecided) the run found so far is kept — it fails all the
+//! same, only the later choices are Z3's — and [`Canonical::complete`] says so.
 
 use z3::Model;
 use z3::ast::{BV, Bool};
@@ -42,16 +41,15 @@ pub struct Canonical {
     pub complete: bool,
     /// Solver questions asked.
     pub questions: u32,
+    /// Z3 resource units they used.
+    pub work: u64,
 }
 
 impl Session {
     /// The failing run (any of `lits`) the module's criterion picks, starting from `model`
-    /// (a failing run of this encoding). The questions stop at `budget` from now (or the
-    /// session's own deadline, if sooner).
-    pub fn canonical(&mut self, lits: &[Bool], model: Model, budget: Duration) -> Canonical {
-        let until = Instant::now() + budget;
-        let saved = self.deadline;
-        self.deadline = Some(self.deadline.map_or(until, |d| d.min(until)));
+    /// (a failing run of this encoding). The questions stop once they have used `budget`
+    /// resource units of Z3's (or at the session's deadline).
+    pub fn canonical(&mut self, lits: &[Bool], model: Model, budget: u64) -> Canonical {
         // The framework's switch points (`__seq_cs`, read by the sequential program's
         // `main`) and the program's inputs alike, in the encoding's order.
         let choices: Vec<(Bool, BV)> = self
@@ -64,24 +62,31 @@ impl Session {
             model,
             complete: true,
             questions: 0,
+            work: 0,
         };
         // Z3's solver for QF_BV bit-blasts once and answers each question incrementally
         // on its SAT core: tens of times faster here than the live session's SMT core.
+        // The work limit is set once (per question, the whole budget): setting Z3's
+        // parameters before each question slowed them down.
         let asker = z3::Solver::new_for_logic("QF_BV").inspect(|solver| {
             let mut p = z3::Params::new();
             p.set_bool("ctrl_c", false);
+            p.set_u32("rlimit", super::rlimit(budget));
             solver.set_params(&p);
             for a in self.out.asserts.iter().chain(self.added.iter()) {
                 solver.assert(a);
             }
             solver.assert(Bool::or(lits));
         });
+        if asker.is_none() {
+            super::set_work_limit(&self.solver, Some(budget));
+        }
         let mut fixed: Vec<Bool> = Vec::new();
         for (guard, value) in choices {
             if !truth(&c.model, &guard) {
                 continue;
             }
-            match self.least(asker.as_ref(), lits, &fixed, &value, &mut c) {
+            match self.least(asker.as_ref(), lits, &fixed, &value, budget, &mut c) {
                 // A settled choice is never reopened: asserted once into the QF_BV
                 // solver rather than assumed again by every later question.
                 Some(v) => match &asker {
@@ -94,7 +99,10 @@ impl Session {
                 }
             }
         }
-        self.deadline = saved;
+        // The live solver answers the localization's questions next, unlimited.
+        if asker.is_none() {
+            super::set_work_limit(&self.solver, None);
+        }
         c
     }
 
@@ -107,6 +115,7 @@ impl Session {
         lits: &[Bool],
         fixed: &[Bool],
         value: &BV,
+        budget: u64,
         c: &mut Canonical,
     ) -> Option<BV> {
         let width = value.get_size();
@@ -127,7 +136,11 @@ impl Session {
             };
             let mut extra = fixed.to_vec();
             extra.push(value.bvule(BV::from_u64(goal, width)));
+            if c.work >= budget {
+                return None;
+            }
             c.questions += 1;
+            let before = super::resource_count(asker.unwrap_or(&self.solver));
             let answer = match asker {
                 Some(solver) => {
                     if !self.set_timeout_on(solver) {
@@ -139,6 +152,8 @@ impl Session {
                 }
                 None => self.query_incremental(lits, &extra),
             };
+            let spent = super::resource_count(asker.unwrap_or(&self.solver)).saturating_sub(before);
+            c.work = c.work.saturating_add(spent);
             match answer {
                 Answer::Violated(m) => {
                     at = super::value(&m, value)?.min(goal);
@@ -215,7 +230,7 @@ mod tests {
             .map(|i| i.value.clone());
         let big = big.expect("main reads an input");
         let start = failing(&mut s, &lits, &[big.bvuge(z3::ast::BV::from_u64(1000, 32))]);
-        let c = s.canonical(&lits, start, std::time::Duration::from_secs(20));
+        let c = s.canonical(&lits, start, 1 << 31);
         assert!(c.complete);
         assert_eq!(value(&c.model, &big), Some(7));
     }
@@ -252,8 +267,8 @@ mod tests {
             choices(&s, &second),
             "two different runs to start from"
         );
-        let a = s.canonical(&lits, first, std::time::Duration::from_secs(30));
-        let b = s.canonical(&lits, second, std::time::Duration::from_secs(30));
+        let a = s.canonical(&lits, first, 1 << 31);
+        let b = s.canonical(&lits, second, 1 << 31);
         assert!(a.complete && b.complete);
         assert_eq!(choices(&s, &a.model), choices(&s, &b.model));
         // The least switch points: main starts, and the run is no longer than the lost

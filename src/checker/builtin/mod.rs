@@ -42,6 +42,9 @@ pub enum BmcError {
 pub struct Stats {
     pub encode_ms: u64,
     pub solve_ms: u64,
+    /// Z3's resource units the solves used (its `rlimit` count): the work, as no clock
+    /// measures it, the same on a loaded machine as on a quiet one.
+    pub work: u64,
     pub solver_calls: u32,
     /// The limit that ended the search without an answer. It lives with the statistics
     /// because every checker fills them (an external one leaves it `None` and says
@@ -90,6 +93,8 @@ pub enum Undecided {
     Limit(Limit),
     /// Another thread closed the session's [`SolveGate`].
     Stopped,
+    /// The session's work budget ([`Session::set_work_budget`]) is used up.
+    Work,
     /// Anything else Z3 says (an incomplete theory, no model).
     Solver(String),
 }
@@ -109,6 +114,8 @@ impl Undecided {
             "canceled" | "timeout" => Undecided::Limit(Limit::Time),
             "interrupted from keyboard" => Undecided::Limit(Limit::Interrupted),
             r if r.contains("memory") => Undecided::Limit(Limit::Memory),
+            // Only a session given a work budget sets Z3's `rlimit`.
+            r if r.contains("resource limit") => Undecided::Work,
             r => Undecided::Solver(r.to_string()),
         }
     }
@@ -123,6 +130,7 @@ impl std::fmt::Display for Undecided {
             Undecided::Stopped => {
                 f.write_str("stopped: the explicit-state search decided the program")
             }
+            Undecided::Work => f.write_str("the search's work budget was used up"),
             Undecided::Solver(w) => f.write_str(w),
         }
     }
@@ -141,6 +149,8 @@ pub struct Session {
     gate: Option<Arc<SolveGate>>,
     /// The gate's owner closes it at the deadline (see [`Session::set_gate_owning_deadline`]).
     gate_owns_deadline: bool,
+    /// Z3 resource units the root-cause questions may use in all, and those used.
+    work: Option<(u64, u64)>,
 }
 
 /// Lets another thread stop the solver: [`SolveGate::close`] interrupts a solve in
@@ -284,6 +294,7 @@ impl Session {
             added: vec![],
             gate: None,
             gate_owns_deadline: false,
+            work: None,
         })
     }
 
@@ -357,11 +368,16 @@ impl Session {
         if !self.set_timeout_on(&self.solver) {
             return CoreAnswer::Unknown(Undecided::Limit(Limit::Time));
         }
+        let Some(before) = self.limit_work() else {
+            return CoreAnswer::Unknown(Undecided::Work);
+        };
         let (answer, ms) = gated(self.gate.as_deref(), &self.solver, assumptions);
         self.stats.solve_ms += ms;
         self.stats.solver_calls += 1;
+        let out_of_work = self.account_work(before);
         match answer {
             Answer::Violated(m) => CoreAnswer::Sat(m),
+            Answer::Unknown(_) if out_of_work => CoreAnswer::Unknown(Undecided::Work),
             Answer::Unknown(u) => CoreAnswer::Unknown(u),
             Answer::Holds => CoreAnswer::Unsat(self.solver.get_unsat_core()),
         }
@@ -379,6 +395,16 @@ impl Session {
             }
             let mut p = Params::new();
             p.set_u32("timeout", left.as_millis().min(u32::MAX as u128) as u32);
+            p.set_bool("ctrl_c", false);
+            opt.set_params(&p);
+        }
+        if let Some((budget, used)) = self.work {
+            let left = budget.saturating_sub(used);
+            if left == 0 {
+                return Answer::Unknown(Undecided::Work);
+            }
+            let mut p = Params::new();
+            p.set_u32("rlimit", rlimit(left));
             p.set_bool("ctrl_c", false);
             opt.set_params(&p);
         }
@@ -430,6 +456,51 @@ impl Session {
         self.gate_owns_deadline = true;
     }
 
+    /// Bounds the work of [`Session::query_core`]'s questions, in all, by Z3's resource
+    /// count (`rlimit`): unlike a time, the same on a loaded machine as on a quiet one, so
+    /// a search bounded by it finds the same answers on both. Once the questions have
+    /// used the budget, the next answers [`Undecided::Work`]; one question alone may use
+    /// at most the whole budget (the limit is set once: setting Z3's parameters before
+    /// every question slowed each down by half). The rate is about 1–3 million units a
+    /// second on the project's machine (BENCHMARKS.md).
+    pub fn set_work_budget(&mut self, units: u64) {
+        self.work = Some((units, 0));
+        set_work_limit(&self.solver, Some(units));
+    }
+
+    /// The session's work budget is used up.
+    pub fn work_exhausted(&self) -> bool {
+        self.work.is_some_and(|(budget, used)| used >= budget)
+    }
+
+    /// The resource units this session's budgeted questions have used.
+    pub fn work_used(&self) -> u64 {
+        self.work.map_or(0, |(_, used)| used)
+    }
+
+    /// The live solver's resource count so far, or `None` when a work budget is set and
+    /// used up.
+    fn limit_work(&mut self) -> Option<u64> {
+        let Some((budget, used)) = self.work else {
+            return Some(0);
+        };
+        if used >= budget {
+            return None;
+        }
+        Some(resource_count(&self.solver))
+    }
+
+    /// Adds the last solve's work to the budget's account; whether it is used up.
+    fn account_work(&mut self, before: u64) -> bool {
+        let Some((budget, used)) = self.work else {
+            return false;
+        };
+        let spent = resource_count(&self.solver).saturating_sub(before);
+        let used = used.saturating_add(spent);
+        self.work = Some((budget, used));
+        used >= budget
+    }
+
     /// The deadline's time left, for Z3's `timeout`; `None` when the session has no
     /// deadline or its gate enforces it, `Some(0)` when it has passed.
     fn timeout_left(&self) -> Option<Duration> {
@@ -442,8 +513,10 @@ impl Session {
     }
 
     fn solve(&mut self, solver: &Solver, assumptions: &[Bool]) -> Answer {
+        let before = resource_count(solver);
         let (answer, ms) = gated(self.gate.as_deref(), solver, assumptions);
         self.stats.solve_ms += ms;
+        self.stats.work += resource_count(solver).saturating_sub(before);
         self.stats.solver_calls += 1;
         answer
     }
@@ -530,6 +603,29 @@ fn gated(gate: Option<&SolveGate>, solver: &Solver, assumptions: &[Bool]) -> (An
         return (Answer::Unknown(Undecided::Stopped), ms);
     }
     (answer, ms)
+}
+
+/// Z3's resource count of `solver` so far (its `rlimit count` statistic; 0 before it has
+/// solved).
+fn resource_count(solver: &Solver) -> u64 {
+    match solver.get_statistics().value("rlimit count") {
+        Some(z3::StatisticsValue::UInt(n)) => u64::from(n),
+        Some(z3::StatisticsValue::Double(d)) if d.is_finite() && d >= 0.0 => d as u64,
+        _ => 0,
+    }
+}
+
+/// Limits `solver`'s next solves to `units` more resource units each (Z3 counts them
+/// from where the count stands when a solve starts); `None` lifts the limit.
+fn set_work_limit(solver: &Solver, units: Option<u64>) {
+    let mut p = Params::new();
+    p.set_u32("rlimit", units.map_or(0, rlimit));
+    solver.set_params(&p);
+}
+
+/// Z3's `rlimit` parameter is 32 bits wide; 0 would mean "no limit".
+fn rlimit(units: u64) -> u32 {
+    units.clamp(1, u64::from(u32::MAX)) as u32
 }
 
 /// A solver that leaves Ctrl-C to seqloc: Z3 would catch SIGINT itself while it solves
