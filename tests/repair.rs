@@ -435,29 +435,24 @@ fn the_first_repair_tried_removes_the_root_causes() {
     ];
     let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
     let results = parallel(&names, |n| repair_json(&format!("{DIR}/{n}")));
-    let mut with_causes = 0;
     for (name, (code, j)) in names.iter().zip(results) {
         assert_eq!(code, Some(1), "{name}: {j}");
         let found = j["localize"]["root_causes"]["causes"]
             .as_array()
             .map_or(0, Vec::len);
         assert_eq!(j["root_causes"].as_u64(), Some(found as u64), "{name}");
-        if found == 0 {
-            // The root-cause search has a time of its own; a loaded machine may end it
-            // before its first answer. Then there is nothing to cover.
-            eprintln!("NOTICE: {name}: no root cause found in time, the cover is not checked");
-            continue;
-        }
-        with_causes += 1;
+        // The root-cause search is bounded by questions and Z3's work, not by the clock:
+        // a loaded machine finds the same causes as a quiet one.
+        assert!(
+            found > 0,
+            "{name}: no root cause: {}",
+            j["localize"]["root_causes"]
+        );
         let first = &j["repairs"][0];
         let removes = first["removes_root_causes"].as_array().map_or(0, Vec::len);
         assert!(removes > 0, "{name}: {first}");
         assert_eq!(j["checked"].as_u64(), Some(1), "{name}: {}", j["dropped"]);
     }
-    assert!(
-        with_causes >= 3,
-        "root causes on {with_causes} of 5 programs"
-    );
 }
 
 /// A program that writes `__VERIFIER_atomic_begin/end` sections is repaired with one: the
