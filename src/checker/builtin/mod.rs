@@ -42,9 +42,6 @@ pub enum BmcError {
 pub struct Stats {
     pub encode_ms: u64,
     pub solve_ms: u64,
-    /// Z3's resource units the solves used (its `rlimit` count): the work, as no clock
-    /// measures it, the same on a loaded machine as on a quiet one.
-    pub work: u64,
     pub solver_calls: u32,
     /// The limit that ended the search without an answer. It lives with the statistics
     /// because every checker fills them (an external one leaves it `None` and says
@@ -513,10 +510,8 @@ impl Session {
     }
 
     fn solve(&mut self, solver: &Solver, assumptions: &[Bool]) -> Answer {
-        let before = resource_count(solver);
         let (answer, ms) = gated(self.gate.as_deref(), solver, assumptions);
         self.stats.solve_ms += ms;
-        self.stats.work += resource_count(solver).saturating_sub(before);
         self.stats.solver_calls += 1;
         answer
     }

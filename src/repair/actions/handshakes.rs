@@ -135,6 +135,20 @@ mod tests {
     use super::*;
     use crate::repair::edit::apply;
 
+    /// The handshakes proposed for `prog` when the read at line `read` ranks first and
+    /// must come after the writes of `orders` (write line, read line).
+    fn proposals(prog: &str, read: u32, orders: &[(u32, u32)]) -> (Source, Vec<Proposal>) {
+        let src = Source::parse(prog).expect("parses");
+        let sites = Sites {
+            ranked: vec![read],
+            flows: vec![],
+            orders: orders.to_vec(),
+            deadlock: false,
+        };
+        let p = handshakes(&src, &sites);
+        (src, p)
+    }
+
     #[test]
     fn the_read_waits_for_the_flag_raised_after_the_last_write() {
         let prog = r#"#include <pthread.h>
@@ -149,14 +163,7 @@ void *serve(void *a) {
   return a;
 }
 "#;
-        let src = Source::parse(prog).expect("parses");
-        let sites = Sites {
-            ranked: vec![9],
-            flows: vec![],
-            orders: vec![(4, 9), (5, 9)],
-            deadlock: false,
-        };
-        let p = handshakes(&src, &sites);
+        let (src, p) = proposals(prog, 9, &[(4, 9), (5, 9)]);
         assert_eq!(p.len(), 1, "{p:?}");
         let t = apply(&src.text, &p[0].edits).expect("applies");
         assert!(
@@ -191,14 +198,7 @@ void *serve(void *a) {
   return a;
 }
 "#;
-        let src = Source::parse(prog).expect("parses");
-        let sites = Sites {
-            ranked: vec![14],
-            flows: vec![],
-            orders: vec![(5, 14)],
-            deadlock: false,
-        };
-        let p = handshakes(&src, &sites);
+        let (_, p) = proposals(prog, 14, &[(5, 14)]);
         assert_eq!(p.len(), 1, "{p:?}");
         assert!(p[0].summary.contains("has done line 7"), "{}", p[0].summary);
     }
