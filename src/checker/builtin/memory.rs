@@ -9,10 +9,14 @@
 //! Objects of a known layout (arrays and structs of scalars, address-taken scalars: what
 //! concurrent C programs mostly use) are *field-sensitive*: one bit-vector per scalar
 //! leaf, so the formula stays pure bit-vector and an access at a symbolic offset is a
-//! choice among the leaves of that width. Large objects, unions and untyped heap blocks
-//! are byte arrays (SMT array theory). Every new content is a named SSA constant.
+//! choice among the places such an access may start (the leaves of that width and the
+//! offsets aligned for it). Small objects with no such layout (unions, bit-fields, untyped
+//! heap blocks of a known size) are leaves of one byte each, so they stay pure bit-vector
+//! too: Z3's array theory under a round-robin schedule's guarded copies took minutes where
+//! the same bytes as bit-vectors take seconds. Large objects and blocks of unknown size are
+//! byte arrays (SMT array theory). Every new content is a named SSA constant.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use z3::Sort;
 use z3::ast::{Array, Ast, BV, Bool};
@@ -21,6 +25,9 @@ use crate::ir::*;
 
 /// Objects with more scalar leaves than this are byte arrays.
 const MAX_LEAVES: usize = 256;
+
+/// Objects without a scalar layout up to this many bytes are one leaf per byte.
+const MAX_BYTE_LEAVES: u64 = 256;
 
 #[derive(Clone, Copy, Debug)]
 pub struct Layout {
@@ -176,33 +183,35 @@ impl Memory {
         if id >= self.lay.max_objects() {
             return None;
         }
-        let content = match (&kind, ty) {
-            (ObjKind::Func(_) | ObjKind::Null, _) => Content::None,
-            (_, Some(t)) => {
-                let mut leaves = Vec::new();
-                if scalar_leaves(t, 0, tt, dm, self.lay.ptr_bits, &mut leaves) && !leaves.is_empty()
-                {
-                    Content::Leaves(
-                        leaves
-                            .into_iter()
-                            .map(|(off, bits)| Leaf {
-                                off,
-                                bits,
-                                val: if nondet {
-                                    BV::new_const(namer.fresh(&format!("{name}@{off}")), bits)
-                                } else {
-                                    BV::from_u64(0, bits)
-                                },
-                            })
-                            .collect(),
-                    )
-                } else {
-                    self.bytes(name, nondet, namer)
-                }
-            }
-            (_, None) => self.bytes(name, nondet, namer),
-        };
         let size = size.or_else(|| ty.and_then(|t| t.size(tt, dm)));
+        let mut leaves = Vec::new();
+        let typed = ty.is_some_and(|t| {
+            scalar_leaves(t, 0, tt, dm, self.lay.ptr_bits, &mut leaves) && !leaves.is_empty()
+        });
+        if !typed {
+            leaves = match size {
+                Some(n) if n > 0 && n <= MAX_BYTE_LEAVES => (0..n).map(|off| (off, 8)).collect(),
+                _ => vec![],
+            };
+        }
+        let content = match &kind {
+            ObjKind::Func(_) | ObjKind::Null => Content::None,
+            _ if leaves.is_empty() => self.bytes(name, nondet, namer),
+            _ => Content::Leaves(
+                leaves
+                    .into_iter()
+                    .map(|(off, bits)| Leaf {
+                        off,
+                        bits,
+                        val: if nondet {
+                            BV::new_const(namer.fresh(&format!("{name}@{off}")), bits)
+                        } else {
+                            BV::from_u64(0, bits)
+                        },
+                    })
+                    .collect(),
+            ),
+        };
         self.objects.push(Object {
             kind,
             name: name.to_string(),
@@ -312,6 +321,21 @@ impl Memory {
         Some(out)
     }
 
+    /// The offsets `p` may have, read off its definition as [`Memory::candidates`] reads
+    /// the objects: a loaded pointer is a name, so its offset is symbolic in the formula
+    /// even when every definition behind it is one constant (`m->bytes` through a
+    /// parameter). `None` when the term does not say or allows too many.
+    pub fn offsets(&self, p: &BV, defs: &HashMap<String, BV>) -> Option<Vec<u64>> {
+        let mut memo = HashMap::new();
+        let mut steps = 0;
+        let values = possible_values(p, defs, &mut memo, &mut steps, 0)?;
+        let mask = (1u64 << self.lay.off_bits) - 1;
+        let mut out: Vec<u64> = values.into_iter().map(|v| v & mask).collect();
+        out.sort_unstable();
+        out.dedup();
+        Some(out)
+    }
+
     /// `p + delta` (delta in bytes, any width): the offset moves, the object stays.
     pub fn offset(&self, p: &BV, delta: &BV) -> BV {
         let d = if delta.get_size() >= self.lay.off_bits {
@@ -346,15 +370,15 @@ impl Memory {
                 self.candidates(p, &namer.defs)
             );
         }
-        let cands = self
-            .candidates(p, &namer.defs)
-            .unwrap_or_else(|| self.data_objects());
+        let (off, starts) = self.offset_of(p, &namer.defs);
+        let found = self.candidates(p, &namer.defs);
+        let reach = Reach::of(found.is_some(), &starts);
+        let cands = found.unwrap_or_else(|| self.data_objects());
         let obj = self.lay.obj_of(p);
-        let off = self.lay.off_of(p).simplify();
         let mut branches: Vec<(u32, BV)> = Vec::new();
         let mut needs_default = false;
         for o in &cands {
-            match self.read_object(*o, &off, bits, namer) {
+            match self.read_object(*o, &off, reach, bits, namer) {
                 Some(v) => branches.push((*o, v)),
                 None => needs_default = true,
             }
@@ -373,7 +397,30 @@ impl Memory {
         acc
     }
 
-    fn read_object(&self, o: u32, off: &BV, bits: u32, namer: &mut Namer) -> Option<BV> {
+    /// The offset of `p`, a numeral when its definition allows one value, with the values
+    /// it may take when they are few.
+    fn offset_of(&self, p: &BV, defs: &HashMap<String, BV>) -> (BV, Option<Vec<u64>>) {
+        let off = self.lay.off_of(p).simplify();
+        if off.as_u64().is_some() {
+            return (off, None);
+        }
+        match self.offsets(p, defs) {
+            Some(v) if v.len() == 1 => {
+                let c = v.first().copied().unwrap_or(0);
+                (BV::from_u64(c, self.lay.off_bits), None)
+            }
+            v => (off, v),
+        }
+    }
+
+    fn read_object(
+        &self,
+        o: u32,
+        off: &BV,
+        reach: Reach,
+        bits: u32,
+        namer: &mut Namer,
+    ) -> Option<BV> {
         match &self.objects.get(o as usize)?.content {
             Content::None => None,
             Content::Bytes(arr) => Some(read_bytes(arr, off, bits.div_ceil(8), self.lay.off_bits))
@@ -385,17 +432,21 @@ impl Memory {
                             .unwrap_or_else(|| BV::new_const(namer.fresh("unknown"), bits)),
                     );
                 }
-                // A symbolic offset: one of the leaves of this width.
+                // A symbolic offset: one of the places the access may start. (Anywhere
+                // else is outside the object or misaligned, which C leaves undefined: the
+                // last place stands for it, as it did when only leaves of the access's
+                // width were places, and the formula stays as small.)
                 let mut acc: Option<BV> = None;
-                for l in leaves.iter().rev() {
-                    if l.bits != bits {
-                        continue;
+                for c in symbolic_starts(leaves, bits, self.lay.ptr_bits, reach)
+                    .into_iter()
+                    .rev()
+                {
+                    if let Some(v) = read_leaves_at(leaves, c, bits) {
+                        acc = Some(match acc {
+                            None => v,
+                            Some(a) => off.eq(BV::from_u64(c, self.lay.off_bits)).ite(&v, &a),
+                        });
                     }
-                    let here = off.eq(BV::from_u64(l.off, self.lay.off_bits));
-                    acc = Some(match acc {
-                        None => l.val.clone(),
-                        Some(a) => here.ite(&l.val, &a),
-                    });
                 }
                 Some(acc.unwrap_or_else(|| BV::new_const(namer.fresh("unknown"), bits)))
             }
@@ -404,11 +455,11 @@ impl Memory {
 
     /// Writes `value` at `p` under `guard`.
     pub fn store(&mut self, p: &BV, value: &BV, guard: &Bool, namer: &mut Namer) {
-        let cands = self
-            .candidates(p, &namer.defs)
-            .unwrap_or_else(|| self.data_objects());
+        let (off, starts) = self.offset_of(p, &namer.defs);
+        let found = self.candidates(p, &namer.defs);
+        let reach = Reach::of(found.is_some(), &starts);
+        let cands = found.unwrap_or_else(|| self.data_objects());
         let obj = self.lay.obj_of(p);
-        let off = self.lay.off_of(p).simplify();
         let single = cands.len() == 1;
         for o in cands {
             let g = if single {
@@ -422,11 +473,19 @@ impl Memory {
             if g.as_bool() == Some(false) {
                 continue;
             }
-            self.write_object(o, &off, value, &g, namer);
+            self.write_object(o, &off, reach, value, &g, namer);
         }
     }
 
-    fn write_object(&mut self, o: u32, off: &BV, value: &BV, g: &Bool, namer: &mut Namer) {
+    fn write_object(
+        &mut self,
+        o: u32,
+        off: &BV,
+        reach: Reach,
+        value: &BV,
+        g: &Bool,
+        namer: &mut Namer,
+    ) {
         let off_bits = self.lay.off_bits;
         let Some(obj) = self.objects.get_mut(o as usize) else {
             return;
@@ -450,12 +509,32 @@ impl Memory {
                     write_leaves_at(leaves, c, value, g, &name, namer);
                     return;
                 }
-                for l in leaves.iter_mut() {
-                    if l.bits != bits {
+                // A symbolic offset: each leaf the write may touch becomes a choice
+                // among what each possible start would leave in it.
+                let mut chains: BTreeMap<usize, BV> = BTreeMap::new();
+                let unconditional = g.as_bool() == Some(true);
+                for c in symbolic_starts(leaves, bits, self.lay.ptr_bits, reach) {
+                    let Some(parts) = splice_at(leaves, c, value) else {
                         continue;
+                    };
+                    let at = off.eq(BV::from_u64(c, off_bits));
+                    let here = if unconditional {
+                        at
+                    } else {
+                        Bool::and(&[g.clone(), at])
+                    };
+                    for (i, v) in parts {
+                        let Some(l) = leaves.get(i) else {
+                            continue;
+                        };
+                        let base = chains.remove(&i).unwrap_or_else(|| l.val.clone());
+                        chains.insert(i, here.ite(&v, &base));
                     }
-                    let here = Bool::and(&[g.clone(), off.eq(BV::from_u64(l.off, off_bits))]);
-                    let new = here.ite(value, &l.val);
+                }
+                for (i, new) in chains {
+                    let Some(l) = leaves.get_mut(i) else {
+                        continue;
+                    };
                     l.val = namer.name_bv(&format!("{name}@{}", l.off), new);
                 }
             }
@@ -526,8 +605,143 @@ fn fit(v: BV, bits: u32) -> BV {
     if w > bits { v.extract(bits - 1, 0) } else { v }
 }
 
-/// Reads `bits` at constant offset `c` from leaves: a whole leaf, part of one, or
-/// consecutive whole leaves (little endian).
+/// At most this many values are tracked per term by [`possible_values`].
+const MAX_VALUES: usize = 64;
+
+/// Every value a bit-vector term may take, when its definitions (through `defs`) leave
+/// only a few: numerals, names, `ite` (both branches) and any operator over operands with
+/// few values (evaluated by substituting them). A superset of the term's values, or `None`.
+fn possible_values(
+    t: &BV,
+    defs: &HashMap<String, BV>,
+    memo: &mut HashMap<String, Option<Vec<u64>>>,
+    steps: &mut usize,
+    depth: usize,
+) -> Option<Vec<u64>> {
+    // Bounds keep a long chain of names from costing more than the access it serves.
+    const BUDGET: usize = 20_000;
+    const MAX_DEPTH: usize = 200;
+    *steps += 1;
+    if *steps > BUDGET || depth > MAX_DEPTH || t.get_size() > 64 {
+        return None;
+    }
+    if let Some(v) = t.as_u64() {
+        return Some(vec![v]);
+    }
+    let decl = t.safe_decl().ok()?;
+    let kids = t.children();
+    if kids.is_empty() && t.is_const() {
+        let name = decl.name();
+        if let Some(known) = memo.get(&name) {
+            return known.clone();
+        }
+        // Cut cycles (none are expected in SSA definitions): unknown while in progress.
+        memo.insert(name.clone(), None);
+        let def = defs.get(&name).cloned();
+        let r = def.and_then(|d| possible_values(&d, defs, memo, steps, depth + 1));
+        memo.insert(name, r.clone());
+        return r;
+    }
+    if decl.kind() == z3::DeclKind::Ite {
+        let a = possible_values(&kids.get(1)?.as_bv()?, defs, memo, steps, depth + 1)?;
+        let b = possible_values(&kids.get(2)?.as_bv()?, defs, memo, steps, depth + 1)?;
+        let mut v: Vec<u64> = a.into_iter().chain(b).collect();
+        v.sort_unstable();
+        v.dedup();
+        return (v.len() <= MAX_VALUES).then_some(v);
+    }
+    let operands: Vec<BV> = kids.iter().map(|k| k.as_bv()).collect::<Option<_>>()?;
+    let mut combos: Vec<Vec<(BV, BV)>> = vec![vec![]];
+    for k in &operands {
+        let vals = possible_values(k, defs, memo, steps, depth + 1)?;
+        if combos.len() * vals.len() > MAX_VALUES {
+            return None;
+        }
+        combos = combos
+            .into_iter()
+            .flat_map(|c| {
+                vals.iter().map(move |v| {
+                    let mut c = c.clone();
+                    c.push((k.clone(), BV::from_u64(*v, k.get_size())));
+                    c
+                })
+            })
+            .collect();
+    }
+    let mut out = Vec::new();
+    for c in combos {
+        let pairs: Vec<(&BV, &BV)> = c.iter().map(|(a, b)| (a, b)).collect();
+        out.push(t.substitute(&pairs).simplify().as_u64()?);
+    }
+    out.sort_unstable();
+    out.dedup();
+    Some(out)
+}
+
+/// What a pointer's definition says about where an access through it may start.
+#[derive(Clone, Copy)]
+enum Reach<'a> {
+    /// These offsets.
+    Offsets(&'a [u64]),
+    /// Its objects are known, not its offset: anywhere it may start in them.
+    Anywhere,
+    /// Not even its objects are known (a pointer never assigned on this path, say): the
+    /// typed view, as a well-typed program reads memory.
+    Typed,
+}
+
+impl<'a> Reach<'a> {
+    fn of(objects_known: bool, offsets: &'a Option<Vec<u64>>) -> Reach<'a> {
+        match offsets {
+            Some(v) => Reach::Offsets(v),
+            None if objects_known => Reach::Anywhere,
+            None => Reach::Typed,
+        }
+    }
+}
+
+/// The start offsets an access of `bits` at a symbolic offset may have: those its pointer's
+/// definition allows when they are known; else the offsets aligned for its size within
+/// the object (C leaves a misaligned access undefined) and the leaves of exactly its width
+/// (a packed struct's fields). With [`Reach::Typed`] only the latter, except in objects of
+/// bytes (unions, untyped blocks, char arrays), which have no typed view.
+fn symbolic_starts(leaves: &[Leaf], bits: u32, ptr_bits: u32, reach: Reach) -> Vec<u64> {
+    let same_width = leaves.iter().filter(|l| l.bits == bits).map(|l| l.off);
+    match reach {
+        Reach::Offsets(k) => return k.to_vec(),
+        Reach::Typed if leaves.iter().any(|l| l.bits != 8) => return same_width.collect(),
+        _ => {}
+    }
+    let bytes = u64::from(bits.div_ceil(8)).max(1);
+    let end = leaves
+        .iter()
+        .map(|l| l.off + u64::from(l.bits.div_ceil(8)))
+        .max()
+        .unwrap_or(0);
+    // The largest power of two dividing the size, as C's scalar types are aligned, but no
+    // more than a pointer (i386 aligns 8-byte integers to 4).
+    let align = (1u64 << bytes.trailing_zeros()).min(u64::from(ptr_bits / 8).max(1));
+    let mut out: Vec<u64> = (0..end)
+        .step_by(align as usize)
+        .filter(|c| c + bytes <= end)
+        .collect();
+    out.extend(same_width);
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The leaf holding byte `c`, with the bit where that byte starts in it.
+fn leaf_of_byte(leaves: &[Leaf], c: u64) -> Option<(usize, u32)> {
+    let i = leaves
+        .iter()
+        .position(|l| l.off <= c && c < l.off + u64::from(l.bits / 8))?;
+    let l = leaves.get(i)?;
+    Some((i, ((c - l.off) * 8) as u32))
+}
+
+/// Reads `bits` at constant offset `c` from leaves (little endian): a whole leaf, part of
+/// one, consecutive whole leaves, or else byte by byte from whatever leaves hold them.
 fn read_leaves_at(leaves: &[Leaf], c: u64, bits: u32) -> Option<BV> {
     if let Some(l) = leaves.iter().find(|l| l.off == c && l.bits == bits) {
         return Some(l.val.clone());
@@ -539,28 +753,72 @@ fn read_leaves_at(leaves: &[Leaf], c: u64, bits: u32) -> Option<BV> {
         let lo = ((c - l.off) * 8) as u32;
         return Some(l.val.extract(lo + bits - 1, lo));
     }
-    // Spanning several leaves.
-    let mut parts: Vec<BV> = Vec::new();
-    let mut at = c;
-    let end = c + (bits as u64).div_ceil(8);
-    while at < end {
-        let l = leaves.iter().find(|l| l.off == at)?;
-        parts.push(l.val.clone());
-        at += (l.bits as u64).div_ceil(8);
-    }
-    if at != end {
+    if bits % 8 != 0 {
         return None;
     }
     let mut v: Option<BV> = None;
-    for p in parts {
+    for k in 0..u64::from(bits / 8) {
+        let (i, lo) = leaf_of_byte(leaves, c + k)?;
+        let byte = leaves.get(i)?.val.extract(lo + 7, lo);
         v = Some(match v {
-            None => p,
-            Some(lower) => p.concat(&lower),
+            None => byte,
+            Some(lower) => byte.concat(&lower),
         });
     }
     v
 }
 
+/// What writing `value` at constant offset `c` leaves in the leaves it touches, as
+/// (leaf index, new value); `None` when some byte it writes is in no leaf.
+fn splice_at(leaves: &[Leaf], c: u64, value: &BV) -> Option<Vec<(usize, BV)>> {
+    let bits = value.get_size();
+    if let Some(i) = leaves.iter().position(|l| l.off == c && l.bits == bits) {
+        return Some(vec![(i, value.clone())]);
+    }
+    if let Some(i) = leaves
+        .iter()
+        .position(|l| l.off <= c && c * 8 + bits as u64 <= l.off * 8 + l.bits as u64)
+    {
+        let l = leaves.get(i)?;
+        return Some(vec![(i, splice(&l.val, ((c - l.off) * 8) as u32, value))]);
+    }
+    if bits % 8 != 0 {
+        return None;
+    }
+    // Byte by byte: whole leaves and parts of leaves alike.
+    let mut out: Vec<(usize, BV)> = Vec::new();
+    for k in 0..bits / 8 {
+        let (i, lo) = leaf_of_byte(leaves, c + u64::from(k))?;
+        let byte = value.extract(k * 8 + 7, k * 8);
+        let pos = match out.iter().position(|(j, _)| *j == i) {
+            Some(p) => p,
+            None => {
+                out.push((i, leaves.get(i)?.val.clone()));
+                out.len() - 1
+            }
+        };
+        let slot = out.get_mut(pos)?;
+        slot.1 = splice(&slot.1, lo, &byte);
+    }
+    Some(out)
+}
+
+/// `old` with `part` written over its bits from `lo` up.
+fn splice(old: &BV, lo: u32, part: &BV) -> BV {
+    let w = old.get_size();
+    let bits = part.get_size();
+    let mut v = part.clone();
+    if lo > 0 {
+        v = v.concat(old.extract(lo - 1, 0));
+    }
+    if lo + bits < w {
+        v = old.extract(w - 1, lo + bits).concat(&v);
+    }
+    v
+}
+
+/// Writes `value` at constant offset `c` under `g`; a write into no leaf is lost (it is
+/// outside the object: C leaves it undefined).
 fn write_leaves_at(
     leaves: &mut [Leaf],
     c: u64,
@@ -569,54 +827,20 @@ fn write_leaves_at(
     name: &str,
     namer: &mut Namer,
 ) {
-    let bits = value.get_size();
+    let Some(parts) = splice_at(leaves, c, value) else {
+        return;
+    };
     let unconditional = g.as_bool() == Some(true);
-    let mut set = |l: &mut Leaf, new: BV| {
+    for (i, new) in parts {
+        let Some(l) = leaves.get_mut(i) else {
+            continue;
+        };
         let v = if unconditional {
             new
         } else {
             g.ite(&new, &l.val)
         };
         l.val = namer.name_bv(&format!("{name}@{}", l.off), v);
-    };
-    if let Some(l) = leaves.iter_mut().find(|l| l.off == c && l.bits == bits) {
-        set(l, value.clone());
-        return;
-    }
-    if let Some(l) = leaves
-        .iter_mut()
-        .find(|l| l.off <= c && c * 8 + bits as u64 <= l.off * 8 + l.bits as u64)
-    {
-        // Part of a leaf (a byte of an int): splice the bits in.
-        let lo = ((c - l.off) * 8) as u32;
-        let w = l.bits;
-        let mut v = value.clone();
-        if lo > 0 {
-            v = v.concat(l.val.extract(lo - 1, 0));
-        }
-        if lo + bits < w {
-            v = l.val.extract(w - 1, lo + bits).concat(&v);
-        }
-        set(l, v);
-        return;
-    }
-    // Spanning consecutive leaves.
-    let mut at = c;
-    let mut consumed = 0u32;
-    while consumed < bits {
-        let Some(l) = leaves.iter_mut().find(|l| l.off == at) else {
-            return;
-        };
-        let lb = l.bits.min(bits - consumed);
-        let part = value.extract(consumed + lb - 1, consumed);
-        let part = if lb < l.bits {
-            l.val.extract(l.bits - 1, lb).concat(&part)
-        } else {
-            part
-        };
-        at += (l.bits as u64).div_ceil(8);
-        consumed += lb;
-        set(l, part);
     }
 }
 
@@ -668,4 +892,151 @@ fn write_bytes(
         a = a.store(&idx, &v);
     }
     a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use z3::{SatResult, Solver};
+
+    fn namer() -> Namer {
+        Namer {
+            asserts: vec![],
+            counter: 0,
+            defs: HashMap::new(),
+        }
+    }
+
+    /// Whether `claim` holds in every model of what the memory asserted.
+    fn always(n: &Namer, claim: &Bool) -> bool {
+        let s = Solver::new();
+        for a in &n.asserts {
+            s.assert(a);
+        }
+        s.assert(claim.not());
+        s.check() == SatResult::Unsat
+    }
+
+    fn object(mem: &mut Memory, n: &mut Namer, ty: Option<&Type>, size: Option<u64>) -> u32 {
+        mem.alloc(
+            ObjKind::Temp,
+            "o",
+            ty,
+            size,
+            false,
+            &TypeTable::default(),
+            DataModel::Lp64,
+            n,
+        )
+        .expect("an object id")
+    }
+
+    /// A pointer to object `o` at a symbolic offset `idx * scale` with `idx < count`.
+    fn at_index(mem: &Memory, n: &mut Namer, o: u32, scale: u64, count: u64) -> (BV, BV) {
+        let idx = BV::new_const("idx", mem.lay.off_bits);
+        n.asserts
+            .push(idx.bvult(BV::from_u64(count, mem.lay.off_bits)));
+        let base = mem.lay.pointer(o, 0);
+        let delta = idx.bvmul(BV::from_u64(scale, mem.lay.off_bits));
+        (mem.offset(&base, &delta), idx)
+    }
+
+    /// A struct copied byte by byte into an `int` array at a symbolic index lands in the
+    /// ints (it was lost: a byte store found no leaf of its width).
+    #[test]
+    fn bytes_written_at_a_symbolic_offset_land_in_wider_leaves() {
+        let mut n = namer();
+        let mut mem = Memory::new(Layout::new(DataModel::Lp64));
+        let ints = Type::Array(Box::new(Type::Int(IntKind::Int)), Some(6));
+        let o = object(&mut mem, &mut n, Some(&ints), None);
+        let (p, _) = at_index(&mem, &mut n, o, 8, 3);
+        let value = BV::from_u64(0x0000_0002_0000_0001, 64);
+        for i in 0..8u64 {
+            let byte = value.extract(i as u32 * 8 + 7, i as u32 * 8);
+            let q = mem.offset(&p, &BV::from_u64(i, 64));
+            mem.store(&q, &byte, &Bool::from_bool(true), &mut n);
+        }
+        let first = mem.load(&p, 32, &mut n);
+        let second = mem.load(&mem.offset(&p, &BV::from_u64(4, 64)), 32, &mut n);
+        assert!(always(&n, &first.eq(BV::from_u64(1, 32))));
+        assert!(always(&n, &second.eq(BV::from_u64(2, 32))));
+    }
+
+    /// An object without a scalar layout (an untyped block) is bytes as bit-vectors: a
+    /// `long` written at a symbolic offset reads back whole, and its neighbours keep theirs.
+    #[test]
+    fn an_untyped_block_is_byte_leaves_and_keeps_what_was_written() {
+        let mut n = namer();
+        let mut mem = Memory::new(Layout::new(DataModel::Lp64));
+        let o = object(&mut mem, &mut n, None, Some(24));
+        let Some(Object {
+            content: Content::Leaves(leaves),
+            ..
+        }) = mem.objects.get(o as usize)
+        else {
+            panic!("a 24-byte block should be byte leaves");
+        };
+        assert_eq!(leaves.len(), 24);
+        let neighbour = mem.offset(&mem.lay.pointer(o, 0), &BV::from_u64(16, 64));
+        mem.store(
+            &neighbour,
+            &BV::from_u64(7, 64),
+            &Bool::from_bool(true),
+            &mut n,
+        );
+        let (p, _) = at_index(&mem, &mut n, o, 8, 2);
+        mem.store(
+            &p,
+            &BV::from_u64(0x1122_3344_5566_7788, 64),
+            &Bool::from_bool(true),
+            &mut n,
+        );
+        let back = mem.load(&p, 64, &mut n);
+        let third = mem.load(&neighbour, 64, &mut n);
+        assert!(always(
+            &n,
+            &back.eq(BV::from_u64(0x1122_3344_5566_7788, 64))
+        ));
+        assert!(always(&n, &third.eq(BV::from_u64(7, 64))));
+        // The low half of the write, read as an `int` at the same symbolic place.
+        let low = mem.load(&p, 32, &mut n);
+        assert!(always(&n, &low.eq(BV::from_u64(0x5566_7788, 32))));
+    }
+
+    /// A loaded pointer is a name; the offsets it may have are read off what it names, so
+    /// an access through it touches only those places.
+    #[test]
+    fn a_named_pointer_has_the_offsets_of_its_definition() {
+        let mut n = namer();
+        let mut mem = Memory::new(Layout::new(DataModel::Lp64));
+        let ints = Type::Array(Box::new(Type::Int(IntKind::Int)), Some(4));
+        let o = object(&mut mem, &mut n, Some(&ints), None);
+        let c = Bool::new_const("c");
+        let base = mem.lay.pointer(o, 0);
+        let either = c.ite(
+            &mem.offset(&base, &BV::from_u64(4, 64)),
+            &mem.offset(&base, &BV::from_u64(8, 64)),
+        );
+        let p = n.name_bv("p", either);
+        assert_eq!(mem.offsets(&p, &n.defs), Some(vec![4, 8]));
+        let free = BV::new_const("free", 64);
+        assert_eq!(mem.offsets(&free, &n.defs), None);
+        mem.store(&p, &BV::from_u64(9, 32), &Bool::from_bool(true), &mut n);
+        let at4 = mem.load(&mem.offset(&base, &BV::from_u64(4, 64)), 32, &mut n);
+        let at0 = mem.load(&base, 32, &mut n);
+        assert!(always(&n, &c.implies(at4.eq(BV::from_u64(9, 32)))));
+        assert!(always(&n, &at0.eq(BV::from_u64(0, 32))));
+    }
+
+    /// Large blocks stay SMT arrays.
+    #[test]
+    fn a_large_block_is_an_array() {
+        let mut n = namer();
+        let mut mem = Memory::new(Layout::new(DataModel::Lp64));
+        let o = object(&mut mem, &mut n, None, Some(MAX_BYTE_LEAVES + 1));
+        assert!(matches!(
+            mem.objects.get(o as usize).map(|x| &x.content),
+            Some(Content::Bytes(_))
+        ));
+    }
 }
