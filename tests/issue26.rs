@@ -152,17 +152,7 @@ fn verify(path: &PathBuf) -> Result<(), String> {
             }
         }
         Expect::Failure(verdict, line) => {
-            // The replays of a few programs (a union copied through a pointer) take minutes
-            // each: the interleaving analyses beside the loop may be cut by the time limit,
-            // which the run says (exit 3, `limit`), while the loop's candidates are complete.
-            let analyses_cut = o.status.code() == Some(3) && {
-                let j = json(&o);
-                j["limit"] == "time"
-                    && j["stopped"]
-                        .as_str()
-                        .is_some_and(|s| s.contains("analyses of the interleaving"))
-            };
-            if o.status.code() != Some(1) && !analyses_cut {
+            if o.status.code() != Some(1) {
                 return Err(format!(
                     "{rel}: expected {verdict}, got exit {:?}\n{err}\n{}",
                     o.status.code(),
