@@ -325,7 +325,7 @@ impl Memory {
     /// the objects: a loaded pointer is a name, so its offset is symbolic in the formula
     /// even when every definition behind it is one constant (`m->bytes` through a
     /// parameter). `None` when the term does not say or allows too many.
-    pub fn offsets(&self, p: &BV, defs: &HashMap<String, BV>) -> Option<Vec<u64>> {
+    fn offsets(&self, p: &BV, defs: &HashMap<String, BV>) -> Option<Vec<u64>> {
         let mut memo = HashMap::new();
         let mut steps = 0;
         let values = possible_values(p, defs, &mut memo, &mut steps, 0)?;
@@ -370,15 +370,13 @@ impl Memory {
                 self.candidates(p, &namer.defs)
             );
         }
-        let (off, starts) = self.offset_of(p, &namer.defs);
-        let found = self.candidates(p, &namer.defs);
-        let reach = Reach::of(found.is_some(), &starts);
-        let cands = found.unwrap_or_else(|| self.data_objects());
+        let t = self.target(p, &namer.defs);
+        let (cands, off, reach) = (&t.objects, &t.off, t.reach());
         let obj = self.lay.obj_of(p);
         let mut branches: Vec<(u32, BV)> = Vec::new();
         let mut needs_default = false;
-        for o in &cands {
-            match self.read_object(*o, &off, reach, bits, namer) {
+        for o in cands {
+            match self.read_object(*o, off, reach, bits, namer) {
                 Some(v) => branches.push((*o, v)),
                 None => needs_default = true,
             }
@@ -395,6 +393,18 @@ impl Memory {
             acc = is.ite(&v, &acc);
         }
         acc
+    }
+
+    /// Where an access through `p` may land, as far as its definitions say.
+    fn target(&self, p: &BV, defs: &HashMap<String, BV>) -> Target {
+        let (off, offsets) = self.offset_of(p, defs);
+        let found = self.candidates(p, defs);
+        Target {
+            objects_known: found.is_some(),
+            objects: found.unwrap_or_else(|| self.data_objects()),
+            off,
+            offsets,
+        }
     }
 
     /// The offset of `p`, a numeral when its definition allows one value, with the values
@@ -455,13 +465,11 @@ impl Memory {
 
     /// Writes `value` at `p` under `guard`.
     pub fn store(&mut self, p: &BV, value: &BV, guard: &Bool, namer: &mut Namer) {
-        let (off, starts) = self.offset_of(p, &namer.defs);
-        let found = self.candidates(p, &namer.defs);
-        let reach = Reach::of(found.is_some(), &starts);
-        let cands = found.unwrap_or_else(|| self.data_objects());
+        let t = self.target(p, &namer.defs);
+        let (cands, off, reach) = (&t.objects, &t.off, t.reach());
         let obj = self.lay.obj_of(p);
         let single = cands.len() == 1;
-        for o in cands {
+        for &o in cands {
             let g = if single {
                 guard.clone()
             } else {
@@ -473,7 +481,7 @@ impl Memory {
             if g.as_bool() == Some(false) {
                 continue;
             }
-            self.write_object(o, &off, reach, value, &g, namer);
+            self.write_object(o, off, reach, value, &g, namer);
         }
     }
 
@@ -678,6 +686,15 @@ fn possible_values(
     Some(out)
 }
 
+/// The objects an access may touch (every data object when its pointer does not say) and
+/// its offset.
+struct Target {
+    objects: Vec<u32>,
+    objects_known: bool,
+    off: BV,
+    offsets: Option<Vec<u64>>,
+}
+
 /// What a pointer's definition says about where an access through it may start.
 #[derive(Clone, Copy)]
 enum Reach<'a> {
@@ -690,11 +707,11 @@ enum Reach<'a> {
     Typed,
 }
 
-impl<'a> Reach<'a> {
-    fn of(objects_known: bool, offsets: &'a Option<Vec<u64>>) -> Reach<'a> {
-        match offsets {
+impl Target {
+    fn reach(&self) -> Reach<'_> {
+        match &self.offsets {
             Some(v) => Reach::Offsets(v),
-            None if objects_known => Reach::Anywhere,
+            None if self.objects_known => Reach::Anywhere,
             None => Reach::Typed,
         }
     }
@@ -932,24 +949,30 @@ mod tests {
     }
 
     /// A pointer to object `o` at a symbolic offset `idx * scale` with `idx < count`.
-    fn at_index(mem: &Memory, n: &mut Namer, o: u32, scale: u64, count: u64) -> (BV, BV) {
+    fn at_index(mem: &Memory, n: &mut Namer, o: u32, scale: u64, count: u64) -> BV {
         let idx = BV::new_const("idx", mem.lay.off_bits);
         n.asserts
             .push(idx.bvult(BV::from_u64(count, mem.lay.off_bits)));
         let base = mem.lay.pointer(o, 0);
         let delta = idx.bvmul(BV::from_u64(scale, mem.lay.off_bits));
-        (mem.offset(&base, &delta), idx)
+        mem.offset(&base, &delta)
+    }
+
+    /// A memory holding one `int` array of `len` elements, and the array's object.
+    fn int_array(len: u64) -> (Namer, Memory, u32) {
+        let mut n = namer();
+        let mut mem = Memory::new(Layout::new(DataModel::Lp64));
+        let ints = Type::Array(Box::new(Type::Int(IntKind::Int)), Some(len));
+        let o = object(&mut mem, &mut n, Some(&ints), None);
+        (n, mem, o)
     }
 
     /// A struct copied byte by byte into an `int` array at a symbolic index lands in the
     /// ints (it was lost: a byte store found no leaf of its width).
     #[test]
     fn bytes_written_at_a_symbolic_offset_land_in_wider_leaves() {
-        let mut n = namer();
-        let mut mem = Memory::new(Layout::new(DataModel::Lp64));
-        let ints = Type::Array(Box::new(Type::Int(IntKind::Int)), Some(6));
-        let o = object(&mut mem, &mut n, Some(&ints), None);
-        let (p, _) = at_index(&mem, &mut n, o, 8, 3);
+        let (mut n, mut mem, o) = int_array(6);
+        let p = at_index(&mem, &mut n, o, 8, 3);
         let value = BV::from_u64(0x0000_0002_0000_0001, 64);
         for i in 0..8u64 {
             let byte = value.extract(i as u32 * 8 + 7, i as u32 * 8);
@@ -984,7 +1007,7 @@ mod tests {
             &Bool::from_bool(true),
             &mut n,
         );
-        let (p, _) = at_index(&mem, &mut n, o, 8, 2);
+        let p = at_index(&mem, &mut n, o, 8, 2);
         mem.store(
             &p,
             &BV::from_u64(0x1122_3344_5566_7788, 64),
@@ -1007,10 +1030,7 @@ mod tests {
     /// an access through it touches only those places.
     #[test]
     fn a_named_pointer_has_the_offsets_of_its_definition() {
-        let mut n = namer();
-        let mut mem = Memory::new(Layout::new(DataModel::Lp64));
-        let ints = Type::Array(Box::new(Type::Int(IntKind::Int)), Some(4));
-        let o = object(&mut mem, &mut n, Some(&ints), None);
+        let (mut n, mut mem, o) = int_array(4);
         let c = Bool::new_const("c");
         let base = mem.lay.pointer(o, 0);
         let either = c.ite(
