@@ -113,6 +113,19 @@ pub fn necessary_switches<R: Replays>(
             {
                 continue;
             }
+            // The same further on: run on, the thread may block (a join, a lock, a wait)
+            // before its next switch point, and no run follows the schedule then. A real
+            // run switches where the thread blocks and resumes it later: when the
+            // schedule with the thread run on until it blocks or ends, its later blocks
+            // kept, still fails, the failure did not need the preemption.
+            if replays.fails(&r, true)? {
+                let mut blocked = resolved.clone();
+                blocked.ends = None;
+                blocked.blocks[i].until = Stop::End;
+                if next.is_some() && replays.fails(&blocked, false)? {
+                    continue;
+                }
+            }
             sw.passing = r;
             out.push(sw);
         }
