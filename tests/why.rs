@@ -219,3 +219,31 @@ fn reads_that_differ_alike_are_one_line_of_the_why() {
         assert!(why.iter().any(|l| l.contains("such reads)")), "{out}");
     }
 }
+
+/// A value fault every interleaving shows (a refund subtracted): main's preemption inside
+/// its creation loop is no cause — run on, main blocks in its first join and the workers
+/// run anyway. No interleaving candidate is claimed, and the faulty line ranks first.
+#[test]
+fn a_preemption_the_thread_would_have_blocked_at_anyway_is_no_cause() {
+    let r = localize_json("tests/programs/why/refund_sign_creation_loop.c");
+    let cands = r["candidates"].as_array().expect("candidates");
+    assert!(
+        !cands
+            .iter()
+            .any(|c| c["kind"] == "atomicity" || c["kind"] == "ordering"),
+        "{cands:#?}"
+    );
+    assert_eq!(candidate_lines(&r).first(), Some(&21), "{cands:#?}");
+}
+
+/// A value fault every interleaving shows (a deposit subtracted), checked through a
+/// helper that copies the balance after the joins: the helper's copy only carries the
+/// value to the check, and the line that made it ranks first.
+#[test]
+fn the_checks_own_copy_ranks_after_the_line_that_made_the_value() {
+    let r = localize_json("tests/programs/why/deposit_sign_helper_read.c");
+    let lines = candidate_lines(&r);
+    assert_eq!(lines.first(), Some(&16), "{lines:?}");
+    let copy = lines.iter().position(|&l| l == 24);
+    assert!(copy.is_some_and(|p| p > 0), "{lines:?}");
+}

@@ -65,7 +65,11 @@
 //! the projection names the call site first (see `lifted`), the line inside after it.
 //!
 //! Otherwise the order of `diag::explain` stands (a stable sort); sets of lines come after
-//! the single lines, and the failing check itself last.
+//! the single lines, and the failing check itself last — except that among the plain
+//! values, the copies the failing assertion's thread made only after its last context
+//! switch (the check's own reads, copies into locals, a helper reading for it) come after
+//! the others. A value fault that every interleaving shows has no cause to rank it by;
+//! such a copy only carried what the threads made.
 //!
 //! The head of the list is marked as where the failure arises (`Candidate::cause`, see
 //! `mark_causes`): tier 0 when it has a line, otherwise the accesses of the projection's
@@ -86,9 +90,10 @@ pub fn by_cause(
     why: Option<&Why>,
     failing: &Counterexample,
 ) -> Vec<Candidate> {
+    let tail = check_tail(explainer, failing);
     let Some(why) = why else {
         let mut out = cands;
-        out.sort_by_key(|c| tier(c, None));
+        out.sort_by_key(|c| after_tail(tier(c, None), c, &tail));
         mark_causes(&mut out, |c| tier(c, None));
         renumber(&mut out);
         return out;
@@ -189,10 +194,63 @@ pub fn by_cause(
     };
     let mut out = cands;
     out.extend(added);
-    out.sort_by_key(|c| tier(c, first_change(c)));
+    out.sort_by_key(|c| after_tail(tier(c, first_change(c)), c, &tail));
     mark_causes(&mut out, |c| tier(c, first_change(c)));
     renumber(&mut out);
     out
+}
+
+/// The lines of an assertion's failing run that its thread ran only in its last run of
+/// steps, after the last context switch, and that only copy a value (see
+/// `Explainer::only_copies`): the check's own reads, copies into locals, a helper's
+/// `b = balance; return b;` — they see what the other threads left and decide nothing of
+/// it. A line that computes there (an operator, a condition, a call) may be the fault
+/// and is not one of them. Empty for a deadlock (where the last steps are where a thread
+/// blocks, which has its own roles) and when the check's thread ran alone.
+fn check_tail(explainer: &Explainer, failing: &Counterexample) -> Vec<(String, u32)> {
+    use crate::cex::ViolationKind;
+    if failing.violation.kind == ViolationKind::Deadlock {
+        return Vec::new();
+    }
+    let Some(last) = failing.steps.last() else {
+        return Vec::new();
+    };
+    let start = failing
+        .steps
+        .iter()
+        .rposition(|s| s.thread != last.thread)
+        .map_or(0, |i| i + 1);
+    if start == 0 {
+        return Vec::new();
+    }
+    let (before, tail) = failing.steps.split_at(start);
+    let mut out: Vec<(String, u32)> = Vec::new();
+    for s in tail {
+        let ran_before = before
+            .iter()
+            .any(|b| b.line == s.line && same_file(&b.file, &s.file));
+        if !ran_before
+            && !out
+                .iter()
+                .any(|(f, l)| *l == s.line && same_file(f, &s.file))
+            && explainer.only_copies(&s.file, s.line)
+        {
+            out.push((s.file.clone(), s.line));
+        }
+    }
+    out
+}
+
+/// A plain value candidate on a line of the check's tail (see [`check_tail`]) comes after
+/// the other plain values: the faulty value was most likely made where the threads ran,
+/// and the check only carried it (a value fault every interleaving shows has no cause
+/// to rank it by, so this order decides). Other tiers are unchanged.
+fn after_tail(t: (u8, usize), c: &Candidate, tail: &[(String, u32)]) -> (u8, usize, bool) {
+    let in_tail = t == (2, 0)
+        && tail
+            .iter()
+            .any(|(f, l)| *l == c.line && same_file(f, &c.file));
+    (t.0, t.1, in_tail)
 }
 
 /// Marks where the failure arises (`Candidate::cause`): the candidates of tier 0 —

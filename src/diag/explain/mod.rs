@@ -785,6 +785,50 @@ impl<'a> Explainer<'a> {
         (reads.into_iter().collect(), writes.into_iter().collect())
     }
 
+    /// Whether the statements of `file:line` only carry a value on: each copies one
+    /// (`x = y;`, `x = s.f;`, `x = *p;`, `x = a[i];`, `return x;`, a declaration so
+    /// initialised) and computes nothing — no operator, no call, no condition. `false`
+    /// for a line with no statement.
+    pub fn only_copies(&self, file: &str, line: u32) -> bool {
+        fn plain(e: &Expr) -> bool {
+            match &e.kind {
+                ExprKind::Var(_) | ExprKind::Int(_) => true,
+                ExprKind::Member(b, _) | ExprKind::Deref(b) | ExprKind::Decay(b) => plain(b),
+                ExprKind::Cast { e, .. } => plain(e),
+                ExprKind::Index(b, i) => plain(b) && plain(i),
+                _ => false,
+            }
+        }
+        let mut any = false;
+        for s in self.stmts.values() {
+            let Some(p) = self.normalized.sources.position(s.loc) else {
+                continue;
+            };
+            if p.line != line || !same_file(p.file, file) {
+                continue;
+            }
+            any = true;
+            let copy = match &s.kind {
+                StmtKind::Expr(e) => match &e.kind {
+                    ExprKind::Assign(l, r) => plain(l) && plain(r),
+                    _ => false,
+                },
+                StmtKind::Decl { init, .. } => match init {
+                    None => true,
+                    Some(crate::ir::Init::Expr(e)) => plain(e),
+                    Some(crate::ir::Init::List(_)) => false,
+                },
+                StmtKind::Return(e) => e.as_ref().is_none_or(plain),
+                StmtKind::Skip | StmtKind::Label(_) => true,
+                _ => false,
+            };
+            if !copy {
+                return false;
+            }
+        }
+        any
+    }
+
     /// Shared memory the one normalized statement `sid` reads and writes (at most one
     /// access, by the normalization's invariant, besides a lock call's object); `None`
     /// for a statement the program does not have (a step the replay made up).
