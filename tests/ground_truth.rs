@@ -248,12 +248,6 @@ const KNOWN_CAUSE_MISSES: &[(&str, &str)] = &[
         "the assertion itself is the fault; the failing check is never a cause",
     ),
     ("seeds/traffic_meter_read_then_write_bad.yml", TRAFFIC_METER),
-    (
-        "paper/sync02_bad.yml",
-        "along the shortest deadlocking run the line marked as the cause is the producer's \
-         creation (66); the nondeterministic initial `pending` (65) ranks fourth, as it did \
-         under Z3's first model",
-    ),
 ];
 
 /// Along the shortest failing run (`checker::builtin::canonical`) the lost update shows
@@ -317,13 +311,6 @@ const KNOWN_BELOW_TOP_THREE: &[(&str, &str)] = &[
     (
         "paper/account_bad.yml",
         "the assertion itself is the fault, and the failing check ranks last by design",
-    ),
-    (
-        "paper/sync02_bad.yml",
-        "the deadlock's counterexample starts `pending` at -1 with the producer running both \
-         rounds first; line 65 is a candidate (another initial value lets every thread finish \
-         along the interleaving) but ranks fourth, after the consumer's test and update of \
-         `pending` and the producer's update, which carry the same wrong count",
     ),
 ];
 
