@@ -101,28 +101,25 @@ pub fn necessary_switches<R: Replays>(
         }
         if !replays.fails(&r, false)? {
             let mut sw = describe(b.thread, i, resolved, &segments, &replay.steps, accesses);
-            // A thread preempted right before a join: run on, it waits in the join when
-            // the joined thread has not ended, and the non-strict replay takes a schedule
-            // no run follows for "no failure" — the removal then tests nothing (the join
-            // waits for that thread anyway). Only a run that follows counts here.
-            if sw
+            // No run may follow the variant: run on, the thread may block (a join, a
+            // lock, a wait) before its next switch point, and the non-strict replay takes
+            // a schedule no run follows for "no failure". A real run switches where the
+            // thread blocks and resumes it later. Preempted right before a join, the
+            // removal then tests nothing (the join waits for that thread anyway); further
+            // on, when the schedule with the thread run on until it blocks or ends, its
+            // later blocks kept, still fails, the failure did not need the preemption.
+            let at_join = sw
                 .resume
                 .as_ref()
-                .is_some_and(|s| s.statement.contains("pthread_join("))
-                && replays.fails(&r, true)?
-            {
-                continue;
-            }
-            // The same further on: run on, the thread may block (a join, a lock, a wait)
-            // before its next switch point, and no run follows the schedule then. A real
-            // run switches where the thread blocks and resumes it later: when the
-            // schedule with the thread run on until it blocks or ends, its later blocks
-            // kept, still fails, the failure did not need the preemption.
-            if replays.fails(&r, true)? {
+                .is_some_and(|s| s.statement.contains("pthread_join("));
+            if (at_join || next.is_some()) && replays.fails(&r, true)? {
+                if at_join {
+                    continue;
+                }
                 let mut blocked = resolved.clone();
                 blocked.ends = None;
                 blocked.blocks[i].until = Stop::End;
-                if next.is_some() && replays.fails(&blocked, false)? {
+                if replays.fails(&blocked, false)? {
                     continue;
                 }
             }
