@@ -295,6 +295,30 @@ impl Session {
         })
     }
 
+    /// Answers the later questions ([`Session::query_core`]) on Z3's solver for QF_BV,
+    /// which bit-blasts the encoding once and answers each question with its assumptions
+    /// on a SAT core: many times faster than the SMT core for the root-cause search's
+    /// many short questions (as for the canonical counterexample's). `false`, and the
+    /// live solver kept, when Z3 has no such solver.
+    pub fn ask_on_bit_blaster(&mut self) -> bool {
+        let Some(solver) = Solver::new_for_logic("QF_BV") else {
+            return false;
+        };
+        let mut p = Params::new();
+        p.set_bool("ctrl_c", false);
+        // The budget's account goes on: each solve is limited to what is left, as
+        // `set_work_budget` limits the live solver's.
+        if let Some((budget, used)) = self.work {
+            p.set_u32("rlimit", rlimit(budget.saturating_sub(used)));
+        }
+        solver.set_params(&p);
+        for a in self.out.asserts.iter().chain(self.added.iter()) {
+            solver.assert(a);
+        }
+        self.solver = solver;
+        true
+    }
+
     /// Adds a constraint for all later queries (the localizer's `diag != k`).
     pub fn add(&mut self, c: &Bool) {
         self.solver.assert(c);
