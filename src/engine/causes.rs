@@ -441,8 +441,9 @@ fn spurious_wake_up(
     woke.into_iter().next()
 }
 
-/// The passing run that keeps the most of the failing run's orderings (each a soft
-/// constraint of Z3's optimizer), its schedule replayed before it is given.
+/// The passing run that keeps the most of the failing run's orderings (MaxSAT over the
+/// orderings' literals, `Session::most_satisfied`: disjoint cores, then a bisection on
+/// their count), its schedule replayed before it is given.
 fn closest_run(
     session: &mut Session,
     pass: &Bool,
@@ -452,7 +453,7 @@ fn closest_run(
     unwind: u32,
 ) -> Option<ClosestRun> {
     let prep = replayer.prep;
-    let Answer::Violated(m) = session.optimize(std::slice::from_ref(pass), lits) else {
+    let Answer::Violated(m) = session.most_satisfied(std::slice::from_ref(pass), lits) else {
         return None;
     };
     let flipped: Vec<usize> = (0..lits.len())

@@ -466,7 +466,7 @@ pub struct RootCauses {
     pub time_ms: u64,
     /// The closest passing run among all the encoding's runs (MaxSMT-DSP's optimum, by
     /// its first criterion: the fewest of the failing run's orderings changed), when the
-    /// optimizer answered in time.
+    /// MaxSAT search answered within the budget.
     pub closest: Option<ClosestRun>,
 }
 

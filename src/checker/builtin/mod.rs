@@ -405,61 +405,57 @@ impl Session {
     }
 
     /// A model of the encoding with `hard` true that satisfies as many of `soft` as it
-    /// can (Z3's optimizer, MaxSAT over the soft constraints, each of weight 1): the
-    /// closest passing run of the root-cause search. Bounded by the session's deadline
-    /// and stopped by its gate (Z3's interrupt reaches the optimizer too).
-    pub fn optimize(&mut self, hard: &[Bool], soft: &[Bool]) -> Answer {
-        let opt = z3::Optimize::new();
-        if let Some(left) = self.timeout_left() {
-            if left.is_zero() {
-                return Answer::Unknown(Undecided::Limit(Limit::Time));
+    /// can, asked of the live solver ([`Session::query_core`]'s budget and gate). First
+    /// every soft literal is assumed; each unsat core found drops its soft literals from
+    /// the assumptions until a model comes: the cores are disjoint and each needs one of
+    /// its literals false, so the optimum lies between that model's count and the number
+    /// of soft literals less the cores. Then a bisection between the two on "at least
+    /// `k` of `soft`" (a cardinality constraint behind a fresh literal, assumed by the one
+    /// question that asks it). After [`Session::ask_on_bit_blaster`] each question is a
+    /// SAT call on the encoding already bit-blasted, with the clauses the earlier ones
+    /// learnt, where Z3's optimizer would start over. The optimum is the same count;
+    /// which of the equally good models comes back is the solver's choice.
+    pub fn most_satisfied(&mut self, hard: &[Bool], soft: &[Bool]) -> Answer {
+        let kept = |m: &Model| soft.iter().filter(|l| truth(m, l)).count();
+        let mut assumed: Vec<&Bool> = soft.iter().collect();
+        let mut cores = 0;
+        let mut best = loop {
+            let mut asked = hard.to_vec();
+            asked.extend(assumed.iter().map(|l| (*l).clone()));
+            match self.query_core(&asked) {
+                CoreAnswer::Sat(m) => break m,
+                CoreAnswer::Unsat(core) => {
+                    let before = assumed.len();
+                    assumed.retain(|l| !core.iter().any(|c| c == *l));
+                    if assumed.len() == before {
+                        // No soft literal in the core: `hard` alone is unsatisfiable.
+                        return Answer::Holds;
+                    }
+                    cores += 1;
+                }
+                CoreAnswer::Unknown(u) => return Answer::Unknown(u),
             }
-            let mut p = Params::new();
-            p.set_u32("timeout", left.as_millis().min(u32::MAX as u128) as u32);
-            p.set_bool("ctrl_c", false);
-            opt.set_params(&p);
-        }
-        if let Some((budget, used)) = self.work {
-            let left = budget.saturating_sub(used);
-            if left == 0 {
-                return Answer::Unknown(Undecided::Work);
+        };
+        let (mut lo, mut hi) = (kept(&best), soft.len().saturating_sub(cores));
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            let Ok(k) = u32::try_from(mid) else {
+                break;
+            };
+            let at_least = Bool::fresh_const("at_least");
+            self.add(&at_least.implies(z3::ast::atleast(soft.iter(), k)));
+            let mut asked = hard.to_vec();
+            asked.push(at_least);
+            match self.query_core(&asked) {
+                CoreAnswer::Sat(m) => {
+                    lo = kept(&m).max(mid);
+                    best = m;
+                }
+                CoreAnswer::Unsat(_) => hi = mid - 1,
+                CoreAnswer::Unknown(u) => return Answer::Unknown(u),
             }
-            let mut p = Params::new();
-            p.set_u32("rlimit", rlimit(left));
-            p.set_bool("ctrl_c", false);
-            opt.set_params(&p);
         }
-        for a in self.out.asserts.iter().chain(self.added.iter()).chain(hard) {
-            opt.assert(a);
-        }
-        for s in soft {
-            opt.assert_soft(s, 1, None);
-        }
-        let _solving = stop::Solving::enter();
-        if let Some(l) = stop::requested() {
-            return Answer::Unknown(Undecided::Limit(l));
-        }
-        if self.gate.as_ref().is_some_and(|g| !g.enter()) {
-            return Answer::Unknown(Undecided::Stopped);
-        }
-        let t0 = Instant::now();
-        let r = opt.check(&[]);
-        self.stats.solve_ms += t0.elapsed().as_millis() as u64;
-        self.stats.solver_calls += 1;
-        if self.gate.as_ref().is_some_and(|g| !g.leave()) {
-            return Answer::Unknown(Undecided::Stopped);
-        }
-        match r {
-            SatResult::Sat => match opt.get_model() {
-                Some(m) => Answer::Violated(m),
-                None => Answer::Unknown(Undecided::Solver("the optimizer gave no model".into())),
-            },
-            SatResult::Unsat => Answer::Holds,
-            SatResult::Unknown => Answer::Unknown(match stop::requested() {
-                Some(l) => Undecided::Limit(l),
-                None => Undecided::Limit(Limit::Time),
-            }),
-        }
+        Answer::Violated(best)
     }
 
     /// Lets `gate` stop this session's solving (see [`SolveGate`]).
@@ -1173,5 +1169,68 @@ mod naming_tests {
         }
         assert!(mentions_internal_name("the value of `__t_3 + 1`"));
         assert!(!mentions_internal_name("the value of `count == 2`"));
+    }
+}
+
+#[cfg(test)]
+mod most_satisfied_tests {
+    use z3::ast::Bool;
+
+    use super::{Answer, Session, truth};
+    use crate::ir::DataModel;
+    use crate::passes::Prepared;
+    use crate::seq::{self, Framework, Mode};
+
+    fn session(bit_blasted: bool) -> Session {
+        let src = "extern void reach_error(void); int x; int main(void) { x = 1; if (x != 1) reach_error(); return 0; }";
+        let prog = crate::frontend::load_text("t.c", src, DataModel::Lp64).expect("parses");
+        let prep = Prepared::new(prog);
+        let opts = Framework::builtin().search_options(1, 1, 1, 1, false);
+        let sq = seq::sequentialize(&prep.normalized, &prep.shared, Mode::Symbolic, &opts)
+            .expect("sequentializes");
+        let mut s = Session::new(sq, 3, None).expect("encodes");
+        if bit_blasted {
+            assert!(s.ask_on_bit_blaster());
+        }
+        s
+    }
+
+    /// Five soft literals, pairs of which exclude each other: at most three can hold, and
+    /// the search finds three, on either solver.
+    #[test]
+    fn the_most_soft_literals_are_kept() {
+        for bit_blasted in [false, true] {
+            let mut s = session(bit_blasted);
+            let soft: Vec<Bool> = (0..5)
+                .map(|i| Bool::new_const(format!("soft_{i}")))
+                .collect();
+            let [a, b, c, d, _e] = &soft[..] else {
+                unreachable!()
+            };
+            s.add(&Bool::and(&[a, b]).not());
+            s.add(&Bool::and(&[c, d]).not());
+            // The hard literal rules out b and d: a, c and e are what can hold.
+            let hard = Bool::new_const("hard");
+            s.add(&hard.implies(Bool::or(&[b, d]).not()));
+            let Answer::Violated(m) = s.most_satisfied(std::slice::from_ref(&hard), &soft) else {
+                panic!("a model exists");
+            };
+            let held: Vec<bool> = soft.iter().map(|l| truth(&m, l)).collect();
+            assert_eq!(
+                held,
+                [true, false, true, false, true],
+                "bit-blasted: {bit_blasted}"
+            );
+            // Without it, one of each excluding pair and e: three again, never four.
+            let Answer::Violated(m) = s.most_satisfied(&[], &soft) else {
+                panic!("a model exists");
+            };
+            let kept = soft.iter().filter(|l| truth(&m, l)).count();
+            assert_eq!(kept, 3, "bit-blasted: {bit_blasted}");
+            // A hard literal that contradicts the encoding: no model at all.
+            let never = Bool::new_const("never");
+            s.add(&never.implies(Bool::from_bool(false)));
+            assert!(matches!(s.most_satisfied(&[never], &soft), Answer::Holds));
+        }
     }
 }
