@@ -472,12 +472,16 @@ fn context_switches_bound_external_counterexamples() {
 
 /// `seqloc localize tests/programs/esbmc_misses/NAME.c --checker esbmc` (JSON).
 fn localize_own(name: &str, exe: &Path, property: &str) -> Run {
+    localize_own_with(name, "esbmc", exe, property)
+}
+
+fn localize_own_with(name: &str, kind: &str, exe: &Path, property: &str) -> Run {
     let prog = root().join(format!("tests/programs/esbmc_misses/{name}.c"));
     seqloc(&[
         "localize",
         prog.to_str().unwrap_or_default(),
         "--checker",
-        "esbmc",
+        kind,
         "--checker-path",
         exe.to_str().unwrap_or_default(),
         "--property",
@@ -518,6 +522,28 @@ fn esbmc_atomic_functions_keep_their_interleavings() {
 fn esbmc_atomic_function_that_is_correct_has_no_failure() {
     let Some(exe) = checker("esbmc") else { return };
     let r = localize_own("atomic_add_ok", &exe, "unreach-call");
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(candidate_lines(&r.json).is_empty(), "{}", r.stdout);
+}
+
+/// CBMC makes a `__VERIFIER_atomic_*` function's body atomic from its entry and shows the
+/// call's own steps anywhere among the thread's local steps: read by its shared steps
+/// alone, a run ended between a call and its body, which seqloc runs as one step, and the
+/// schedule did not replay (UNKNOWN until 2026-12-02). Each invocation is now placed
+/// where its first shared access is (`checker::external::mapping::atomic_calls`).
+#[test]
+fn cbmc_atomic_function_calls_are_placed_by_their_bodies() {
+    let Some(exe) = checker("cbmc") else { return };
+    let r = localize_own_with("atomic_read_then_write", "cbmc", &exe, "unreach-call");
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    let got = candidate_lines(&r.json);
+    assert!(
+        got.iter().any(|l| [21, 22].contains(l)),
+        "candidates {got:?}\n{}",
+        r.stdout
+    );
+    // And the correct one stays without a failure.
+    let r = localize_own_with("atomic_add_ok", "cbmc", &exe, "unreach-call");
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
     assert!(candidate_lines(&r.json).is_empty(), "{}", r.stdout);
 }

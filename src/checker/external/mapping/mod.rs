@@ -38,6 +38,7 @@
 //! A schedule built this way is a claim, not a fact: callers replay it with the built-in
 //! sequentializer before trusting it (`engine::diagnosis::prepare`, through the driver's `Backstop`).
 
+mod atomic_calls;
 mod threads;
 
 use crate::ir::known::Known;
@@ -185,11 +186,7 @@ pub fn to_counterexample_with(
         // partial-order encoding gives them no place); the runs are those of the steps
         // that do.
         Boundary::SharedSteps => {
-            let placed: Vec<Exec> = execs
-                .iter()
-                .filter(|e| visible.switches.contains(&e.sid))
-                .cloned()
-                .collect();
+            let placed = atomic_calls::placed(&execs, prog, index, &visible);
             blocks(&placed, index, &visible, policy, &ends)
         }
     };
