@@ -548,6 +548,24 @@ fn cbmc_atomic_function_calls_are_placed_by_their_bodies() {
     assert!(candidate_lines(&r.json).is_empty(), "{}", r.stdout);
 }
 
+/// CBMC shows an explicit atomic section's begin as a step of no place among its thread's
+/// local steps: read by the shared steps, a run ended between the begin and the access
+/// after it, where no other thread can run, and the schedule did not replay (UNKNOWN until
+/// 2026-12-02, as SV-COMP's `fib_bench-2` and `triangular-2` were). It ends before the
+/// begin now.
+#[test]
+fn cbmc_runs_end_before_an_atomic_section_not_inside_it() {
+    let Some(exe) = checker("cbmc") else { return };
+    let r = localize_own_with("atomic_sections_in_loops", "cbmc", &exe, "unreach-call");
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    let got = candidate_lines(&r.json);
+    assert!(
+        got.iter().any(|l| [16, 26].contains(l)),
+        "candidates {got:?}\n{}",
+        r.stdout
+    );
+}
+
 /// In a deadlock every thread's last run goes on until it blocks: ESBMC 8 shows no
 /// pthread call, so a relocking thread's last shown step is before its call of the
 /// function that locks, and `main`'s before its `pthread_create` calls. Until 2026-11-28 the deadlock was

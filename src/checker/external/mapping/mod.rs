@@ -389,7 +389,13 @@ fn blocks(
                 let waits = (policy != Boundary::BeforeShown)
                     .then(|| first_wait(execs, members, index, visible, Some(sid)))
                     .flatten();
-                waits.unwrap_or(Until::before(index.name(sid), before + 1))
+                let at = match policy {
+                    Boundary::SharedSteps => {
+                        enclosing_atomic_begin(index, visible, sid).unwrap_or(sid)
+                    }
+                    _ => sid,
+                };
+                waits.unwrap_or(Until::before(index.name(at), before + 1))
             }
             None if r + 1 == runs.len() => Until::Keyword("end".into()),
             None if ends.deadlock || policy == Boundary::ToBlock => Until::Keyword("end".into()),
@@ -540,6 +546,9 @@ struct Visibility {
     joins: HashSet<StmtId>,
     /// `pthread_create` calls, which ESBMC 8 shows no step for.
     creates: HashSet<StmtId>,
+    /// Atomic sections' begins and ends (`__VERIFIER_atomic_begin()`, the dialects' own).
+    atomic_begins: HashSet<StmtId>,
+    atomic_ends: HashSet<StmtId>,
 }
 
 fn visibility(prog: &Program) -> Visibility {
@@ -550,6 +559,8 @@ fn visibility(prog: &Program) -> Visibility {
     let mut library_calls = HashSet::new();
     let mut joins = HashSet::new();
     let mut creates = HashSet::new();
+    let mut atomic_begins = HashSet::new();
+    let mut atomic_ends = HashSet::new();
     for f in &prog.funcs {
         let Some(body) = &f.body else { continue };
         crate::ir::visit::each_stmt(body, &mut |s| {
@@ -579,6 +590,15 @@ fn visibility(prog: &Program) -> Visibility {
             {
                 waits.insert(s.id);
             }
+            match call.map(|c| &c.kind) {
+                Some(ExprKind::Intrinsic(crate::ir::Intrinsic::AtomicBegin, _)) => {
+                    atomic_begins.insert(s.id);
+                }
+                Some(ExprKind::Intrinsic(crate::ir::Intrinsic::AtomicEnd, _)) => {
+                    atomic_ends.insert(s.id);
+                }
+                _ => {}
+            }
             if let Some(ExprKind::Call(callee, _)) = call.map(|c| &c.kind) {
                 if let ExprKind::Func(g) = callee.peel().kind {
                     if prog.func(g).body.is_none() {
@@ -590,6 +610,15 @@ fn visibility(prog: &Program) -> Visibility {
                     }
                     if crate::ir::known::classify(name) == Known::ThreadCreate {
                         creates.insert(s.id);
+                    }
+                    match crate::ir::known::classify(name) {
+                        Known::AtomicBegin => {
+                            atomic_begins.insert(s.id);
+                        }
+                        Known::AtomicEnd => {
+                            atomic_ends.insert(s.id);
+                        }
+                        _ => {}
                     }
                     let waiting = matches!(
                         crate::ir::known::classify(name),
@@ -638,7 +667,28 @@ fn visibility(prog: &Program) -> Visibility {
         switches,
         joins,
         creates,
+        atomic_begins,
+        atomic_ends,
     }
+}
+
+/// The atomic section's begin that `sid` lies inside, by the program's text: the nearest
+/// atomic begin or end before it in its function, when that is a begin. CBMC shows a
+/// section's begin as a step of no place among the thread's local steps, so a run read by
+/// its shared steps can end between the begin and the access after it, where no other
+/// thread can run; it ends before the begin instead, the same time round (a straight-line
+/// section runs its begin as often as its statements; where it does not, the reading does
+/// not replay and is not used).
+fn enclosing_atomic_begin(index: &StmtIndex, visible: &Visibility, sid: StmtId) -> Option<StmtId> {
+    let func = index.get(sid)?.func;
+    let pos = index.entries.iter().position(|e| e.id == sid)?;
+    index.entries[..pos]
+        .iter()
+        .rev()
+        .filter(|e| e.func == func)
+        .find(|e| visible.atomic_begins.contains(&e.id) || visible.atomic_ends.contains(&e.id))
+        .filter(|e| visible.atomic_begins.contains(&e.id))
+        .map(|e| e.id)
 }
 
 /// The thread a join execution joined: the value bound to the call's `thread` parameter
@@ -1049,6 +1099,8 @@ mod join_tests {
             switches: HashSet::new(),
             joins: sids.iter().map(|&s| StmtId(s)).collect(),
             creates: HashSet::new(),
+            atomic_begins: HashSet::new(),
+            atomic_ends: HashSet::new(),
         }
     }
 
