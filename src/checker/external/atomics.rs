@@ -26,17 +26,21 @@ use crate::ir::{Expr, ExprKind, FuncId, Init, Intrinsic, Loc, Program, Stmt, Stm
 /// `ir::internal::is_internal_name`).
 const PREFIX: &str = "__seqloc_atomic_";
 
-/// `prog` with every `__VERIFIER_atomic_*` function renamed and each call of one between
-/// an atomic begin and end; `None` when it has no such function with a body, or one is
-/// used otherwise than called by a whole statement.
-pub fn explicit_atomics(prog: &Program) -> Option<Program> {
-    let atomic: HashSet<FuncId> = prog
-        .funcs
+/// The `__VERIFIER_atomic_*` functions `prog` defines (with a body).
+pub fn atomic_functions(prog: &Program) -> HashSet<FuncId> {
+    prog.funcs
         .iter()
         .enumerate()
         .filter(|(_, f)| f.body.is_some() && is_atomic_function(&f.name))
         .map(|(i, _)| FuncId(i as u32))
-        .collect();
+        .collect()
+}
+
+/// `prog` with every `__VERIFIER_atomic_*` function renamed and each call of one between
+/// an atomic begin and end; `None` when it has no such function with a body, or one is
+/// used otherwise than called by a whole statement.
+pub fn explicit_atomics(prog: &Program) -> Option<Program> {
+    let atomic = atomic_functions(prog);
     if atomic.is_empty() {
         return None;
     }

@@ -18,8 +18,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{Exec, Visibility};
-use crate::ir::known::is_atomic_function;
-use crate::ir::{ExprKind, FuncId, Init, Program, StmtId, StmtKind};
+use crate::ir::{ExprKind, FuncId, Program, StmtId};
 use crate::seq::schedule::StmtIndex;
 
 /// The executions that place the runs: the shared steps, with each atomic function's
@@ -73,13 +72,7 @@ pub(super) fn placed(
 /// `T v = f(x);`, the only calls the normalized program has); `None` when one of them is
 /// called from several statements or from inside another atomic function.
 fn call_sites(prog: &Program) -> Option<HashMap<FuncId, (StmtId, crate::ir::Loc)>> {
-    let atomic: HashSet<FuncId> = prog
-        .funcs
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.body.is_some() && is_atomic_function(&f.name))
-        .map(|(i, _)| FuncId(i as u32))
-        .collect();
+    let atomic = crate::checker::external::atomics::atomic_functions(prog);
     if atomic.is_empty() {
         return None;
     }
@@ -92,18 +85,7 @@ fn call_sites(prog: &Program) -> Option<HashMap<FuncId, (StmtId, crate::ir::Loc)
             if s.id.is_none() {
                 return;
             }
-            let call = match &s.kind {
-                StmtKind::Expr(e) => match &e.peel().kind {
-                    ExprKind::Assign(_, r) => Some(r.peel()),
-                    _ => Some(e.peel()),
-                },
-                StmtKind::Decl {
-                    init: Some(Init::Expr(e)),
-                    ..
-                } => Some(e.peel()),
-                _ => None,
-            };
-            if let Some(ExprKind::Call(callee, _)) = call.map(|c| &c.kind) {
+            if let Some(ExprKind::Call(callee, _)) = super::statement_call(s).map(|c| &c.kind) {
                 if let ExprKind::Func(g) = callee.peel().kind {
                     if atomic.contains(&g) {
                         nested |= inside;

@@ -551,6 +551,22 @@ struct Visibility {
     atomic_ends: HashSet<StmtId>,
 }
 
+/// The expression a statement evaluates as a whole: `e;`, the right side of `v = e;`, the
+/// initializer of `T v = e;` (a call, when the statement is one).
+fn statement_call(s: &crate::ir::Stmt) -> Option<&crate::ir::Expr> {
+    match &s.kind {
+        StmtKind::Expr(e) => match &e.peel().kind {
+            ExprKind::Assign(_, r) => Some(r.peel()),
+            _ => Some(e.peel()),
+        },
+        StmtKind::Decl {
+            init: Some(crate::ir::Init::Expr(e)),
+            ..
+        } => Some(e.peel()),
+        _ => None,
+    }
+}
+
 fn visibility(prog: &Program) -> Visibility {
     let shared = crate::analysis::shared::SharedInfo::compute(prog);
     let mut switches = HashSet::new();
@@ -570,17 +586,7 @@ fn visibility(prog: &Program) -> Visibility {
             if crate::passes::normalize::shared_accesses(&shared, s) > 0 {
                 switches.insert(s.id);
             }
-            let call = match &s.kind {
-                StmtKind::Expr(e) => match &e.peel().kind {
-                    ExprKind::Assign(_, r) => Some(r.peel()),
-                    _ => Some(e.peel()),
-                },
-                StmtKind::Decl {
-                    init: Some(crate::ir::Init::Expr(e)),
-                    ..
-                } => Some(e.peel()),
-                _ => None,
-            };
+            let call = statement_call(s);
             if let Some(ExprKind::Intrinsic(
                 crate::ir::Intrinsic::AtomicBegin
                 | crate::ir::Intrinsic::Assume
