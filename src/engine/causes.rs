@@ -83,6 +83,10 @@ const STOPPED: &str = "stopped: the search's time was up before its questions we
 /// the larger ones, where no cause comes within either.
 pub const WORK_BUDGET: u64 = 8_000_000;
 
+/// Z3 resource units added to the budget, once the search is done, for asking its causes
+/// again (a cause of k orderings is k + 1 questions, each usually well under a million).
+const VERIFY_WORK: u64 = 2_000_000;
+
 /// Solver questions one search asks at most.
 const MAX_QUESTIONS: usize = 120;
 
@@ -367,6 +371,12 @@ pub fn root_causes(
         .collect();
     let class = |o: usize| class_of.get(o).copied().unwrap_or(usize::MAX);
     let found = enumerate(&mut forcing, lits.len(), wanted, MAX_QUESTIONS, &class)?;
+    // Each cause is asked again with work of its own: a search that used its budget up
+    // on the way to a cause would otherwise report it unconfirmed.
+    let out_of_work = session.work_exhausted();
+    if work.is_some() && !found.causes.is_empty() {
+        session.add_work_budget(VERIFY_WORK);
+    }
     let mut contradicted = 0;
     let causes: Vec<RootCause> = found
         .causes
@@ -419,7 +429,7 @@ pub fn root_causes(
         unwind,
         queries: found.queries,
         closest,
-        out_of_work: session.work_exhausted(),
+        out_of_work,
         time_ms: t0.elapsed().as_millis() as u64,
     })
 }

@@ -485,6 +485,16 @@ impl Session {
         set_work_limit(&self.solver, Some(units));
     }
 
+    /// Raises the work budget by `units` (no effect on a session without one): a later
+    /// stage that must not be starved by an earlier one gets its own share.
+    pub fn add_work_budget(&mut self, units: u64) {
+        if let Some((budget, used)) = self.work {
+            let budget = budget.saturating_add(units);
+            self.work = Some((budget, used));
+            set_work_limit(&self.solver, Some(budget.saturating_sub(used)));
+        }
+    }
+
     /// The session's work budget is used up.
     pub fn work_exhausted(&self) -> bool {
         self.work.is_some_and(|(budget, used)| used >= budget)
