@@ -64,20 +64,12 @@ impl Session {
             questions: 0,
             work: 0,
         };
-        // Z3's solver for QF_BV bit-blasts once and answers each question incrementally
-        // on its SAT core: tens of times faster here than the live session's SMT core.
-        // The work limit is set once (per question, the whole budget): setting Z3's
-        // parameters before each question slowed them down.
-        let asker = z3::Solver::new_for_logic("QF_BV").inspect(|solver| {
-            let mut p = z3::Params::new();
-            p.set_bool("ctrl_c", false);
-            p.set_u32("rlimit", super::rlimit(budget));
-            solver.set_params(&p);
-            for a in self.out.asserts.iter().chain(self.added.iter()) {
-                solver.assert(a);
-            }
-            solver.assert(Bool::or(lits));
-        });
+        // Z3's solver for QF_BV answers each question incrementally on its SAT core:
+        // tens of times faster here than the live session's SMT core. Per question, the
+        // whole budget.
+        let asker = self
+            .bit_blaster(Some(budget))
+            .inspect(|solver| solver.assert(Bool::or(lits)));
         if asker.is_none() {
             super::set_work_limit(&self.solver, Some(budget));
         }

@@ -611,23 +611,16 @@ fn visibility(prog: &Program) -> Visibility {
                         library_calls.insert(s.id);
                     }
                     let name = &prog.func(g).name;
-                    if crate::ir::known::classify(name) == Known::ThreadJoin {
-                        joins.insert(s.id);
-                    }
-                    if crate::ir::known::classify(name) == Known::ThreadCreate {
-                        creates.insert(s.id);
-                    }
-                    match crate::ir::known::classify(name) {
-                        Known::AtomicBegin => {
-                            atomic_begins.insert(s.id);
-                        }
-                        Known::AtomicEnd => {
-                            atomic_ends.insert(s.id);
-                        }
-                        _ => {}
-                    }
+                    let known = crate::ir::known::classify(name);
+                    match known {
+                        Known::ThreadJoin => joins.insert(s.id),
+                        Known::ThreadCreate => creates.insert(s.id),
+                        Known::AtomicBegin => atomic_begins.insert(s.id),
+                        Known::AtomicEnd => atomic_ends.insert(s.id),
+                        _ => false,
+                    };
                     let waiting = matches!(
-                        crate::ir::known::classify(name),
+                        known,
                         Known::MutexLock
                             | Known::MutexTrylock
                             | Known::SemWait
