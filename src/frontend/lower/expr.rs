@@ -194,8 +194,13 @@ impl Lowerer<'_, '_> {
                 if let Some(size) = self.vla_sizeof(&inner) {
                     return Ok(size);
                 }
+                // `sizeof` does not evaluate its operand (but for a VLA's, above): only
+                // its type matters, and the operand may name what cannot be named where
+                // the program is printed (the variable being declared, `p` in
+                // `T *p = malloc(sizeof *p)`, whose initializer's call becomes a
+                // statement before the declaration; a local the sequentializer renames).
                 Ok(Expr::new(
-                    ExprKind::SizeofExpr(Box::new(inner)),
+                    ExprKind::SizeofType(inner.ty),
                     Type::Int(self.dm().size_t()),
                     loc,
                 ))

@@ -12,6 +12,23 @@ impl Normalizer<'_> {
         match s.kind {
             StmtKind::Decl { var, init } => match init {
                 None => self.push(StmtKind::Decl { var, init: None }, loc, out),
+                // C puts a declarator's name in scope before its initializer, and
+                // `T *p = malloc(sizeof *p)` uses that. The initializer's calls become
+                // statements before the declaration, where `p` is not declared yet (the
+                // printed program does not compile): declare it first, then assign.
+                Some(Init::Expr(e))
+                    if !e.ty.is_array(self.tt())
+                        && names_var(&e, var)
+                        && !self.prog.var(var).ty.quals(self.tt()).konst =>
+                {
+                    self.push(StmtKind::Decl { var, init: None }, loc, out);
+                    let target = Expr::var(var, self.prog, loc);
+                    let ty = target.ty.clone();
+                    self.effect(
+                        Expr::new(ExprKind::Assign(Box::new(target), Box::new(e)), ty, loc),
+                        out,
+                    );
+                }
                 Some(Init::Expr(e)) if !e.ty.is_array(self.tt()) => {
                     let e = self.rhs(e, out);
                     self.simple(
@@ -249,4 +266,16 @@ fn breaks_out(s: &Stmt) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether `e` names `var`, also inside `sizeof` (which the visitors do not enter: its
+/// operand is not evaluated).
+fn names_var(e: &Expr, var: VarId) -> bool {
+    let mut found = false;
+    crate::ir::visit::each_subexpr(e, &mut |x| match &x.kind {
+        ExprKind::Var(v) if *v == var => found = true,
+        ExprKind::SizeofExpr(inner) => found |= names_var(inner, var),
+        _ => {}
+    });
+    found
 }
