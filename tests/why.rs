@@ -247,3 +247,14 @@ fn the_checks_own_copy_ranks_after_the_line_that_made_the_value() {
     let copy = lines.iter().position(|&l| l == 24);
     assert!(copy.is_some_and(|p| p > 0), "{lines:?}");
 }
+
+/// A race the failure does not read (the visit count, line 19) is in the same block as the
+/// lost update; reordering the two tellers' blocks there passes, but what differs is the
+/// balance: the balance's read and write-back rank first, the visit count after them.
+#[test]
+fn an_ordering_on_a_location_the_failure_does_not_read_ranks_after_the_race() {
+    let r = localize_json("tests/programs/why/visits_then_balance.c");
+    let lines = candidate_lines(&r);
+    let top: Vec<u64> = lines.iter().copied().take(2).collect();
+    assert!(top.contains(&20) && top.contains(&21), "{lines:?}");
+}

@@ -10,6 +10,10 @@
 //! 3. The other value candidates, which may only carry the failure's consequence (the
 //!    assertion's own reads, copies into locals, `main`'s setup).
 //!
+//! An ordering candidate whose line touches nothing the projection's changes touch (its
+//! accesses are not the flows that differ) comes after tier 2's accesses, before a whole
+//! thread serialized.
+//!
 //! In tier 1, an atomicity boundary on a line that accesses no shared memory (a loop
 //! header, a local update: a boundary only by position) comes after the others; a thread
 //! creation to move after a join (the whole thread serialized, the bluntest repair) comes
@@ -192,10 +196,38 @@ pub fn by_cause(
             }
         })
     };
+    // What the projection's accesses touch, in the candidates' own names: an ordering
+    // candidate that touches none of it is a replay's word that the order mattered, but
+    // its own accesses are not the flows that differ (`acc->deposits` named where the
+    // lost update is on `acc->balance`, two lines below in the same block): after the
+    // accesses that raced.
+    let mut touched: Vec<String> = Vec::new();
+    for ch in order.iter().filter(|c| c.inter_thread()) {
+        for (f, l) in ch.lines() {
+            let (r, w) = explainer.accesses(f, l);
+            touched.extend(r);
+            touched.extend(w);
+        }
+    }
+    let unrelated = |c: &Candidate| {
+        c.kind == CandidateKind::Ordering
+            && c.role == Role::Plain
+            && !c.whole_thread
+            && !touched.is_empty()
+            && (!c.reads.is_empty() || !c.writes.is_empty())
+            && !c.reads.iter().chain(&c.writes).any(|a| touched.contains(a))
+    };
+    let key = |c: &Candidate| {
+        if unrelated(c) {
+            (1, usize::MAX - 1)
+        } else {
+            tier(c, first_change(c))
+        }
+    };
     let mut out = cands;
     out.extend(added);
-    out.sort_by_key(|c| after_tail(tier(c, first_change(c)), c, &tail));
-    mark_causes(&mut out, |c| tier(c, first_change(c)));
+    out.sort_by_key(|c| after_tail(key(c), c, &tail));
+    mark_causes(&mut out, key);
     renumber(&mut out);
     out
 }
