@@ -597,3 +597,89 @@ fn esbmc_thread_that_left_a_loop_runs_to_its_end() {
 fn esbmc_mains_local_other_threads_reach_keeps_its_interleavings() {
     esbmc_localizes_own("stack_counter_read_early", "unreach-call", &[29, 30]);
 }
+
+/// The reason a localization's report gives for how its failure was found.
+fn reason(r: &Run) -> String {
+    r.json["reason"].as_str().unwrap_or_default().to_string()
+}
+
+/// ESBMC 8.4 says VERIFICATION SUCCESSFUL on lost updates to allocated memory reached
+/// through a thread's local pointer (a `malloc`ed struct handed to each thread, a
+/// `calloc`ed counter bumped through a local copy of the pointer): seqloc's verdict was
+/// "no failure" (exit 0) on both. Now that "no failure" is doubted, the built-in checker
+/// finds the interleaving, and ESBMC localizes along it.
+#[test]
+fn esbmc_heap_lost_updates_are_found_in_its_place_and_localized() {
+    for (name, faulty) in [
+        ("heap_struct_by_arg", &[23u64, 24][..]),
+        ("heap_counter_by_local", &[20, 21][..]),
+    ] {
+        let Some(exe) = checker("esbmc") else { return };
+        let r = localize_own_with(name, "esbmc", &exe, "unreach-call");
+        assert_eq!(r.code, 1, "{name}:\n{}\n{}", r.stdout, r.stderr);
+        assert!(
+            reason(&r).contains("allocated memory"),
+            "{name}: {}",
+            reason(&r)
+        );
+        let got = candidate_lines(&r.json);
+        assert!(
+            got.iter().any(|l| faulty.contains(l)),
+            "{name}: candidates {got:?}, faulty {faulty:?}"
+        );
+    }
+}
+
+/// CBMC 6.6 aborts the same programs ("pointer handling for concurrency is unsound"):
+/// UNKNOWN until now. The sequential programs along a failing interleaving have no
+/// threads, and CBMC runs those: the built-in checker finds the interleaving, CBMC
+/// localizes.
+#[test]
+fn cbmc_declined_program_is_localized_along_the_builtin_interleaving() {
+    let Some(exe) = checker("cbmc") else { return };
+    let r = localize_own_with("heap_struct_by_arg", "cbmc", &exe, "unreach-call");
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(reason(&r).contains("declined"), "{}", reason(&r));
+    let got = candidate_lines(&r.json);
+    assert!(got.iter().any(|l| [23, 24].contains(l)), "{got:?}");
+}
+
+/// `T *p = malloc(sizeof *p)` and `int x = f(&x)` name the variable in its own
+/// initializer; the printed program hoisted the call above the declaration, and ESBMC
+/// and CBMC stopped on it ("failed to find symbol").
+#[test]
+fn initializers_that_name_their_own_variable_print_for_both_checkers() {
+    for kind in ["esbmc", "cbmc"] {
+        let Some(exe) = checker(kind) else { return };
+        let r = localize_own_with("self_reference_init", kind, &exe, "unreach-call");
+        assert_eq!(r.code, 1, "{kind}:\n{}\n{}", r.stdout, r.stderr);
+        let got = candidate_lines(&r.json);
+        assert!(got.contains(&28), "{kind}: {got:?}");
+    }
+}
+
+/// CBMC interleaves the loader's and the worker's loops step by step (8 context switches
+/// where the failure needs fewer); along that schedule the creation of the worker before
+/// the loader is joined (line 49) was no candidate at all. The switches the failure does
+/// not need are taken out by replay first, and line 49 is found, first.
+#[test]
+fn cbmc_interleaving_is_simplified_before_it_is_localized() {
+    let Some(exe) = checker("cbmc") else { return };
+    let prog = root().join("benchmarks/concbugs/table_use_before_init.c");
+    let r = seqloc(&[
+        "localize",
+        prog.to_str().unwrap_or_default(),
+        "--checker",
+        "cbmc",
+        "--checker-path",
+        exe.to_str().unwrap_or_default(),
+        "--format",
+        "json",
+        "--timeout",
+        "300",
+    ]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(reason(&r).contains("taken out"), "{}", reason(&r));
+    let got = candidate_lines(&r.json);
+    assert_eq!(got.first(), Some(&49), "{got:?}");
+}

@@ -37,6 +37,12 @@ struct Failing {
     failing: seqloc::engine::localize::Failing,
     /// The schedule came from the user (a replay problem is then bad input).
     from_user: bool,
+    /// How the checker's search found it, when it says (a built-in search standing in for
+    /// the external checker, a simplified interleaving): the report's `reason`.
+    how: Option<String>,
+    /// The checker's own counterexample when `failing` holds a simplified schedule in its
+    /// place: still the failure found, should a limit stop the localization.
+    checker_cex: Option<seqloc::cex::Counterexample>,
 }
 
 enum Search {
@@ -83,6 +89,8 @@ fn find_failure(
                 cex: None,
             },
             from_user: true,
+            how: None,
+            checker_cex: None,
         };
         return Ok((
             Search::Failing(Box::new(failing)),
@@ -127,6 +135,8 @@ fn find_failure(
                 Search::Failing(Box::new(Failing {
                     failing: seqloc::engine::localize::Failing::of(cex, unwind),
                     from_user: false,
+                    how: out.reason,
+                    checker_cex: None,
                 })),
                 info,
                 ext,
@@ -361,10 +371,13 @@ pub(super) enum Found {
         cex: Box<seqloc::cex::Counterexample>,
         limit: seqloc::checker::builtin::Limit,
         stopped: String,
+        how: Option<String>,
     },
     Localized {
         localized: Box<seqloc::engine::localize::Localized>,
         localization_ms: u64,
+        /// How the failure was found ([`Failing::how`]).
+        how: Option<String>,
     },
 }
 
@@ -413,8 +426,10 @@ impl Run {
                 cex,
                 limit,
                 stopped,
+                how,
             } => LocalizeReport {
                 verdict: verdict_of(cex),
+                reason: how.clone(),
                 cex: Some(cex),
                 complete: false,
                 stopped: Some(stopped.clone()),
@@ -424,6 +439,7 @@ impl Run {
             Found::Localized {
                 localized,
                 localization_ms,
+                how,
             } => {
                 let (cex, loc) = (&localized.cex, &localized.loc);
                 LocalizeReport {
@@ -431,7 +447,7 @@ impl Run {
                     checker: self.info.clone(),
                     verdict: verdict_of(cex),
                     exhaustive: false,
-                    reason: None,
+                    reason: how.clone(),
                     cex: Some(cex),
                     candidates: localized.candidates.clone(),
                     complete: loc.complete,
@@ -578,11 +594,13 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
     let t1 = Instant::now();
     // A limit reached after the failure was found does not lose it: the failure is the
     // answer, with no candidates yet.
-    let cut =
-        |fail: Fail, failing: &Failing, prep: Prepared, info: CheckerInfo, name: String| match (
-            fail.limit,
-            &failing.failing.cex,
-        ) {
+    let cut = |fail: Fail, failing: &Failing, prep: Prepared, info: CheckerInfo, name: String| {
+        let found = failing
+            .failing
+            .cex
+            .as_ref()
+            .or(failing.checker_cex.as_ref());
+        match (fail.limit, found) {
             (Some(limit), Some(cex)) => Ok(Run {
                 prep,
                 info,
@@ -593,10 +611,36 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
                     cex: Box::new(cex.clone()),
                     limit,
                     stopped: format!("{}; no candidates were found before it", fail.message),
+                    how: failing.how.clone(),
                 },
             }),
             _ => Err(fail),
+        }
+    };
+    // An external checker's interleaving, with the preemptions the failure does not need
+    // taken out (`engine::simplify`): what the analyses and the ranking read.
+    if !failing.from_user
+        && a.checker.checker != CheckerKind::Builtin
+        && let Some(s) = seqloc::engine::simplify::fewer_switches(&prep, &failing.failing, &cfg)
+    {
+        let label = match a.checker.checker {
+            CheckerKind::Esbmc => "ESBMC",
+            _ => "CBMC",
         };
+        let note = format!(
+            "{label}'s interleaving had {}, {} of which the failure does not need: taken out, each removal replayed ({})",
+            seqloc::words::count(s.before, "context switch"),
+            s.before - s.after,
+            seqloc::words::count(s.replays, "replay")
+        );
+        verbose(ctx, 1, &note);
+        failing.how = Some(match failing.how.take() {
+            Some(h) => format!("{note}; {h}"),
+            None => note,
+        });
+        failing.checker_cex = failing.failing.cex.take();
+        failing.failing.schedule = s.schedule;
+    }
     let d = match diagnosis(&prep, &mut failing, &cfg, common.property) {
         Ok(d) => d,
         Err(fail) => return cut(fail, &failing, prep, info, name),
@@ -703,6 +747,7 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
         found: Found::Localized {
             localized: Box::new(localized),
             localization_ms: t1.elapsed().as_millis() as u64,
+            how: failing.how,
         },
     })
 }

@@ -1,6 +1,7 @@
 //! What the external checkers' driver asks of seqloc's own engine
 //! ([`crate::checker::external::Backstop`]): the replay that validates their
-//! counterexamples, and the built-in deadlock search where they have none.
+//! counterexamples, and the built-in search where they have no deadlock check or declined
+//! the program.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -82,17 +83,19 @@ impl Backstop for EngineBackstop<'_> {
             })
     }
 
-    fn deadlock(&self, bounds: &Bounds, time: Option<Duration>) -> Result<CheckOutcome, String> {
+    fn search(
+        &self,
+        properties: Properties,
+        bounds: &Bounds,
+        time: Option<Duration>,
+    ) -> Result<CheckOutcome, String> {
         let opts = CheckOptions {
             rounds: bounds.context_bound.map(|k| k + 1),
             max_rounds: bounds.max_context_bound.max(1) + 1,
             unwind: bounds.unwind,
             max_unwind: bounds.max_unwind.max(1),
             max_threads: bounds.threads.max(1),
-            properties: Properties {
-                assertions: false,
-                deadlock: true,
-            },
+            properties,
             timeout: time,
             recursion: bounds.recursion.max(1),
             max_switches: bounds.context_bound,

@@ -12,6 +12,8 @@
 //! * [`candidates`] — the candidate loop over any [`crate::checker::oracle::Oracle`].
 //! * [`localize`] — `seqloc localize` as a library call: failure, diagnosis, candidates,
 //!   the interleaving analyses and the ranking.
+//! * [`simplify`] — fewer context switches in an external checker's failing
+//!   interleaving, each removal replayed.
 //! * [`progress`] — what a long run reports while it works.
 
 pub mod candidates;
@@ -23,3 +25,4 @@ pub mod external;
 pub mod localize;
 pub mod progress;
 pub mod replay;
+pub mod simplify;

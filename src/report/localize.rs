@@ -9,7 +9,7 @@
 //! | `program` | the input file |
 //! | `checker` | `{ "name", "version" }` |
 //! | `verdict` | `failure`, `deadlock`, `no-failure-within-bounds` or `unknown` |
-//! | `reason` | why the verdict is what it is, or `null` |
+//! | `reason` | why the verdict is what it is; with a failure, how it was found when not plainly by the checker named (the built-in search standing in for one that declined the program or has no deadlock check); or `null` |
 //! | `property` | the violated property (`kind`, `file`, `line`, `column`, `thread`, `message`) or `null` |
 //! | `schedule` | the failing interleaving (`seqloc.schedule/1`) or `null` |
 //! | `interleaving` | the same, compact: `T0 main 29-33 → T1 post 9 → ...` |
@@ -359,6 +359,11 @@ pub fn render_text(r: &LocalizeReport, prog: &Program, st: &Style) -> String {
             ),
         );
         s.push_str(&spot.render_plain("note"));
+    }
+    // How the failure was found, where that is not plainly the checker named in the header
+    // (seqloc's built-in search standing in for it).
+    if let Some(how) = &r.reason {
+        s.push_str(&format!("note: {how}\n"));
     }
     s.push_str(&format!(
         "{} ({}, {}): {}\n\n",

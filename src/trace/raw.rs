@@ -53,7 +53,16 @@ pub struct RawTrace {
 pub enum Outcome {
     Failed,
     Successful,
-    Unknown { reason: String },
+    Unknown {
+        reason: String,
+    },
+    /// The checker refused to decide this program because its own model of it would be
+    /// unsound (CBMC: "pointer handling for concurrency is unsound"). It decides nothing,
+    /// as `Unknown`, but it is a statement about the concurrent program, not about any
+    /// bound: the same checker can still run a sequential program derived from it.
+    Declined {
+        reason: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -25,8 +25,9 @@ use std::fmt;
 pub use driver::{Bounds, Config, External};
 
 /// What the driver asks of seqloc's own engine (`engine::external`): the replay that
-/// validates a counterexample before it is trusted, and the built-in deadlock search that
-/// stands in where the external checker has none (CBMC) or did not finish (ESBMC).
+/// validates a counterexample before it is trusted, and the built-in search that stands in
+/// where the external checker has no deadlock check (CBMC), did not finish one (ESBMC), or
+/// declined the concurrent program (CBMC's unsoundness abort).
 pub trait Backstop {
     /// Replays `cex`'s schedule with seqloc's sequentializer and the built-in checker:
     /// `Err` says why it does not fail the same way.
@@ -37,10 +38,11 @@ pub trait Backstop {
         unwind: u32,
         time: Option<std::time::Duration>,
     ) -> Result<(), String>;
-    /// The built-in checker's deadlock search within the driver's bounds: the outcome,
+    /// The built-in checker's search for `props` within the driver's bounds: the outcome,
     /// or why it could not run.
-    fn deadlock(
+    fn search(
         &self,
+        props: crate::checker::builtin::Properties,
         bounds: &Bounds,
         time: Option<std::time::Duration>,
     ) -> Result<crate::checker::outcome::CheckOutcome, String>;

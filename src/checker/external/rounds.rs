@@ -116,7 +116,7 @@ impl Oracle for Rounds<'_> {
                 );
                 return Ok(Next::Exhausted);
             }
-            Outcome::Unknown { reason } => {
+            Outcome::Unknown { reason } | Outcome::Declined { reason } => {
                 return Ok(Next::Stopped(Stop::Undecided(format!(
                     "{label} could not decide round {round}: {reason}"
                 ))));

@@ -377,7 +377,7 @@ fn json_ui_picks_the_first_failure_and_its_own_failure_step() {
 }
 
 #[test]
-fn unsoundness_abort_is_unknown() {
+fn unsoundness_abort_is_declined() {
     let aborted = r#"[
   {
 "program": "CBMC 6.4.1 (cbmc-6.4.1)"
@@ -398,7 +398,7 @@ fn unsoundness_abort_is_unknown() {
 "#;
     for text in [aborted.to_string(), aborted.replace("]\n", "")] {
         let trace = parse_json_ui(&text).expect("parses");
-        let Outcome::Unknown { reason } = &trace.outcome else {
+        let Outcome::Declined { reason } = &trace.outcome else {
             panic!("abort parsed as {:?}", trace.outcome)
         };
         assert!(reason.contains("unsound"), "{reason}");
@@ -411,19 +411,54 @@ fn unsoundness_abort_is_unknown() {
     );
     assert!(matches!(
         parse_json_ui(&with_status).expect("parses").outcome,
-        Outcome::Unknown { .. }
+        Outcome::Declined { .. }
     ));
     // Plain text: on stderr (text mode) or wherever it lands.
     let stdout =
         "CBMC version 6.4.1 (cbmc-6.4.1) 64-bit x86_64 linux\nStarting Bounded Model Checking\n";
     let trace =
         parse_text_output(stdout, "pointer handling for concurrency is unsound\n").expect("parses");
-    assert!(matches!(trace.outcome, Outcome::Unknown { .. }));
+    assert!(matches!(trace.outcome, Outcome::Declined { .. }));
     let trace = parse_text(&format!(
         "{stdout}pointer handling for concurrency is unsound\n"
     ))
     .expect("parses");
-    assert!(matches!(trace.outcome, Outcome::Unknown { .. }));
+    assert!(matches!(trace.outcome, Outcome::Declined { .. }));
+}
+
+/// CBMC's check of its own spawned-thread model (`__spawned_thread.*`) is not a property of
+/// the program: beside a failed assertion of the program, the assertion is the failure;
+/// alone, CBMC declined the program.
+#[test]
+fn a_failure_of_cbmcs_thread_model_is_no_failure_of_the_program() {
+    let spawned = bank_json().replace(
+        r#""description": "dereference failure: pointer NULL in *thread",
+    "property": "pthread_create.pointer_dereference.1","#,
+        r#""description": "dereferenced function pointer must be worker",
+    "property": "__spawned_thread.pointer_dereference.1","#,
+    );
+    let both = spawned.replacen(r#""status": "SUCCESS""#, r#""status": "FAILURE""#, 1);
+    assert_ne!(both, spawned, "the thread model's check is made to fail");
+    let trace = parse_json_ui(&both).expect("parses");
+    assert_eq!(trace.outcome, Outcome::Failed);
+    let v = trace.violation.expect("the program's assertion");
+    assert_eq!(v.property.as_deref(), Some("main.assertion.1"));
+    // Only the model's check failed (the program's assertion held).
+    let alone = both.replace(
+        r#""status": "FAILURE",
+    "trace""#,
+        r#""status": "SUCCESS",
+    "trace""#,
+    );
+    assert_ne!(alone, both, "the program's assertion is made to hold");
+    let trace = parse_json_ui(&alone).expect("parses");
+    let Outcome::Declined { reason } = &trace.outcome else {
+        panic!("parsed as {:?}", trace.outcome)
+    };
+    assert!(
+        reason.contains("__spawned_thread.pointer_dereference.1"),
+        "{reason}"
+    );
 }
 
 #[test]
