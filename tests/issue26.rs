@@ -13,8 +13,10 @@
 //! A `// seqloc-notice: TEXT` line requires `TEXT` on stderr (the memory-order notice).
 //!
 //! The synchronization primitives (spinlocks, semaphores, typed mutexes, read-write locks,
-//! barriers, `pthread_once`) are refused for ESBMC's and CBMC's own search (barrier waits
-//! and `pthread_once` are lowered by the front end to calls only seqloc models): their pthread libraries do not model them
+//! barriers, `pthread_once`) are not given to ESBMC's and CBMC's own search (barrier waits
+//! and `pthread_once` are lowered by the front end to calls only seqloc models; since
+//! 2026-12-02 the built-in checker searches in their place and they localize along its
+//! failing interleaving, `tests/real_checkers.rs`; with `--raw` such a program is refused): their pthread libraries do not model them
 //! as POSIX does (ESBMC 8.4 has no `sem_trywait`, CBMC 6.6 no `pthread_spin_init` and a
 //! `sem_wait` that does not block, so CBMC "found" a failure of `sem_bounded_buffer_ok.c`
 //! that the replay could not tell from a real one). Tried by hand before the refusal:
@@ -185,10 +187,12 @@ fn issue26_programs_get_their_expected_verdicts() {
 
 /// ESBMC's and CBMC's own pthread libraries would decide the interleavings of a program
 /// with semaphores (or detached threads, whose joins they let wait); barrier waits and
-/// `pthread_once` are lowered to seqloc's own calls, which their libraries cannot know:
-/// refused by name before any checker runs.
+/// `pthread_once` are lowered to seqloc's own calls, which their libraries cannot know.
+/// Such a program is searched by the built-in checker in their place
+/// (`tests/real_checkers.rs`); with `--raw`, which asks for the checker's own answer on
+/// the file as written, it is refused by name before any checker runs.
 #[test]
-fn issue26_sync_primitives_are_refused_for_the_external_search() {
+fn issue26_sync_primitives_are_refused_for_the_checkers_own_raw_search() {
     for (checker, prog) in [
         ("esbmc", "sem_bounded_buffer_ok.c"),
         ("cbmc", "sem_bounded_buffer_ok.c"),
@@ -209,6 +213,7 @@ fn issue26_sync_primitives_are_refused_for_the_external_search() {
             checker,
             "--checker-path",
             "/nonexistent",
+            "--raw",
         ]);
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{checker} {prog}: {err}");

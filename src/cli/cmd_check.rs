@@ -83,61 +83,73 @@ pub fn run_check_keep(
     framework: &seqloc::seq::Framework,
     templates: Option<&Path>,
 ) -> Result<(CheckOutcome, CheckerInfo, Option<External>), Fail> {
-    let props = properties(a.property);
     match a.checker.checker {
-        CheckerKind::Builtin => {
-            let opts = CheckOptions {
-                // A witness is replayed: like `localize`, prefer the bounded search's
-                // counterexample (the explorer's, replayed, is taken when it has none).
-                fewest_rounds: a.fewest_rounds || a.artefacts.witness.is_some(),
-                framework: framework.clone(),
-                ..check_options(&a.bounds, props, a.checker.time_limit())
-            };
-            let user = seqloc::engine::check::UserBounds {
-                rounds: a.bounds.user_rounds(),
-                threads: a.bounds.threads,
-                timeout_given: a.checker.timeout.is_some(),
-                memory_mb: a.checker.memory_limit,
-            };
-            let out = seqloc::engine::check::check_within(prep, &opts, user)?;
-            for p in &out.phases {
-                verbose(
-                    ctx,
-                    1,
-                    format!(
-                        "rounds {} unwind {} threads {}: {} (encode {} ms, solve {} ms)",
-                        p.bounds.rounds,
-                        p.bounds.unwind,
-                        p.bounds.threads,
-                        p.result,
-                        p.encode_ms,
-                        p.solve_ms
-                    ),
-                );
-            }
-            if let Some(e) = &out.exploration {
-                verbose(
-                    ctx,
-                    1,
-                    format!(
-                        "explicit-state search: {}{} ({} states, {} transitions, {} ms)",
-                        e.result,
-                        e.reason
-                            .as_deref()
-                            .map(|r| format!(": {r}"))
-                            .unwrap_or_default(),
-                        e.states,
-                        e.transitions,
-                        e.ms
-                    ),
-                );
-            }
-            Ok((out, builtin_info(), None))
-        }
+        CheckerKind::Builtin => Ok((
+            builtin_check(ctx, prep, a, framework)?,
+            builtin_info(),
+            None,
+        )),
         CheckerKind::Esbmc | CheckerKind::Cbmc => {
             seqloc_external(ctx, prep, a, framework, templates)
         }
     }
+}
+
+/// `seqloc check` with the built-in checker.
+fn builtin_check(
+    ctx: &Ctx,
+    prep: &Prepared,
+    a: &CheckArgs,
+    framework: &seqloc::seq::Framework,
+) -> Result<CheckOutcome, Fail> {
+    let props = properties(a.property);
+    let opts = CheckOptions {
+        // A witness is replayed: like `localize`, prefer the bounded search's
+        // counterexample (the explorer's, replayed, is taken when it has none).
+        fewest_rounds: a.fewest_rounds || a.artefacts.witness.is_some(),
+        framework: framework.clone(),
+        ..check_options(&a.bounds, props, a.checker.time_limit())
+    };
+    let user = seqloc::engine::check::UserBounds {
+        rounds: a.bounds.user_rounds(),
+        threads: a.bounds.threads,
+        timeout_given: a.checker.timeout.is_some(),
+        memory_mb: a.checker.memory_limit,
+    };
+    let out = seqloc::engine::check::check_within(prep, &opts, user)?;
+    for p in &out.phases {
+        verbose(
+            ctx,
+            1,
+            format!(
+                "rounds {} unwind {} threads {}: {} (encode {} ms, solve {} ms)",
+                p.bounds.rounds,
+                p.bounds.unwind,
+                p.bounds.threads,
+                p.result,
+                p.encode_ms,
+                p.solve_ms
+            ),
+        );
+    }
+    if let Some(e) = &out.exploration {
+        verbose(
+            ctx,
+            1,
+            format!(
+                "explicit-state search: {}{} ({} states, {} transitions, {} ms)",
+                e.result,
+                e.reason
+                    .as_deref()
+                    .map(|r| format!(": {r}"))
+                    .unwrap_or_default(),
+                e.states,
+                e.transitions,
+                e.ms
+            ),
+        );
+    }
+    Ok(out)
 }
 
 /// The external checker's configuration from the command line.
@@ -208,19 +220,25 @@ fn seqloc_external(
     framework: &seqloc::seq::Framework,
     templates: Option<&Path>,
 ) -> Result<(CheckOutcome, CheckerInfo, Option<External>), Fail> {
+    let checker = if a.checker.checker == CheckerKind::Cbmc {
+        "CBMC"
+    } else {
+        "ESBMC"
+    };
     // Their own library models of these would decide the interleavings they search and
-    // the replay of their traces cannot tell (README, "Supported C").
-    if let Some((name, loc)) = seqloc::checker::external::gaps::unmodelled_sync(&prep.normalized) {
-        let checker = if a.checker.checker == CheckerKind::Cbmc {
-            "CBMC"
-        } else {
-            "ESBMC"
-        };
+    // the replay of their traces cannot tell (README, "Supported C"). So they do not
+    // search such a program: the built-in checker does, and the checker localizes along
+    // its failing interleaving (the sequential programs hold seqloc's own models of the
+    // primitives). With --raw, which asks for the checker's own answer, it is refused.
+    let gap = seqloc::checker::external::gaps::unmodelled_sync(&prep.normalized);
+    if let Some((name, loc)) = &gap
+        && a.checker.raw
+    {
         let spot = seqloc::diagnostics::SourceSpot::refusal(
             &prep.normalized.sources,
-            loc,
+            *loc,
             format!(
-                "`{name}` is not modelled as POSIX specifies by {checker}'s own pthread library, which it would use to search the program (semaphores, read-write locks, spinlocks, mutex types, barriers, pthread_once and detached threads); use --checker builtin, or localize along a known failure with --schedule"
+                "`{name}` is not modelled as POSIX specifies by {checker}'s own pthread library, which it would use to search the program (semaphores, read-write locks, spinlocks, mutex types, barriers, pthread_once and detached threads); drop --raw (the built-in checker then searches and {checker} localizes), or use --checker builtin"
             ),
         );
         return Err(Fail::refusal(
@@ -231,6 +249,28 @@ fn seqloc_external(
     let log = |level: u8, msg: &str| verbose(ctx, level, msg);
     let cfg = external_config(&a.checker, &a.input, framework, templates);
     let mut ext = External::start(cfg, &log).map_err(external_fail)?;
+    if let Some((name, loc)) = gap {
+        let at = prep
+            .normalized
+            .sources
+            .position(loc)
+            .map(|p| format!(" (line {})", p.line))
+            .unwrap_or_default();
+        let why = format!(
+            "{checker}'s own pthread library does not model `{name}`{at} as POSIX specifies, so {checker} did not search the program: seqloc's built-in checker did"
+        );
+        log(0, &why);
+        let mut out = builtin_check(ctx, prep, a, framework)?;
+        out.reason = Some(match out.reason.take() {
+            Some(r) => format!("{why}; {r}"),
+            None => why,
+        });
+        let info = CheckerInfo {
+            name: ext.name().into(),
+            version: ext.version_text(),
+        };
+        return Ok((out, info, Some(ext)));
+    }
     let bounds = external_bounds(&a.bounds);
     let out = seqloc::engine::external::check(
         &mut ext,
