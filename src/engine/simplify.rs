@@ -13,7 +13,8 @@
 //! technique for effective debugging of concurrent programs", FSE 2010), in its simplest,
 //! greedy form: take one preemption out — the preempted thread runs on to its next switch
 //! point, or, failing that, its run waits for its next one — and keep the change when a run
-//! that follows the new schedule still fails *at the same place* with every lock honoured.
+//! that follows the new schedule still fails *at the same place* with every lock honoured,
+//! and every run that follows it fails.
 //! Each kept change is a concrete replay on the built-in checker; nothing is guessed. The
 //! result is a failing interleaving like any other: the diagnosis validates it again, and
 //! the external checker localizes along it.
@@ -204,10 +205,19 @@ impl Tester<'_> {
         }
         // The failure's replay drops lock calls: the variant may have run a thread into a
         // critical section another holds.
-        matches!(
+        if !matches!(
             replayer.check_locks(&resolved, true),
             Ok(LockCheck::Honoured)
-        )
+        ) {
+            return false;
+        }
+        // And every run along it must fail, not only some: the diagnosis model asks which
+        // line's change lets a run pass, and a schedule that leaves a choice open (a
+        // spurious wake-up at an `if`-guarded wait, which the checker's longer schedule
+        // had ruled out) has a passing run with no change at all (CBMC then answers
+        // `diag = 0`, `concbugs/cond_if_not_while`).
+        self.replays += 1;
+        matches!(replayer.reproduces(&resolved), Ok(true))
     }
 }
 
