@@ -476,7 +476,16 @@ fn localize_own(name: &str, exe: &Path, property: &str) -> Run {
 }
 
 fn localize_own_with(name: &str, kind: &str, exe: &Path, property: &str) -> Run {
-    let prog = root().join(format!("tests/programs/esbmc_misses/{name}.c"));
+    localize_file(
+        &root().join(format!("tests/programs/esbmc_misses/{name}.c")),
+        kind,
+        exe,
+        property,
+    )
+}
+
+/// `seqloc localize PROG --checker KIND` (JSON, 300 s).
+fn localize_file(prog: &Path, kind: &str, exe: &Path, property: &str) -> Run {
     seqloc(&[
         "localize",
         prog.to_str().unwrap_or_default(),
@@ -666,18 +675,7 @@ fn initializers_that_name_their_own_variable_print_for_both_checkers() {
 fn cbmc_interleaving_is_simplified_before_it_is_localized() {
     let Some(exe) = checker("cbmc") else { return };
     let prog = root().join("benchmarks/concbugs/table_use_before_init.c");
-    let r = seqloc(&[
-        "localize",
-        prog.to_str().unwrap_or_default(),
-        "--checker",
-        "cbmc",
-        "--checker-path",
-        exe.to_str().unwrap_or_default(),
-        "--format",
-        "json",
-        "--timeout",
-        "300",
-    ]);
+    let r = localize_file(&prog, "cbmc", &exe, "unreach-call");
     assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
     assert!(reason(&r).contains("taken out"), "{}", reason(&r));
     let got = candidate_lines(&r.json);
@@ -700,20 +698,7 @@ fn unmodelled_primitives_are_searched_by_the_builtin_checker_and_localized_by_th
     ] {
         let Some(exe) = checker(kind) else { return };
         let path = root().join("tests/programs/issue26").join(prog);
-        let r = seqloc(&[
-            "localize",
-            path.to_str().unwrap_or_default(),
-            "--checker",
-            kind,
-            "--checker-path",
-            exe.to_str().unwrap_or_default(),
-            "--property",
-            "unreach-call",
-            "--format",
-            "json",
-            "--timeout",
-            "300",
-        ]);
+        let r = localize_file(&path, kind, &exe, "unreach-call");
         assert_eq!(r.code, 1, "{kind} {prog}:\n{}\n{}", r.stdout, r.stderr);
         assert!(
             reason(&r).contains("did not search the program"),

@@ -262,17 +262,22 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn running_on_takes_the_next_stop_and_merges_neighbours() {
-        // T0 a, T1 b, T0 c, T1 end, T0 end: T1 run on past b swallows its "end" block and
-        // leaves T0 c and T0 end side by side, which merge.
-        let s = schedule(vec![
+    /// T0 a, T1 b, T0 c, T1 end, T0 end.
+    fn two_threads_taking_turns() -> Schedule {
+        schedule(vec![
             block(0, "a"),
             block(1, "b"),
             block(0, "c"),
             block(1, "end"),
             block(0, "end"),
-        ]);
+        ])
+    }
+
+    #[test]
+    fn running_on_takes_the_next_stop_and_merges_neighbours() {
+        // T0 a, T1 b, T0 c, T1 end, T0 end: T1 run on past b swallows its "end" block and
+        // leaves T0 c and T0 end side by side, which merge.
+        let s = two_threads_taking_turns();
         let r = run_on(&s, 1).expect("a variant");
         assert_eq!(
             shape(&r),
@@ -295,13 +300,7 @@ mod tests {
 
     #[test]
     fn postponing_lets_the_next_block_start_where_this_one_did() {
-        let s = schedule(vec![
-            block(0, "a"),
-            block(1, "b"),
-            block(0, "c"),
-            block(1, "end"),
-            block(0, "end"),
-        ]);
+        let s = two_threads_taking_turns();
         let r = postpone(&s, 1).expect("a variant");
         assert_eq!(
             shape(&r),
