@@ -477,7 +477,7 @@ impl Visitor for AccessWalker<'_, '_> {
                     self.visit_expr(x)
                 }
             }
-            ExprKind::SizeofExpr(_) | ExprKind::SizeofType(_) => {}
+            ExprKind::SizeofType(_) => {}
             _ => visit::walk_expr(self, e),
         }
     }

@@ -201,7 +201,7 @@ pub(crate) fn reads(shared: &SharedInfo, e: &Expr, f: &mut dyn FnMut(&Expr)) {
             }
         }
         ExprKind::Decay(x) | ExprKind::AddrOf(x) => addr_reads(shared, x, f),
-        ExprKind::SizeofExpr(_) | ExprKind::SizeofType(_) | ExprKind::AlignofType(_) => {}
+        ExprKind::SizeofType(_) | ExprKind::AlignofType(_) => {}
         // Nothing else reads memory except through its operands.
         _ => {
             struct C<'a, 'b>(&'a SharedInfo, &'b mut dyn FnMut(&Expr));

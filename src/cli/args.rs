@@ -137,6 +137,17 @@ pub enum CheckerKind {
     Cbmc,
 }
 
+impl CheckerKind {
+    /// The checker's name in a sentence.
+    pub fn label(self) -> &'static str {
+        match self {
+            CheckerKind::Builtin => "the built-in checker",
+            CheckerKind::Esbmc => "ESBMC",
+            CheckerKind::Cbmc => "CBMC",
+        }
+    }
+}
+
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PropertyArg {
     /// Assertions, reach_error and deadlocks

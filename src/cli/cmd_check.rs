@@ -220,11 +220,7 @@ fn seqloc_external(
     framework: &seqloc::seq::Framework,
     templates: Option<&Path>,
 ) -> Result<(CheckOutcome, CheckerInfo, Option<External>), Fail> {
-    let checker = if a.checker.checker == CheckerKind::Cbmc {
-        "CBMC"
-    } else {
-        "ESBMC"
-    };
+    let checker = a.checker.checker.label();
     // Their own library models of these would decide the interleavings they search and
     // the replay of their traces cannot tell (README, "Supported C"). So they do not
     // search such a program: the built-in checker does, and the checker localizes along

@@ -623,10 +623,7 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
         && a.checker.checker != CheckerKind::Builtin
         && let Some(s) = seqloc::engine::simplify::fewer_switches(&prep, &failing.failing, &cfg)
     {
-        let label = match a.checker.checker {
-            CheckerKind::Esbmc => "ESBMC",
-            _ => "CBMC",
-        };
+        let label = a.checker.checker.label();
         let note = format!(
             "{label}'s interleaving had {}, {} of which the failure does not need: taken out, each removal replayed ({})",
             seqloc::words::count(s.before, "context switch"),

@@ -86,7 +86,6 @@ fn eval(e: &Expr, tt: &TypeTable, dm: DataModel) -> Option<i128> {
         }
         ExprKind::Comma(_, b) => ev(b)?,
         ExprKind::SizeofType(t) => t.size(tt, dm)? as i128,
-        ExprKind::SizeofExpr(x) => x.ty.size(tt, dm)? as i128,
         ExprKind::AlignofType(t) => t.align(tt, dm) as i128,
         _ => return None,
     })

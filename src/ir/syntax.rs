@@ -388,7 +388,6 @@ pub enum ExprKind {
     Index(Box<Expr>, Box<Expr>),
     Call(Box<Expr>, Vec<Expr>),
     SizeofType(Type),
-    SizeofExpr(Box<Expr>),
     AlignofType(Type),
     /// GNU statement expression; its value is that of the last statement if it is an
     /// expression statement.

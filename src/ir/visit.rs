@@ -112,7 +112,6 @@ pub fn walk_expr<V: Visitor + ?Sized>(v: &mut V, e: &Expr) {
         | ExprKind::Deref(a)
         | ExprKind::Member(a, _)
         | ExprKind::IncDec { e: a, .. } => v.visit_expr(a),
-        ExprKind::SizeofExpr(_) => {}
         ExprKind::Binary(_, a, b)
         | ExprKind::Assign(a, b)
         | ExprKind::OpAssign { lhs: a, rhs: b, .. }
@@ -229,7 +228,6 @@ pub fn walk_expr_mut<V: VisitorMut + ?Sized>(v: &mut V, e: &mut Expr) {
         | ExprKind::Deref(a)
         | ExprKind::Member(a, _)
         | ExprKind::IncDec { e: a, .. } => v.visit_expr(a),
-        ExprKind::SizeofExpr(_) => {}
         ExprKind::Binary(_, a, b)
         | ExprKind::Assign(a, b)
         | ExprKind::OpAssign { lhs: a, rhs: b, .. }

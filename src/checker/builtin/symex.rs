@@ -873,11 +873,6 @@ impl<'p> Symex<'p> {
                 let w = self.bits(&e.ty, e.loc)?;
                 Ok(BV::from_u64(n, w))
             }
-            ExprKind::SizeofExpr(x) => {
-                let n = self.size_of(&x.ty, e.loc)?;
-                let w = self.bits(&e.ty, e.loc)?;
-                Ok(BV::from_u64(n, w))
-            }
             ExprKind::AlignofType(t) => {
                 let w = self.bits(&e.ty, e.loc)?;
                 Ok(BV::from_u64(t.align(tt, self.dm), w))

@@ -529,7 +529,6 @@ fn expr_visible(prog: &Program, shared: &SharedInfo, e: &Expr) -> bool {
         | ExprKind::Func(_)
         | ExprKind::SizeofType(_)
         | ExprKind::AlignofType(_) => false,
-        ExprKind::SizeofExpr(_) => false,
         // An access: to shared memory, or with an address that takes a shared read.
         ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Index(..) | ExprKind::Member(..) => {
             shared.is_shared_lvalue(e) || addr_visible(prog, shared, e)
@@ -1718,7 +1717,6 @@ impl Cx<'_, '_> {
                 })
             }
             ExprKind::SizeofType(t) => Ok(Val::int(self.m.size(t, loc)? as i128)),
-            ExprKind::SizeofExpr(x) => Ok(Val::int(self.m.size(&x.ty, loc)? as i128)),
             ExprKind::AlignofType(t) => Ok(Val::int(t.align(self.tt(), self.m.dm) as i128)),
             ExprKind::Call(..) => unsupported("a call inside an expression", loc),
             ExprKind::StmtExpr(_) | ExprKind::Compound(_) => {

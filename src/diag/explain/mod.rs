@@ -935,8 +935,7 @@ fn children<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
         | ExprKind::Decay(a)
         | ExprKind::AddrOf(a)
         | ExprKind::Deref(a)
-        | ExprKind::Member(a, _)
-        | ExprKind::SizeofExpr(a) => out.push(a),
+        | ExprKind::Member(a, _) => out.push(a),
         ExprKind::Binary(_, a, b)
         | ExprKind::Assign(a, b)
         | ExprKind::Index(a, b)

@@ -133,7 +133,6 @@ impl<'a> Printer<'a> {
                 (format!("{callee}({})", a.join(", ")), 15)
             }
             ExprKind::SizeofType(t) => (format!("sizeof({})", self.type_name(t)), 14),
-            ExprKind::SizeofExpr(a) => (format!("sizeof({})", self.expr(a, 0)), 14),
             ExprKind::AlignofType(t) => (format!("_Alignof({})", self.type_name(t)), 14),
             ExprKind::StmtExpr(ss) => {
                 let mut parts = Vec::new();

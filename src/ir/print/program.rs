@@ -394,7 +394,6 @@ impl Visitor for RefCollector<'_, '_> {
             }
             ExprKind::Func(f) => self.refs.items.push(Item::Func(*f)),
             ExprKind::SizeofType(t) | ExprKind::AlignofType(t) => self.refs.ty(t),
-            ExprKind::SizeofExpr(x) => self.visit_expr(x),
             ExprKind::Int(_) => {
                 // Enum constants are folded to integers, but their enum type may matter
                 // for printing; the expression's type covers it.

@@ -236,7 +236,7 @@ fn reads_mut(shared: &SharedInfo, e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
             }
         }
         ExprKind::Decay(x) | ExprKind::AddrOf(x) => addr_reads_mut(shared, x, f),
-        ExprKind::SizeofExpr(_) | ExprKind::SizeofType(_) | ExprKind::AlignofType(_) => {}
+        ExprKind::SizeofType(_) | ExprKind::AlignofType(_) => {}
         _ => {
             struct C<'a, 'b>(&'a SharedInfo, &'b mut dyn FnMut(&mut Expr));
             impl visit::VisitorMut for C<'_, '_> {

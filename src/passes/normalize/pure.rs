@@ -17,7 +17,6 @@ impl Normalizer<'_> {
             | ExprKind::Var(_)
             | ExprKind::Func(_)
             | ExprKind::SizeofType(_)
-            | ExprKind::SizeofExpr(_)
             | ExprKind::AlignofType(_) => Expr::new(e.kind, ty, loc),
             ExprKind::Unary(op, a) => {
                 let a = self.pure(*a, out);

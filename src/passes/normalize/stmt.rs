@@ -13,9 +13,9 @@ impl Normalizer<'_> {
             StmtKind::Decl { var, init } => match init {
                 None => self.push(StmtKind::Decl { var, init: None }, loc, out),
                 // C puts a declarator's name in scope before its initializer, and
-                // `T *p = malloc(sizeof *p)` uses that. The initializer's calls become
-                // statements before the declaration, where `p` is not declared yet (the
-                // printed program does not compile): declare it first, then assign.
+                // `int x = f(&x)` uses that. The initializer's calls become statements
+                // before the declaration, where `x` is not declared yet (the printed
+                // program does not compile): declare it first, then assign.
                 Some(Init::Expr(e))
                     if !e.ty.is_array(self.tt())
                         && names_var(&e, var)
@@ -268,14 +268,11 @@ fn breaks_out(s: &Stmt) -> bool {
     }
 }
 
-/// Whether `e` names `var`, also inside `sizeof` (which the visitors do not enter: its
-/// operand is not evaluated).
+/// Whether `e` names `var`.
 fn names_var(e: &Expr, var: VarId) -> bool {
     let mut found = false;
-    crate::ir::visit::each_subexpr(e, &mut |x| match &x.kind {
-        ExprKind::Var(v) if *v == var => found = true,
-        ExprKind::SizeofExpr(inner) => found |= names_var(inner, var),
-        _ => {}
+    crate::ir::visit::each_subexpr(e, &mut |x| {
+        found |= matches!(x.kind, ExprKind::Var(v) if v == var)
     });
     found
 }
