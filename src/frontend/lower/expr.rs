@@ -126,7 +126,7 @@ impl Lowerer<'_, '_> {
         })
     }
 
-    fn is_null_constant(&self, e: &Expr) -> bool {
+    pub(super) fn is_null_constant(&self, e: &Expr) -> bool {
         let inner = match &e.kind {
             ExprKind::Cast { e: inner, .. }
                 if e.ty
@@ -396,7 +396,13 @@ impl Lowerer<'_, '_> {
         }
     }
 
-    fn member(&mut self, base: Expr, name: &str, span: lang_c::span::Span, loc: Loc) -> R<Expr> {
+    pub(super) fn member(
+        &mut self,
+        base: Expr,
+        name: &str,
+        span: lang_c::span::Span,
+        loc: Loc,
+    ) -> R<Expr> {
         let Type::Comp(cid) = base.ty.resolve(self.tt()).clone() else {
             return Err(self.error(
                 span,
@@ -436,6 +442,9 @@ impl Lowerer<'_, '_> {
                 return Ok(e);
             }
             if let Some(e) = self.input_call(&id.node.name, &c.node.arguments, loc)? {
+                return Ok(e);
+            }
+            if let Some(e) = self.library_call(&id.node.name, &c.node.arguments, loc)? {
                 return Ok(e);
             }
             if id.node.name == "__CPROVER_allocate" && c.node.arguments.len() == 2 {

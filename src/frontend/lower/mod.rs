@@ -6,6 +6,7 @@ mod cancel;
 mod expr;
 mod init;
 mod input;
+mod libc;
 mod literal;
 mod spawn;
 mod stmt;
@@ -90,6 +91,9 @@ pub(super) struct Lowerer<'a, 'b> {
     argv: Option<VarId>,
     /// The numbers read from `argv`'s strings so far, one memo per string (see `input`).
     argv_memos: Vec<input::ArgvMemo>,
+    /// The globals of the clock that `time` and its relatives read (`libc`), once one is
+    /// read.
+    clock: Option<libc::Clock>,
 }
 
 pub(super) fn lower(
@@ -125,6 +129,7 @@ pub(super) fn lower(
         cancel_vars: cancel::CancelVars::default(),
         argv: None,
         argv_memos: vec![],
+        clock: None,
     };
     for ext in &unit.0 {
         l.external(ext)?;
