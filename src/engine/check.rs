@@ -693,6 +693,8 @@ fn deepen(
         }),
         unwind: opts.unwind,
         first_unwind: 2,
+        // The sequentializer unrolls a counted loop to its trip count whatever the bound.
+        stops: vec![],
         max_unwind: opts.max_unwind,
         diagonal: true,
         wide: true,

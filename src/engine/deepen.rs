@@ -33,6 +33,11 @@ pub struct Plan {
     pub unwind: Option<u32>,
     pub first_unwind: u32,
     pub max_unwind: u32,
+    /// Loop bounds at which a loop of the program runs to its end (its constant trip
+    /// count, and one more for a checker that also tests the condition after the last
+    /// iteration): the loop bound grows to the next of them when it comes before the
+    /// doubled bound, so that a loop of 5 iterations is searched at 5 and 6, not only at 8.
+    pub stops: Vec<u32>,
     /// Raise both bounds after each phase; otherwise the loop bound first, and the
     /// schedule bound once every loop ran to its end (or the loop bound is at its most).
     pub diagonal: bool,
@@ -265,7 +270,7 @@ pub fn deepen<S: BoundedSearch>(
             return Ok(finished(search, (bounds, complete, reached), phases, stats));
         }
         if !unwind_done {
-            diag_unwind = diag_unwind.saturating_mul(2).min(plan.max_unwind);
+            diag_unwind = next_unwind(diag_unwind, &plan.stops, plan.max_unwind);
         }
         if !schedule_done && (plan.diagonal || unwind_done) {
             step += 1;
@@ -289,6 +294,13 @@ pub fn deepen<S: BoundedSearch>(
             }
         }
     }
+}
+
+/// The loop bound after `u`: doubled, or the first of `stops` before that.
+fn next_unwind(u: u32, stops: &[u32], max: u32) -> u32 {
+    let doubled = u.saturating_mul(2);
+    let stop = stops.iter().copied().filter(|&s| s > u).min();
+    stop.map_or(doubled, |s| s.min(doubled)).min(max)
 }
 
 fn with_notes<S: BoundedSearch>(mut first: Vec<String>, search: &S) -> Vec<String> {
@@ -396,6 +408,19 @@ mod tests {
     use crate::cex::{Counterexample, Violation};
     use crate::seq::schedule::Schedule;
 
+    #[test]
+    fn the_loop_bound_stops_where_a_counted_loop_ends() {
+        // A loop of 4 iterations: 2, 4, then 5 (not 8), then doubling again.
+        let stops = [4, 5];
+        assert_eq!(next_unwind(2, &stops, 64), 4);
+        assert_eq!(next_unwind(4, &stops, 64), 5);
+        assert_eq!(next_unwind(5, &stops, 64), 10);
+        assert_eq!(next_unwind(2, &[], 64), 4);
+        // Never past the most the user allowed, and a stop beyond the doubling waits.
+        assert_eq!(next_unwind(40, &stops, 64), 64);
+        assert_eq!(next_unwind(2, &[100], 64), 4);
+    }
+
     /// A checker whose failure needs `fail_at` (schedule, unwind) or more, and whose loops
     /// run to their end from `loops_end` on; it records the questions asked.
     struct Scripted {
@@ -496,6 +521,7 @@ mod tests {
             }),
             unwind: None,
             first_unwind: 2,
+            stops: vec![],
             max_unwind: 16,
             diagonal,
             wide,

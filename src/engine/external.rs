@@ -138,6 +138,7 @@ pub fn check(
             .map(|(fixed, steps, max)| Ladder { fixed, steps, max }),
         unwind: bounds.unwind,
         first_unwind: bounds.unwind.unwrap_or(2).max(1),
+        stops: loop_stops(prep),
         max_unwind: bounds.max_unwind.max(1),
         diagonal: false,
         wide: false,
@@ -170,6 +171,24 @@ pub fn check(
         );
     }
     Ok(out)
+}
+
+/// The loop bounds at which the program's counted loops run to their end (see
+/// [`Plan::stops`]): each constant trip count normalization found, and one more, since
+/// CBMC's and ESBMC's `--unwind N` with unwinding assertions tests the condition once
+/// more after the last iteration.
+fn loop_stops(prep: &Prepared) -> Vec<u32> {
+    let mut stops: Vec<u32> = prep
+        .normalized
+        .loop_bounds
+        .values()
+        .filter_map(|&t| u32::try_from(t).ok())
+        .flat_map(|t| [t, t.saturating_add(1)])
+        .filter(|&t| t > 0)
+        .collect();
+    stops.sort_unstable();
+    stops.dedup();
+    stops
 }
 
 #[cfg(test)]
