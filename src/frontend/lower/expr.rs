@@ -447,6 +447,9 @@ impl Lowerer<'_, '_> {
             if let Some(e) = self.library_call(&id.node.name, &c.node.arguments, loc)? {
                 return Ok(e);
             }
+            if let Some(e) = self.memory_call(&id.node.name, &c.node.arguments, loc)? {
+                return Ok(e);
+            }
             if id.node.name == "__CPROVER_allocate" && c.node.arguments.len() == 2 {
                 if let Some(e) = self.cprover_allocate(&c.node.arguments, span, loc)? {
                     return Ok(e);

@@ -8,6 +8,7 @@ mod init;
 mod input;
 mod libc;
 mod literal;
+mod memory;
 mod spawn;
 mod stmt;
 mod sync;

@@ -1,0 +1,302 @@
+//! `<string.h>`'s `memset` and `memcpy`, as the element stores they make.
+//!
+//! `memset(p, c, n)` and `memcpy(d, s, n)` are lowered to stores of elements — `p[0] = v;
+//! p[1] = v; ...` — one step each, as a compiled loop makes them (neither is atomic:
+//! another thread can see a half-cleared buffer).
+//!
+//! Whole elements of the destination's pointee type `T` when the call writes whole ones
+//! (fewer steps, and values a trace shows as the program's):
+//!
+//! * `T` is a complete object type (not `void`), and `n` is a constant multiple of
+//!   `sizeof(T)` or has the shape `k * sizeof(T)` (either way round): `k` elements;
+//! * for `memset`, every byte set to `c` makes a value of `T` seqloc can write: an integer
+//!   of the byte repeated (`c` a constant, or any `c` when `T` is one byte), or, with
+//!   `c == 0`, a null pointer or a zeroed struct or union (not a row of a
+//!   two-dimensional array: an array is not assigned whole);
+//! * for `memcpy`, the source's pointee type is `T` too.
+//!
+//! Otherwise bytes, as the functions are specified: `n` stores of `unsigned char` through
+//! the destination (and loads through the source) — a `void *` from `malloc`, a count
+//! that is not whole elements, a fill of a pointer or a float, a copy between types. The
+//! memory model is byte-addressed, so this is exact too, only longer. A count up to
+//! [`UNROLLED`] elements gives straight-line stores; a larger or variable one a counted
+//! loop (evaluated once, before the stores). Both return the destination. `memmove` and
+//! the rest of the header are left as calls, refused by name by the later passes.
+
+use lang_c::ast;
+use lang_c::span::Node;
+
+use super::{Lowerer, R};
+use crate::ir::build as b;
+use crate::ir::consteval::eval_int;
+use crate::ir::*;
+
+/// What each element of the destination gets.
+enum Element {
+    /// The fill value (`memset`).
+    Fill(Expr),
+    /// The element at the same index of the source pointer (`memcpy`).
+    From(Expr),
+}
+
+/// Element counts up to this are written as straight-line stores; more as a loop.
+const UNROLLED: i128 = 16;
+
+impl Lowerer<'_, '_> {
+    /// The model of a call of `memset` or `memcpy`, when its arguments have a shape it
+    /// covers (see the module comment); `None` leaves the call as it is.
+    pub(super) fn memory_call(
+        &mut self,
+        name: &str,
+        args: &[Node<ast::Expression>],
+        loc: Loc,
+    ) -> R<Option<Expr>> {
+        if !matches!(name, "memset" | "memcpy")
+            || args.len() != 3
+            || self.defines_function(name)
+            || self.func.is_none()
+        {
+            return Ok(None);
+        }
+        let dst = self.rvalue(&args[0])?;
+        let Some(pointee) = dst.ty.pointee(self.tt()).map(|t| t.unqualified().clone()) else {
+            return Ok(None);
+        };
+        if matches!(pointee.resolve(self.tt()), Type::Function(_)) {
+            return Ok(None);
+        }
+        let second = self.rvalue(&args[1])?;
+        let n = self.rvalue(&args[2])?;
+        let memset = name == "memset";
+        if !memset && second.ty.pointee(self.tt()).is_none() {
+            return Ok(None);
+        }
+        let mut stmts = Vec::new();
+        let (elem, count, fill) =
+            match self.whole_elements(memset, &pointee, &second, &n, &mut stmts, loc) {
+                Some(t) => t,
+                None => {
+                    // Bytes, as the function is specified: any count, any object.
+                    let uchar = Type::Int(IntKind::UChar);
+                    let fill = memset.then(|| b::conv(second.clone(), &uchar, self.tt()));
+                    (uchar, n, fill)
+                }
+            };
+        let size_t = Type::Int(self.dm().size_t());
+        let count = match count.as_int() {
+            Some(_) => count,
+            // Evaluated once, before the stores, as the call's argument is.
+            None => {
+                let c = self.conv(count, &size_t);
+                self.memory_temp("__seq_mem_count", &size_t, c, &mut stmts, loc)
+            }
+        };
+        let elem_ptr = Type::ptr(elem.clone());
+        let d = b::conv(dst, &elem_ptr, self.tt());
+        let d = self.memory_temp("__seq_mem_dst", &elem_ptr, d, &mut stmts, loc);
+        // What element `i` gets.
+        // What element `i` gets: the fill, or the source's element `i`.
+        let element = match fill {
+            Some(v) => {
+                // Evaluated once, as the argument is.
+                let v = if v.as_int().is_some() || matches!(v.kind, ExprKind::Var(_)) {
+                    v
+                } else {
+                    let ty = v.ty.clone();
+                    self.memory_temp("__seq_mem_fill", &ty, v, &mut stmts, loc)
+                };
+                Element::Fill(v)
+            }
+            None => {
+                let s = b::conv(second, &elem_ptr, self.tt());
+                let s = self.memory_temp("__seq_mem_src", &elem_ptr, s, &mut stmts, loc);
+                Element::From(s)
+            }
+        };
+        let value = |i: Expr| match &element {
+            Element::Fill(v) => v.clone(),
+            Element::From(s) => Expr::new(
+                ExprKind::Index(Box::new(s.clone()), Box::new(i)),
+                elem.clone(),
+                loc,
+            ),
+        };
+        let at = |i: Expr| {
+            Expr::new(
+                ExprKind::Index(Box::new(d.clone()), Box::new(i)),
+                elem.clone(),
+                loc,
+            )
+        };
+        match count.as_int() {
+            Some(k) if k <= UNROLLED => {
+                for j in 0..k {
+                    let i = Expr::int(j, size_t.clone(), loc);
+                    let store = b::assign(at(i.clone()), value(i), self.tt());
+                    stmts.push(b::expr_stmt(store, loc, StmtId::NONE));
+                }
+            }
+            _ => {
+                let iv = self
+                    .prog
+                    .new_local(self.func, "__seq_mem_i", size_t.clone(), loc);
+                let i = || Expr::var(iv, self.prog, loc);
+                let count = self.conv(count, &size_t);
+                let store = b::assign(at(i()), value(i()), self.tt());
+                let step = b::assign(
+                    i(),
+                    b::bin(BinOp::Add, i(), Expr::int(1, size_t.clone(), loc)),
+                    self.tt(),
+                );
+                stmts.push(Stmt::new(
+                    StmtKind::For {
+                        init: vec![Stmt::new(
+                            StmtKind::Decl {
+                                var: iv,
+                                init: Some(Init::Expr(Expr::int(0, size_t.clone(), loc))),
+                            },
+                            loc,
+                        )],
+                        cond: Some(b::bin(BinOp::Lt, i(), count)),
+                        step: Some(step),
+                        body: Box::new(Stmt::block(
+                            vec![b::expr_stmt(store, loc, StmtId::NONE)],
+                            loc,
+                        )),
+                    },
+                    loc,
+                ));
+            }
+        }
+        let ret = Type::void_ptr();
+        stmts.push(Stmt::expr(self.conv(d.clone(), &ret)));
+        Ok(Some(Expr::new(ExprKind::StmtExpr(stmts), ret, loc)))
+    }
+
+    /// The element type, count and fill value (`None` for a copy) when the call writes
+    /// whole elements of the destination's pointee type (see the module comment).
+    fn whole_elements(
+        &mut self,
+        memset: bool,
+        pointee: &Type,
+        second: &Expr,
+        n: &Expr,
+        out: &mut Vec<Stmt>,
+        loc: Loc,
+    ) -> Option<(Type, Expr, Option<Expr>)> {
+        if pointee.is_void(self.tt()) {
+            return None;
+        }
+        let size = self.prog.sizeof(pointee).filter(|&s| s > 0)?;
+        let count = self.element_count(n, size)?;
+        if memset {
+            let v = self.fill_value(pointee, second.clone(), size, out, loc)?;
+            return Some((pointee.clone(), count, Some(v)));
+        }
+        let same = second
+            .ty
+            .pointee(self.tt())
+            .is_some_and(|t| t.unqualified().same_as(pointee, self.tt()));
+        same.then(|| (pointee.clone(), count, None))
+    }
+
+    /// How many elements of `size` bytes the byte count `n` is: `n / size` for a constant
+    /// multiple, `k` for `k * sizeof(T)` (the product either way round); `None` otherwise.
+    fn element_count(&self, n: &Expr, size: u64) -> Option<Expr> {
+        let size = i128::from(size);
+        if let Some(v) = eval_int(n, self.tt(), self.dm()) {
+            return (v >= 0 && v % size == 0).then(|| b::int(v / size));
+        }
+        let mut e = n;
+        while let ExprKind::Cast { e: inner, .. } = &e.kind {
+            e = inner;
+        }
+        let ExprKind::Binary(BinOp::Mul, a, c) = &e.kind else {
+            return None;
+        };
+        let constant = |x: &Expr| eval_int(x, self.tt(), self.dm());
+        match (constant(a), constant(c)) {
+            (_, Some(s)) if s == size => Some((**a).clone()),
+            (Some(s), _) if s == size => Some((**c).clone()),
+            _ => None,
+        }
+    }
+
+    /// The value of an element of type `elem` (`size` bytes) whose every byte is `c`, when
+    /// seqloc can write it (see the module comment). A zeroed aggregate is a local
+    /// declared into `out`.
+    fn fill_value(
+        &mut self,
+        elem: &Type,
+        c: Expr,
+        size: u64,
+        out: &mut Vec<Stmt>,
+        loc: Loc,
+    ) -> Option<Expr> {
+        let constant = eval_int(&c, self.tt(), self.dm());
+        let tt = self.tt();
+        if elem.is_integer(tt) {
+            if let Some(c) = constant {
+                let byte = c & 0xff;
+                let mut v: i128 = 0;
+                for _ in 0..size.min(16) {
+                    v = (v << 8) | byte;
+                }
+                // The bit pattern, read back in the element's own type (a signed
+                // all-ones pattern is -1).
+                let bits = (size * 8).min(128) as u32;
+                let signed = elem.int_kind(tt).is_some_and(|k| k.is_signed());
+                if signed && bits < 128 && (v >> (bits - 1)) & 1 == 1 {
+                    v -= 1i128 << bits;
+                }
+                return Some(Expr::int(v, elem.clone(), loc));
+            }
+            if size == 1 {
+                let c = self.conv(c, &Type::Int(IntKind::UChar));
+                return Some(self.conv(c, elem));
+            }
+            return None;
+        }
+        if constant != Some(0) {
+            return None;
+        }
+        if elem.is_pointer(tt) {
+            return Some(self.conv(b::int(0), elem));
+        }
+        // An array element (a row of a two-dimensional array) cannot be assigned whole.
+        if matches!(elem.resolve(tt), Type::Comp(_)) {
+            let z = self
+                .prog
+                .new_local(self.func, "__seq_mem_zero", elem.clone(), loc);
+            out.push(Stmt::new(
+                StmtKind::Decl {
+                    var: z,
+                    init: Some(Init::List(vec![])),
+                },
+                loc,
+            ));
+            return Some(Expr::var(z, self.prog, loc));
+        }
+        None
+    }
+
+    /// A new local of the current function holding `init`, declared into `out`; its value.
+    fn memory_temp(
+        &mut self,
+        hint: &str,
+        ty: &Type,
+        init: Expr,
+        out: &mut Vec<Stmt>,
+        loc: Loc,
+    ) -> Expr {
+        let v = self.prog.new_local(self.func, hint, ty.clone(), loc);
+        out.push(Stmt::new(
+            StmtKind::Decl {
+                var: v,
+                init: Some(Init::Expr(init)),
+            },
+            loc,
+        ));
+        Expr::var(v, self.prog, loc)
+    }
+}
