@@ -13,7 +13,8 @@ property (a dereference failure, array bounds, overflow, a data race, a memory l
 whose options add such a check is "other property" and left out of the score; so are
 tests that are not about threads at all (no `pthread_`/`__CPROVER_ASYNC`/`thrd_`).
 
-The test's loop bound is passed on (`--unwind N` → `--unwind N`), since an expected
+The test's macros are passed on (`-DNAME`, `-D NAME=V`), and its loop bound
+(`--unwind N` → `--unwind N`), since an expected
 "successful" is often a bounded answer. ESBMC's `--context-bound K` is not: it limits each
 thread's context switches (`esbmc --help`: "Limit number of context switches for each
 thread"), while seqloc's `--context-switches` counts them all, so no total would be its
@@ -123,6 +124,9 @@ def run(rec, src, options):
             cmd += [ours, str(v)]
     if re.search(r"--32\b|-m32|--i386", options):
         cmd += ["--data-model", "ilp32"]
+    # The test's macros (`-D_TEST_1_`, `-D N=3`): one source, several tests.
+    for m in re.finditer(r"(?:^|\s)-D\s*([A-Za-z_]\w*(?:=\S*)?)", options):
+        cmd += ["-D", m.group(1)]
     t0 = time.time()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout + 60,

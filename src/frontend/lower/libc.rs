@@ -19,6 +19,9 @@
 //!   more (a monotonic clock and the wall clock drifting apart is not excluded; their
 //!   agreement is not assumed either, since each reading moves it arbitrarily).
 //!
+//! CBMC's `__CPROVER_fence` is a no-op: it matters only under CBMC's weak memory models,
+//! and seqloc checks sequential consistency.
+//!
 //! A function of one of these names that the program defines itself is its own; a call
 //! whose arguments do not have the library's shape (a `struct timeval` without
 //! `tv_sec`/`tv_usec`) is left as the call, which the later passes refuse by name.
@@ -66,6 +69,19 @@ impl Lowerer<'_, '_> {
         args: &[Node<ast::Expression>],
         loc: Loc,
     ) -> R<Option<Expr>> {
+        // CBMC's `__CPROVER_fence("WWfence", ...)` orders memory accesses only under its
+        // weak memory models; under sequential consistency, which seqloc checks, it
+        // orders nothing more (as `atomic_thread_fence` does not).
+        if name == "__CPROVER_fence" && !self.defines_function(name) && self.func.is_some() {
+            let mut stmts = Vec::new();
+            for a in args {
+                let e = self.rvalue(a)?;
+                if crate::analysis::shared::has_effects(&e) {
+                    stmts.push(b::expr_stmt(e, loc, StmtId::NONE));
+                }
+            }
+            return Ok(Some(Expr::new(ExprKind::StmtExpr(stmts), Type::Void, loc)));
+        }
         let arity = match name {
             "rand" | "random" | "clock" => 0,
             "srand" | "srandom" | "rand_r" | "time" => 1,
