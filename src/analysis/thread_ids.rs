@@ -12,10 +12,10 @@ use crate::ir::*;
 
 /// Whether some thread may hold its own id, so that a join may name the joining thread.
 /// `false` only when provably not: no `pthread_self`, every `pthread_create` stores the id
-/// into a local of the creator (a variable or an element of a local array), and those
-/// locals are used nowhere but as the first argument of `pthread_create`, `pthread_join`
-/// or `pthread_detach` — so an id stays with the thread that created it, which is never
-/// the created thread.
+/// into a local of the creator (a variable or an element of a local array), those locals
+/// are used nowhere but as the first argument of `pthread_create`, `pthread_join` or
+/// `pthread_detach`, and every join and detach names one of them — so an id stays with
+/// the thread that created it, which is never the created thread.
 pub fn may_join_itself(prog: &Program) -> bool {
     let mut held: BTreeSet<VarId> = BTreeSet::new();
     let mut open = false;
@@ -120,7 +120,20 @@ fn id_home(e: &Expr, prog: &Program) -> Option<VarId> {
     }
 }
 
-/// Finds a use of a held local outside the first argument of create, join or detach.
+/// The local `x` of a handle `x` or `x[i]` given to join or detach.
+fn handle_local(e: &Expr) -> Option<VarId> {
+    let base = match &e.peel().kind {
+        ExprKind::Index(a, _) => a.peel(),
+        _ => e.peel(),
+    };
+    match base.kind {
+        ExprKind::Var(v) => Some(v),
+        _ => None,
+    }
+}
+
+/// Finds a use of a held local outside the first argument of create, join or detach, or
+/// a join or detach of a handle that is not a held local.
 struct Uses<'a> {
     prog: &'a Program,
     held: &'a BTreeSet<VarId>,
@@ -132,13 +145,24 @@ impl Visitor for Uses<'_> {
         match &e.kind {
             ExprKind::Var(v) if self.held.contains(v) => self.stray = true,
             ExprKind::Call(callee, args) => {
-                let thread_call = match callee.peel().kind {
-                    ExprKind::Func(f) => matches!(
-                        classify(&self.prog.func(f).name),
-                        Known::ThreadCreate | Known::ThreadJoin | Known::ThreadDetach
-                    ),
-                    _ => false,
+                let kind = match callee.peel().kind {
+                    ExprKind::Func(f) => classify(&self.prog.func(f).name),
+                    _ => Known::Other,
                 };
+                let thread_call = matches!(
+                    kind,
+                    Known::ThreadCreate | Known::ThreadJoin | Known::ThreadDetach
+                );
+                // A join or detach of a handle no creation stored (an uninitialized
+                // local, a field, a global) names whatever that value is: the joiner too.
+                if matches!(kind, Known::ThreadJoin | Known::ThreadDetach)
+                    && !args
+                        .first()
+                        .and_then(handle_local)
+                        .is_some_and(|v| self.held.contains(&v))
+                {
+                    self.stray = true;
+                }
                 self.visit_expr(callee);
                 for (i, a) in args.iter().enumerate() {
                     if i == 0 && thread_call {
@@ -214,6 +238,8 @@ mod tests {
             "pthread_t a; pthread_create(&a, 0, w, 0); pthread_join(pthread_self(), 0);",
             "pthread_t a; pthread_create(&a, 0, w, &a); pthread_join(a, 0);",
             "pthread_t a, b; pthread_create(&a, 0, w, 0); b = a; pthread_join(b, 0);",
+            // A handle no creation stored holds whatever it holds: the joiner's id too.
+            "pthread_t a, g; pthread_create(&a, 0, w, 0); pthread_join(g, 0);",
         ] {
             let p = program(&format!("{HEAD}int main() {{ {body} return 0; }}\n"));
             assert!(may_join_itself(&p), "{body}");
