@@ -547,17 +547,7 @@ impl Lowerer<'_, '_> {
     fn assemble(&mut self, p: Parts, value: Option<Expr>, loc: Loc) -> Expr {
         let mut stmts = p.before;
         if !p.section.is_empty() {
-            let marked = self.atomic_depth == 0 && !self.in_atomic_fn;
-            if marked {
-                if let Some(f) = self.func {
-                    self.sectioned.insert(f);
-                }
-                stmts.push(marker(Intrinsic::AtomicBegin, loc));
-            }
-            stmts.extend(p.section);
-            if marked {
-                stmts.push(marker(Intrinsic::AtomicEnd, loc));
-            }
+            self.indivisible(p.section, &mut stmts, loc);
         }
         stmts.extend(p.after);
         let ty = match value {
@@ -569,6 +559,23 @@ impl Lowerer<'_, '_> {
             None => Type::Void,
         };
         Expr::new(ExprKind::StmtExpr(stmts), ty, loc)
+    }
+
+    /// `section` into `out` as one step (an atomic section). Inside a section already (an
+    /// `__VERIFIER_atomic_*` function, the program's own `atomic_begin`) it is part of
+    /// that one: the flag the sequentializer keeps per thread does not nest.
+    pub(super) fn indivisible(&mut self, section: Vec<Stmt>, out: &mut Vec<Stmt>, loc: Loc) {
+        let marked = self.atomic_depth == 0 && !self.in_atomic_fn;
+        if marked {
+            if let Some(f) = self.func {
+                self.sectioned.insert(f);
+            }
+            out.push(marker(Intrinsic::AtomicBegin, loc));
+        }
+        out.extend(section);
+        if marked {
+            out.push(marker(Intrinsic::AtomicEnd, loc));
+        }
     }
 
     /// `old op v` in `ty`, computed in the unsigned type of its promotion: GCC defines
@@ -717,16 +724,7 @@ impl Lowerer<'_, '_> {
             );
             return Err(super::FrontendError::Semantic(spot));
         }
-        let v = self.prog.new_local(self.func, hint, ty.clone(), loc);
-        let init = self.conv(init, ty);
-        out.push(Stmt::new(
-            StmtKind::Decl {
-                var: v,
-                init: Some(Init::Expr(init)),
-            },
-            loc,
-        ));
-        Ok(Expr::var(v, self.prog, loc))
+        Ok(self.declare_temp(hint, ty, init, out, loc))
     }
 
     /// `ty` without `_Atomic` and other qualifiers, through typedefs (`atomic_int` is a

@@ -159,7 +159,7 @@ impl Lowerer<'_, '_> {
                 stmts.push(b::expr_stmt(seed, loc, StmtId::NONE));
             }
         }
-        let r = self.local("__seq_random", &ty, b::nondet(&ty, loc), &mut stmts, loc);
+        let r = self.declare_temp("__seq_random", &ty, b::nondet(&ty, loc), &mut stmts, loc);
         let in_range = b::and(
             b::bin(BinOp::Ge, r.clone(), b::typed_int(0, &ty)),
             b::bin(BinOp::Le, r.clone(), b::typed_int(RAND_MAX, &ty)),
@@ -182,10 +182,10 @@ impl Lowerer<'_, '_> {
             None
         } else {
             let pty = p.ty.unqualified().clone();
-            Some(self.local("__seq_time_target", &pty, p, &mut stmts, loc))
+            Some(self.declare_temp("__seq_time_target", &pty, p, &mut stmts, loc))
         };
         let (s, _) = self.read_clock(Unit::Seconds, &mut stmts, loc);
-        let value = self.local("__seq_time", &ty, s, &mut stmts, loc);
+        let value = self.declare_temp("__seq_time", &ty, s, &mut stmts, loc);
         if let Some(q) = target {
             let store = b::assign(b::deref(q.clone(), self.tt()), value.clone(), self.tt());
             let null = self.conv(b::int(0), &q.ty);
@@ -226,7 +226,7 @@ impl Lowerer<'_, '_> {
             stmts.push(b::expr_stmt(other, loc, StmtId::NONE));
         }
         let pty = target.ty.unqualified().clone();
-        let q = self.local("__seq_time_target", &pty, target, &mut stmts, loc);
+        let q = self.declare_temp("__seq_time_target", &pty, target, &mut stmts, loc);
         let (s, part) = self.read_clock(fraction.1, &mut stmts, loc);
         let part = part.unwrap_or(b::int(0));
         let sec = self.member(b::deref(q.clone(), self.tt()), "tv_sec", span, loc)?;
@@ -250,7 +250,7 @@ impl Lowerer<'_, '_> {
         let int = Type::int();
         let s_old = Expr::var(clock.seconds, self.prog, loc);
         let mut section = Vec::new();
-        let s = self.local(
+        let s = self.declare_temp(
             "__seq_clock_read",
             &ll,
             b::nondet(&ll, loc),
@@ -267,7 +267,7 @@ impl Lowerer<'_, '_> {
             Unit::Nanos => Some((clock.nanos, NANOS)),
         };
         let read = fraction.map(|(var, limit)| {
-            let f = self.local(
+            let f = self.declare_temp(
                 "__seq_clock_read_part",
                 &int,
                 b::nondet(&int, loc),
@@ -331,7 +331,7 @@ impl Lowerer<'_, '_> {
         let long = Type::Int(IntKind::Long);
         let old = Expr::var(clock.cpu, self.prog, loc);
         let mut section = Vec::new();
-        let c = self.local(
+        let c = self.declare_temp(
             "__seq_cpu_read",
             &long,
             b::nondet(&long, loc),
@@ -350,23 +350,6 @@ impl Lowerer<'_, '_> {
         ));
         self.indivisible(section, out, loc);
         self.conv(c, ty)
-    }
-
-    /// `section` into `out` as one step. Inside a section already (an
-    /// `__VERIFIER_atomic_*` function, the program's own `atomic_begin`), it is part of
-    /// that one: sections do not nest.
-    fn indivisible(&mut self, section: Vec<Stmt>, out: &mut Vec<Stmt>, loc: Loc) {
-        let marked = self.atomic_depth == 0 && !self.in_atomic_fn;
-        if marked {
-            if let Some(f) = self.func {
-                self.sectioned.insert(f);
-            }
-            out.push(marker(Intrinsic::AtomicBegin, loc));
-        }
-        out.extend(section);
-        if marked {
-            out.push(marker(Intrinsic::AtomicEnd, loc));
-        }
     }
 
     /// The clock's globals, declared at the first reading.
@@ -398,21 +381,6 @@ impl Lowerer<'_, '_> {
         self.clock = Some(c);
         c
     }
-
-    /// A new local of the current function initialized to `init`, declared into `out`;
-    /// its value.
-    fn local(&mut self, hint: &str, ty: &Type, init: Expr, out: &mut Vec<Stmt>, loc: Loc) -> Expr {
-        let v = self.prog.new_local(self.func, hint, ty.clone(), loc);
-        let init = self.conv(init, ty);
-        out.push(Stmt::new(
-            StmtKind::Decl {
-                var: v,
-                init: Some(Init::Expr(init)),
-            },
-            loc,
-        ));
-        Expr::var(v, self.prog, loc)
-    }
 }
 
 fn assume(cond: Expr, loc: Loc) -> Stmt {
@@ -421,8 +389,4 @@ fn assume(cond: Expr, loc: Loc) -> Stmt {
         loc,
         StmtId::NONE,
     )
-}
-
-fn marker(i: Intrinsic, loc: Loc) -> Stmt {
-    Stmt::expr(Expr::new(ExprKind::Intrinsic(i, vec![]), Type::Void, loc))
 }

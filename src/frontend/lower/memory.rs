@@ -88,12 +88,12 @@ impl Lowerer<'_, '_> {
             // Evaluated once, before the stores, as the call's argument is.
             None => {
                 let c = self.conv(count, &size_t);
-                self.memory_temp("__seq_mem_count", &size_t, c, &mut stmts, loc)
+                self.declare_temp("__seq_mem_count", &size_t, c, &mut stmts, loc)
             }
         };
         let elem_ptr = Type::ptr(elem.clone());
         let d = b::conv(dst, &elem_ptr, self.tt());
-        let d = self.memory_temp("__seq_mem_dst", &elem_ptr, d, &mut stmts, loc);
+        let d = self.declare_temp("__seq_mem_dst", &elem_ptr, d, &mut stmts, loc);
         // What element `i` gets.
         // What element `i` gets: the fill, or the source's element `i`.
         let element = match fill {
@@ -103,13 +103,13 @@ impl Lowerer<'_, '_> {
                     v
                 } else {
                     let ty = v.ty.clone();
-                    self.memory_temp("__seq_mem_fill", &ty, v, &mut stmts, loc)
+                    self.declare_temp("__seq_mem_fill", &ty, v, &mut stmts, loc)
                 };
                 Element::Fill(v)
             }
             None => {
                 let s = b::conv(second, &elem_ptr, self.tt());
-                let s = self.memory_temp("__seq_mem_src", &elem_ptr, s, &mut stmts, loc);
+                let s = self.declare_temp("__seq_mem_src", &elem_ptr, s, &mut stmts, loc);
                 Element::From(s)
             }
         };
@@ -278,25 +278,5 @@ impl Lowerer<'_, '_> {
             return Some(Expr::var(z, self.prog, loc));
         }
         None
-    }
-
-    /// A new local of the current function holding `init`, declared into `out`; its value.
-    fn memory_temp(
-        &mut self,
-        hint: &str,
-        ty: &Type,
-        init: Expr,
-        out: &mut Vec<Stmt>,
-        loc: Loc,
-    ) -> Expr {
-        let v = self.prog.new_local(self.func, hint, ty.clone(), loc);
-        out.push(Stmt::new(
-            StmtKind::Decl {
-                var: v,
-                init: Some(Init::Expr(init)),
-            },
-            loc,
-        ));
-        Expr::var(v, self.prog, loc)
     }
 }

@@ -199,6 +199,29 @@ impl Lowerer<'_, '_> {
         self.tags.iter().rev().find_map(|s| s.get(name).copied())
     }
 
+    /// A new local of the current function initialized to `init` (converted to `ty`),
+    /// declared into `out`; its value. The lowerings that expand a call into statements
+    /// (`atomic`, `libc`, `memory`) hold their temporaries in these.
+    fn declare_temp(
+        &mut self,
+        hint: &str,
+        ty: &Type,
+        init: Expr,
+        out: &mut Vec<Stmt>,
+        loc: Loc,
+    ) -> Expr {
+        let v = self.prog.new_local(self.func, hint, ty.clone(), loc);
+        let init = self.conv(init, ty);
+        out.push(Stmt::new(
+            StmtKind::Decl {
+                var: v,
+                init: Some(Init::Expr(init)),
+            },
+            loc,
+        ));
+        Expr::var(v, self.prog, loc)
+    }
+
     fn at_file_scope(&self) -> bool {
         self.scopes.len() == 1
     }
