@@ -193,9 +193,7 @@ impl Lowerer<'_, '_> {
         };
         // The source is only evaluated for its side effects: what it holds is input.
         let mut stmts = Vec::new();
-        if crate::analysis::shared::has_effects(&source) {
-            stmts.push(b::expr_stmt(source, loc, StmtId::NONE));
-        }
+        Self::keep_effects(source, &mut stmts, loc);
         if let Some(ty) = result {
             // `strtol(s, &end, base)`: where the number ended is not modelled.
             if let Some(end) = args.get(1) {

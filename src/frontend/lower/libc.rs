@@ -76,9 +76,7 @@ impl Lowerer<'_, '_> {
             let mut stmts = Vec::new();
             for a in args {
                 let e = self.rvalue(a)?;
-                if crate::analysis::shared::has_effects(&e) {
-                    stmts.push(b::expr_stmt(e, loc, StmtId::NONE));
-                }
+                Self::keep_effects(e, &mut stmts, loc);
             }
             return Ok(Some(Expr::new(ExprKind::StmtExpr(stmts), Type::Void, loc)));
         }
@@ -101,9 +99,7 @@ impl Lowerer<'_, '_> {
             "srand" | "srandom" => {
                 let seed = self.rvalue(&args[0])?;
                 let mut stmts = Vec::new();
-                if crate::analysis::shared::has_effects(&seed) {
-                    stmts.push(b::expr_stmt(seed, loc, StmtId::NONE));
-                }
+                Self::keep_effects(seed, &mut stmts, loc);
                 Ok(Some(Expr::new(ExprKind::StmtExpr(stmts), Type::Void, loc)))
             }
             "time" => {
@@ -155,8 +151,8 @@ impl Lowerer<'_, '_> {
             if let Some(pt) = pointee.filter(|t| t.is_integer(self.tt())) {
                 let store = b::assign(b::deref(seed, self.tt()), b::nondet(&pt, loc), self.tt());
                 stmts.push(b::expr_stmt(store, loc, StmtId::NONE));
-            } else if crate::analysis::shared::has_effects(&seed) {
-                stmts.push(b::expr_stmt(seed, loc, StmtId::NONE));
+            } else {
+                Self::keep_effects(seed, &mut stmts, loc);
             }
         }
         let r = self.declare_temp("__seq_random", &ty, b::nondet(&ty, loc), &mut stmts, loc);
@@ -222,9 +218,7 @@ impl Lowerer<'_, '_> {
             return Ok(None);
         }
         let mut stmts = Vec::new();
-        if crate::analysis::shared::has_effects(&other) {
-            stmts.push(b::expr_stmt(other, loc, StmtId::NONE));
-        }
+        Self::keep_effects(other, &mut stmts, loc);
         let pty = target.ty.unqualified().clone();
         let q = self.declare_temp("__seq_time_target", &pty, target, &mut stmts, loc);
         let (s, part) = self.read_clock(fraction.1, &mut stmts, loc);

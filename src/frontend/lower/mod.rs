@@ -199,6 +199,14 @@ impl Lowerer<'_, '_> {
         self.tags.iter().rev().find_map(|s| s.get(name).copied())
     }
 
+    /// `e` evaluated into `out` for its side effects only, when it has any: an argument
+    /// of a modelled call whose value the model does not use.
+    fn keep_effects(e: Expr, out: &mut Vec<Stmt>, loc: Loc) {
+        if crate::analysis::shared::has_effects(&e) {
+            out.push(crate::ir::build::expr_stmt(e, loc, StmtId::NONE));
+        }
+    }
+
     /// A new local of the current function initialized to `init` (converted to `ty`),
     /// declared into `out`; its value. The lowerings that expand a call into statements
     /// (`atomic`, `libc`, `memory`) hold their temporaries in these.
