@@ -26,7 +26,8 @@
  * the slot and probe functions, and call __VERIFIER_assume, __VERIFIER_nondet_uint,
  * __seq_mismatch(step) (the schedule cannot be followed at that step) and
  * __seq_deadlock_reached(dead) (the deadlock property, violated when dead is non-zero).
- * It may not declare variables of its own. */
+ * __seq_last_round and __seq_last_slot (symbolic) say where the last run that executed
+ * anything was. It may not declare variables of its own. */
 int main(void)
 {
   __seq_created[0] = 1;
@@ -43,6 +44,17 @@ __seq_round{ROUND}:;
     __VERIFIER_assume(!__seq_halted);
     __seq_cs = __VERIFIER_nondet_uint();
     __VERIFIER_assume(__seq_pc[{SLOT}] <= __seq_cs && __seq_cs <= {POINTS});
+    /* Each interleaving once: a run that executes anything goes in the earliest round
+     * the round-robin allows, right after the last such run (in this round, or in the
+     * previous one at this slot or a later one). Empty runs fill the rest, so nothing
+     * that more spread-out rounds could run is lost. */
+    __VERIFIER_assume(__seq_pc[{SLOT}] == __seq_cs || __seq_last_round == {ROUND}
+                      || (__seq_last_round + 1 == {ROUND} && __seq_last_slot >= {SLOT}));
+    if (__seq_pc[{SLOT}] < __seq_cs)
+    {
+      __seq_last_round = {ROUND};
+      __seq_last_slot = {SLOT};
+    }
 //@if switch_bound
     /* --context-switches K: at most K + 1 runs execute anything. */
     __seq_runs = __seq_runs + (__seq_pc[{SLOT}] < __seq_cs);

@@ -73,11 +73,25 @@ impl Builder<'_> {
         let mut flags = Vec::new();
         let mut fixed = None;
         let mut runs = None;
+        let mut greedy = Vec::new();
         let steps;
         match self.concrete {
             None => {
                 flags.push("symbolic");
                 steps = self.opts.rounds.max(1);
+                // Where the last run that executed anything was: the skeleton places each
+                // run in the earliest round the round-robin allows, so an interleaving has
+                // one placement, not one per way of spreading empty runs over the rounds.
+                for (name, init) in [
+                    ("__seq_last_round", b::uint(1)),
+                    ("__seq_last_slot", b::int(-1)),
+                ] {
+                    let ty = init.ty.clone();
+                    greedy.push(
+                        self.prog
+                            .new_global(name, ty, Some(Init::Expr(init)), Loc::SYNTH),
+                    );
+                }
                 // `--context-switches K`: at most K + 1 runs that execute anything, so
                 // at most K switches between them (rounds bound runs, not switches).
                 if let Some(k) = self.opts.max_switches {
@@ -151,7 +165,13 @@ impl Builder<'_> {
             }
         }
         let mut vars: HashMap<String, VarId> = HashMap::new();
-        for id in v.all().into_iter().chain(fixed).chain(runs.map(|(v, _)| v)) {
+        for id in v
+            .all()
+            .into_iter()
+            .chain(fixed)
+            .chain(runs.map(|(v, _)| v))
+            .chain(greedy)
+        {
             vars.insert(self.prog.var(id).name.clone(), id);
         }
         let mut funcs: HashMap<String, FuncId> = HashMap::new();
