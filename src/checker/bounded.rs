@@ -38,6 +38,10 @@ pub enum Probed {
     NoFailure {
         reached: Vec<String>,
         other: Vec<String>,
+        /// The schedule bound that holds every interleaving of the program as unwound: a
+        /// larger one adds no execution (`Sequentialized::rounds_enough`); `None` when
+        /// the checker does not know one.
+        schedule_enough: Option<u32>,
     },
     /// A time limit (or a stop the deepening asked for) ended the question: the deepening
     /// reports what it had before it.
@@ -71,6 +75,11 @@ pub trait BoundedSearch {
     fn bounds_text(&self, b: &Bounds) -> String;
     /// The sentence for no failure within `b` with every loop run to its end.
     fn no_failure_text(&self, b: &Bounds) -> String;
+    /// The sentence for no failure within `b`, a schedule bound that holds every
+    /// interleaving, with every loop run to its end.
+    fn every_interleaving_text(&self, b: &Bounds) -> String {
+        self.no_failure_text(b)
+    }
     /// Notes for every outcome (a stand-in deadlock search, a check that timed out).
     fn notes(&self) -> Vec<String> {
         Vec::new()

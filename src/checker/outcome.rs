@@ -43,6 +43,9 @@ pub struct CheckOutcome {
     pub limit_reached: bool,
     /// What the explicit-state explorer concluded, when it ran.
     pub exploration: Option<Exploration>,
+    /// The last phase's schedule bound held every interleaving of the program as unwound
+    /// (the built-in search: `Sequentialized::rounds_enough`).
+    pub every_interleaving: bool,
 }
 
 impl CheckOutcome {
@@ -57,13 +60,16 @@ impl CheckOutcome {
             .or(self.limit_reached.then_some(Limit::Time))
     }
 
-    /// No failure, and every execution was explored with no bound.
+    /// No failure, and every execution was explored with no bound: by the explicit-state
+    /// search, or by a bounded search whose bounds cut nothing (every loop ran to its end,
+    /// every thread had a slot, and the rounds held every interleaving).
     pub fn exhaustive(&self) -> bool {
         self.verdict == Verdict::NoFailureWithinBounds
-            && self
+            && (self
                 .exploration
                 .as_ref()
                 .is_some_and(|e| e.result == "safe")
+                || (self.every_interleaving && self.loops_complete))
     }
 }
 

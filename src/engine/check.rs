@@ -291,6 +291,7 @@ fn search(
             stats: Stats::default(),
             limit_reached: false,
             exploration: None,
+            every_interleaving: false,
         };
         let stats = ExploreStats {
             states: 0,
@@ -664,6 +665,17 @@ fn combine(out: &mut CheckOutcome, ex: Explored, prog: &Program) {
             out.verdict = Verdict::Unknown;
             // Not a limit: the failure lies beyond the bounds the search was given.
             out.limit_reached = false;
+            if out.every_interleaving && out.loops_complete {
+                // Both searches claim to be complete: one of them is wrong, and neither
+                // verdict is given.
+                out.every_interleaving = false;
+                out.reason = Some(format!(
+                    "the bounded search found no failure in any interleaving, but the explicit-state search reached a {} at {}: the two searches disagree, so there is no verdict (please report this program)",
+                    if deadlock { "deadlock" } else { "failure" },
+                    prog.sources.describe(loc)
+                ));
+                return;
+            }
             out.reason = Some(format!(
                 "no failure with up to {}, but the explicit-state search reached a {} at {}: a failing execution lies beyond the bounds (raise --max-rounds or --max-unwind for a counterexample)",
                 crate::words::count(out.bounds.rounds, "round"),

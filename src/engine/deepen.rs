@@ -91,8 +91,9 @@ pub struct Alone;
 impl Steer for Alone {}
 
 /// The last phase of the diagonal that finished: its bounds, whether every loop ran to its
-/// end, and the loops that reached their bound.
-type Done = (Bounds, bool, Vec<String>);
+/// end, the loops that reached their bound, and whether its schedule bound held every
+/// interleaving.
+type Done = (Bounds, bool, Vec<String>, bool);
 
 /// A bound other than a loop's that cut runs off, in a report's words.
 const OTHER_BOUND: &str = "a thread, key, barrier-cycle or recursion bound";
@@ -112,14 +113,21 @@ pub fn deepen<S: BoundedSearch>(
     let mut wide: VecDeque<u32> = VecDeque::new();
     let mut widest = 0u32;
     let fixed_schedule = plan.schedule.as_ref().is_some_and(|l| l.fixed.is_some());
+    // The schedule bound that holds every interleaving, from the last phase of the
+    // diagonal whose loops all ran to their end (a deeper loop bound, more points, may
+    // need more).
+    let mut enough: Option<u32> = None;
     loop {
         let max = plan
             .schedule
             .as_ref()
             .map(|l| steer.max_schedule(l.max).max(1));
         let diagonal = plan.schedule.as_ref().zip(max).map(|(l, max)| {
-            l.fixed
-                .unwrap_or_else(|| l.steps.get(step).copied().unwrap_or(max).min(max))
+            l.fixed.unwrap_or_else(|| {
+                let s = l.steps.get(step).copied().unwrap_or(max).min(max);
+                // No step past the bound that holds every interleaving.
+                enough.map_or(s, |e: u32| s.min(e.max(1)))
+            })
         });
         let wide_unwind = wide.pop_front();
         let rung = match wide_unwind {
@@ -160,7 +168,7 @@ pub fn deepen<S: BoundedSearch>(
             encode_ms,
             solve_ms,
         };
-        let (reached, other) = match result {
+        let (reached, other, every, schedule_enough) = match result {
             Probed::Found { cex, notes, detail } => {
                 let deadlock = cex.violation.kind == ViolationKind::Deadlock;
                 phase.result = if deadlock { "deadlock" } else { "failure" }.into();
@@ -184,6 +192,7 @@ pub fn deepen<S: BoundedSearch>(
                     stats,
                     limit_reached: false,
                     exploration: None,
+                    every_interleaving: false,
                 });
             }
             Probed::OutOfTime => {
@@ -212,10 +221,25 @@ pub fn deepen<S: BoundedSearch>(
                     stats,
                     limit_reached: limit.is_some(),
                     exploration: None,
+                    every_interleaving: false,
                 });
             }
-            Probed::NoFailure { reached, other } => (reached, other),
+            Probed::NoFailure {
+                reached,
+                other,
+                schedule_enough,
+            } => {
+                if let Some(e) = schedule_enough {
+                    phase.result = format!("{e} rounds hold every interleaving");
+                }
+                let every = rung
+                    .schedule
+                    .zip(schedule_enough)
+                    .is_some_and(|(s, e)| s >= e);
+                (reached, other, every, schedule_enough)
+            }
         };
+        let enough_text = std::mem::take(&mut phase.result);
         phase.result = match (reached.is_empty(), other.is_empty()) {
             (true, true) => "no failure; loops complete".into(),
             (false, true) => format!("no failure; loop bound reached at {}", reached.join(", ")),
@@ -231,9 +255,15 @@ pub fn deepen<S: BoundedSearch>(
                 other.join(", ")
             ),
         };
+        if !enough_text.is_empty() {
+            phase.result.push_str(&format!("; {enough_text}"));
+        }
         phases.push(phase);
         // Only a loop bound grows with the unwinding; the others cut runs off at any.
         let loops_complete = reached.is_empty();
+        if wide_unwind.is_none() && loops_complete {
+            enough = schedule_enough;
+        }
         let complete = loops_complete && other.is_empty();
         let reached: Vec<String> = reached
             .into_iter()
@@ -243,7 +273,7 @@ pub fn deepen<S: BoundedSearch>(
             let done = if wide_unwind.is_some() {
                 last_done
             } else {
-                Some((bounds.clone(), complete, reached))
+                Some((bounds.clone(), complete, reached, every))
             };
             return Ok(timed_out(search, done, bounds, phases, stats, plan));
         }
@@ -251,23 +281,36 @@ pub fn deepen<S: BoundedSearch>(
             // A wide phase only looks for failures; its loops running to their end with
             // the fewest rounds says nothing about more rounds, but deeper wide phases
             // are pointless.
+            if complete && every {
+                // Every loop ran to its end in every interleaving: nothing is left to search.
+                let done = (bounds, complete, reached, every);
+                return Ok(finished(search, done, phases, stats));
+            }
             if complete {
                 wide.clear();
             }
             continue;
         }
-        last_done = Some((bounds.clone(), complete, reached.clone()));
+        last_done = Some((bounds.clone(), complete, reached.clone(), every));
         if let Some(s) = rung.schedule {
             steer.finished(s);
         }
+        // Rounds that hold every interleaving at this loop bound: a deeper loop bound may
+        // need more (its unrolled loops have more points), so this is asked again.
         let schedule_done = fixed_schedule
+            || every
             || match (rung.schedule, max) {
                 (Some(s), Some(max)) => s >= max,
                 _ => true,
             };
         let unwind_done = plan.unwind.is_some() || loops_complete || diag_unwind >= plan.max_unwind;
         if schedule_done && unwind_done {
-            return Ok(finished(search, (bounds, complete, reached), phases, stats));
+            return Ok(finished(
+                search,
+                (bounds, complete, reached, every),
+                phases,
+                stats,
+            ));
         }
         if !unwind_done {
             diag_unwind = next_unwind(diag_unwind, &plan.stops, plan.max_unwind);
@@ -316,7 +359,7 @@ fn add_stats(total: &mut Stats, s: &Stats) {
 
 fn finished<S: BoundedSearch>(
     search: &S,
-    (bounds, complete, reached): Done,
+    (bounds, complete, reached, every): Done,
     phases: Vec<Phase>,
     stats: Stats,
 ) -> CheckOutcome {
@@ -324,10 +367,12 @@ fn finished<S: BoundedSearch>(
     let reason = if let Some(d) = &doubt {
         d.clone()
     } else if complete {
-        format!(
-            "{}; every loop ran to its end",
+        let text = if every {
+            search.every_interleaving_text(&bounds)
+        } else {
             search.no_failure_text(&bounds)
-        )
+        };
+        format!("{text}; every loop ran to its end")
     } else {
         // A site with its kind in parentheses (a recursion depth, a thread bound) is no
         // loop's.
@@ -357,6 +402,7 @@ fn finished<S: BoundedSearch>(
         stats,
         limit_reached: false,
         exploration: None,
+        every_interleaving: complete && every,
     }
 }
 
@@ -380,14 +426,14 @@ fn timed_out<S: BoundedSearch>(
         (None, None) => "time limit reached".into(),
     };
     let reason = match &last {
-        Some((b, _, _)) => format!(
+        Some((b, _, _, _)) => format!(
             "{limit} while checking {} (no failure with {})",
             search.bounds_text(&trying),
             search.bounds_text(b)
         ),
         None => format!("{limit} while checking {}", search.bounds_text(&trying)),
     };
-    let (bounds, complete, reached) = last.unwrap_or((trying, false, vec![]));
+    let (bounds, complete, reached, _) = last.unwrap_or((trying, false, vec![], false));
     CheckOutcome {
         verdict: Verdict::Unknown,
         reason: Some(with_notes(vec![reason], search).join("; ")),
@@ -399,6 +445,7 @@ fn timed_out<S: BoundedSearch>(
         stats,
         limit_reached: true,
         exploration: None,
+        every_interleaving: false,
     }
 }
 
@@ -429,6 +476,8 @@ mod tests {
         /// Answer "out of time" from this question on (0-based).
         out_of_time_at: Option<usize>,
         doubt: Option<String>,
+        /// Rounds from which every interleaving is held.
+        every_at: Option<u32>,
         asked: Vec<Rung>,
     }
 
@@ -438,6 +487,7 @@ mod tests {
             loops_end,
             out_of_time_at: None,
             doubt: None,
+            every_at: None,
             asked: vec![],
         }
     }
@@ -482,11 +532,13 @@ mod tests {
                 Probed::NoFailure {
                     reached: vec![],
                     other: vec![],
+                    schedule_enough: self.every_at,
                 }
             } else {
                 Probed::NoFailure {
                     reached: vec!["p.c:7".into()],
                     other: vec![],
+                    schedule_enough: self.every_at,
                 }
             };
             Ok(Probe {
@@ -633,5 +685,57 @@ mod tests {
         assert_eq!(out.verdict, Verdict::NoFailureWithinBounds);
         let asked: Vec<_> = s.asked.iter().map(|r| (r.schedule, r.unwind)).collect();
         assert_eq!(asked, vec![(None, 2), (None, 4), (None, 8)]);
+    }
+
+    #[test]
+    fn rounds_that_hold_every_interleaving_end_the_search_with_no_failure() {
+        // Loops end at unwind 4; three rounds hold every interleaving.
+        let mut s = scripted(None, 4);
+        s.every_at = Some(3);
+        let out = run(&mut s, &plan(true, false));
+        assert_eq!(out.verdict, Verdict::NoFailureWithinBounds);
+        let asked: Vec<_> = s.asked.iter().map(|r| (r.schedule, r.unwind)).collect();
+        assert_eq!(asked, [(Some(2), 2), (Some(3), 4)]);
+        assert!(
+            out.phases
+                .last()
+                .is_some_and(|p| p.result.ends_with("3 rounds hold every interleaving")),
+            "{:?}",
+            out.phases
+        );
+    }
+
+    #[test]
+    fn a_wide_phase_with_every_interleaving_and_loops_complete_is_the_answer() {
+        // Two rounds hold everything, loops end at 8: the wide phases reach it first.
+        let mut s = scripted(None, 8);
+        s.every_at = Some(2);
+        let out = run(&mut s, &plan(true, true));
+        assert_eq!(out.verdict, Verdict::NoFailureWithinBounds);
+        assert_eq!(out.bounds.unwind, 8);
+        assert!(
+            s.asked.iter().all(|r| r.schedule == Some(2)),
+            "{:?}",
+            s.asked
+        );
+    }
+
+    #[test]
+    fn without_every_interleaving_the_rounds_climb_to_their_most() {
+        let mut s = scripted(None, 2);
+        let out = run(&mut s, &plan(true, false));
+        assert_eq!(out.verdict, Verdict::NoFailureWithinBounds);
+        assert_eq!(s.asked.last().and_then(|r| r.schedule), Some(8));
+    }
+
+    #[test]
+    fn the_schedule_bound_stops_at_the_rounds_that_hold_every_interleaving() {
+        // The ladder's 6 would be past the 5 rounds that hold everything.
+        let mut s = scripted(None, 2);
+        s.every_at = Some(5);
+        let out = run(&mut s, &plan(true, false));
+        assert_eq!(out.verdict, Verdict::NoFailureWithinBounds);
+        let asked: Vec<_> = s.asked.iter().filter_map(|r| r.schedule).collect();
+        assert_eq!(asked, [2, 3, 4, 5]);
     }
 }

@@ -182,6 +182,54 @@ pub struct Sequentialized {
     pub slot_bound: u32,
 }
 
+impl Sequentialized {
+    /// Rounds that hold every interleaving of this program (symbolic mode): more rounds
+    /// add no execution, so a search with this many is complete in its schedule.
+    ///
+    /// Why: a run of a slot executes the points from its `__seq_pc` up to a later
+    /// `__seq_cs` (the skeleton's assumption), and an empty run is always possible. Take
+    /// any execution and make each run that is not its thread's last end right after the
+    /// last point it executed that other threads can tell from not having run (one that
+    /// touches what they see, synchronizes, blocks, or begins or ends an atomic section):
+    /// the points after it were skipped by the code's control flow or touch only the
+    /// thread's own data, and the thread's next run executes them instead, which no other
+    /// thread can tell (the sequentializer cuts points on the same judgement); drop runs
+    /// left empty. Such a run then ends right after such a point that may leave the
+    /// thread outside an atomic section ([`PointInfo::may_end_run`]: the skeleton allows
+    /// no switch inside one), each point at most once; so a slot has at most one run
+    /// more than it has such points (its last point aside: the thread ends there). Put the runs into the round-robin
+    /// greedily (as the skeleton does): a new round starts only where a run of a higher
+    /// slot is followed by one of a lower slot, so the rounds needed are one more than
+    /// such descents, each of which ends a run of a slot other than the first and is
+    /// followed by a run of a slot other than the last.
+    pub fn rounds_enough(&self) -> u32 {
+        let runs: Vec<u64> = self
+            .slots
+            .iter()
+            .map(|s| {
+                s.codes
+                    .iter()
+                    .map(|c| {
+                        let last = c.points.len().saturating_sub(1);
+                        let ends = c.points.iter().take(last).filter(|p| p.may_end_run);
+                        ends.count() as u64 + 1
+                    })
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        rounds_for(&runs)
+    }
+}
+
+/// [`Sequentialized::rounds_enough`] for slots with at most these numbers of runs, in slot
+/// order.
+fn rounds_for(runs: &[u64]) -> u32 {
+    let after_first: u64 = runs.iter().skip(1).sum();
+    let before_last: u64 = runs.iter().take(runs.len().saturating_sub(1)).sum();
+    u32::try_from(after_first.min(before_last).saturating_add(1)).unwrap_or(u32::MAX)
+}
+
 #[derive(Clone, Debug)]
 pub struct SlotInfo {
     pub id: u32,
@@ -216,6 +264,11 @@ pub struct PointInfo {
     /// A blocking operation (lock, join, wait): its enabling condition.
     pub blocking: Option<Expr>,
     pub kind: PointKind,
+    /// Other threads can tell whether this point ran (it touches what they see,
+    /// synchronizes, blocks, or begins or ends an atomic section), and executing it may
+    /// leave the thread outside an atomic section: some run that is not the thread's
+    /// last may have to end right after it ([`Sequentialized::rounds_enough`]).
+    pub may_end_run: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -324,5 +377,31 @@ impl SeqError {
             SeqError::Inline(crate::passes::inline::InlineError::Unsupported(s)) => Some(s),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rounds_for;
+
+    #[test]
+    fn one_thread_needs_one_round() {
+        assert_eq!(rounds_for(&[40]), 1);
+        assert_eq!(rounds_for(&[]), 1);
+    }
+
+    #[test]
+    fn a_short_thread_bounds_the_switches_of_a_long_main() {
+        // main 12 runs at most, the thread 2: the thread's two runs each need a round of
+        // their own at most, and main's last run one more.
+        assert_eq!(rounds_for(&[12, 2]), 3);
+        assert_eq!(rounds_for(&[2, 12]), 3);
+    }
+
+    #[test]
+    fn with_many_slots_the_smaller_sum_bounds_the_descents() {
+        // Descents end a run of slot 1 or 2 (4 + 5 runs at most) and are followed by a
+        // run of slot 0 or 1 (3 + 4).
+        assert_eq!(rounds_for(&[3, 4, 5]), 8);
     }
 }

@@ -69,6 +69,8 @@ impl BoundedSearch for BoundedProbe<'_> {
         };
         let prep = self.prep;
         let sq = seq::sequentialize(&prep.normalized, &prep.shared, Mode::Symbolic, &seq_opts)?;
+        // `--context-switches` cuts interleavings whatever the rounds.
+        let schedule_enough = self.max_switches.is_none().then(|| sq.rounds_enough());
         let bounds = Bounds {
             rounds,
             unwind,
@@ -190,7 +192,14 @@ impl BoundedSearch for BoundedProbe<'_> {
         let (loops, other): (Vec<_>, Vec<_>) = cut.into_iter().partition(|(_, k)| *k == Cut::Loop);
         let reached = loops.into_iter().map(|(l, _)| l).collect();
         let other = other.into_iter().map(|(l, _)| l).collect();
-        Ok(probe(Probed::NoFailure { reached, other }, Some(&session)))
+        Ok(probe(
+            Probed::NoFailure {
+                reached,
+                other,
+                schedule_enough,
+            },
+            Some(&session),
+        ))
     }
 
     fn bounds_text(&self, b: &Bounds) -> String {
@@ -204,6 +213,13 @@ impl BoundedSearch for BoundedProbe<'_> {
     fn no_failure_text(&self, b: &Bounds) -> String {
         format!(
             "no failure in any execution with up to {} of context switches",
+            crate::words::count(b.rounds, "round")
+        )
+    }
+
+    fn every_interleaving_text(&self, b: &Bounds) -> String {
+        format!(
+            "no failure in any execution: {} of context switches hold every interleaving",
             crate::words::count(b.rounds, "round")
         )
     }

@@ -909,6 +909,7 @@ impl BoundedSearch for Probing<'_> {
                     Probed::NoFailure {
                         reached: vec![at],
                         other: vec![],
+                        schedule_enough: None,
                     }
                 }
                 Step::Clean => {
@@ -920,6 +921,7 @@ impl BoundedSearch for Probing<'_> {
                     Probed::NoFailure {
                         reached: vec![],
                         other: vec![],
+                        schedule_enough: None,
                     }
                 }
             };

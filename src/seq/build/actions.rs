@@ -47,6 +47,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             visible,
             blocking,
             then_goto: None,
+            sets_atomic: None,
         };
         let arg = |i: usize| args.get(i).cloned().unwrap_or_else(|| b::int(0));
         let me = b::uint(k);
@@ -218,6 +219,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                         visible: true,
                         blocking: None,
                         then_goto: Some(end),
+                        sets_atomic: None,
                     }];
                 }
                 // pthread_exit in main: main ends, the other threads go on.
@@ -233,6 +235,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                     visible: true,
                     blocking: None,
                     then_goto: Some(MAIN_EXIT.to_string()),
+                    sets_atomic: None,
                 }]
             }
             Action::SelfId => {

@@ -51,6 +51,7 @@ impl SlotGen<'_, '_> {
                 visible: true,
                 blocking,
                 then_goto: None,
+                sets_atomic: None,
             }
         };
         let t = b::conv(arg(0), &Type::uint(), &tt);

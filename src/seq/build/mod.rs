@@ -192,7 +192,12 @@ fn build(
             let mut out = Vec::new();
             g.walk(code, &mut out);
             g.flush(&mut out);
-            let points = std::mem::take(&mut g.points);
+            let mut points = std::mem::take(&mut g.points);
+            if g.atomic_unknown {
+                for p in &mut points {
+                    p.may_end_run = true;
+                }
+            }
             (out, points)
         };
         let (mut out, mut points) = walk(&mut builder, code.clone());
@@ -222,6 +227,7 @@ fn build(
             visible: true,
             blocking: None,
             kind: PointKind::Exit,
+            may_end_run: true,
         });
         full.push(builder.guard(k, p, StmtId::NONE, floc, None, exit_stmts));
         if k == 0 {

@@ -1,7 +1,7 @@
 //! What every part of the builder shares: the program under construction, one slot's
 //! generator and its steps, and the errno values the pthread model returns.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::analysis::shared::SharedInfo;
 use crate::ir::build as b;
@@ -119,6 +119,8 @@ pub(super) struct Step {
     pub(super) blocking: Option<Expr>,
     /// A jump that follows the step (`pthread_exit`, `return`).
     pub(super) then_goto: Option<String>,
+    /// The step sets the thread's atomic flag to this (an atomic section's begin or end).
+    pub(super) sets_atomic: Option<bool>,
 }
 
 pub(super) struct Group {
@@ -128,6 +130,9 @@ pub(super) struct Group {
     pub(super) stmts: Vec<Stmt>,
     pub(super) visible: bool,
     pub(super) blocking: Option<Expr>,
+    /// Other threads may tell whether the point ran: it reads or writes what they see,
+    /// synchronizes, blocks, or begins or ends an atomic section.
+    pub(super) significant: bool,
 }
 
 /// Cuts one slot's code into points and guards them.
@@ -138,6 +143,14 @@ pub(super) struct SlotGen<'a, 'b> {
     pub(super) points: Vec<PointInfo>,
     pub(super) cur: Option<Group>,
     pub(super) end_label: Option<String>,
+    /// The thread's atomic flag (`__seq_atomic`) at this place of the walk, on every path
+    /// that reaches it; `None` when paths disagree ([`PointInfo::may_end_run`]).
+    pub(super) atomic: Option<bool>,
+    /// The flag at the jumps to each label seen so far, merged.
+    pub(super) at_gotos: HashMap<String, Option<bool>>,
+    pub(super) labels: HashSet<String>,
+    /// A jump back to a label already walked: the flag is unknown everywhere.
+    pub(super) atomic_unknown: bool,
 }
 
 impl<'a, 'b> SlotGen<'a, 'b> {
@@ -149,6 +162,10 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             points: vec![],
             cur: None,
             end_label: None,
+            atomic: Some(false),
+            at_gotos: HashMap::new(),
+            labels: HashSet::new(),
+            atomic_unknown: false,
         }
     }
 }

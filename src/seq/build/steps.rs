@@ -25,6 +25,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 visible: g.visible,
                 blocking: g.blocking.clone(),
                 kind: PointKind::Code,
+                may_end_run: g.significant && self.atomic != Some(true),
             });
             let s = self.b.guard(self.k, p, g.head, g.loc, g.blocking, g.stmts);
             out.push(s);
@@ -41,8 +42,12 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             }
             StmtKind::If { cond, then, els } => {
                 self.flush(out);
+                let before = self.atomic;
                 let t = self.branch(*then);
+                let after_then = self.atomic;
+                self.atomic = before;
                 let e = els.map(|e| Box::new(self.branch(*e)));
+                self.atomic = merge(after_then, self.atomic);
                 out.push(Stmt::new(
                     StmtKind::If {
                         cond,
@@ -54,10 +59,19 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             }
             StmtKind::Goto(l) => {
                 self.flush(out);
+                if self.labels.contains(&l) {
+                    self.atomic_unknown = true;
+                }
+                let at = self.at_gotos.get(&l).copied().unwrap_or(self.atomic);
+                self.at_gotos.insert(l.clone(), merge(at, self.atomic));
                 out.push(Stmt::new(StmtKind::Goto(l), loc));
             }
             StmtKind::Label(l) => {
                 self.flush(out);
+                if let Some(at) = self.at_gotos.get(&l) {
+                    self.atomic = merge(self.atomic, *at);
+                }
+                self.labels.insert(l.clone());
                 out.push(Stmt::new(StmtKind::Label(l), loc));
             }
             StmtKind::Skip
@@ -84,6 +98,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                     visible: false,
                     blocking: None,
                     then_goto: Some(end),
+                    sets_atomic: None,
                 };
                 self.add(step, out);
             }
@@ -104,6 +119,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             | StmtKind::Switch { .. } => {
                 // Unrolling leaves none; keep the statement in its own point if one slips.
                 self.flush(out);
+                self.atomic_unknown = true;
                 out.push(Stmt {
                     kind: s.kind,
                     loc,
@@ -145,13 +161,18 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 stmts: vec![],
                 visible: step.visible,
                 blocking: step.blocking.clone(),
+                significant: false,
             });
         }
         if let Some(g) = &mut self.cur {
+            g.significant |= step.visible || step.blocking.is_some() || step.sets_atomic.is_some();
             if !step.head.is_none() {
                 g.step_heads.push(step.head);
             }
             g.stmts.extend(step.stmts);
+        }
+        if step.sets_atomic.is_some() {
+            self.atomic = step.sets_atomic;
         }
         if step.blocking.is_some() {
             self.flush(out);
@@ -180,6 +201,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 visible,
                 blocking: None,
                 then_goto: None,
+                sets_atomic: None,
             }
         };
         // Pull out a library call: (lhs, callee, args).
@@ -280,6 +302,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                             visible: true,
                             blocking: Some(c),
                             then_goto: None,
+                            sets_atomic: None,
                         }];
                     }
                     // Symbolic mode: a violation is recorded and stops the run (every later
@@ -338,6 +361,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                             visible: begin,
                             blocking: None,
                             then_goto: None,
+                            sets_atomic: Some(begin),
                         }];
                     }
                     _ => e,
@@ -349,6 +373,11 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             k => vec![plain(self, vec![Stmt { kind: k, loc, id }])],
         }
     }
+}
+
+/// The atomic flag where paths with these flags join.
+fn merge(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+    if a == b { a } else { None }
 }
 
 /// `Error` argument: record the violation without ending the path (symbolic mode).

@@ -135,6 +135,7 @@ impl SlotGen<'_, '_> {
             visible: true,
             blocking,
             then_goto: None,
+            sets_atomic: None,
         };
         let x = b::deref(arg(0), &tt);
         let me1 = b::int(i128::from(self.k) + 1);

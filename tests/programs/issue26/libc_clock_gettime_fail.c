@@ -1,7 +1,6 @@
-// seqloc-expect: failure 25
-// seqloc-args: --max-rounds 3
+// seqloc-expect: failure 24
 // The check takes `tv_nsec` for microseconds: `clock_gettime` stores nanoseconds, any
-// number below 10^9, so the bound of line 25 is wrong.
+// number below 10^9, so the bound of line 24 is wrong.
 #include <pthread.h>
 #include <assert.h>
 #include <time.h>

@@ -1,5 +1,4 @@
 // seqloc-expect: no-failure
-// seqloc-args: --max-rounds 3
 // `clock_gettime` stores nanoseconds below one second, `time(&t)` stores through its
 // argument what it returns, and `clock()` never goes back.
 #include <pthread.h>

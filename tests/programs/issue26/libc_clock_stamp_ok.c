@@ -1,5 +1,4 @@
 // seqloc-expect: no-failure
-// seqloc-args: --max-rounds 3
 // Readings of the clock never go back, within a thread and across threads the schedule
 // orders (a join): independent values would fail every assertion below.
 #include <pthread.h>

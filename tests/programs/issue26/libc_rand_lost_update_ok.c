@@ -1,5 +1,4 @@
 // seqloc-expect: no-failure
-// seqloc-args: --max-rounds 3
 // Each worker fills a random slot and counts it under the lock: no update is lost.
 #include <pthread.h>
 #include <assert.h>

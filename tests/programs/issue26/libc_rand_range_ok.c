@@ -1,5 +1,4 @@
 // seqloc-expect: no-failure
-// seqloc-args: --max-rounds 3
 // `rand_r`, `random` and `rand` answer values from 0 to RAND_MAX, whatever the seed.
 #include <pthread.h>
 #include <assert.h>
