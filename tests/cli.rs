@@ -130,6 +130,33 @@ fn a_correct_program_has_no_candidates() {
     assert_eq!(json(&o)["exhaustive"], false);
 }
 
+/// A random input keeps the explicit-state explorer out; the bounded search proves the
+/// program once its rounds hold every interleaving, and says "within the bounds" below.
+#[test]
+fn rounds_that_hold_every_interleaving_prove_a_program_the_explorer_cannot() {
+    let prog = "tests/programs/issue26/libc_rand_alternation_ok.c";
+    let o = run(&["check", prog, "--format", "json", "-v"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j = json(&o);
+    assert_eq!(j["verdict"], "no-failure-within-bounds", "{j}");
+    assert_eq!(j["exhaustive"], true, "{j}");
+    let err = stderr(&o);
+    assert!(err.contains("explicit-state search: inconclusive"), "{err}");
+    assert!(err.contains("rounds hold every interleaving"), "{err}");
+    // Four rounds hold some interleavings only: a bounded answer.
+    let o = run(&["check", prog, "--format", "json", "--max-rounds", "4"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json(&o)["exhaustive"], false);
+    // Its twin without the lock fails, with the four rounds its interleaving needs.
+    let o = run(&[
+        "check",
+        "tests/programs/issue26/libc_rand_alternation_fail.c",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+}
+
 /// A bounded phase the explorer's proof stopped says so; "time limit" would tell a
 /// script the run hit its limit when it did not.
 #[test]
