@@ -149,6 +149,24 @@ impl<'a> Inliner<'a> {
                             loc,
                         ));
                     }
+                    // A library call kept as a call (`return pthread_create(..)`): the
+                    // declaration of its result is the shape every engine translates; a
+                    // call left inside the `return` was no thread creation, no lock, to
+                    // the sequentializer.
+                    return Ok(Stmt::block(
+                        vec![
+                            Stmt::new(
+                                StmtKind::Decl {
+                                    var: t,
+                                    init: Some(Init::Expr(e.clone())),
+                                },
+                                loc,
+                            )
+                            .with_id(id),
+                            Stmt::new(StmtKind::Return(Some(target)), loc).with_id(id),
+                        ],
+                        loc,
+                    ));
                 }
                 Stmt::new(StmtKind::Return(Some(e)), loc).with_id(id)
             }
@@ -406,7 +424,16 @@ impl VisitorMut for Rewriter<'_> {
                 let loc = s.loc;
                 let id = s.id;
                 let mut v = Vec::new();
-                if let (Some(t), Some(mut e)) = (self.ret_var, e.take()) {
+                let mut value = e.take();
+                if self.ret_var.is_none() {
+                    // The caller drops the value, not the call that computes it
+                    // (`return pthread_create(..)` in a helper called as a statement).
+                    if let Some(mut e) = value.take().filter(has_call) {
+                        self.visit_expr(&mut e);
+                        v.push(Stmt::new(StmtKind::Expr(e), loc).with_id(id));
+                    }
+                }
+                if let (Some(t), Some(mut e)) = (self.ret_var, value) {
                     self.visit_expr(&mut e);
                     let target = Expr::var(t, self.prog, loc);
                     let ty = target.ty.clone();
@@ -438,4 +465,15 @@ impl VisitorMut for Rewriter<'_> {
         }
         visit::walk_expr_mut(self, e)
     }
+}
+
+/// The expression calls a function (its value may be unused, its effect is not).
+fn has_call(e: &Expr) -> bool {
+    let mut found = false;
+    visit::each_subexpr(e, &mut |x| {
+        if matches!(x.kind, ExprKind::Call(..)) {
+            found = true;
+        }
+    });
+    found
 }
