@@ -157,6 +157,32 @@ fn rounds_that_hold_every_interleaving_prove_a_program_the_explorer_cannot() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
 }
 
+/// `return pthread_create(..)` in a helper whose caller drops the value: the thread is
+/// created (it was not, a wrong verdict either way), and the explorer executes the call as
+/// its own statement instead of giving up on "a call inside an expression".
+#[test]
+fn a_thread_created_in_a_helpers_return_runs() {
+    let o = run(&[
+        "check",
+        "tests/programs/issue26/return_create_ok.c",
+        "--format",
+        "json",
+        "-v",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json(&o)["exhaustive"], true);
+    let err = stderr(&o);
+    assert!(err.contains("explicit-state search: safe"), "{err}");
+    let o = run(&[
+        "check",
+        "tests/programs/issue26/return_create_fail.c",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(json(&o)["verdict"], "failure");
+}
+
 /// A bounded phase the explorer's proof stopped says so; "time limit" would tell a
 /// script the run hit its limit when it did not.
 #[test]

@@ -170,7 +170,16 @@ impl Normalizer<'_> {
                         self.effect(e, out);
                         None
                     } else {
-                        Some(self.rhs(e, out))
+                        let v = self.rhs(e, out);
+                        // `return f(x)`: the call first, as its own statement (`t = f(x);
+                        // return t;`), the shape every engine executes a call in — the
+                        // explorer took a call left in the `return` for one inside an
+                        // expression and gave up.
+                        Some(if matches!(v.kind, ExprKind::Call(..)) {
+                            self.bind(v, loc, out)
+                        } else {
+                            v
+                        })
                     }
                 });
                 self.simple(StmtKind::Return(e.flatten()), loc, out);
