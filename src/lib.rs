@@ -18,6 +18,7 @@ pub mod exit;
 pub mod frontend;
 pub mod instrument;
 pub mod ir;
+pub mod mutation;
 pub mod passes;
 pub mod repair;
 pub mod report;

@@ -183,6 +183,39 @@ fn a_thread_created_in_a_helpers_return_runs() {
     assert_eq!(json(&o)["verdict"], "failure");
 }
 
+/// A value fault every interleaving shows has no cause to rank it by: the line where a
+/// one-token change makes the whole program pass (`+ 5` for `+ 4`, proved by the
+/// explorer on the mutant) comes before the shared write that only carries the value,
+/// and says so; `--no-mutants` leaves Griesmeyer's order, the shared write first. The
+/// correct twin has nothing to rank.
+#[test]
+fn a_line_a_one_token_change_repairs_ranks_before_the_values_it_feeds() {
+    let f = "tests/programs/mutation/shares_constant_fail.c";
+    let o = run(&["localize", f, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    let first = &j["candidates"][0];
+    assert_eq!(first["line"], 12, "{j}");
+    assert_eq!(first["fixed_by"], "`5` for `4` at column 25", "{j}");
+    let others = j["candidates"].as_array().map_or(0, |c| {
+        c.iter()
+            .skip(1)
+            .filter(|c| !c["fixed_by"].is_null())
+            .count()
+    });
+    assert_eq!(
+        others, 0,
+        "only the share's constant fixes the program: {j}"
+    );
+    let o = run(&["localize", f, "--format", "json", "--no-mutants"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    assert_eq!(j["candidates"][0]["line"], 14, "{j}");
+    assert!(j["candidates"][0]["fixed_by"].is_null(), "{j}");
+    let o = run(&["check", "tests/programs/mutation/shares_constant_ok.c"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
 /// A bounded phase the explorer's proof stopped says so; "time limit" would tell a
 /// script the run hit its limit when it did not.
 #[test]

@@ -470,6 +470,11 @@ pub struct LocalizeArgs {
     /// million units of Z3's work, which do not depend on the machine's load)
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
     pub root_cause_time: Option<u64>,
+    /// Do not try one-token changes (an operator, an integer constant) of the value
+    /// candidates' lines; by default a line where one removes the failure from every
+    /// execution ranks before the other value candidates
+    #[arg(long)]
+    pub no_mutants: bool,
     /// Output format (a failure then prints a `seqloc.error/1` document, SARIF with the
     /// error as a notification, or an HTML error page, on stdout too)
     #[arg(long, value_enum, default_value_t = Format::Text)]

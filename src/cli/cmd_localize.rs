@@ -376,6 +376,8 @@ pub(super) enum Found {
     Localized {
         localized: Box<seqloc::engine::localize::Localized>,
         localization_ms: u64,
+        /// The mutants' time (`cli::mutants`), after the localization.
+        mutants_ms: u64,
         /// How the failure was found ([`Failing::how`]).
         how: Option<String>,
     },
@@ -439,6 +441,7 @@ impl Run {
             Found::Localized {
                 localized,
                 localization_ms,
+                mutants_ms,
                 how,
             } => {
                 let (cex, loc) = (&localized.cex, &localized.loc);
@@ -460,6 +463,7 @@ impl Run {
                         localization: *localization_ms,
                         encode: loc.stats.encode_ms,
                         solve: loc.stats.solve_ms,
+                        mutants: *mutants_ms,
                     },
                     why: localized
                         .why
@@ -725,13 +729,25 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
     )
     .map_err(|e| localize_fail(&failing, e));
     drop(progress);
-    let localized = match localized {
+    let mut localized = match localized {
         Ok(l) => l,
         Err(fail) => {
             drop(d);
             return cut(fail, &failing, prep, info, name);
         }
     };
+    let localization_ms = t1.elapsed().as_millis() as u64;
+    let t2 = Instant::now();
+    if !a.no_mutants && localized.cex.violation.kind != ViolationKind::Deadlock {
+        super::mutants::rank(
+            ctx,
+            &a.input,
+            &mut localized.candidates,
+            t1.elapsed(),
+            cfg.deadline,
+        );
+    }
+    let mutants_ms = t2.elapsed().as_millis() as u64;
     for n in &localized.notes {
         verbose(ctx, 1, n);
     }
@@ -743,7 +759,8 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
         first_ms,
         found: Found::Localized {
             localized: Box::new(localized),
-            localization_ms: t1.elapsed().as_millis() as u64,
+            localization_ms,
+            mutants_ms,
             how: failing.how,
         },
     })

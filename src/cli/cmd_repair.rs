@@ -156,6 +156,7 @@ fn localize_args(a: &RepairArgs, input: InputArgs) -> LocalizeArgs {
         // own time limit.
         root_causes: ROOT_CAUSES,
         root_cause_time: None,
+        no_mutants: false,
         format: Format::Json,
         json: false,
         emit_sequential: None,

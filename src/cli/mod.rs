@@ -8,6 +8,7 @@ mod cmd_parse;
 mod cmd_repair;
 mod cmd_seq;
 mod cmd_sweep;
+mod mutants;
 mod progress;
 
 use std::path::Path;

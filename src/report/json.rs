@@ -205,6 +205,7 @@ pub struct CandidateJson {
     pub hint: String,
     pub specification: bool,
     pub cause: bool,
+    pub fixed_by: Option<String>,
     pub changes: Vec<ChangeJson>,
 }
 
@@ -244,6 +245,7 @@ impl From<&Candidate> for CandidateJson {
             hint: c.hint.clone(),
             specification: c.specification,
             cause: c.cause,
+            fixed_by: c.fixed_by.clone(),
             changes: c
                 .changes
                 .iter()

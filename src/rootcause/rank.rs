@@ -99,6 +99,9 @@ pub fn by_cause(
         let mut out = cands;
         out.sort_by_key(|c| after_tail(tier(c, None), c, &tail));
         mark_causes(&mut out, |c| tier(c, None));
+        for c in &mut out {
+            c.plain_value = c.kind == CandidateKind::Value && tier(c, None) == PLAIN_VALUE;
+        }
         renumber(&mut out);
         return out;
     };
@@ -228,9 +231,19 @@ pub fn by_cause(
     out.extend(added);
     out.sort_by_key(|c| after_tail(key(c), c, &tail));
     mark_causes(&mut out, key);
+    let plain: Vec<bool> = out
+        .iter()
+        .map(|c| c.kind == CandidateKind::Value && key(c) == PLAIN_VALUE)
+        .collect();
+    for (c, p) in out.iter_mut().zip(plain) {
+        c.plain_value = p;
+    }
     renumber(&mut out);
     out
 }
+
+/// The tier of the values that may only carry the failure (see the module comment).
+const PLAIN_VALUE: (u8, usize) = (2, 0);
 
 /// The lines of an assertion's failing run that its thread ran only in its last run of
 /// steps, after the last context switch, and that only copy a value (see
@@ -658,7 +671,7 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         (CandidateKind::Ordering, _) if c.whole_thread => (1, usize::MAX),
         (CandidateKind::Locking | CandidateKind::Atomicity | CandidateKind::Ordering, _) => (0, 5),
         (_, Some(i)) => (1, i),
-        _ => (2, 0),
+        _ => PLAIN_VALUE,
     }
 }
 
@@ -688,6 +701,8 @@ mod tests {
             whole_thread: false,
             role: Role::Plain,
             cause: false,
+            fixed_by: None,
+            plain_value: false,
         }
     }
 

@@ -92,6 +92,13 @@ pub struct Candidate {
     /// among the values that may only carry it. `false` for every candidate when no
     /// cause was established.
     pub cause: bool,
+    /// A one-token change of the line that removes the failure from every execution
+    /// (`mutation`), as "`3` for `4` at column 12"; only on plain value candidates.
+    pub fixed_by: Option<String>,
+    /// Set by the ranking (`rootcause::rank`): a value candidate no analysis and no
+    /// differential projection names — one of the values that may only carry the
+    /// failure, which `mutation` may reorder.
+    pub plain_value: bool,
 }
 
 /// What the ranking knows of a candidate beyond its kind.
@@ -342,6 +349,8 @@ impl<'a> Explainer<'a> {
                 Role::Plain
             },
             cause: false,
+            fixed_by: None,
+            plain_value: false,
         })
     }
 
@@ -389,6 +398,8 @@ impl<'a> Explainer<'a> {
             whole_thread: false,
             role: Role::Plain,
             cause: false,
+            fixed_by: None,
+            plain_value: false,
         });
     }
 

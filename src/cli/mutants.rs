@@ -1,0 +1,122 @@
+//! The mutation evidence of `localize` (`seqloc::mutation`): each mutated copy of the
+//! input written beside a private temporary directory, loaded with the input's own
+//! preprocessor options, and searched by the explicit-state explorer.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use super::args::InputArgs;
+use super::{Ctx, data_model, verbose};
+use seqloc::checker::explicit::{ExploreOptions, Explored, explore};
+use seqloc::diag::explain::Candidate;
+use seqloc::frontend::{FrontendOptions, PreprocessOptions};
+use seqloc::mutation::{self, Oracle};
+use seqloc::passes::Prepared;
+
+/// States the explorer may visit per mutant: a fixed budget, so whether a mutant counts
+/// does not depend on the machine's speed. Programs whose every execution fits in it are
+/// the small ones the explorer proves in milliseconds.
+const STATES: u64 = 200_000;
+/// The mutants' time in all when the localization itself was quicker: evidence is only
+/// worth so much time.
+const MIN_TIME: Duration = Duration::from_secs(2);
+/// A mutant's own safety net (the state budget normally ends its search first).
+const PER_MUTANT: Duration = Duration::from_secs(5);
+
+struct Explorer<'a> {
+    input: &'a InputArgs,
+    dir: PathBuf,
+    deadline: Instant,
+}
+
+impl Oracle for Explorer<'_> {
+    fn fixes(&mut self, text: &str) -> Option<bool> {
+        let file = self
+            .dir
+            .join(self.input.file.file_name().unwrap_or("mutant.c".as_ref()));
+        std::fs::write(&file, text).ok()?;
+        let mut include = self.input.include.clone();
+        if let Some(parent) = self.input.file.parent() {
+            include.insert(
+                0,
+                if parent.as_os_str().is_empty() {
+                    PathBuf::from(".")
+                } else {
+                    parent.to_path_buf()
+                },
+            );
+        }
+        let opts = FrontendOptions {
+            preprocess: PreprocessOptions {
+                include_dirs: include,
+                defines: self.input.define.clone(),
+                cpp: None,
+            },
+            data_model: data_model(self.input.data_model),
+        };
+        // A mutant the front end refuses says nothing.
+        let prog = seqloc::frontend::load(&file, &opts).ok()?;
+        prog.main()?;
+        let prep = Prepared::new(prog);
+        let explore_opts = ExploreOptions {
+            deadline: Some((Instant::now() + PER_MUTANT).min(self.deadline)),
+            max_states: STATES,
+            ..ExploreOptions::default()
+        };
+        match explore(&prep.normalized, &prep.shared, &explore_opts, None) {
+            Explored::Safe(_) | Explored::Unfailing { .. } => Some(true),
+            Explored::Violation { .. } => Some(false),
+            Explored::Inconclusive { .. } => None,
+        }
+    }
+
+    fn expired(&self) -> bool {
+        Instant::now() >= self.deadline
+    }
+}
+
+/// Reorders `cands` by the mutants of their lines (see `seqloc::mutation`), within the
+/// time the localization took (at least `MIN_TIME`) and before `deadline`.
+pub fn rank(
+    ctx: &Ctx,
+    input: &InputArgs,
+    cands: &mut Vec<Candidate>,
+    localization: Duration,
+    deadline: Option<Instant>,
+) {
+    let t0 = Instant::now();
+    let Ok(text) = std::fs::read_to_string(&input.file) else {
+        return;
+    };
+    let Ok(dir) = tempfile::Builder::new().prefix("seqloc-mutant-").tempdir() else {
+        verbose(ctx, 1, "mutants: no temporary directory; not tried");
+        return;
+    };
+    let own = t0 + localization.max(MIN_TIME);
+    let mut oracle = Explorer {
+        input,
+        dir: dir.path().to_path_buf(),
+        deadline: deadline.map_or(own, |d| d.min(own)),
+    };
+    let file = input.file.display().to_string();
+    let ev = mutation::evidence(&text, &file, cands, &mut oracle);
+    mutation::apply(cands, &file, &ev);
+    verbose(
+        ctx,
+        1,
+        format!(
+            "mutants: {} checked on {} lines, a fix on line(s) {:?}{} ({} ms)",
+            ev.checked,
+            ev.lines,
+            ev.fixes.keys().collect::<Vec<_>>(),
+            if ev.out_of_time {
+                "; the time ran out"
+            } else if ev.beyond_budget {
+                "; the first ones went unanswered within the state budget, the rest were not tried"
+            } else {
+                ""
+            },
+            t0.elapsed().as_millis()
+        ),
+    );
+}
