@@ -174,24 +174,8 @@ const ROOT_CAUSES: u32 = 6;
 /// A patched copy written to `dir` under the input's name, as an input whose `#include
 /// "…"` still finds the original's neighbours.
 fn patched_input(a: &RepairArgs, dir: &Path, patched: &str) -> Result<InputArgs, String> {
-    let file = dir.join(a.input.file.file_name().unwrap_or("patched.c".as_ref()));
-    std::fs::write(&file, patched).map_err(|e| format!("cannot write the patched program: {e}"))?;
-    let mut include = a.input.include.clone();
-    if let Some(parent) = a.input.file.parent() {
-        include.insert(
-            0,
-            if parent.as_os_str().is_empty() {
-                PathBuf::from(".")
-            } else {
-                parent.to_path_buf()
-            },
-        );
-    }
-    Ok(InputArgs {
-        file,
-        include,
-        ..a.input.clone()
-    })
+    super::copy_beside(&a.input, dir, patched)
+        .map_err(|e| format!("cannot write the patched program: {e}"))
 }
 
 /// How many of the proposals whose patched program still failed are localized again.

@@ -11,7 +11,7 @@ mod cmd_sweep;
 mod mutants;
 mod progress;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -414,17 +414,45 @@ fn refuse_cplusplus(file: &Path) -> Result<(), Fail> {
     Ok(())
 }
 
-/// The program as lowered, whatever it holds.
-fn load_any(ctx: &Ctx, input: &InputArgs) -> Result<Program, Fail> {
-    refuse_cplusplus(&input.file)?;
-    let opts = FrontendOptions {
+/// The front end's options for `input`: its include path, macros and data model.
+pub fn frontend_options(input: &InputArgs) -> FrontendOptions {
+    FrontendOptions {
         preprocess: PreprocessOptions {
             include_dirs: input.include.clone(),
             defines: input.define.clone(),
             cpp: None,
         },
         data_model: data_model(input.data_model),
-    };
+    }
+}
+
+/// `text` written to `dir` under `input`'s file name, as an input whose `#include "…"`
+/// still finds the original's neighbours (a patched or mutated copy of it).
+pub fn copy_beside(input: &InputArgs, dir: &Path, text: &str) -> Result<InputArgs, String> {
+    let file = dir.join(input.file.file_name().unwrap_or("copy.c".as_ref()));
+    std::fs::write(&file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    let mut include = input.include.clone();
+    if let Some(parent) = input.file.parent() {
+        include.insert(
+            0,
+            if parent.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                parent.to_path_buf()
+            },
+        );
+    }
+    Ok(InputArgs {
+        file,
+        include,
+        ..input.clone()
+    })
+}
+
+/// The program as lowered, whatever it holds.
+fn load_any(ctx: &Ctx, input: &InputArgs) -> Result<Program, Fail> {
+    refuse_cplusplus(&input.file)?;
+    let opts = frontend_options(input);
     let t0 = std::time::Instant::now();
     let p = seqloc::frontend::load(&input.file, &opts)?;
     verbose(

@@ -6,10 +6,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use super::args::InputArgs;
-use super::{Ctx, data_model, verbose};
+use super::{Ctx, verbose};
 use seqloc::checker::explicit::{ExploreOptions, Explored, explore};
 use seqloc::diag::explain::Candidate;
-use seqloc::frontend::{FrontendOptions, PreprocessOptions};
 use seqloc::mutation::{self, Oracle};
 use seqloc::passes::Prepared;
 
@@ -31,31 +30,9 @@ struct Explorer<'a> {
 
 impl Oracle for Explorer<'_> {
     fn fixes(&mut self, text: &str) -> Option<bool> {
-        let file = self
-            .dir
-            .join(self.input.file.file_name().unwrap_or("mutant.c".as_ref()));
-        std::fs::write(&file, text).ok()?;
-        let mut include = self.input.include.clone();
-        if let Some(parent) = self.input.file.parent() {
-            include.insert(
-                0,
-                if parent.as_os_str().is_empty() {
-                    PathBuf::from(".")
-                } else {
-                    parent.to_path_buf()
-                },
-            );
-        }
-        let opts = FrontendOptions {
-            preprocess: PreprocessOptions {
-                include_dirs: include,
-                defines: self.input.define.clone(),
-                cpp: None,
-            },
-            data_model: data_model(self.input.data_model),
-        };
+        let input = super::copy_beside(self.input, &self.dir, text).ok()?;
         // A mutant the front end refuses says nothing.
-        let prog = seqloc::frontend::load(&file, &opts).ok()?;
+        let prog = seqloc::frontend::load(&input.file, &super::frontend_options(&input)).ok()?;
         prog.main()?;
         let prep = Prepared::new(prog);
         let explore_opts = ExploreOptions {
