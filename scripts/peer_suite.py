@@ -14,16 +14,21 @@ whose options add such a check is "other property" and left out of the score; so
 tests that are not about threads at all (no `pthread_`/`__CPROVER_ASYNC`/`thrd_`).
 
 The test's macros are passed on (`-DNAME`, `-D NAME=V`), and its loop bound
-(`--unwind N` → `--unwind N`), since an expected
-"successful" is often a bounded answer. ESBMC's `--context-bound K` is not: it limits each
+(`--unwind N` → `--unwind N`, `--no-unwinding-assertions` → `--assume-loop-bounds`), since
+an expected "successful" is often a bounded answer. ESBMC's `--context-bound K` is not: it limits each
 thread's context switches (`esbmc --help`: "Limit number of context switches for each
 thread"), while seqloc's `--context-switches` counts them all, so no total would be its
 equal; seqloc deepens its rounds itself. A `right` answer is seqloc's verdict equal to the expected one; `wrong` is
 the opposite verdict (each must be looked at: a bounded expectation, or seqloc's
 error); `refused` is exit 2, `unknown` exit 3, `crash` anything else (a panic).
 
+With `--peer NAME=PATH` (`esbmc=...`, `cbmc=...`), each wrong answer is checked again with
+the peer itself, as installed, on the test's own options: `peer_now` records what today's
+tool says (a test's expectation may be older than the tool, or document its unsoundness).
+Folders whose name contains `cbmc` are CBMC's, the others ESBMC's.
+
 Usage: scripts/peer_suite.py DIR... [--exe PATH] [--timeout SECS] [--jobs N]
-                             [--json FILE] [--only SUBSTRING]
+                             [--json FILE] [--only SUBSTRING] [--peer NAME=PATH]...
 """
 import argparse, concurrent.futures, glob, json, os, re, subprocess, sys, time
 
@@ -37,12 +42,15 @@ ap.add_argument("--json", default="")
 ap.add_argument("--only", default="")
 ap.add_argument("--include-knownbug", action="store_true",
                 help="also run tests marked KNOWNBUG/FUTURE (the peer's own known failures)")
+ap.add_argument("--peer", action="append", default=[],
+                help="NAME=PATH of the peer checker (esbmc, cbmc) to ask again on wrong answers")
 args = ap.parse_args()
+peers = dict(p.split("=", 1) for p in args.peer if "=" in p)
 
 OTHER_PROPERTY = re.compile(
     r"dereference failure|array bounds|bounds violated|division by zero|overflow|"
     r"memory leak|data race|same object|invalid pointer|NaN|pointer|unwinding assertion|"
-    r"forgotten memory|free|alignment|shift|undefined|atomicity", re.I)
+    r"forgotten memory|free|alignment|shift|undefined|atomicity|atomic section", re.I)
 # Options that check something else than assertions and deadlocks, change the memory model,
 # or ask for output rather than a verdict. (Search strategies such as --k-induction or
 # --incremental-bmc change how the peer looks, not what it checks: those tests count.)
@@ -122,6 +130,8 @@ def run(rec, src, options):
         v = option_value(options, peer)
         if v is not None:
             cmd += [ours, str(v)]
+    if re.search(r"(?:^|\s)--no-unwinding-assertions(?=\s|$)", options):
+        cmd.append("--assume-loop-bounds")
     if re.search(r"--32\b|-m32|--i386", options):
         cmd += ["--data-model", "ilp32"]
     # The test's macros (`-D_TEST_1_`, `-D N=3`): one source, several tests.
@@ -154,8 +164,32 @@ def run(rec, src, options):
         rec["class"] = "right"
     else:
         rec["class"] = "wrong"
+        ask_peer(rec, src, options)
     rec["cmd"] = " ".join(cmd)
     return rec
+
+
+def ask_peer(rec, src, options):
+    """What the peer tool says today on the test, with the test's own options."""
+    name = "cbmc" if "cbmc" in rec["test"].split("/")[0] else "esbmc"
+    exe = peers.get(name)
+    if not exe:
+        return
+    cmd = [exe, src] + [o for o in options.split() if not o.startswith("^")]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout,
+                           cwd=os.path.dirname(src))
+        out = p.stdout + p.stderr
+    except subprocess.TimeoutExpired:
+        rec["peer_now"] = "timeout"
+        return
+    if "VERIFICATION FAILED" in out:
+        rec["peer_now"] = "false"
+    elif "VERIFICATION SUCCESSFUL" in out:
+        rec["peer_now"] = "true"
+    else:
+        last = next((l for l in reversed(out.strip().splitlines()) if l.strip()), "")
+        rec["peer_now"] = f"no verdict (exit {p.returncode}): {last[:160]}"
 
 
 tests = []
@@ -193,6 +227,12 @@ if scored:
     print(f"\nassertion/deadlock tests answered right: {right} / {len(scored)} "
           f"({100 * right / len(scored):.0f} %); wrong: {counts.get('wrong', 0)}, "
           f"crashes: {counts.get('crash', 0)}")
+    for r in records:
+        if r["class"] == "wrong" and "peer_now" in r:
+            agree = "agrees with seqloc" if r["peer_now"] == {"true": "false", "false": "true"}[
+                r["expected"]] else "says"
+            print(f"  wrong {r['test']}/{r['desc']}: expected {r['expected']}; the peer today "
+                  f"{agree}: {r['peer_now']}")
 if args.json:
     with open(args.json, "w") as f:
         json.dump({"records": records, "counts": counts}, f, indent=1)

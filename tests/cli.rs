@@ -722,6 +722,44 @@ fn a_time_limit_exits_3_and_names_its_value() {
     }
 }
 
+/// A loop with no bound the search can reach: UNKNOWN by default, NO FAILURE within the
+/// bounds (exit 0) when the bound is taken as an assumption, with the cut loop named; a
+/// failure within the bound is found either way (`--unwind N` runs the body N - 1 times,
+/// as ESBMC's and CBMC's do: `x < 6` fails at 4, not at 3).
+#[test]
+fn a_loop_bound_taken_as_an_assumption_gives_a_bounded_answer() {
+    let verdict = |prog: &str, unwind: &str, assume: bool| {
+        let path = format!("tests/programs/bounds/{prog}.c");
+        let mut args = vec!["check", &path, "--unwind", unwind, "--timeout", "120"];
+        if assume {
+            args.push("--no-unwinding-assertions");
+        }
+        args.extend(["--format", "json"]);
+        let o = run(&args);
+        let j = json(&o);
+        (o.status.code(), j)
+    };
+    let (code, j) = verdict("nondet_loop_even", "2", false);
+    assert_eq!(code, Some(3), "{j}");
+    let (code, j) = verdict("nondet_loop_even", "2", true);
+    assert_eq!(code, Some(0), "{j}");
+    assert_eq!(j["verdict"], "no-failure-within-bounds", "{j}");
+    assert_eq!(j["loops_complete"], false, "{j}");
+    assert!(
+        j["unwinding_reached"]
+            .to_string()
+            .contains("nondet_loop_even.c:11"),
+        "{j}"
+    );
+    let reason = j["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("taken as assumptions"), "{j}");
+    let (code, j) = verdict("nondet_loop_small", "3", true);
+    assert_eq!(code, Some(0), "{j}");
+    let (code, j) = verdict("nondet_loop_small", "4", true);
+    assert_eq!(code, Some(1), "{j}");
+    assert_eq!(j["property"]["line"], 20, "{j}");
+}
+
 /// Recursion is inlined `--recursion` calls deep, and at least as deep as loops are unwound
 /// (as CBMC's `--unwind`); a run that goes deeper is cut off as by a loop bound (a bound
 /// reached: no proof, exit 3, where named), never refused.

@@ -219,6 +219,12 @@ pub struct BoundArgs {
     /// Largest loop bound when deepening
     #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_unwind: u32,
+    /// Take the loop bound as an assumption, as ESBMC's and CBMC's
+    /// `--no-unwinding-assertions` do (accepted as an alias): executions that run a loop
+    /// past it are not searched, and a search that finds no failure in the rest answers NO
+    /// FAILURE WITHIN BOUNDS (exit 0), naming the loops it cut, instead of UNKNOWN
+    #[arg(long, visible_alias = "no-unwinding-assertions")]
+    pub assume_loop_bounds: bool,
     /// Most threads (main included) the search provides slots for [default: 64]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,

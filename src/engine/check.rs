@@ -31,6 +31,8 @@ pub struct CheckOptions {
     /// Fixed loop bound; `None` deepens up to `max_unwind` while a bound is reached.
     pub unwind: Option<u32>,
     pub max_unwind: u32,
+    /// Loops cut at the bound are assumed not to go on ([`super::deepen::Plan`]).
+    pub assume_loop_bounds: bool,
     pub max_threads: u32,
     pub properties: Properties,
     pub timeout: Option<Duration>,
@@ -84,6 +86,7 @@ impl Default for CheckOptions {
             max_rounds: 16,
             unwind: None,
             max_unwind: 64,
+            assume_loop_bounds: false,
             max_threads: 64,
             properties: Properties {
                 assertions: true,
@@ -708,6 +711,7 @@ fn deepen(
         // The sequentializer unrolls a counted loop to its trip count whatever the bound.
         stops: vec![],
         max_unwind: opts.max_unwind,
+        assume_loop_bounds: opts.assume_loop_bounds,
         diagonal: true,
         wide: true,
         deadline,

@@ -33,6 +33,11 @@ pub struct Plan {
     pub unwind: Option<u32>,
     pub first_unwind: u32,
     pub max_unwind: u32,
+    /// The loop bound is an assumption (`--assume-loop-bounds`, the peers'
+    /// `--no-unwinding-assertions`): a search that finds no failure in the executions
+    /// within it answers "no failure within bounds", naming the loops it cut, instead of
+    /// UNKNOWN.
+    pub assume_loop_bounds: bool,
     /// Loop bounds at which a loop of the program runs to its end (its constant trip
     /// count, and one more for a checker that also tests the condition after the last
     /// iteration): the loop bound grows to the next of them when it comes before the
@@ -152,7 +157,7 @@ pub fn deepen<S: BoundedSearch>(
             return Ok(timed_out(search, last_done, trying, phases, stats, plan));
         }
         if let Some(done) = last_done.clone().filter(|l| steer.settled(&l.0)) {
-            return Ok(finished(search, done, phases, stats));
+            return Ok(finished(search, plan, done, phases, stats));
         }
         let Probe {
             bounds,
@@ -284,7 +289,7 @@ pub fn deepen<S: BoundedSearch>(
             if complete && every {
                 // Every loop ran to its end in every interleaving: nothing is left to search.
                 let done = (bounds, complete, reached, every);
-                return Ok(finished(search, done, phases, stats));
+                return Ok(finished(search, plan, done, phases, stats));
             }
             if complete {
                 wide.clear();
@@ -307,6 +312,7 @@ pub fn deepen<S: BoundedSearch>(
         if schedule_done && unwind_done {
             return Ok(finished(
                 search,
+                plan,
                 (bounds, complete, reached, every),
                 phases,
                 stats,
@@ -359,11 +365,15 @@ fn add_stats(total: &mut Stats, s: &Stats) {
 
 fn finished<S: BoundedSearch>(
     search: &S,
+    plan: &Plan,
     (bounds, complete, reached, every): Done,
     phases: Vec<Phase>,
     stats: Stats,
 ) -> CheckOutcome {
-    let doubt = complete.then(|| search.doubt(&bounds)).flatten();
+    // Loops cut at a bound the user takes as an assumption count as run to their end;
+    // the report still names where they were cut.
+    let answered = complete || plan.assume_loop_bounds;
+    let doubt = answered.then(|| search.doubt(&bounds)).flatten();
     let reason = if let Some(d) = &doubt {
         d.clone()
     } else if complete {
@@ -381,14 +391,19 @@ fn finished<S: BoundedSearch>(
         } else {
             "bounds"
         };
+        let assumed = if plan.assume_loop_bounds {
+            " and taken as assumptions (--assume-loop-bounds): executions past them were not searched"
+        } else {
+            ""
+        };
         format!(
-            "no failure with {}; {which} were reached at {}",
+            "no failure with {}; {which} were reached at {}{assumed}",
             search.bounds_text(&bounds),
             reached.join(", ")
         )
     };
     CheckOutcome {
-        verdict: if complete && doubt.is_none() {
+        verdict: if answered && doubt.is_none() {
             Verdict::NoFailureWithinBounds
         } else {
             Verdict::Unknown
@@ -575,6 +590,7 @@ mod tests {
             first_unwind: 2,
             stops: vec![],
             max_unwind: 16,
+            assume_loop_bounds: false,
             diagonal,
             wide,
             deadline: None,

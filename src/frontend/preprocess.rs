@@ -133,8 +133,9 @@ pub fn from_text(raw: String) -> Preprocessed {
 }
 
 /// GNU spellings lang-c does not know, rewritten to ones it does. Only whole identifiers
-/// outside string and character literals are touched.
-const REWRITES: &[(&str, &str)] = &[("__thread", "_Thread_local")];
+/// outside string and character literals are touched. CBMC's `__CPROVER_bool` is its
+/// one-bit boolean, which is C's `_Bool` in every value it can hold.
+const REWRITES: &[(&str, &str)] = &[("__thread", "_Thread_local"), ("__CPROVER_bool", "_Bool")];
 
 /// GCC's `__auto_type` (a declaration whose type is its initializer's), which
 /// `<stdatomic.h>`'s `atomic_load`/`atomic_store`/`atomic_exchange`/
@@ -262,6 +263,12 @@ mod tests {
         let y_raw = p.raw.find("int y").unwrap();
         assert_eq!(p.raw_offset(y_text), y_raw);
         assert_eq!(p.raw_offset(0), 0);
+    }
+
+    #[test]
+    fn reads_cbmcs_bool_as_c_bool() {
+        let p = from_text("__CPROVER_bool b; int __CPROVER_bool_x;".into());
+        assert_eq!(p.text, "_Bool b; int __CPROVER_bool_x;");
     }
 
     #[test]

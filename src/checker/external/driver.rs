@@ -64,6 +64,8 @@ pub struct Bounds {
     /// A fixed loop bound; `None` starts at 2 and doubles while an unwinding assertion fails.
     pub unwind: Option<u32>,
     pub max_unwind: u32,
+    /// Loops cut at the bound are assumed not to go on ([`crate::engine::deepen::Plan`]).
+    pub assume_loop_bounds: bool,
     /// For the built-in stand-in deadlock check and the replay.
     pub threads: u32,
     pub recursion: u32,

@@ -1026,6 +1026,7 @@ pub(crate) mod tests {
             max_context_bound: 16,
             unwind: None,
             max_unwind: 64,
+            assume_loop_bounds: false,
             threads: 64,
             recursion: 3,
         }
