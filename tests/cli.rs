@@ -216,6 +216,36 @@ fn a_line_a_one_token_change_repairs_ranks_before_the_values_it_feeds() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
+/// Several value lines have a repairing one-token change (the guard's `>` for `>=`, but
+/// also selling two tickets at once, or none): the line where the larger share of the
+/// mutants repairs comes first. And a fault that reads past an array makes every other
+/// line's mutant unanswerable by the explorer: the faulty line's own is still tried.
+#[test]
+fn the_line_most_one_token_changes_repair_ranks_first() {
+    let first = |f: &str, mutants: bool| {
+        let mut args = vec!["localize", f, "--format", "json"];
+        if !mutants {
+            args.push("--no-mutants");
+        }
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let j = json(&o);
+        (j["candidates"][0]["line"].as_u64(), j)
+    };
+    for (name, line) in [("guard_off_by_one", 13), ("loop_past_array", 13)] {
+        let f = format!("tests/programs/mutation/{name}_fail.c");
+        let (got, j) = first(&f, true);
+        assert_eq!(got, Some(line), "{name}: {j}");
+        assert!(!j["candidates"][0]["fixed_by"].is_null(), "{j}");
+        // Without the mutants a line that only carries the value is first.
+        let (got, j) = first(&f, false);
+        assert_ne!(got, Some(line), "{name}: {j}");
+        let ok = format!("tests/programs/mutation/{name}_ok.c");
+        let o = run(&["check", &ok]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+}
+
 /// A bounded phase the explorer's proof stopped says so; "time limit" would tell a
 /// script the run hit its limit when it did not.
 #[test]

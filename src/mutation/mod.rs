@@ -17,6 +17,11 @@
 //! and no deadlock in any execution" counts. It reorders the plain value candidates only:
 //! the lines where the schedule must change and the projection's divergence (`cause`)
 //! stay first — a program whose failure needs an interleaving has its cause there.
+//!
+//! When several lines have a fixing mutant (a guard `seats > 0` mistyped `>=` is fixed by
+//! `>` or by `>= 1`, and also by booking two seats at once or by booking none), the line
+//! where more of the tried mutants fix comes first — MUSE's score with the one failing
+//! property as its only test; a mutant the oracle could not answer counts as no fix.
 
 pub mod operators;
 
@@ -38,14 +43,22 @@ pub trait Oracle {
 const PER_LINE: usize = 12;
 /// How many candidate lines are mutated.
 const LINES: usize = 8;
-/// Unanswered mutants, before any answer, after which the rest are not tried.
+/// Unanswered mutants of a line, before any answer on it, after which its other mutants
+/// are not tried: the fault itself may keep the program beyond the oracle (an access out
+/// of bounds the explorer does not model, a state space it cannot finish), and a mutant
+/// of another line, the faulty one, may not.
 const GIVE_UP: usize = 3;
+/// Lines whose mutants all went unanswered, before any answer at all, after which the
+/// program is taken to be beyond the oracle.
+const SILENT_LINES: usize = 4;
 
 /// What the mutants found.
 #[derive(Clone, Debug, Default)]
 pub struct Evidence {
     /// Per candidate line of the input file: the first mutant that fixed the program.
     pub fixes: BTreeMap<u32, Mutant>,
+    /// Per line with a fix: how many of its mutants fixed, of how many tried.
+    pub score: BTreeMap<u32, (usize, usize)>,
     /// Mutants checked, and lines looked at.
     pub checked: usize,
     pub lines: usize,
@@ -85,8 +98,10 @@ pub fn evidence(text: &str, file: &str, cands: &[Candidate], oracle: &mut dyn Or
             lines.push(c.line);
         }
     }
+    let mut silent = 0;
     for line in lines.into_iter().take(LINES) {
         ev.lines += 1;
+        let (mut answered, mut unanswered, mut fixing) = (0, 0, 0);
         for m in mutants_at(text, line).into_iter().take(PER_LINE) {
             if oracle.expired() {
                 ev.out_of_time = true;
@@ -98,14 +113,25 @@ pub fn evidence(text: &str, file: &str, cands: &[Candidate], oracle: &mut dyn Or
             ev.checked += 1;
             match oracle.fixes(&mutated) {
                 Some(true) => {
-                    ev.fixes.insert(line, m);
-                    break;
+                    fixing += 1;
+                    answered += 1;
+                    ev.fixes.entry(line).or_insert(m);
                 }
-                Some(false) => ev.answered += 1,
-                None => ev.unanswered += 1,
+                Some(false) => answered += 1,
+                None => unanswered += 1,
             }
-            // The program is beyond the oracle's budget: its mutants will be too.
-            if ev.answered == 0 && ev.fixes.is_empty() && ev.unanswered >= GIVE_UP {
+            if answered == 0 && unanswered >= GIVE_UP {
+                break;
+            }
+        }
+        if fixing > 0 {
+            ev.score.insert(line, (fixing, answered + unanswered));
+        }
+        ev.answered += answered - fixing;
+        ev.unanswered += unanswered;
+        if answered == 0 && unanswered > 0 && ev.answered == 0 && ev.fixes.is_empty() {
+            silent += 1;
+            if silent >= SILENT_LINES {
                 ev.beyond_budget = true;
                 return ev;
             }
@@ -137,9 +163,16 @@ pub fn apply(cands: &mut Vec<Candidate>, file: &str, ev: &Evidence) {
     let Some(first) = cands.iter().position(plain_value) else {
         return;
     };
-    let (moved, rest): (Vec<Candidate>, Vec<Candidate>) = cands
+    let (mut moved, rest): (Vec<Candidate>, Vec<Candidate>) = cands
         .drain(first..)
         .partition(|c| plain_value(c) && c.fixed_by.is_some());
+    // The larger share of fixing mutants first (fractions compared by cross
+    // multiplication); a stable sort keeps the ranking's order among equal shares.
+    let share = |c: &Candidate| ev.score.get(&c.line).copied().unwrap_or((0, 1));
+    moved.sort_by(|a, b| {
+        let ((fa, ta), (fb, tb)) = (share(a), share(b));
+        (fb * ta.max(1)).cmp(&(fa * tb.max(1)))
+    });
     cands.extend(moved);
     cands.extend(rest);
     renumber(cands);
@@ -203,8 +236,9 @@ mod tests {
         };
         let ev = evidence(PROG, "p.c", &cands, &mut o);
         assert_eq!(ev.fixes.keys().copied().collect::<Vec<_>>(), [4]);
-        // Line 5 is a cause: never mutated. Line 3's two constants, then line 4's `+`.
-        assert_eq!(o.asked, 3);
+        // Line 5 is a cause: never mutated. Line 3's two constants, then all of line 4's
+        // (`-` for `+`, `0` and `2` for `1`): the share of fixing mutants ranks the lines.
+        assert_eq!(o.asked, 5);
         apply(&mut cands, "p.c", &ev);
         let order: Vec<u32> = cands.iter().map(|c| c.line).collect();
         assert_eq!(order, [5, 4, 3], "the cause stays first");
@@ -228,11 +262,70 @@ mod tests {
 
     #[test]
     fn a_program_beyond_the_budget_is_given_up_after_a_few_mutants() {
-        let cands = vec![cand(3, 1), cand(4, 2)];
+        let prog = format!(
+            "int a;\nint main(void) {{\n{}}}\n",
+            "  a = a + 1;\n".repeat(8)
+        );
+        let cands: Vec<Candidate> = (3..11).map(|l| cand(l, l as usize)).collect();
         let mut o = Silent(0);
-        let ev = evidence(PROG, "p.c", &cands, &mut o);
-        assert_eq!(o.0, GIVE_UP);
+        let ev = evidence(&prog, "p.c", &cands, &mut o);
+        // Each line is left after GIVE_UP unanswered mutants, the program after
+        // SILENT_LINES such lines.
+        assert_eq!(o.0, SILENT_LINES * GIVE_UP);
+        assert_eq!(ev.lines, SILENT_LINES);
         assert!(ev.beyond_budget && ev.fixes.is_empty());
+    }
+
+    /// Answers only for programs containing `needle`, and there says it fixes.
+    struct FixesOnly(&'static str);
+    impl Oracle for FixesOnly {
+        fn fixes(&mut self, text: &str) -> Option<bool> {
+            text.contains(self.0).then_some(true)
+        }
+        fn expired(&self) -> bool {
+            false
+        }
+    }
+
+    /// Answers "fixes" for every program containing one of `needles`, "fails" otherwise.
+    struct FixesWith(&'static [&'static str]);
+    impl Oracle for FixesWith {
+        fn fixes(&mut self, text: &str) -> Option<bool> {
+            Some(self.0.iter().any(|n| text.contains(n)))
+        }
+        fn expired(&self) -> bool {
+            false
+        }
+    }
+
+    /// Two lines with a fix: the one where more of the mutants fix comes first, whatever
+    /// the ranking's order before.
+    #[test]
+    fn the_line_more_mutants_fix_comes_first() {
+        let prog = "int a, b;\nint main(void) {\n  a = 3;\n  b = a + 1;\n  return 0;\n}\n";
+        let mut cands = vec![cand(3, 1), cand(4, 2)];
+        // Line 3: `2` fixes, `4` does not (1 of 2); line 4: `-` and `0` fix, `2` does not
+        // (2 of 3).
+        let needles: &[&str] = &["a = 2;", "b = a - 1;", "b = a + 0;"];
+        let ev = evidence(prog, "p.c", &cands, &mut FixesWith(needles));
+        assert_eq!(ev.score.get(&3), Some(&(1, 2)), "{:?}", ev.score);
+        assert_eq!(ev.score.get(&4).map(|s| s.0), Some(2), "{:?}", ev.score);
+        apply(&mut cands, "p.c", &ev);
+        assert_eq!(cands[0].line, 4);
+        assert_eq!(cands[1].line, 3);
+    }
+
+    /// The faulty line's own mutants may be the only ones the oracle can answer (the
+    /// fault makes every other mutant an access out of bounds): a line whose mutants go
+    /// unanswered does not stop the next line's.
+    #[test]
+    fn a_line_beyond_the_oracle_does_not_stop_the_next() {
+        let mut cands = vec![cand(3, 1), cand(4, 2)];
+        let ev = evidence(PROG, "p.c", &cands, &mut FixesOnly("b = a - 1;"));
+        assert!(!ev.beyond_budget);
+        assert!(ev.fixes.contains_key(&4), "{:?}", ev.fixes.keys());
+        apply(&mut cands, "p.c", &ev);
+        assert_eq!(cands[0].line, 4);
     }
 
     #[test]
