@@ -7,6 +7,7 @@
 //! source and recovers to report more than one error).
 
 mod identifiers;
+mod implicit_int;
 mod linemap;
 mod lower;
 pub mod preprocess;
@@ -90,10 +91,29 @@ fn lower_preprocessed(
         data_model: dm,
         ..Program::default()
     };
+    let config = lang_c::driver::Config::with_gcc();
+    let mut pp = pp;
+    let parse = match lang_c::driver::parse_preprocessed(&config, pp.text.clone()) {
+        Ok(p) => Ok(p),
+        Err(e) => {
+            // C89's implicit `int` (`a;`, `main() {...}`): written out and parsed again;
+            // the first error stands when that does not parse either.
+            let missing = implicit_int::missing_types(&pp.text);
+            let again = (!missing.is_empty()).then(|| pp.with_inserted(&missing, "int "));
+            match again.map(|q| {
+                let r = lang_c::driver::parse_preprocessed(&config, q.text.clone());
+                (q, r)
+            }) {
+                Some((q, Ok(p))) => {
+                    pp = q;
+                    Ok(p)
+                }
+                _ => Err(e),
+            }
+        }
+    };
     let table = linemap::LineTable::build(&pp.raw, &path.display().to_string(), &mut prog.sources);
     let mut locator = linemap::Locator::new(&pp.raw, table, path);
-    let config = lang_c::driver::Config::with_gcc();
-    let parse = lang_c::driver::parse_preprocessed(&config, pp.text.clone());
     let unit = match parse {
         Ok(p) => p.unit,
         Err(e) => {

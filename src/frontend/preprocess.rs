@@ -45,6 +45,39 @@ impl Preprocessed {
         let (t, r) = self.anchors[i - 1];
         r + (off - t)
     }
+
+    /// The same text with `what` written in front of each offset of `at` (ascending
+    /// offsets in `text`); offsets after an insertion map back as before, and the
+    /// inserted text maps to where it was inserted.
+    pub fn with_inserted(&self, at: &[usize], what: &str) -> Preprocessed {
+        let mut text = String::with_capacity(self.text.len() + at.len() * what.len());
+        let mut anchors = Vec::new();
+        let mut last = 0;
+        for &p in at {
+            let Some(piece) = self.text.get(last..p) else {
+                continue;
+            };
+            text.push_str(piece);
+            let r = self.raw_offset(p);
+            anchors.push((text.len(), r));
+            text.push_str(what);
+            anchors.push((text.len(), r));
+            last = p;
+        }
+        text.push_str(self.text.get(last..).unwrap_or_default());
+        // The old anchors, moved by the insertions before them.
+        for &(t, r) in &self.anchors {
+            let before = at.iter().filter(|&&p| p <= t).count();
+            anchors.push((t + before * what.len(), r));
+        }
+        anchors.sort_by_key(|a| a.0);
+        Preprocessed {
+            text,
+            raw: self.raw.clone(),
+            anchors,
+            extended: self.extended,
+        }
+    }
 }
 
 /// Checks that `path` is a readable, non-empty text file before anything runs on it.
@@ -263,6 +296,22 @@ mod tests {
         let y_raw = p.raw.find("int y").unwrap();
         assert_eq!(p.raw_offset(y_text), y_raw);
         assert_eq!(p.raw_offset(0), 0);
+    }
+
+    #[test]
+    fn insertions_map_back_to_where_they_were_made() {
+        let p = from_text("__thread int x;\na;\nb;\n".into());
+        let at: Vec<usize> = ["a;", "b;"].iter().filter_map(|w| p.text.find(w)).collect();
+        let q = p.with_inserted(&at, "int ");
+        assert_eq!(q.text, "_Thread_local int x;\nint a;\nint b;\n");
+        for w in ["a;", "b;", "x;"] {
+            let (t, r) = (q.text.find(w).unwrap(), q.raw.find(w).unwrap());
+            assert_eq!(q.raw_offset(t), r, "{w}");
+        }
+        assert_eq!(
+            q.raw_offset(q.text.find("int a").unwrap()),
+            q.raw.find("a;").unwrap()
+        );
     }
 
     #[test]
