@@ -384,6 +384,45 @@ impl SeqError {
 mod tests {
     use super::rounds_for;
 
+    /// Rounds enough for every interleaving of a program whose workers read `n` and `k`,
+    /// which `main` sets (or, with `late`, changes again after the threads start).
+    fn rounds_with(late: bool) -> u32 {
+        let src = format!(
+            "typedef unsigned long pthread_t;\n\
+             extern int pthread_create(pthread_t *, void *, void *(*)(void *), void *);\n\
+             extern int pthread_join(pthread_t, void **); extern void reach_error(void);\n\
+             extern int __VERIFIER_nondet_int(void);\nint n, k, r1, r2;\n\
+             void *w1(void *a) {{ r1 = n + k; r1 = r1 + n; return 0; }}\n\
+             void *w2(void *a) {{ r2 = n - k; r2 = r2 - k; return 0; }}\n\
+             int main(void) {{ pthread_t a, b; n = __VERIFIER_nondet_int(); k = 3;\n\
+             pthread_create(&a, 0, w1, 0); pthread_create(&b, 0, w2, 0); {}\n\
+             pthread_join(a, 0); pthread_join(b, 0); if (r1 == r2 + 100) reach_error();\n\
+             return 0; }}\n",
+            if late { "k = 4;" } else { "" }
+        );
+        let prog = crate::frontend::load_text("t.c", &src, crate::ir::types::DataModel::Lp64)
+            .expect("parses");
+        let prep = crate::passes::Prepared::new(prog);
+        let opts = crate::seq::Framework::builtin().search_options(2, 2, 3, 1, false);
+        let sq = crate::seq::sequentialize(
+            &prep.normalized,
+            &prep.shared,
+            crate::seq::Mode::Symbolic,
+            &opts,
+        )
+        .expect("sequentializes");
+        sq.rounds_enough()
+    }
+
+    /// Globals `main` froze before the first thread started are read with no point before
+    /// them: the workers' only points are their writes of `r1`, `r2`.
+    #[test]
+    fn reads_of_globals_main_froze_are_no_points() {
+        let frozen = rounds_with(false);
+        let changed = rounds_with(true);
+        assert!(frozen < changed, "{frozen} rounds vs {changed}");
+    }
+
     #[test]
     fn one_thread_needs_one_round() {
         assert_eq!(rounds_for(&[40]), 1);

@@ -359,6 +359,29 @@ pub fn explore(
     Explored::Safe(stats)
 }
 
+/// Globals `main` writes only before its first thread starts and nobody writes after
+/// (`frozen`): their reads commute with every other thread's step. Empty unless every
+/// function with a body is one the explorer reads, since a function it cannot read might
+/// write one of them.
+pub fn frozen_globals(prog: &Program) -> HashSet<crate::ir::VarId> {
+    let Some(main) = prog.main() else {
+        return HashSet::new();
+    };
+    let mut codes = rustc_hash::FxHashMap::default();
+    for (i, f) in prog.funcs.iter().enumerate() {
+        let Some(body) = &f.body else { continue };
+        match code::flatten(body) {
+            Ok(c) => {
+                codes.insert(crate::ir::FuncId(i as u32), c);
+            }
+            Err(_) => return HashSet::new(),
+        }
+    }
+    frozen::frozen_globals(prog, &codes, main)
+        .into_iter()
+        .collect()
+}
+
 /// Why no execution of `prog` can violate what `opts` checks, when the code it can reach
 /// holds nothing that could.
 pub fn unfailing(prog: &Program, opts: &ExploreOptions) -> Option<String> {

@@ -166,9 +166,16 @@ fn build(
     // 2. Which memory the other threads see, in the sequential program.
     let mut seq_shared = shared.clone();
     let stmts: Vec<&Stmt> = raw.iter().map(|(_, _, s, _)| s).collect();
-    for v in address_taken_in(&builder.prog, &stmts) {
-        seq_shared.vars.insert(v);
+    let taken = address_taken_in(&builder.prog, &stmts);
+    // A global `main` froze before its first thread started is read without a switch
+    // before it (as the explorer reads it): no write can come between, so no schedule
+    // is lost, and fewer points need fewer rounds.
+    for v in crate::checker::explicit::frozen_globals(normalized) {
+        if !taken.contains(&v) {
+            seq_shared.vars.remove(&v);
+        }
     }
+    seq_shared.vars.extend(taken);
     // 3. Points and guards.
     let mut slots: Vec<SlotInfo> = (0..nslots)
         .map(|id| SlotInfo { id, codes: vec![] })
