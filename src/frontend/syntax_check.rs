@@ -19,15 +19,20 @@ pub fn check_file(path: &Path) -> Vec<SourceSpot> {
     }
 }
 
-pub fn check_text(name: &str, text: &str) -> Vec<SourceSpot> {
+/// `text` parsed by tree-sitter's C grammar (which keeps going after an error, so a tree
+/// comes back for any text); the reason when none does.
+pub fn parse_c(text: &str) -> Result<tree_sitter::Tree, String> {
     let mut parser = tree_sitter::Parser::new();
-    if parser
+    parser
         .set_language(&tree_sitter_c::LANGUAGE.into())
-        .is_err()
-    {
-        return vec![];
-    }
-    let Some(tree) = parser.parse(text, None) else {
+        .map_err(|e| format!("tree-sitter C grammar: {e}"))?;
+    parser
+        .parse(text, None)
+        .ok_or_else(|| "the file could not be parsed".to_string())
+}
+
+pub fn check_text(name: &str, text: &str) -> Vec<SourceSpot> {
+    let Ok(tree) = parse_c(text) else {
         return vec![];
     };
     let lines: Vec<&str> = text.lines().collect();

@@ -193,26 +193,8 @@ mod tests {
     fn cand(line: u32, rank: usize) -> Candidate {
         Candidate {
             rank,
-            kind: CandidateKind::Value,
-            file: "p.c".into(),
-            line,
-            column: 1,
-            columns: vec![1],
-            diag: line,
-            threads: vec![],
-            reads: vec![],
-            writes: vec![],
-            set: None,
-            hint: String::new(),
-            specification: false,
-            changes: vec![],
-            loc: crate::ir::Loc(0),
-            source_line: None,
-            whole_thread: false,
-            role: Role::Plain,
-            cause: false,
-            fixed_by: None,
             plain_value: true,
+            ..Candidate::on_line(line, CandidateKind::Value)
         }
     }
 

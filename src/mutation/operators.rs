@@ -31,8 +31,9 @@ impl Mutant {
     }
 }
 
-/// The nearest replacements of an operator token.
-fn replacements(op: &str) -> &'static [&'static str] {
+/// The nearest replacements of a relational operator: its off-by-one or its inversion
+/// (the repair's value actions propose the same ones).
+pub fn nearest_relop(op: &str) -> &'static [&'static str] {
     match op {
         "<" => &["<="],
         "<=" => &["<"],
@@ -40,6 +41,14 @@ fn replacements(op: &str) -> &'static [&'static str] {
         ">=" => &[">"],
         "==" => &["!="],
         "!=" => &["=="],
+        _ => &[],
+    }
+}
+
+/// The nearest replacements of an operator token.
+fn replacements(op: &str) -> &'static [&'static str] {
+    match op {
+        "<" | "<=" | ">" | ">=" | "==" | "!=" => nearest_relop(op),
         "+" => &["-"],
         "-" => &["+"],
         "*" => &["/"],
@@ -80,14 +89,7 @@ fn calls(text: &str, n: Node, pred: &dyn Fn(&str) -> bool) -> bool {
 
 /// Every mutant of line `line` (from 1) of `text`, in the order of the text.
 pub fn mutants_at(text: &str, line: u32) -> Vec<Mutant> {
-    let mut parser = tree_sitter::Parser::new();
-    if parser
-        .set_language(&tree_sitter_c::LANGUAGE.into())
-        .is_err()
-    {
-        return vec![];
-    }
-    let Some(tree) = parser.parse(text, None) else {
+    let Ok(tree) = crate::frontend::syntax_check::parse_c(text) else {
         return vec![];
     };
     let mut out = Vec::new();

@@ -168,13 +168,7 @@ fn is_check_call(name: &str) -> bool {
 
 impl Source {
     pub fn parse(text: &str) -> Result<Source, RepairError> {
-        let mut parser = tree_sitter::Parser::new();
-        parser
-            .set_language(&tree_sitter_c::LANGUAGE.into())
-            .map_err(|e| RepairError::Source(format!("tree-sitter C grammar: {e}")))?;
-        let tree = parser
-            .parse(text, None)
-            .ok_or_else(|| RepairError::Source("the file could not be parsed".into()))?;
+        let tree = crate::frontend::syntax_check::parse_c(text).map_err(RepairError::Source)?;
         let mut s = Source {
             text: text.to_string(),
             stmts: vec![],

@@ -678,31 +678,11 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::Loc;
 
     fn cand(line: u32, kind: CandidateKind, access: bool) -> Candidate {
         Candidate {
-            rank: 0,
-            kind,
-            file: "p.c".into(),
-            line,
-            column: 1,
-            columns: vec![1],
-            diag: line,
-            threads: vec![],
             reads: if access { vec!["x".into()] } else { vec![] },
-            writes: vec![],
-            set: None,
-            hint: String::new(),
-            specification: false,
-            changes: vec![],
-            loc: Loc(0),
-            source_line: None,
-            whole_thread: false,
-            role: Role::Plain,
-            cause: false,
-            fixed_by: None,
-            plain_value: false,
+            ..Candidate::on_line(line, kind)
         }
     }
 

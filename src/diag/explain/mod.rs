@@ -101,6 +101,37 @@ pub struct Candidate {
     pub plain_value: bool,
 }
 
+#[cfg(test)]
+impl Candidate {
+    /// A candidate of `kind` on `line` of `p.c` that names nothing else, for the rankings'
+    /// tests (they set the fields they are about).
+    pub(crate) fn on_line(line: u32, kind: CandidateKind) -> Candidate {
+        Candidate {
+            rank: 0,
+            kind,
+            file: "p.c".into(),
+            line,
+            column: 1,
+            columns: vec![1],
+            diag: line,
+            threads: vec![],
+            reads: vec![],
+            writes: vec![],
+            set: None,
+            hint: String::new(),
+            specification: false,
+            changes: vec![],
+            loc: Loc(0),
+            source_line: None,
+            whole_thread: false,
+            role: Role::Plain,
+            cause: false,
+            fixed_by: None,
+            plain_value: false,
+        }
+    }
+}
+
 /// What the ranking knows of a candidate beyond its kind.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Role {

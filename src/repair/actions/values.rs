@@ -16,19 +16,6 @@ use crate::repair::source::Source;
 /// How many of the best candidate lines are looked at.
 const LINES: usize = 3;
 
-/// The relational operators tried for each: the nearest inversions and off-by-ones.
-fn alternatives(op: &str) -> &'static [&'static str] {
-    match op {
-        "<" => &["<="],
-        "<=" => &["<"],
-        ">" => &[">="],
-        ">=" => &[">"],
-        "==" => &["!="],
-        "!=" => &["=="],
-        _ => &[],
-    }
-}
-
 pub(super) fn conditions(src: &Source, sites: &Sites) -> Vec<Proposal> {
     let mut out = Vec::new();
     let mut seen = Vec::new();
@@ -54,7 +41,7 @@ pub(super) fn conditions(src: &Source, sites: &Sites) -> Vec<Proposal> {
             .iter()
             .filter_map(|p| Some((p, p.without_one.clone()?)))
             .chain(st.condition.iter().flat_map(|p| {
-                alternatives(&p.text)
+                crate::mutation::operators::nearest_relop(&p.text)
                     .iter()
                     .map(move |a| (p, a.to_string()))
             }));
