@@ -50,6 +50,14 @@
 //! unwinding of its spin loop and answers UNKNOWN; `stdatomic_fetch_add_ok.c` and
 //! `atomic_rmw_ok.c` hold for CBMC within its bounds and for ESBMC at context bound 2
 //! (bound 4 does not finish in 120 s).
+//!
+//! The checkers' conventions with the real tools (by hand, 2026-12-03): CBMC 6.6 agrees
+//! with `cbmc_async_copied_locals_{fail,ok}.c` (copies taken at the spawn) and stops on
+//! `cbmc_async_dirty_local_*.c` and `cbmc_async_shared_through_pointer_*.c` with "pointer
+//! handling for concurrency is unsound" (a shared local reached through a pointer; its
+//! own `dirty_local3` test, which seqloc also answers right, does not take that path).
+//! ESBMC 8.4, which takes an undefined function as nondeterministic by default, agrees
+//! with `undefined_nondet_{fail,ok}.c` (`--context-bound 3`).
 
 mod common;
 

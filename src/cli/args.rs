@@ -85,6 +85,18 @@ pub struct InputArgs {
     /// Target data model: the width of long and of pointers
     #[arg(long, value_enum, default_value_t = DataModelArg::Lp64)]
     pub data_model: DataModelArg,
+    /// What a call of a function the program declares (or calls) but never defines means
+    #[arg(long, value_enum, value_name = "MEANING", default_value_t = UndefinedArg::Refuse)]
+    pub undefined_functions: UndefinedArg,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UndefinedArg {
+    /// Refused by name (exit 2): its effect is unknown
+    Refuse,
+    /// ESBMC's and CBMC's convention: a nondeterministic return value and no other effect
+    /// (never for a C library function, nor one returning a pointer, struct or float)
+    Nondet,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]

@@ -423,6 +423,10 @@ pub fn frontend_options(input: &InputArgs) -> FrontendOptions {
             cpp: None,
         },
         data_model: data_model(input.data_model),
+        undefined: match input.undefined_functions {
+            args::UndefinedArg::Refuse => seqloc::frontend::undefined::UndefinedFunctions::Refuse,
+            args::UndefinedArg::Nondet => seqloc::frontend::undefined::UndefinedFunctions::Nondet,
+        },
     }
 }
 

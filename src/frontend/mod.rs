@@ -12,6 +12,7 @@ mod linemap;
 mod lower;
 pub mod preprocess;
 pub mod syntax_check;
+pub mod undefined;
 
 use std::path::{Path, PathBuf};
 
@@ -68,12 +69,20 @@ impl FrontendError {
 pub struct FrontendOptions {
     pub preprocess: PreprocessOptions,
     pub data_model: DataModel,
+    /// What a call of a function the program never defines means.
+    pub undefined: undefined::UndefinedFunctions,
 }
 
 /// Preprocesses, parses and lowers one C file.
 pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, FrontendError> {
     let pp = preprocess::preprocess(path, &opts.preprocess)?;
-    lower_preprocessed(path, pp, opts.data_model)
+    let mut prog = lower_preprocessed(path, pp, opts.data_model)?;
+    if opts.undefined == undefined::UndefinedFunctions::Nondet {
+        for (name, loc) in undefined::apply(&mut prog, opts.preprocess.cpp.as_deref()) {
+            note_taken_as_nondet(&prog, loc, &name);
+        }
+    }
+    Ok(prog)
 }
 
 /// Parses and lowers text that is already preprocessed (the fuzz harness uses this).
@@ -166,6 +175,25 @@ fn lower_preprocessed(
         }
     }
     Ok(prog)
+}
+
+/// Tells the user which functions `--undefined-functions nondet` took as returning a
+/// nondeterministic value, once per function and run (stderr, like every notice).
+fn note_taken_as_nondet(prog: &Program, loc: crate::ir::Loc, name: &str) {
+    static SEEN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let Ok(mut seen) = SEEN.lock() else {
+        return;
+    };
+    if seen.iter().any(|s| s == name) {
+        return;
+    }
+    seen.push(name.to_string());
+    let spot = SourceSpot::at(&prog.sources, loc, "");
+    eprintln!(
+        "seqloc: notice: {}:{}: `{name}` has no body: taken as returning a nondeterministic \
+         value and doing nothing else (--undefined-functions nondet)",
+        spot.file, spot.line
+    );
 }
 
 /// Tells the user, once per run (a run may load several programs), that a memory order

@@ -319,6 +319,21 @@ impl Lowerer<'_, '_> {
 
     fn identifier(&mut self, name: &str, span: lang_c::span::Span, loc: Loc) -> R<Expr> {
         match self.lookup(name).cloned() {
+            // The checkers' own state (`__CPROVER_threads_exited`, `__CPROVER_thread_id`,
+            // `__ESBMC_…`) is written by their libraries as threads start and end; seqloc
+            // has no such writer, so reading it as a plain variable would be a guess.
+            Some(Binding::Var(v))
+                if self.prog.var(v).func.is_none()
+                    && (name.starts_with("__CPROVER_") || name.starts_with("__ESBMC_")) =>
+            {
+                Err(self.unsupported(
+                    span,
+                    format!(
+                        "`{name}`, a variable of the checker's own library (written by it as \
+                         threads start and end), which seqloc does not model"
+                    ),
+                ))
+            }
             Some(Binding::Var(v)) => Ok(Expr::new(
                 ExprKind::Var(v),
                 self.prog.var(v).ty.clone(),

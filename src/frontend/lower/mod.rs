@@ -83,7 +83,7 @@ pub(super) struct Lowerer<'a, 'b> {
     in_parameters: u32,
     /// Locals handed to a `__CPROVER_ASYNC_` statement as copies: the spawner, the
     /// local, where, and the label (see `spawn`).
-    spawn_copies: Vec<(FuncId, VarId, Loc, String)>,
+    spawn_copies: Vec<spawn::SpawnCopy>,
     /// Whether the unit cancels threads or pushes cleanup handlers, and the variables of
     /// their model (see `cancel`).
     cancel_use: cancel::CancelUse,
@@ -744,7 +744,7 @@ impl Lowerer<'_, '_> {
         if name == "main" {
             body_stmt = self.main_inputs(&params, decl, body_stmt);
         }
-        self.check_spawn_copies(fid, &body_stmt)?;
+        self.check_spawn_copies(fid, &params, &mut body_stmt)?;
         for (label, loc) in std::mem::take(&mut self.gotos) {
             if !self.labels.contains(&label) {
                 let s = SourceSpot::at(

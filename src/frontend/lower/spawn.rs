@@ -66,8 +66,8 @@ impl Lowerer<'_, '_> {
         // The statement's own locals move with it. A local of the spawner it names is
         // handed to the thread as a copy of its value at the spawn (in a heap cell, as a
         // program passing it to `pthread_create` would), which the thread may go on to
-        // change as its own, as in CBMC: exact when nobody takes its address (checked
-        // when the spawner's body is complete, `check_spawn_copies`).
+        // change as its own, as in CBMC; unless its address is taken anywhere in the
+        // spawner, when both share it (`check_spawn_copies`, once the body is complete).
         let mut own = HashSet::new();
         crate::ir::visit::each_stmt(&stmt, &mut |s| {
             if let StmtKind::Decl { var, .. } = s.kind {
@@ -93,35 +93,6 @@ impl Lowerer<'_, '_> {
                 this.prog.func(spawner).name
             )
         };
-        if let [first, second, ..] = foreign.as_slice() {
-            let msg = format!(
-                "{} and `{}`: seqloc hands such a thread one copied local",
-                shared_local(self, *first, "names"),
-                self.prog.var(*second).shown_name()
-            );
-            return Err(self.unsupported(span, msg));
-        }
-        let copied = foreign.first().copied();
-        if let Some(v) = copied {
-            // C assigns no arrays: the copy into the heap cell could not be written out.
-            if matches!(self.prog.var(v).ty.resolve(self.tt()), Type::Array(..)) {
-                let msg = format!(
-                    "{}: seqloc copies scalar, pointer and struct locals into such a thread, \
-                     not arrays",
-                    shared_local(self, v, "names the array")
-                );
-                return Err(self.unsupported(span, msg));
-            }
-            if lends(&stmt, v) {
-                let msg = format!(
-                    "{} (CBMC then shares the local with the thread instead of copying it; \
-                     POSIX threads, which seqloc models, have no such sharing)",
-                    shared_local(self, v, "takes the address of")
-                );
-                return Err(self.unsupported(span, msg));
-            }
-            self.spawn_copies.push((spawner, v, loc, label.to_string()));
-        }
 
         let void_ptr = Type::void_ptr();
         let line = self.prog.sources.line(loc);
@@ -156,9 +127,45 @@ impl Lowerer<'_, '_> {
         let mut spawner_code = Vec::new();
         let mut arg = null.clone();
         let mut stmt = stmt;
-        if let Some(v) = copied {
-            // Spawner: `T *cell = malloc(sizeof(T)); *cell = v;`, the cell the argument.
-            // Thread: `T v' = *(T *)arg;` and the statement reads `v'`.
+        // Each local the statement names travels in a heap cell: the spawner fills it
+        // (`T *cell = malloc(sizeof(T)); *cell = v;`) and the thread starts with
+        // `T v' = *(T *)slot;`, its own copy. One local is the thread's argument itself;
+        // several travel in an array of cell pointers, `slot` being `((void **)arg)[i]`.
+        // Whether a local is copied or shared (a dirty one) is only known once the
+        // spawner's body is complete: `check_spawn_copies` then turns a shared one's cell
+        // into the local itself.
+        let slots = if foreign.len() > 1 {
+            let malloc = self.malloc(span)?;
+            let ptr_size = self.prog.sizeof(&void_ptr).unwrap_or(8);
+            let slots_ty = Type::ptr(void_ptr.clone());
+            let slots =
+                self.prog
+                    .new_local(Some(spawner), "__seq_async_slots", slots_ty.clone(), loc);
+            let size = Expr::int(
+                (ptr_size * foreign.len() as u64) as i128,
+                Type::Int(self.dm().size_t()),
+                loc,
+            );
+            let callee = self.func_expr(malloc, loc);
+            let call = Expr::new(
+                ExprKind::Call(Box::new(callee), vec![size]),
+                Type::void_ptr(),
+                loc,
+            );
+            let init = self.conv(call, &slots_ty);
+            spawner_code.push(Stmt::new(
+                StmtKind::Decl {
+                    var: slots,
+                    init: Some(Init::Expr(init)),
+                },
+                loc,
+            ));
+            arg = self.conv(Expr::var(slots, self.prog, loc), &void_ptr);
+            Some(slots)
+        } else {
+            None
+        };
+        for (i, &v) in foreign.iter().enumerate() {
             let ty = self.prog.var(v).ty.clone();
             let Some(size) = self.prog.sizeof(&ty) else {
                 let msg = shared_local(self, v, "names");
@@ -187,23 +194,69 @@ impl Lowerer<'_, '_> {
                 loc,
             ));
             let cell_e = Expr::var(cell, self.prog, loc);
-            let target = Expr::new(ExprKind::Deref(Box::new(cell_e.clone())), ty.clone(), loc);
-            spawner_code.push(Stmt::new(
-                StmtKind::Expr(Expr::new(
-                    ExprKind::Assign(Box::new(target), Box::new(Expr::var(v, self.prog, loc))),
-                    ty.clone(),
+            // C assigns no arrays: an array is only ever shared (its cell becomes the
+            // array itself), and `check_spawn_copies` refuses one that would be copied.
+            if !matches!(ty.resolve(self.tt()), Type::Array(..)) {
+                let target = Expr::new(ExprKind::Deref(Box::new(cell_e.clone())), ty.clone(), loc);
+                spawner_code.push(Stmt::new(
+                    StmtKind::Expr(Expr::new(
+                        ExprKind::Assign(Box::new(target), Box::new(Expr::var(v, self.prog, loc))),
+                        ty.clone(),
+                        loc,
+                    )),
                     loc,
-                )),
-                loc,
-            ));
-            arg = self.conv(cell_e, &void_ptr);
+                ));
+            }
+            let slot_in_thread = match slots {
+                Some(slots) => {
+                    let slots_ty = Type::ptr(void_ptr.clone());
+                    spawner_code.push(Stmt::new(
+                        StmtKind::Expr(Expr::new(
+                            ExprKind::Assign(
+                                Box::new(Expr::new(
+                                    ExprKind::Index(
+                                        Box::new(Expr::var(slots, self.prog, loc)),
+                                        Box::new(Expr::int(i as i128, Type::int(), loc)),
+                                    ),
+                                    void_ptr.clone(),
+                                    loc,
+                                )),
+                                Box::new(self.conv(cell_e.clone(), &void_ptr)),
+                            ),
+                            void_ptr.clone(),
+                            loc,
+                        )),
+                        loc,
+                    ));
+                    let as_slots = Expr::new(
+                        ExprKind::Cast {
+                            e: Box::new(Expr::var(param, self.prog, loc)),
+                            implicit: false,
+                        },
+                        slots_ty,
+                        loc,
+                    );
+                    Expr::new(
+                        ExprKind::Index(
+                            Box::new(as_slots),
+                            Box::new(Expr::int(i as i128, Type::int(), loc)),
+                        ),
+                        void_ptr.clone(),
+                        loc,
+                    )
+                }
+                None => {
+                    arg = self.conv(cell_e, &void_ptr);
+                    Expr::var(param, self.prog, loc)
+                }
+            };
             let name = self.prog.var(v).name.clone();
             let copy = self.prog.new_local(Some(fid), &name, ty.clone(), loc);
             self.prog.var_mut(copy).source_name = self.prog.var(v).source_name.clone();
             // Written out: C dereferences no `void *`, so the printed program needs the cast.
             let from = Expr::new(
                 ExprKind::Cast {
-                    e: Box::new(Expr::var(param, self.prog, loc)),
+                    e: Box::new(slot_in_thread),
                     implicit: false,
                 },
                 Type::ptr(ty.clone()),
@@ -221,6 +274,15 @@ impl Lowerer<'_, '_> {
                 loc,
             ));
             crate::ir::visit::VisitorMut::visit_stmt(&mut Rename { from: v, to: copy }, &mut stmt);
+            self.spawn_copies.push(SpawnCopy {
+                spawner,
+                var: v,
+                cell,
+                thread: fid,
+                copy,
+                loc,
+                label: label.to_string(),
+            });
         }
         body.push(stmt);
         body.push(Stmt::new(StmtKind::Return(Some(null.clone())), loc));
@@ -259,40 +321,342 @@ impl Lowerer<'_, '_> {
         Ok(Stmt::block(spawner_code, loc))
     }
 
-    /// The locals handed to a spawned statement as copies (see `spawn_statement`) must
-    /// keep the value they had at the spawn: refused if `func`'s `body` writes one or
-    /// takes its address anywhere.
-    pub(super) fn check_spawn_copies(&mut self, func: FuncId, body: &Stmt) -> R<()> {
-        let copies: Vec<_> = self
+    /// CBMC's rule for the locals a spawned statement names (see `spawn_statement`), once
+    /// `func`'s body is complete: a local whose address is taken anywhere in it (a dirty
+    /// one) is one object the spawner and the thread share; any other is copied at the
+    /// spawn. A shared local is moved to the heap for its whole life: after its
+    /// declaration (or at the start, for a parameter) `T *cell = malloc(sizeof(T)); *cell
+    /// = v;`, every later use of `v` reads `*cell`, the spawn hands over `cell` itself,
+    /// and the thread works on `*cell` instead of a copy. The heap object outlives the
+    /// spawner's return, as CBMC's dirty locals do.
+    pub(super) fn check_spawn_copies(
+        &mut self,
+        func: FuncId,
+        params: &[VarId],
+        body: &mut Stmt,
+    ) -> R<()> {
+        let copies: Vec<SpawnCopy> = self
             .spawn_copies
             .iter()
-            .filter(|(f, ..)| *f == func)
+            .filter(|c| c.spawner == func)
             .cloned()
             .collect();
-        for (_, v, loc, label) in copies {
-            if lends(body, v) {
-                let s = crate::diagnostics::SourceSpot::at(
-                    &self.prog.sources,
-                    loc,
-                    format!(
-                        "the statement `{label}:` runs in a new thread names `{}`, a local of \
-                         `{}` whose address `{}` takes (CBMC then shares the local with the \
-                         thread instead of copying it; POSIX threads, which seqloc models, \
-                         have no such sharing)",
-                        self.prog.var(v).shown_name(),
-                        self.prog.func(func).name,
-                        self.prog.func(func).name,
-                    ),
+        self.spawn_copies.retain(|c| c.spawner != func);
+        let mut shared: Vec<(VarId, VarId)> = Vec::new();
+        for c in &copies {
+            let dirty = lends(body, c.var)
+                || self
+                    .prog
+                    .func(c.thread)
+                    .body
+                    .as_ref()
+                    .is_some_and(|b| lends(b, c.copy));
+            let is_array = matches!(self.prog.var(c.var).ty.resolve(self.tt()), Type::Array(..));
+            if !dirty {
+                if is_array {
+                    return Err(self.spawn_refusal(
+                        c,
+                        func,
+                        "names the array",
+                        "seqloc copies scalar, pointer and struct locals into such a \
+                         thread, not arrays",
+                    ));
+                }
+                continue;
+            }
+            let heap = match shared.iter().find(|(v, _)| *v == c.var) {
+                Some((_, h)) => *h,
+                None => {
+                    let h = self.move_to_heap(func, params, body, c)?;
+                    shared.push((c.var, h));
+                    h
+                }
+            };
+            // The spawn's cell is the local's heap object itself, not a copy of it.
+            let heap_e = Expr::var(heap, self.prog, c.loc);
+            alias_cell(body, c.cell, heap_e);
+            // The thread works on the shared object: its copy becomes a pointer to it.
+            let copy_ty = self.prog.var(c.copy).ty.clone();
+            let ptr = self.prog.new_local(
+                Some(c.thread),
+                "__seq_async_shared",
+                Type::ptr(copy_ty.clone()),
+                c.loc,
+            );
+            self.prog.var_mut(ptr).source_name = self.prog.var(c.copy).source_name.clone();
+            let prog = &mut *self.prog;
+            if let Some(tbody) = prog
+                .funcs
+                .get_mut(c.thread.0 as usize)
+                .and_then(|f| f.body.take())
+            {
+                let mut tbody = tbody;
+                pointer_instead_of_copy(&mut tbody, c.copy, ptr);
+                crate::ir::visit::VisitorMut::visit_stmt(
+                    &mut ToHeap {
+                        from: c.copy,
+                        cell: ptr,
+                        ty: copy_ty,
+                        cell_ty: Type::ptr(prog.var(c.copy).ty.clone()),
+                    },
+                    &mut tbody,
                 );
-                return Err(super::FrontendError::Unsupported(s.with_note(
-                    "seqloc supports the C that SV-COMP's pthread tasks use; see README \
-                     \"Supported C\"",
-                )));
+                prog.func_mut(c.thread).body = Some(tbody);
             }
         }
-        self.spawn_copies.retain(|(f, ..)| *f != func);
         Ok(())
     }
+
+    fn spawn_refusal(
+        &self,
+        c: &SpawnCopy,
+        func: FuncId,
+        why: &str,
+        what: &str,
+    ) -> super::FrontendError {
+        let s = crate::diagnostics::SourceSpot::at(
+            &self.prog.sources,
+            c.loc,
+            format!(
+                "the statement `{}:` runs in a new thread {why} `{}`, a local of `{}`: {what}",
+                c.label,
+                self.prog.var(c.var).shown_name(),
+                self.prog.func(func).name,
+            ),
+        );
+        super::FrontendError::Unsupported(s.with_note(
+            "seqloc supports the C that SV-COMP's pthread tasks use; see README \"Supported C\"",
+        ))
+    }
+
+    /// Moves the local `c.var` of `func` to a heap object (see `check_spawn_copies`) and
+    /// returns the variable pointing to it.
+    fn move_to_heap(
+        &mut self,
+        func: FuncId,
+        params: &[VarId],
+        body: &mut Stmt,
+        c: &SpawnCopy,
+    ) -> R<VarId> {
+        let v = c.var;
+        let ty = self.prog.var(v).ty.clone();
+        let loc = self.prog.var(v).loc;
+        let is_array = matches!(ty.resolve(self.tt()), Type::Array(..));
+        let Some(size) = self.prog.sizeof(&ty) else {
+            return Err(self.spawn_refusal(c, func, "shares", "its size is unknown"));
+        };
+        let cell = self
+            .prog
+            .new_local(Some(func), "__seq_dirty_local", Type::ptr(ty.clone()), loc);
+        self.prog.var_mut(cell).source_name = self.prog.var(v).source_name.clone();
+        let malloc = self.allocator("malloc", Span::none(), "a local a spawned thread shares")?;
+        let callee = self.func_expr(malloc, loc);
+        let call = Expr::new(
+            ExprKind::Call(
+                Box::new(callee),
+                vec![Expr::int(size as i128, Type::Int(self.dm().size_t()), loc)],
+            ),
+            Type::void_ptr(),
+            loc,
+        );
+        let init = self.conv(call, &Type::ptr(ty.clone()));
+        let declared = find_decl(body, v);
+        let initialized = matches!(declared, Some(true));
+        if is_array && initialized {
+            return Err(self.spawn_refusal(
+                c,
+                func,
+                "shares",
+                "seqloc moves such a local to the heap, but not an initialized array",
+            ));
+        }
+        crate::ir::visit::VisitorMut::visit_stmt(
+            &mut ToHeap {
+                from: v,
+                cell,
+                ty: ty.clone(),
+                cell_ty: Type::ptr(ty.clone()),
+            },
+            body,
+        );
+        let mut code = vec![Stmt::new(
+            StmtKind::Decl {
+                var: cell,
+                init: Some(Init::Expr(init)),
+            },
+            loc,
+        )];
+        let in_decl = declared.is_some();
+        if !is_array && (initialized || !in_decl) {
+            let target = Expr::new(
+                ExprKind::Deref(Box::new(Expr::var(cell, self.prog, loc))),
+                ty.clone(),
+                loc,
+            );
+            code.push(Stmt::new(
+                StmtKind::Expr(Expr::new(
+                    ExprKind::Assign(Box::new(target), Box::new(Expr::var(v, self.prog, loc))),
+                    ty,
+                    loc,
+                )),
+                loc,
+            ));
+        }
+        if in_decl {
+            if !insert_after_decl(body, v, &mut Some(code)) {
+                return Err(self.spawn_refusal(
+                    c,
+                    func,
+                    "shares",
+                    "its declaration is not a statement of a block (seqloc moves such a \
+                     local to the heap after it)",
+                ));
+            }
+        } else if params.contains(&v) {
+            let old = std::mem::replace(body, Stmt::skip(loc));
+            code.push(old);
+            *body = Stmt::block(code, loc);
+        } else {
+            return Err(self.spawn_refusal(c, func, "shares", "its declaration was not found"));
+        }
+        Ok(cell)
+    }
+}
+
+/// One local of a spawner handed to a spawned statement: its heap `cell` in the spawner,
+/// and `copy`, the thread's variable that starts from it.
+#[derive(Clone, Debug)]
+pub(super) struct SpawnCopy {
+    spawner: FuncId,
+    var: VarId,
+    cell: VarId,
+    thread: FuncId,
+    copy: VarId,
+    loc: Loc,
+    label: String,
+}
+
+/// Whether `body` declares `v`: `Some(true)` with an initializer, `Some(false)` without.
+fn find_decl(body: &Stmt, v: VarId) -> Option<bool> {
+    let mut found = None;
+    crate::ir::visit::each_stmt(body, &mut |s| {
+        if let StmtKind::Decl { var, init } = &s.kind {
+            if *var == v {
+                found = Some(init.is_some());
+            }
+        }
+    });
+    found
+}
+
+/// Inserts `code` right after the declaration of `v` in the block holding it.
+fn insert_after_decl(s: &mut Stmt, v: VarId, code: &mut Option<Vec<Stmt>>) -> bool {
+    struct Insert<'a> {
+        v: VarId,
+        code: &'a mut Option<Vec<Stmt>>,
+    }
+    impl crate::ir::visit::VisitorMut for Insert<'_> {
+        fn visit_stmt(&mut self, s: &mut Stmt) {
+            if let StmtKind::Block(ss) = &mut s.kind {
+                let at = ss
+                    .iter()
+                    .position(|x| matches!(x.kind, StmtKind::Decl { var, .. } if var == self.v));
+                if let Some(at) = at {
+                    if let Some(code) = self.code.take() {
+                        for (k, c) in code.into_iter().enumerate() {
+                            ss.insert(at + 1 + k, c);
+                        }
+                        return;
+                    }
+                }
+            }
+            crate::ir::visit::walk_stmt_mut(self, s)
+        }
+    }
+    crate::ir::visit::VisitorMut::visit_stmt(&mut Insert { v, code }, s);
+    code.is_none()
+}
+
+/// Every read or write of `from` becomes one of `*cell`.
+struct ToHeap {
+    from: VarId,
+    cell: VarId,
+    ty: Type,
+    cell_ty: Type,
+}
+
+impl crate::ir::visit::VisitorMut for ToHeap {
+    fn visit_expr(&mut self, e: &mut Expr) {
+        if let ExprKind::Var(v) = &e.kind {
+            if *v == self.from {
+                let cell = Expr::new(ExprKind::Var(self.cell), self.cell_ty.clone(), e.loc);
+                *e = Expr::new(ExprKind::Deref(Box::new(cell)), self.ty.clone(), e.loc);
+                return;
+            }
+        }
+        crate::ir::visit::walk_expr_mut(self, e)
+    }
+}
+
+/// The spawner's `T *cell = malloc(..); *cell = *heap;` for a shared local becomes
+/// `T *cell = heap;`: the thread gets the object, not a copy.
+fn alias_cell(body: &mut Stmt, cell: VarId, heap: Expr) {
+    struct Alias {
+        cell: VarId,
+        heap: Expr,
+    }
+    impl crate::ir::visit::VisitorMut for Alias {
+        fn visit_stmt(&mut self, s: &mut Stmt) {
+            match &mut s.kind {
+                StmtKind::Decl { var, init } if *var == self.cell => {
+                    *init = Some(Init::Expr(self.heap.clone()));
+                }
+                StmtKind::Expr(e) if assigns_through(e, self.cell) => {
+                    s.kind = StmtKind::Skip;
+                }
+                _ => crate::ir::visit::walk_stmt_mut(self, s),
+            }
+        }
+    }
+    crate::ir::visit::VisitorMut::visit_stmt(&mut Alias { cell, heap }, body);
+}
+
+/// Whether `e` is `*cell = ...`.
+fn assigns_through(e: &Expr, cell: VarId) -> bool {
+    match &e.kind {
+        ExprKind::Assign(target, _) => match &target.kind {
+            ExprKind::Deref(p) => matches!(p.kind, ExprKind::Var(c) if c == cell),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The thread's `T v' = *(T *)slot;` becomes `T *p = (T *)slot;` (its uses of `v'`
+/// are then turned into `*p` by `ToHeap`).
+fn pointer_instead_of_copy(body: &mut Stmt, copy: VarId, ptr: VarId) {
+    struct Repoint {
+        copy: VarId,
+        ptr: VarId,
+    }
+    impl crate::ir::visit::VisitorMut for Repoint {
+        fn visit_stmt(&mut self, s: &mut Stmt) {
+            if let StmtKind::Decl { var, init } = &mut s.kind {
+                if *var == self.copy {
+                    if let Some(Init::Expr(e)) = init {
+                        if let ExprKind::Deref(p) = &e.kind {
+                            let p = (**p).clone();
+                            *var = self.ptr;
+                            *init = Some(Init::Expr(p));
+                            return;
+                        }
+                    }
+                }
+            }
+            crate::ir::visit::walk_stmt_mut(self, s)
+        }
+    }
+    crate::ir::visit::VisitorMut::visit_stmt(&mut Repoint { copy, ptr }, body);
 }
 
 /// Whether `s` takes the address of `v` (of the whole or of a part: CBMC's dirty locals),
@@ -376,6 +740,11 @@ mod tests {
         crate::frontend::load_text("t.c", src, DataModel::Lp64).map_err(|e| e.to_string())
     }
 
+    fn printed(p: &Program) -> String {
+        let dialect = crate::ir::dialect::Dialect::svcomp();
+        crate::ir::print::print_program(p, dialect, &Default::default()).text
+    }
+
     /// The names of the functions `f` calls directly, in order.
     fn calls(p: &Program, f: &str) -> (Vec<String>, ()) {
         let f = p.func_named(f).expect("function");
@@ -418,23 +787,38 @@ mod tests {
              int main(void) { int k = 3; __CPROVER_ASYNC_1: f(k); k = 4; return x; }",
         )
         .expect("a written local is copied");
-        // One whose address is taken would be shared (CBMC's dirty locals): refused, also
-        // when only an element's address is taken or an array decays to a pointer.
+        // One whose address is taken is shared (CBMC's dirty locals): it moves to the heap
+        // and the thread gets the object itself, also when only an element's address is
+        // taken or an array decays to a pointer.
         for main in [
             "int k = 3; int *p = &k; __CPROVER_ASYNC_1: f(k); return *p;",
             "struct s l = {{1, 2}}; int *p = &l.a[1]; __CPROVER_ASYNC_1: f(l.a[0]); return *p;",
             "struct s l = {{1, 2}}; int *p = l.a; __CPROVER_ASYNC_1: f(l.a[0]); return *p;",
+            "int a[2]; a[0] = 1; int *p = a; __CPROVER_ASYNC_1: f(a[0]); return *p;",
         ] {
-            let e = load(&format!(
+            let p = load(&format!(
                 "struct s {{ int a[2]; }}; int x; void f(int v) {{ x = v; }} \
                  int main(void) {{ {main} }}"
             ))
-            .expect_err("refused");
-            assert!(
-                e.contains("__CPROVER_ASYNC_1") && e.contains("address"),
-                "{e}"
-            );
+            .expect("a dirty local is shared");
+            let text = printed(&p);
+            assert!(text.contains("*__seq_async_shared"), "{text}");
         }
+        // Several locals travel together, each copied.
+        let p = load(
+            "int x; void f(int v, int w) { x = v + w; } \
+             int main(void) { int k = 3, j = 4; __CPROVER_ASYNC_1: f(k, j); k = 5; return x; }",
+        )
+        .expect("two copied locals");
+        let text = printed(&p);
+        assert!(text.contains("__seq_async_slots[1]"), "{text}");
+        // An initialized array that would have to be shared is refused.
+        let e = load(
+            "int x; void f(int *v) { x = v[0]; } \
+             int main(void) { int a[2] = {1, 2}; __CPROVER_ASYNC_1: f(a); return x; }",
+        )
+        .expect_err("refused");
+        assert!(e.contains("initialized array"), "{e}");
         // Indexing an array member is no lending; a struct is copied whole.
         load(
             "struct s { int a[2]; }; int x; void f(int v) { x = v; } \

@@ -170,11 +170,18 @@ impl Normalizer<'_> {
                 self.simple(StmtKind::Expr(intrinsic(i, vec![])), loc, out);
                 None
             }
-            Known::Nondet => Some(Expr::new(
-                ExprKind::Intrinsic(Intrinsic::Nondet, vec![]),
-                ty,
-                loc,
-            )),
+            Known::Nondet => {
+                // `__VERIFIER_nondet_*` take none, but a function taken as nondeterministic
+                // under `--undefined-functions nondet` may: C evaluates them all the same.
+                for a in args {
+                    self.effect(a, out);
+                }
+                Some(Expr::new(
+                    ExprKind::Intrinsic(Intrinsic::Nondet, vec![]),
+                    ty,
+                    loc,
+                ))
+            }
             _ => {
                 let callee = self.pure(*callee, out);
                 let args = args.into_iter().map(|a| self.pure(a, out)).collect();
