@@ -41,15 +41,7 @@ pub fn apply(prog: &mut Program, cpp: Option<&str>) -> Vec<(String, Loc)> {
         .funcs
         .iter()
         .enumerate()
-        .filter(|(_, f)| {
-            f.body.is_none()
-                && !f.name.starts_with("__")
-                && !starts_reserved(&f.name)
-                && classify(&f.name) == Known::Other
-                && !has_no_effect(&f.name)
-                && !prog.sources.is_system(f.loc)
-                && returns_plain_value(prog, &f.ty.ret)
-        })
+        .filter(|(_, f)| covered(prog, f))
         .map(|(i, _)| i)
         .collect();
     if candidates.is_empty() {
@@ -70,9 +62,21 @@ pub fn apply(prog: &mut Program, cpp: Option<&str>) -> Vec<(String, Loc)> {
     taken
 }
 
-/// The name the source gave a function `apply` renamed.
-pub fn source_name(name: &str) -> Option<&str> {
-    name.strip_prefix(NONDET_PREFIX)
+/// Whether the convention would cover `f` but for the library check.
+fn covered(prog: &Program, f: &crate::ir::Function) -> bool {
+    f.body.is_none()
+        && !f.name.starts_with("__")
+        && !starts_reserved(&f.name)
+        && classify(&f.name) == Known::Other
+        && !has_no_effect(&f.name)
+        && !prog.sources.is_system(f.loc)
+        && returns_plain_value(prog, &f.ty.ret)
+}
+
+/// Whether `--undefined-functions nondet` would take the bodiless `f` as nondeterministic
+/// (a refusal under the default then says so).
+pub fn would_take(prog: &Program, f: &crate::ir::Function) -> bool {
+    covered(prog, f) && !library_functions(None).contains(&f.name)
 }
 
 /// `_` followed by a capital letter: reserved to the implementation like `__`.
@@ -223,6 +227,25 @@ mod tests {
             assert!(names.contains(f), "{f}");
         }
         assert!(!names.contains("acquire_thread_id"));
+    }
+
+    #[test]
+    fn the_convention_covers_user_functions_returning_plain_values() {
+        let prog = crate::frontend::load_text(
+            "t.c",
+            "int sense(int); char *strcpy(char *, const char *); int *find(int); \
+             void __ESBMC_yield(void); int main(void) { return sense(1); }",
+            crate::ir::types::DataModel::Lp64,
+        )
+        .expect("lowers");
+        let takes = |name: &str| {
+            let f = prog.func_named(name).expect("declared");
+            would_take(&prog, prog.func(f))
+        };
+        assert!(takes("sense"));
+        assert!(!takes("strcpy"), "a C library function");
+        assert!(!takes("find"), "returns a pointer");
+        assert!(!takes("__ESBMC_yield"), "a reserved name");
     }
 
     #[test]

@@ -248,7 +248,14 @@ impl<'a> Inliner<'a> {
         }
         match classify(&name) {
             Known::Other if !has_no_effect(&name) => {
-                Err(self.refuse(loc, &name, &crate::ir::known::refusal_reason(&name)))
+                let mut reason = crate::ir::known::refusal_reason(&name);
+                if crate::frontend::undefined::would_take(self.prog, func) {
+                    reason.push_str(
+                        "; `--undefined-functions nondet` takes it as ESBMC and CBMC do: any \
+                         value of its return type, no other effect",
+                    );
+                }
+                Err(self.refuse(loc, &name, &reason))
             }
             Known::Unsupported => {
                 Err(self.refuse(loc, &name, &crate::ir::known::refusal_reason(&name)))
