@@ -11,7 +11,8 @@
 //! C library header declares (`strcpy` called without `<string.h>`) or one with a
 //! reserved name (`__ESBMC_…`, `__CPROVER_…`) keeps its refusal, because its real effect
 //! is known and not nothing, and so does one returning anything but an integer, `_Bool`,
-//! an enum or `void` (a nondeterministic pointer would point anywhere).
+//! an enum or `void` (a nondeterministic pointer would point anywhere) or one whose
+//! result a call converts to a pointer.
 
 use std::collections::HashSet;
 use std::process::{Command, Stdio};
@@ -37,11 +38,12 @@ const NONDET_PREFIX: &str = "__VERIFIER_nondet_undefined_";
 /// Renames the bodiless functions the convention covers so that their calls become
 /// nondeterministic values, and returns each one's source name and declaration.
 pub fn apply(prog: &mut Program, cpp: Option<&str>) -> Vec<(String, Loc)> {
+    let as_pointers = results_used_as_pointers(prog);
     let candidates: Vec<usize> = prog
         .funcs
         .iter()
         .enumerate()
-        .filter(|(_, f)| covered(prog, f))
+        .filter(|(i, f)| covered(prog, f) && !as_pointers.contains(i))
         .map(|(i, _)| i)
         .collect();
     if candidates.is_empty() {
@@ -62,6 +64,31 @@ pub fn apply(prog: &mut Program, cpp: Option<&str>) -> Vec<(String, Loc)> {
     taken
 }
 
+/// The functions whose result some call converts to a pointer (`(int *)get_slot()`, the
+/// C89 way of calling an undeclared function that returns one): an arbitrary integer
+/// would then be dereferenced as if it pointed nowhere, when the real function returns
+/// some object's address.
+fn results_used_as_pointers(prog: &Program) -> HashSet<usize> {
+    let mut out = HashSet::new();
+    let mut look = |e: &crate::ir::Expr| {
+        if let crate::ir::ExprKind::Cast { e: inner, .. } = &e.kind {
+            if matches!(e.ty.resolve(&prog.types), Type::Pointer(_)) {
+                if let crate::ir::ExprKind::Call(callee, _) = &inner.peel().kind {
+                    if let crate::ir::ExprKind::Func(f) = callee.peel().kind {
+                        out.insert(f.0 as usize);
+                    }
+                }
+            }
+        }
+    };
+    for f in &prog.funcs {
+        if let Some(body) = &f.body {
+            crate::ir::visit::each_expr(body, &mut look);
+        }
+    }
+    out
+}
+
 /// Whether the convention would cover `f` but for the library check.
 fn covered(prog: &Program, f: &crate::ir::Function) -> bool {
     f.body.is_none()
@@ -76,7 +103,10 @@ fn covered(prog: &Program, f: &crate::ir::Function) -> bool {
 /// Whether `--undefined-functions nondet` would take the bodiless `f` as nondeterministic
 /// (a refusal under the default then says so).
 pub fn would_take(prog: &Program, f: &crate::ir::Function) -> bool {
-    covered(prog, f) && !library_functions(None).contains(&f.name)
+    let pointer_use = prog
+        .func_named(&f.name)
+        .is_some_and(|id| results_used_as_pointers(prog).contains(&(id.0 as usize)));
+    covered(prog, f) && !pointer_use && !library_functions(None).contains(&f.name)
 }
 
 /// `_` followed by a capital letter: reserved to the implementation like `__`.
@@ -234,7 +264,8 @@ mod tests {
         let prog = crate::frontend::load_text(
             "t.c",
             "int sense(int); char *strcpy(char *, const char *); int *find(int); \
-             void __ESBMC_yield(void); int main(void) { return sense(1); }",
+             void __ESBMC_yield(void); int slot(void); \
+             int main(void) { int *p = (int *)slot(); return sense(1) + *p; }",
             crate::ir::types::DataModel::Lp64,
         )
         .expect("lowers");
@@ -246,6 +277,7 @@ mod tests {
         assert!(!takes("strcpy"), "a C library function");
         assert!(!takes("find"), "returns a pointer");
         assert!(!takes("__ESBMC_yield"), "a reserved name");
+        assert!(!takes("slot"), "its result is used as a pointer");
     }
 
     #[test]

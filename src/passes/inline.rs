@@ -251,8 +251,9 @@ impl<'a> Inliner<'a> {
                 let mut reason = crate::ir::known::refusal_reason(&name);
                 if crate::frontend::undefined::would_take(self.prog, func) {
                     reason.push_str(
-                        "; `--undefined-functions nondet` takes it as ESBMC and CBMC do: any \
-                         value of its return type, no other effect",
+                        "; `--undefined-functions nondet` takes such a function as ESBMC and \
+                         CBMC do (any value of its return type, no other effect) unless a call \
+                         uses its result as a pointer",
                     );
                 }
                 Err(self.refuse(loc, &name, &reason))
