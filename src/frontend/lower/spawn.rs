@@ -135,31 +135,14 @@ impl Lowerer<'_, '_> {
         // spawner's body is complete: `check_spawn_copies` then turns a shared one's cell
         // into the local itself.
         let slots = if foreign.len() > 1 {
-            let malloc = self.malloc(span)?;
             let ptr_size = self.prog.sizeof(&void_ptr).unwrap_or(8);
             let slots_ty = Type::ptr(void_ptr.clone());
             let slots =
                 self.prog
                     .new_local(Some(spawner), "__seq_async_slots", slots_ty.clone(), loc);
-            let size = Expr::int(
-                (ptr_size * foreign.len() as u64) as i128,
-                Type::Int(self.dm().size_t()),
-                loc,
-            );
-            let callee = self.func_expr(malloc, loc);
-            let call = Expr::new(
-                ExprKind::Call(Box::new(callee), vec![size]),
-                Type::void_ptr(),
-                loc,
-            );
-            let init = self.conv(call, &slots_ty);
-            spawner_code.push(Stmt::new(
-                StmtKind::Decl {
-                    var: slots,
-                    init: Some(Init::Expr(init)),
-                },
-                loc,
-            ));
+            let bytes = ptr_size * foreign.len() as u64;
+            let decl = self.heap_decl(slots, bytes, span, VLA_WHAT, loc)?;
+            spawner_code.push(decl);
             arg = self.conv(Expr::var(slots, self.prog, loc), &void_ptr);
             Some(slots)
         } else {
@@ -171,41 +154,19 @@ impl Lowerer<'_, '_> {
                 let msg = shared_local(self, v, "names");
                 return Err(self.unsupported(span, msg));
             };
-            let malloc = self.malloc(span)?;
             let cell = self.prog.new_local(
                 Some(spawner),
                 "__seq_async_cell",
                 Type::ptr(ty.clone()),
                 loc,
             );
-            let size = Expr::int(size as i128, Type::Int(self.dm().size_t()), loc);
-            let callee = self.func_expr(malloc, loc);
-            let call = Expr::new(
-                ExprKind::Call(Box::new(callee), vec![size]),
-                Type::void_ptr(),
-                loc,
-            );
-            let init = self.conv(call, &Type::ptr(ty.clone()));
-            spawner_code.push(Stmt::new(
-                StmtKind::Decl {
-                    var: cell,
-                    init: Some(Init::Expr(init)),
-                },
-                loc,
-            ));
+            let decl = self.heap_decl(cell, size, span, VLA_WHAT, loc)?;
+            spawner_code.push(decl);
             let cell_e = Expr::var(cell, self.prog, loc);
             // C assigns no arrays: an array is only ever shared (its cell becomes the
             // array itself), and `check_spawn_copies` refuses one that would be copied.
             if !matches!(ty.resolve(self.tt()), Type::Array(..)) {
-                let target = Expr::new(ExprKind::Deref(Box::new(cell_e.clone())), ty.clone(), loc);
-                spawner_code.push(Stmt::new(
-                    StmtKind::Expr(Expr::new(
-                        ExprKind::Assign(Box::new(target), Box::new(Expr::var(v, self.prog, loc))),
-                        ty.clone(),
-                        loc,
-                    )),
-                    loc,
-                ));
+                spawner_code.push(store_through(self.prog, cell, v, loc));
             }
             let slot_in_thread = match slots {
                 Some(slots) => {
@@ -429,6 +390,27 @@ impl Lowerer<'_, '_> {
         ))
     }
 
+    /// `T *var = malloc(bytes);` for the pointer variable `var`; `what` names the need
+    /// in the refusal of a program that defines its own `malloc`.
+    fn heap_decl(&mut self, var: VarId, bytes: u64, span: Span, what: &str, loc: Loc) -> R<Stmt> {
+        let malloc = self.allocator("malloc", span, what)?;
+        let callee = self.func_expr(malloc, loc);
+        let size = Expr::int(bytes as i128, Type::Int(self.dm().size_t()), loc);
+        let call = Expr::new(
+            ExprKind::Call(Box::new(callee), vec![size]),
+            Type::void_ptr(),
+            loc,
+        );
+        let init = self.conv(call, &self.prog.var(var).ty.clone());
+        Ok(Stmt::new(
+            StmtKind::Decl {
+                var,
+                init: Some(Init::Expr(init)),
+            },
+            loc,
+        ))
+    }
+
     /// Moves the local `c.var` of `func` to a heap object (see `check_spawn_copies`) and
     /// returns the variable pointing to it.
     fn move_to_heap(
@@ -449,17 +431,13 @@ impl Lowerer<'_, '_> {
             .prog
             .new_local(Some(func), "__seq_dirty_local", Type::ptr(ty.clone()), loc);
         self.prog.var_mut(cell).source_name = self.prog.var(v).source_name.clone();
-        let malloc = self.allocator("malloc", Span::none(), "a local a spawned thread shares")?;
-        let callee = self.func_expr(malloc, loc);
-        let call = Expr::new(
-            ExprKind::Call(
-                Box::new(callee),
-                vec![Expr::int(size as i128, Type::Int(self.dm().size_t()), loc)],
-            ),
-            Type::void_ptr(),
+        let decl = self.heap_decl(
+            cell,
+            size,
+            Span::none(),
+            "a local a spawned thread shares",
             loc,
-        );
-        let init = self.conv(call, &Type::ptr(ty.clone()));
+        )?;
         let declared = find_decl(body, v);
         let initialized = matches!(declared, Some(true));
         if is_array && initialized {
@@ -479,28 +457,10 @@ impl Lowerer<'_, '_> {
             },
             body,
         );
-        let mut code = vec![Stmt::new(
-            StmtKind::Decl {
-                var: cell,
-                init: Some(Init::Expr(init)),
-            },
-            loc,
-        )];
+        let mut code = vec![decl];
         let in_decl = declared.is_some();
         if !is_array && (initialized || !in_decl) {
-            let target = Expr::new(
-                ExprKind::Deref(Box::new(Expr::var(cell, self.prog, loc))),
-                ty.clone(),
-                loc,
-            );
-            code.push(Stmt::new(
-                StmtKind::Expr(Expr::new(
-                    ExprKind::Assign(Box::new(target), Box::new(Expr::var(v, self.prog, loc))),
-                    ty,
-                    loc,
-                )),
-                loc,
-            ));
+            code.push(store_through(self.prog, cell, v, loc));
         }
         if in_decl {
             if !insert_after_decl(body, v, &mut Some(code)) {
@@ -521,6 +481,27 @@ impl Lowerer<'_, '_> {
         }
         Ok(cell)
     }
+}
+
+/// What `Lowerer::malloc` names in its refusal (the spawn's cells kept that wording).
+const VLA_WHAT: &str = "a variable-length array";
+
+/// `*cell = v;`
+fn store_through(prog: &Program, cell: VarId, v: VarId, loc: Loc) -> Stmt {
+    let ty = prog.var(v).ty.clone();
+    let target = Expr::new(
+        ExprKind::Deref(Box::new(Expr::var(cell, prog, loc))),
+        ty.clone(),
+        loc,
+    );
+    Stmt::new(
+        StmtKind::Expr(Expr::new(
+            ExprKind::Assign(Box::new(target), Box::new(Expr::var(v, prog, loc))),
+            ty,
+            loc,
+        )),
+        loc,
+    )
 }
 
 /// One local of a spawner handed to a spawned statement: its heap `cell` in the spawner,
