@@ -478,10 +478,16 @@ impl Lowerer<'_, '_> {
                 _ => {}
             }
             if self.lookup(&id.node.name).is_none() {
-                // An implicit declaration (C89): `int name()`.
-                let fid = self
-                    .prog
-                    .add_func(Function::undeclared_int(&id.node.name, loc));
+                // An implicit declaration (C89): `int name()`, or gcc's prototype of a
+                // library builtin (`builtins`).
+                let mut f = Function::undeclared_int(&id.node.name, loc);
+                if let Some((ty, noreturn)) =
+                    super::builtins::implicit_prototype(&id.node.name, self.dm())
+                {
+                    f.ty = ty;
+                    f.noreturn = noreturn;
+                }
+                let fid = self.prog.add_func(f);
                 self.prog.items.push(Item::Func(fid));
                 self.scopes[0].insert(id.node.name.clone(), Binding::Func(fid));
             }

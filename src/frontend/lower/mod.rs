@@ -2,6 +2,7 @@
 //! initializers, and a location on everything.
 
 mod atomic;
+mod builtins;
 mod cancel;
 mod expr;
 mod init;
