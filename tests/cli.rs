@@ -2028,10 +2028,10 @@ fn late_refusals_are_located_and_point_at_supported_c() {
             "`pthread_kill`",
         ),
         (
-            "float.c",
-            "int main(void) {\n  double d = 1.5;\n  assert(d > 1);\n  return 0;\n}\n",
+            "long_double.c",
+            "int main(void) {\n  long double d = 1.5;\n  assert(d > 1);\n  return 0;\n}\n",
             4,
-            "floating-point",
+            "`long double`",
         ),
         (
             "realloc.c",

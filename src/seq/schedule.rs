@@ -131,7 +131,13 @@ pub struct InputValue {
     pub at: String,
     #[serde(default = "one")]
     pub occurrence: u32,
+    /// The value; of a `float` or `double` input, its IEEE bit pattern (exact, where
+    /// decimal text may not be).
     pub value: i128,
+    /// The value as C text where it is not the integer `value` says: a float's
+    /// (`0.1f`), for people and witnesses. Ignored when a schedule is read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
 }
 
 /// A schedule checked against a program: statement references resolved to ids.

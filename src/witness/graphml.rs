@@ -364,11 +364,12 @@ fn attach_inputs(edges: &mut [EdgeOut], sched: &Schedule, index: &StmtIndex) {
             continue;
         }
         let statement = e.statement.clone().unwrap_or_default();
+        let shown = v.text.clone().unwrap_or_else(|| v.value.to_string());
         if let Some(f) = nondet_function(&statement) {
-            e.assumption = Some((format!("\\result == {};", v.value), Some(f), None));
+            e.assumption = Some((format!("\\result == {shown};"), Some(f), None));
         } else if let [(lhs, written)] = e.writes.as_slice() {
-            if is_identifier(lhs) && *written == v.value.to_string() {
-                e.assumption = Some((format!("{lhs} == {};", v.value), None, None));
+            if is_identifier(lhs) && v.text.is_none() && *written == shown {
+                e.assumption = Some((format!("{lhs} == {shown};"), None, None));
             }
         }
     }
@@ -854,6 +855,7 @@ pub fn read(text: &str, path_name: &str) -> Result<(Schedule, super::Hints), Wit
                     value: val
                         .parse()
                         .map_err(|_| bad(format!("edge {edge}: value `{val}`")))?,
+                    text: None,
                 });
             }
         }

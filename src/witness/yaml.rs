@@ -272,7 +272,10 @@ pub fn write(
                 thread_id: step.thread,
                 location: location(step.line, column, function_at(step.sid)),
                 constraint: Some(Constraint {
-                    value: format!("\\result == {}", v.value),
+                    value: format!(
+                        "\\result == {}",
+                        v.text.clone().unwrap_or_else(|| v.value.to_string())
+                    ),
                     format: "ext_c_expression",
                 }),
             });
@@ -493,6 +496,7 @@ pub fn read(text: &str, path: &str) -> Result<(Schedule, Hints), WitnessError> {
                 at: place,
                 occurrence: *n,
                 value,
+                text: None,
             });
         }
     }
@@ -709,7 +713,8 @@ mod tests {
                 thread: 1,
                 at: "w.c:16".into(),
                 occurrence: 1,
-                value: -3
+                value: -3,
+                text: None,
             }]
         );
     }

@@ -7,6 +7,7 @@
 
 mod canonical;
 pub mod diagnose;
+pub mod float;
 pub mod memory;
 pub mod probe;
 pub mod stop;
@@ -315,6 +316,9 @@ impl Session {
     /// core. Each solve is limited to `work` units when given (set once: setting Z3's
     /// parameters before every question slowed each down). `None` when Z3 has none.
     fn bit_blaster(&self, work: Option<u64>) -> Option<Solver> {
+        if self.out.uses_floats {
+            return None;
+        }
         let solver = Solver::new_for_logic("QF_BV")?;
         let mut p = Params::new();
         p.set_bool("ctrl_c", false);
@@ -326,6 +330,12 @@ impl Session {
             solver.assert(a);
         }
         Some(solver)
+    }
+
+    /// Whether the encoding reads values as floating-point numbers (see
+    /// `symex::Output::uses_floats`).
+    pub fn uses_floats(&self) -> bool {
+        self.out.uses_floats
     }
 
     /// Adds a constraint for all later queries (the localizer's `diag != k`).
@@ -772,6 +782,9 @@ fn render(model: &Model, v: &BV, ty: &Type, s: &Session, prog: &Program) -> Stri
             None => "an invalid pointer".into(),
         };
     }
+    if matches!(ty.resolve(tt), Type::Float(_)) {
+        return float::render_bits(u, bits);
+    }
     let signed = ty.int_kind(tt).is_some_and(|k| k.is_signed());
     if signed && bits < 64 && (u >> (bits - 1)) & 1 == 1 {
         format!("{}", (u as i64) - (1i64 << bits))
@@ -1095,6 +1108,8 @@ fn extract(
         };
         let signed = inp.ty.int_kind(&sp.types).is_some_and(|k| k.is_signed());
         let v = signed_value(u, inp.value.get_size(), signed);
+        let text = matches!(inp.ty.resolve(&sp.types), Type::Float(_))
+            .then(|| float::c_text(u, inp.value.get_size()));
         let c = in_count.entry((k, inp.sid)).or_insert(0);
         *c += 1;
         let at = index.name(inp.sid);
@@ -1103,6 +1118,7 @@ fn extract(
             at: at.clone(),
             occurrence: *c,
             value: v,
+            text,
         });
         input_steps.push(InputStep {
             thread: k,

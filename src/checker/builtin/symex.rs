@@ -146,6 +146,9 @@ pub struct Output {
     pub globals: HashMap<VarId, BV>,
     pub mem: Memory,
     pub var_objects: HashMap<VarId, u32>,
+    /// Whether the encoding reads values as floating-point numbers (Z3's QF_BV solver,
+    /// the root-cause search's bit-blaster, does not take them).
+    pub uses_floats: bool,
 }
 
 struct Frame {
@@ -162,6 +165,7 @@ struct Frame {
 
 pub struct Symex<'p> {
     prog: &'p Program,
+    uses_floats: std::cell::Cell<bool>,
     dm: DataModel,
     lay: Layout,
     mem: Memory,
@@ -201,6 +205,7 @@ impl<'p> Symex<'p> {
         let lay = Layout::new(dm);
         let mut s = Symex {
             prog,
+            uses_floats: std::cell::Cell::new(false),
             dm,
             lay,
             mem: Memory::new(lay),
@@ -281,12 +286,30 @@ impl<'p> Symex<'p> {
             Type::Pointer(_) => Ok(self.lay.ptr_bits),
             Type::Int(k) => Ok(k.bits(self.dm)),
             Type::Enum(_) => Ok(32),
-            Type::Float(_) => Err(self.unsupported("floating-point arithmetic", loc)),
+            Type::Float(k) => super::float::bits(*k).ok_or_else(|| {
+                self.unsupported("`long double` (x87's 80-bit format) arithmetic", loc)
+            }),
             Type::Void => Ok(32),
             Type::Array(..) | Type::Function(_) => Ok(self.lay.ptr_bits),
             Type::Comp(_) => Err(self.unsupported("a struct or union used as a scalar value", loc)),
             _ => Ok(32),
         }
+    }
+
+    /// The width of a `float` or `double` value; `None` for every other type.
+    fn float_bits(&self, ty: &Type) -> Option<u32> {
+        match ty.resolve(self.tt()) {
+            Type::Float(k) => {
+                self.uses_floats.set(true);
+                super::float::bits(*k)
+            }
+            _ => None,
+        }
+    }
+
+    /// A float term Z3 refused (it should not): reported as a refusal at `loc`.
+    fn float_err(&self, loc: Loc) -> impl Fn(super::float::FloatError) -> SymexError + '_ {
+        move |e| self.unsupported(e.0, loc)
     }
 
     fn signed(&self, ty: &Type) -> bool {
@@ -726,6 +749,9 @@ impl<'p> Symex<'p> {
             ExprKind::Int(v) => Ok(Bool::from_bool(*v != 0)),
             _ => {
                 let v = self.eval(e)?;
+                if self.float_bits(&e.ty).is_some() {
+                    return super::float::truth(&v).map_err(self.float_err(e.loc));
+                }
                 let w = v.get_size();
                 Ok(v.eq(BV::from_u64(0, w)).not())
             }
@@ -735,6 +761,9 @@ impl<'p> Symex<'p> {
     fn compare(&mut self, op: BinOp, a: &Expr, b: &Expr) -> R<Bool> {
         let x = self.eval(a)?;
         let y = self.eval(b)?;
+        if self.float_bits(&a.ty).is_some() && x.get_size() == y.get_size() {
+            return super::float::compare(op, &x, &y).map_err(self.float_err(a.loc));
+        }
         let (x, y) = self.same_width(x, y, self.signed(&a.ty));
         let signed = self.signed(&a.ty) && !a.ty.is_pointer(self.tt());
         Ok(match op {
@@ -790,9 +819,20 @@ impl<'p> Symex<'p> {
         match &e.kind {
             ExprKind::Int(v) => {
                 let bits = self.bits(&e.ty, e.loc)?;
+                if self.float_bits(&e.ty).is_some() {
+                    // The passes write `x + 1` for `x++` with `1` of x's type.
+                    let u = super::float::int_constant_bits(*v, bits);
+                    return Ok(BV::from_u64(u, bits));
+                }
                 Ok(self.int_const(*v, bits))
             }
-            ExprKind::Float(_) => Err(self.unsupported("floating-point constants", e.loc)),
+            ExprKind::Float(text) => {
+                let bits = self.bits(&e.ty, e.loc)?;
+                match super::float::constant_bits(text, bits) {
+                    Some(u) => Ok(BV::from_u64(u, bits)),
+                    None => Err(self.unsupported("hexadecimal floating constants", e.loc)),
+                }
+            }
             ExprKind::Str(bytes) => self.string(bytes),
             ExprKind::Var(v) => {
                 if self.is_register(*v) {
@@ -840,6 +880,10 @@ impl<'p> Symex<'p> {
             ExprKind::Unary(op, a) => {
                 let w = self.bits(&e.ty, e.loc)?;
                 match op {
+                    UnOp::Neg if self.float_bits(&e.ty).is_some() => {
+                        let x = self.eval(a)?;
+                        super::float::neg(&x).map_err(self.float_err(e.loc))
+                    }
                     UnOp::Neg => Ok(self.eval(a)?.bvneg()),
                     UnOp::BitNot => Ok(self.eval(a)?.bvnot()),
                     UnOp::LogNot => {
@@ -977,6 +1021,15 @@ impl<'p> Symex<'p> {
         }
         let x = self.eval(a)?;
         let y = self.eval(b)?;
+        if self.float_bits(&e.ty).is_some() {
+            if x.get_size() != w || y.get_size() != w {
+                return Err(SymexError::Internal(format!(
+                    "floating-point `{}` on operands of another type",
+                    op.c_op()
+                )));
+            }
+            return super::float::arith(op, &x, &y).map_err(self.float_err(e.loc));
+        }
         let signed = self.signed(&e.ty);
         let x = resize(x, w, self.signed(&a.ty));
         let y = if matches!(op, BinOp::Shl | BinOp::Shr) {
@@ -1022,13 +1075,24 @@ impl<'p> Symex<'p> {
         if to.is_void(tt) {
             return Ok(v);
         }
+        let from_float = self.float_bits(from);
         if matches!(to.resolve(tt), Type::Int(IntKind::Bool)) {
-            let z = v.eq(BV::from_u64(0, v.get_size())).not();
+            let z = match from_float {
+                Some(_) => super::float::truth(&v).map_err(self.float_err(loc))?,
+                None => v.eq(BV::from_u64(0, v.get_size())).not(),
+            };
             return Ok(self.bool_to_bv(&z, 8));
         }
         let w = self.bits(to, loc)?;
         let from_signed = self.signed(from) && !from.is_pointer(tt);
-        Ok(resize(v, w, from_signed))
+        let to_float = self.float_bits(to).is_some();
+        let r = match (from_float, to_float) {
+            (Some(_), true) => super::float::resize(&v, w),
+            (Some(_), false) => super::float::to_int(&v, self.signed(to), w),
+            (None, true) => super::float::from_int(&v, from_signed, w),
+            (None, false) => return Ok(resize(v, w, from_signed)),
+        };
+        r.map_err(self.float_err(loc))
     }
 
     // ---- statements -----------------------------------------------------------------
@@ -1925,6 +1989,7 @@ impl<'p> Symex<'p> {
             globals: self.globals,
             mem: self.mem,
             var_objects: self.var_obj,
+            uses_floats: self.uses_floats.get(),
         }
     }
 }

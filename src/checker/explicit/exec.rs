@@ -21,6 +21,7 @@ use super::state::{
 };
 use super::symbolic::{self, Dom, MAX_ENUM};
 
+mod float;
 mod sync;
 mod threads;
 
@@ -1183,9 +1184,19 @@ impl Cx<'_, '_> {
         self.concrete(v, loc)
     }
 
+    /// The integer kind of a scalar's bytes in memory: a float's are its bits.
+    fn mem_kind(&self, ty: &Type, loc: Loc) -> R<IntKind> {
+        match self.float_type(ty, loc)? {
+            Some(32) => Ok(IntKind::UInt),
+            Some(_) => Ok(IntKind::ULongLong),
+            None => self.int_kind(ty, loc),
+        }
+    }
+
     /// A scalar read, which may be a symbolic input.
     fn load_sym(&mut self, (o, off): Place, ty: &Type, loc: Loc) -> R<Val> {
-        let k = self.int_kind(ty, loc)?;
+        let k = self.mem_kind(ty, loc)?;
+        let float = self.float_type(ty, loc)?;
         let n = k.bytes(self.m.dm) as usize;
         let obj = self.obj(o, loc)?;
         if off < 0 || off as usize + n > obj.bytes.len() {
@@ -1217,11 +1228,17 @@ impl Cx<'_, '_> {
                 sym = Some(id);
             }
         }
+        let prov = obj.prov.get(&(off as u32)).copied().unwrap_or(0);
+        if let Some(bits) = float {
+            if sym.is_some() || prov != 0 {
+                return unsupported("a float read from the bytes of an input or an address", loc);
+            }
+            return Ok(Val::float_bits(bits, v));
+        }
         if let Some(id) = sym {
             // The bytes hold the offset from the input, wrapped as the type wraps.
             return self.wrap_sym(Val::sym(id, v), k, loc);
         }
-        let prov = obj.prov.get(&(off as u32)).copied().unwrap_or(0);
         Ok(Val { v, prov })
     }
 
@@ -1229,7 +1246,10 @@ impl Cx<'_, '_> {
         if ty.is_aggregate(self.tt()) {
             return unsupported("storing an aggregate as a scalar", loc);
         }
-        let k = self.int_kind(ty, loc)?;
+        let k = self.mem_kind(ty, loc)?;
+        if self.float_type(ty, loc)?.is_some() != v.as_float().is_some() {
+            return unsupported("a float stored as an integer or an integer as a float", loc);
+        }
         let n = k.bytes(self.m.dm) as usize;
         let pw = self.m.dm.pointer_bytes() as i64;
         let obj = match self.st.obj_mut(o) {
@@ -1254,7 +1274,7 @@ impl Cx<'_, '_> {
         }
         if let Some(id) = v.as_sym() {
             obj.prov.insert(off as u32, sym_tag(id, n as u64));
-        } else if v.prov != 0 {
+        } else if v.prov != 0 && v.as_float().is_none() {
             obj.prov.insert(off as u32, v.prov);
         }
         Ok(())
@@ -1387,6 +1407,9 @@ impl Cx<'_, '_> {
 
     /// C's conversion of a scalar to `ty`.
     fn convert(&mut self, v: Val, ty: &Type, loc: Loc) -> R<Val> {
+        if let Some(f) = self.float_convert(v, ty, loc)? {
+            return Ok(f);
+        }
         if v.as_sym().is_some() {
             return match ty.resolve(self.tt()) {
                 Type::Void => Ok(v),
@@ -1604,8 +1627,11 @@ impl Cx<'_, '_> {
     fn eval_sym(&mut self, e: &Expr) -> R<Val> {
         let loc = e.loc;
         match &e.kind {
-            ExprKind::Int(v) => Ok(Val::int(*v)),
-            ExprKind::Float(_) => unsupported("floating point", loc),
+            ExprKind::Int(v) => match self.float_type(&e.ty, loc)? {
+                Some(bits) => Ok(self.float_of_int_constant(*v, bits)),
+                None => Ok(Val::int(*v)),
+            },
+            ExprKind::Float(text) => self.float_constant(text, &e.ty, loc),
             ExprKind::Str(_) => unsupported("a string literal used as a value", loc),
             ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Member(..) | ExprKind::Index(..) => {
                 if e.ty.is_aggregate(self.tt()) || e.ty.is_function(self.tt()) {
@@ -1626,6 +1652,13 @@ impl Cx<'_, '_> {
                 let a = self.eval(x)?;
                 if a.as_thread().is_some() && *op != UnOp::LogNot {
                     return unsupported("arithmetic on a thread id", loc);
+                }
+                if a.as_float().is_some() {
+                    return match op {
+                        UnOp::LogNot => Ok(Val::int(!a.truth() as i128)),
+                        UnOp::Neg => self.float_neg(a, loc),
+                        UnOp::BitNot => unsupported("`~` on a float", loc),
+                    };
                 }
                 match op {
                     UnOp::LogNot => Ok(Val::int(!a.truth() as i128)),
@@ -1669,7 +1702,10 @@ impl Cx<'_, '_> {
                 }
                 let one = Val::int(1);
                 let op = if *inc { BinOp::Add } else { BinOp::Sub };
-                let new = if x.ty.is_pointer(self.tt()) {
+                let new = if let Some(bits) = old.float_width() {
+                    let one = self.float_of_int_constant(1, bits);
+                    self.float_binary(op, old, one, bits, loc)?
+                } else if x.ty.is_pointer(self.tt()) {
                     self.ptr_arith(op, old, one, &x.ty, loc)?
                 } else {
                     let v = if *inc {
@@ -1739,6 +1775,12 @@ impl Cx<'_, '_> {
             }
             let y = self.eval_sym(b)?;
             return Ok(Val::int(self.truth(y)? as i128));
+        }
+        if let Some(bits) = self.float_type(&a.ty, loc)? {
+            // The lowering converts both operands to their common type.
+            let x = self.eval(a)?;
+            let y = self.eval(b)?;
+            return self.float_binary(op, x, y, bits, loc);
         }
         let mut x = self.eval_sym(a)?;
         let mut y = self.eval_sym(b)?;
@@ -1831,6 +1873,9 @@ impl Cx<'_, '_> {
 
     /// Integer arithmetic in `ty` (the operands are already of the common type).
     fn arith(&mut self, op: BinOp, x: Val, y: Val, ty: &Type, loc: Loc) -> R<Val> {
+        if let Some(bits) = self.float_type(ty, loc)? {
+            return self.float_binary(op, x, y, bits, loc);
+        }
         let k = self.int_kind(ty, loc)?;
         let bits = k.bits(self.m.dm) as i128;
         if x.as_thread().is_some() || y.as_thread().is_some() {

@@ -14,8 +14,8 @@
 //!
 //! It gives up (`Inconclusive`, with the reason and location) on what it cannot enumerate
 //! or model: inputs it would have to enumerate beyond 256 values (wide inputs are symbols
-//! with intervals, see `symbolic`), reads of values never written,
-//! floating point, memory outside its object, unknown library calls, thread-local storage,
+//! with intervals, see `symbolic`), reads of values never written, nondeterministic
+//! floats (concrete ones it computes, `exec::float`), memory outside its object, unknown library calls, thread-local storage,
 //! more than 64 threads; and on its time and state limits. Then the bounded checker's
 //! answer stands alone.
 //!

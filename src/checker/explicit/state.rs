@@ -21,10 +21,17 @@ pub const TID_BASE: u32 = 0x7000_0000;
 /// (1, 2, 4 or 8 bytes) where it is stored in an object.
 pub const SYM_BASE: u32 = 0x6000_0000;
 
-/// Whether a provenance tag names an object (not nothing, an input, a thread or a
-/// function).
+/// The tags of a `float` and a `double` value (`v` holds its IEEE bits) while it is a
+/// value: memory keeps only the bits, and a load of a floating type tags them again. The
+/// tag is what makes a float's truth IEEE's (`-0.0` is false) and keeps integer
+/// arithmetic, which refuses tagged operands, off its bits.
+pub const F32_TAG: u32 = 0x5FFF_FFF0;
+pub const F64_TAG: u32 = 0x5FFF_FFF1;
+
+/// Whether a provenance tag names an object (not nothing, a float, an input, a thread or
+/// a function).
 pub fn is_object(prov: u32) -> bool {
-    prov != 0 && prov < SYM_BASE
+    prov != 0 && prov < F32_TAG
 }
 
 /// The input a provenance tag names, with the stored width code (log2 of its bytes).
@@ -52,7 +59,47 @@ impl Val {
         Val { v, prov: 0 }
     }
     pub fn truth(self) -> bool {
-        self.v != 0 || self.prov != 0
+        match self.as_float() {
+            Some(x) => x != 0.0,
+            None => self.v != 0 || self.prov != 0,
+        }
+    }
+    /// A `float` (32 bits) or `double` value.
+    pub fn float(bits: u32, x: f64) -> Val {
+        if bits == 32 {
+            Val {
+                v: i128::from((x as f32).to_bits()),
+                prov: F32_TAG,
+            }
+        } else {
+            Val {
+                v: i128::from(x.to_bits()),
+                prov: F64_TAG,
+            }
+        }
+    }
+    /// A float's bits read from memory as a value of the given width.
+    pub fn float_bits(bits: u32, v: i128) -> Val {
+        Val {
+            v,
+            prov: if bits == 32 { F32_TAG } else { F64_TAG },
+        }
+    }
+    /// The number a float value holds (a `float` widened exactly), if it is one.
+    pub fn as_float(self) -> Option<f64> {
+        match self.prov {
+            F32_TAG => Some(f64::from(f32::from_bits(self.v as u32))),
+            F64_TAG => Some(f64::from_bits(self.v as u64)),
+            _ => None,
+        }
+    }
+    /// The width of a float value: 32 or 64.
+    pub fn float_width(self) -> Option<u32> {
+        match self.prov {
+            F32_TAG => Some(32),
+            F64_TAG => Some(64),
+            _ => None,
+        }
     }
     /// A thread id as the program sees it (`pthread_t`): the id lives in the tag alone.
     pub fn thread(t: usize) -> Val {

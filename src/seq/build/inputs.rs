@@ -17,23 +17,33 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             return (vec![], b::nondet(ty, loc));
         };
         let tt = self.b.prog.types.clone();
+        // A float input is recorded as its bit pattern: its table holds the floats.
+        let float = match ty.resolve(&tt) {
+            Type::Float(k) => crate::checker::builtin::float::bits(*k),
+            _ => None,
+        };
         let (table, len) = match self.b.input_tables.get(&(self.k, id)) {
             Some(t) => *t,
             None => {
                 let n = values.iter().map(|(o, _)| *o).max().unwrap_or(0) as usize;
+                let elem = match float {
+                    Some(_) => ty.unqualified().clone(),
+                    None => Type::Int(IntKind::LongLong),
+                };
                 let mut items = Vec::new();
                 for (o, v) in &values {
+                    let value = match float {
+                        Some(bits) => float_constant(*v as u64, bits, &elem),
+                        None => Expr::int(*v, Type::Int(IntKind::LongLong), Loc::SYNTH),
+                    };
                     items.push(InitItem {
                         path: vec![Designator::Index(u64::from(o.saturating_sub(1)))],
-                        init: Init::Expr(Expr::int(*v, Type::Int(IntKind::LongLong), Loc::SYNTH)),
+                        init: Init::Expr(value),
                     });
                 }
                 let g = self.b.prog.new_global(
                     &format!("__seq_input{}_{}", self.k, id.0),
-                    Type::Array(
-                        Box::new(Type::Int(IntKind::LongLong)),
-                        Some(n.max(1) as u64),
-                    ),
+                    Type::Array(Box::new(elem), Some(n.max(1) as u64)),
                     Some(Init::List(items)),
                     Loc::SYNTH,
                 );
@@ -88,6 +98,33 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             _ => (vec![], e),
         }
     }
+}
+
+/// The float of type `ty` whose bit pattern is `u`: its decimal constant, or `0.0 / 0.0`
+/// and `±1.0 / 0.0` for a NaN and the infinities (constant expressions gcc folds).
+fn float_constant(u: u64, bits: u32, ty: &Type) -> Expr {
+    use crate::checker::builtin::float::decimal_text;
+    let lit = |t: &str| Expr::new(ExprKind::Float(t.to_string()), ty.clone(), Loc::SYNTH);
+    if let Some(t) = decimal_text(u, bits) {
+        return lit(&t);
+    }
+    let x = if bits == 32 {
+        f64::from(f32::from_bits(u as u32))
+    } else {
+        f64::from_bits(u)
+    };
+    let num = if x.is_nan() {
+        lit("0.0")
+    } else if x < 0.0 {
+        lit("-1.0")
+    } else {
+        lit("1.0")
+    };
+    Expr::new(
+        ExprKind::Binary(BinOp::Div, Box::new(num), Box::new(lit("0.0"))),
+        ty.clone(),
+        Loc::SYNTH,
+    )
 }
 
 /// Element-wise nondet values for an uninitialized aggregate (small ones only).

@@ -912,6 +912,7 @@ fn inputs(execs: &[Exec], index: &StmtIndex) -> (Vec<InputValue>, Vec<InputStep>
             at: at.clone(),
             occurrence: *c,
             value,
+            text: None,
         });
         steps.push(InputStep {
             thread: e.thread,
