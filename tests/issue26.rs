@@ -58,6 +58,12 @@
 //! own `dirty_local3` test, which seqloc also answers right, does not take that path).
 //! ESBMC 8.4, which takes an undefined function as nondeterministic by default, agrees
 //! with `undefined_nondet_{fail,ok}.c` (`--context-bound 3`).
+//!
+//! Floats with the real tools (by hand, 2026-12-03, ESBMC 8.4 and CBMC 6.6):
+//! `float_account_fail.c` fails with both and is localized with line 15 among the
+//! candidates; `float_input_fail.c` too, with line 11 first — once the dialects declared
+//! `nondet_double()` (an undeclared one was C89's `int`, and CBMC answered "no failure")
+//! and CBMC's trace gave a float input as its bit pattern (before, its replay failed).
 
 mod common;
 

@@ -335,6 +335,12 @@ fn render_value(value: &Value) -> (String, Option<i128>) {
                 .unwrap_or_default();
             (text, int)
         }
+        // A float's number is its IEEE bit pattern, as the built-in checker records a
+        // float input (`seq::schedule::InputValue::value`).
+        Some("float") => {
+            let bits = str_of("binary").and_then(|b| int_from_binary(b, false));
+            (data_text().unwrap_or_default(), bits)
+        }
         Some("boolean") => {
             let truth = match map.get("data") {
                 Some(Value::Bool(b)) => Some(*b),

@@ -601,8 +601,10 @@ fn json_values() {
         ("x!0@1".into(), None)
     );
     assert_eq!(
-        v(r#"{"binary": "0100000000010000", "data": "2.5f", "name": "float", "width": 32}"#),
-        ("2.5f".into(), None)
+        v(
+            r#"{"binary": "01000000001000000000000000000000", "data": "2.5f", "name": "float", "width": 32}"#
+        ),
+        ("2.5f".into(), Some(i128::from(2.5f32.to_bits())))
     );
     assert_eq!(
         v(
