@@ -14,6 +14,8 @@ char nondet_char(void);
 unsigned char nondet_uchar(void);
 _Bool nondet_bool(void);
 void *nondet_pointer(void);
+float nondet_float(void);
+double nondet_double(void);
 union pthread_attr_t;
 
 typedef unsigned long pthread_t; /* /usr/include/x86_64-linux-gnu/bits/pthreadtypes.h:27 */

@@ -14,6 +14,8 @@ char nondet_char(void);
 unsigned char nondet_uchar(void);
 _Bool nondet_bool(void);
 void *nondet_pointer(void);
+float nondet_float(void);
+double nondet_double(void);
 struct __pthread_internal_list;
 struct __pthread_mutex_s;
 union __anon17;
