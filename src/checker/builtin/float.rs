@@ -182,14 +182,19 @@ pub fn to_int(x: &BV, signed: bool, width: u32) -> R<BV> {
     })
 }
 
-/// A float's bit pattern as C would print it with `%g`-like brevity: the shortest text
-/// that reads back as the same value (`0.1`, `201`, `-0`, `nan`, `inf`).
-pub fn render_bits(u: u64, bits: u32) -> String {
-    let x = if bits == 32 {
+/// The number a 32- or 64-bit pattern stands for (a `float` widened exactly).
+pub fn value_of_bits(u: u64, bits: u32) -> f64 {
+    if bits == 32 {
         f64::from(f32::from_bits(u as u32))
     } else {
         f64::from_bits(u)
-    };
+    }
+}
+
+/// A float's bit pattern as C would print it with `%g`-like brevity: the shortest text
+/// that reads back as the same value (`0.1`, `201`, `-0`, `nan`, `inf`).
+pub fn render_bits(u: u64, bits: u32) -> String {
+    let x = value_of_bits(u, bits);
     if x.is_nan() {
         "nan".into()
     } else if x.is_infinite() {
@@ -220,11 +225,7 @@ pub fn c_text(u: u64, bits: u32) -> String {
     match decimal_text(u, bits) {
         Some(t) => format!("{t}{suffix}"),
         None => {
-            let x = if bits == 32 {
-                f64::from(f32::from_bits(u as u32))
-            } else {
-                f64::from_bits(u)
-            };
+            let x = value_of_bits(u, bits);
             if x.is_nan() {
                 format!("(0.0{suffix} / 0.0{suffix})")
             } else if x < 0.0 {

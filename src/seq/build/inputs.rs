@@ -103,16 +103,12 @@ impl<'a, 'b> SlotGen<'a, 'b> {
 /// The float of type `ty` whose bit pattern is `u`: its decimal constant, or `0.0 / 0.0`
 /// and `±1.0 / 0.0` for a NaN and the infinities (constant expressions gcc folds).
 fn float_constant(u: u64, bits: u32, ty: &Type) -> Expr {
-    use crate::checker::builtin::float::decimal_text;
+    use crate::checker::builtin::float::{decimal_text, value_of_bits};
     let lit = |t: &str| Expr::new(ExprKind::Float(t.to_string()), ty.clone(), Loc::SYNTH);
     if let Some(t) = decimal_text(u, bits) {
         return lit(&t);
     }
-    let x = if bits == 32 {
-        f64::from(f32::from_bits(u as u32))
-    } else {
-        f64::from_bits(u)
-    };
+    let x = value_of_bits(u, bits);
     let num = if x.is_nan() {
         lit("0.0")
     } else if x < 0.0 {
