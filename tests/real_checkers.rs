@@ -721,3 +721,65 @@ fn unmodelled_primitives_are_searched_by_the_builtin_checker_and_localized_by_th
     ]);
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
 }
+
+/// A checker whose search of the multi-threaded program is slow: this wrapper runs the
+/// real one on programs without threads (the sequential programs seqloc localizes with)
+/// and sleeps on the others, as ESBMC's search does on `wronglock_bad` for minutes. Once
+/// the checker has searched alone for a quarter of the time limit, the built-in search
+/// joins it; its failing interleaving stops the checker's run, the real checker localizes
+/// along it, and the report says whose interleaving it was. With `--raw` the checker's own
+/// search is all there is, and its time limit is the answer.
+#[test]
+fn a_slow_checker_is_joined_by_the_builtin_search() {
+    use std::os::unix::fs::PermissionsExt;
+    for kind in ["esbmc", "cbmc"] {
+        let Some(exe) = checker(kind) else { return };
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let slow = tmp.path().join(kind);
+        std::fs::write(
+            &slow,
+            format!(
+                "#!/bin/sh\nfor a in \"$@\"; do\n  case \"$a\" in\n    *.c) if grep -q 'pthread_create *(' \"$a\"; then exec sleep 600; fi ;;\n  esac\ndone\nexec '{}' \"$@\"\n",
+                exe.display()
+            ),
+        )
+        .expect("write the wrapper");
+        std::fs::set_permissions(&slow, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        let task = "concbugs/histogram_lost_update";
+        let (faulty, _) = truth(task);
+        let file = root().join("benchmarks").join(format!("{task}.c"));
+        let run = |timeout: &str, extra: &[&str]| {
+            let mut args = vec![
+                "localize",
+                file.to_str().unwrap_or_default(),
+                "--checker",
+                kind,
+                "--checker-path",
+                slow.to_str().unwrap_or_default(),
+                "--property",
+                "unreach-call",
+                "--format",
+                "json",
+                "--timeout",
+                timeout,
+            ];
+            args.extend_from_slice(extra);
+            seqloc(&args)
+        };
+        let r = run("60", &[]);
+        assert_eq!(r.code, 1, "{kind}:\n{}\n{}", r.stdout, r.stderr);
+        assert!(
+            reason(&r).contains("searching beside it"),
+            "{kind}: {}",
+            reason(&r)
+        );
+        let got = candidate_lines(&r.json);
+        assert!(
+            got.iter().any(|l| faulty.contains(l)),
+            "{kind}: candidates {got:?}, faulty lines {faulty:?}\n{}",
+            r.stdout
+        );
+        let r = run("8", &["--raw"]);
+        assert_eq!(r.code, 3, "{kind} --raw:\n{}\n{}", r.stdout, r.stderr);
+    }
+}

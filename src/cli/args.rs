@@ -192,7 +192,8 @@ pub struct CheckerArgs {
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
     pub memory_limit: Option<u64>,
     /// Run the external checker on the file as written, not on seqloc's version with
-    /// every shared read and write as its own statement (for comparison)
+    /// every shared read and write as its own statement, and let its search alone find the
+    /// failing interleaving (for comparison)
     #[arg(long)]
     pub raw: bool,
     /// Keep temporary files (and print where they are)

@@ -48,6 +48,7 @@ pub fn check_options(b: &BoundArgs, props: Properties, secs: Option<f64>) -> Che
         explore: !b.no_explore,
         fewest_rounds: false,
         framework: seqloc::seq::Framework::builtin(),
+        stop: None,
     }
 }
 

@@ -52,6 +52,9 @@ pub struct CheckOptions {
     /// Table II's rules and the framework (`--rules`, `--templates`): the search
     /// sequentializes with them as the replay does.
     pub framework: crate::seq::Framework,
+    /// Set from outside to end the search as a time limit would (a checker searching beside
+    /// it answered first); its outcome is then not wanted.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// Bounds the user gave (rounds, `--context-switches` as rounds, `--max-rounds`;
@@ -98,6 +101,7 @@ impl Default for CheckOptions {
             explore: true,
             fewest_rounds: false,
             framework: crate::seq::Framework::builtin(),
+            stop: None,
         }
     }
 }
@@ -253,9 +257,10 @@ fn search(
         let over = AtomicBool::new(false);
         let watching = AtomicBool::new(true);
         return std::thread::scope(|s| {
-            if let Some(mb) = user.memory_mb {
+            if user.memory_mb.is_some() || opts.stop.is_some() {
                 let (watching, over, ctl, handle) = (&watching, &over, &ctl, &handle);
-                s.spawn(move || watch_memory(mb, watching, over, ctl, || handle.interrupt()));
+                let (mb, stop) = (user.memory_mb, opts.stop.as_deref());
+                s.spawn(move || watch(mb, stop, watching, over, ctl, || handle.interrupt()));
             }
             let out = deepen(prep, opts, &ctl, user);
             watching.store(false, Ordering::SeqCst);
@@ -318,9 +323,10 @@ fn search(
     let over = AtomicBool::new(false);
     let watching = AtomicBool::new(true);
     std::thread::scope(|s| {
-        if let Some(mb) = user.memory_mb {
+        if user.memory_mb.is_some() || opts.stop.is_some() {
             let (watching, over, ctl, handle) = (&watching, &over, &ctl, &handle);
-            s.spawn(move || watch_memory(mb, watching, over, ctl, || handle.interrupt()));
+            let (mb, stop) = (user.memory_mb, opts.stop.as_deref());
+            s.spawn(move || watch(mb, stop, watching, over, ctl, || handle.interrupt()));
         }
         // The explorer recurses over expressions as the front end does (see STACK_BYTES);
         // without a thread for it, the bounded search answers alone.
@@ -490,20 +496,23 @@ fn search(
     })
 }
 
-/// Polls the process's resident memory while `watching`; past `mb` it stops the search
-/// as a time limit would (the explorer cancelled, the solvers interrupted) and says so in
-/// `over`. A watchdog rather than `RLIMIT_AS`: an allocation refused by the kernel aborts
-/// the process (Rust) or throws inside Z3, and the user would get no answer at all.
-fn watch_memory(
-    mb: u64,
+/// Polls the process's resident memory and `stop` while `watching`; past `mb`, or once
+/// `stop` is set, it stops the search as a time limit would (the explorer cancelled, the
+/// solvers interrupted), saying in `over` when memory was the reason. A watchdog rather
+/// than `RLIMIT_AS`: an allocation refused by the kernel aborts the process (Rust) or
+/// throws inside Z3, and the user would get no answer at all.
+fn watch(
+    mb: Option<u64>,
+    stop: Option<&AtomicBool>,
     watching: &AtomicBool,
     over: &AtomicBool,
     ctl: &Control,
     interrupt: impl FnOnce(),
 ) {
     while watching.load(Ordering::SeqCst) {
-        if resident_mb().is_some_and(|r| r > mb) {
-            over.store(true, Ordering::SeqCst);
+        let full = mb.is_some_and(|mb| resident_mb().is_some_and(|r| r > mb));
+        if full || stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
+            over.store(full, Ordering::SeqCst);
             ctl.cancel.store(true, Ordering::SeqCst);
             ctl.stop_replay();
             ctl.gate.close(interrupt);

@@ -4,6 +4,8 @@
 //! the program.
 
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::check::{self, CheckOptions};
@@ -89,7 +91,19 @@ impl Backstop for EngineBackstop<'_> {
         bounds: &Bounds,
         time: Option<Duration>,
     ) -> Result<CheckOutcome, String> {
-        let opts = CheckOptions {
+        check::check(self.prep, &self.options(properties, bounds, time)).map_err(|e| e.to_string())
+    }
+}
+
+impl EngineBackstop<'_> {
+    /// The built-in search's options within the driver's bounds.
+    fn options(
+        &self,
+        properties: Properties,
+        bounds: &Bounds,
+        time: Option<Duration>,
+    ) -> CheckOptions {
+        CheckOptions {
             rounds: bounds.context_bound.map(|k| k + 1),
             max_rounds: bounds.max_context_bound.max(1) + 1,
             unwind: bounds.unwind,
@@ -107,9 +121,53 @@ impl Backstop for EngineBackstop<'_> {
             explore: true,
             fewest_rounds: true,
             framework: self.framework.clone(),
-        };
-        check::check(self.prep, &opts).map_err(|e| e.to_string())
+            stop: None,
+        }
     }
+}
+
+/// The checker's search runs alone this long, at most: a program it answers within it
+/// is its own to answer, with its own counterexample.
+const ALONE_AT_MOST: Duration = Duration::from_secs(30);
+
+/// How long the checker searches alone before the built-in search joins it: a quarter of
+/// the time limit, and at most [`ALONE_AT_MOST`].
+fn alone_for(timeout: Option<Duration>) -> Duration {
+    timeout.map_or(ALONE_AT_MOST, |t| (t / 4).min(ALONE_AT_MOST))
+}
+
+/// The built-in search beside the checker's: it starts once the checker has searched
+/// alone for [`alone_for`], with half of the time then left (the localization needs the
+/// rest), and a failure it finds (replayed by it) sets `found`, which stops the checker.
+/// `done` ends the wait or the search once the checker answered.
+fn beside(
+    backstop: &EngineBackstop,
+    props: Properties,
+    bounds: &Bounds,
+    deadline: Option<Instant>,
+    alone: Duration,
+    done: &Arc<AtomicBool>,
+    found: &AtomicBool,
+) -> Option<CheckOutcome> {
+    let start = Instant::now() + alone;
+    while Instant::now() < start {
+        if done.load(Ordering::SeqCst) {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let time = deadline.map(|d| d.saturating_duration_since(Instant::now()) / 2);
+    let opts = CheckOptions {
+        stop: Some(done.clone()),
+        ..backstop.options(props, bounds, time)
+    };
+    let out = check::check(backstop.prep, &opts).ok()?;
+    let failed = matches!(out.verdict, Verdict::Failure | Verdict::Deadlock);
+    if !failed || out.counterexample.is_none() || done.load(Ordering::SeqCst) {
+        return None;
+    }
+    found.store(true, Ordering::SeqCst);
+    Some(out)
 }
 
 /// `seqloc check` with ESBMC or CBMC: the deepening of [`super::deepen`] over one checker
@@ -147,8 +205,76 @@ pub fn check(
         deadline: ext.deadline(),
         timeout: ext.cfg.timeout,
     };
-    let mut probing = ext.probing(prep, input, props, bounds, &backstop, log)?;
-    let mut out = deepen(&mut probing, &plan, &Alone)?;
+    // A portfolio for the failing interleaving, unless the checker's own answer was asked
+    // for (`--raw`): where the checker's search is slow (ESBMC on `wronglock_bad` reaches
+    // 150 s; the built-in search finds the failure in moments), the built-in search joins
+    // it, and the first failure found is the one the checker localizes along (the
+    // sequential programs have no threads to search).
+    let raw = ext.cfg.raw;
+    let alone = alone_for(ext.cfg.timeout);
+    let deadline = ext.deadline();
+    let done = Arc::new(AtomicBool::new(false));
+    let found = Arc::new(AtomicBool::new(false));
+    ext.supersede_with((!raw).then(|| found.clone()));
+    let (searched, stand_in) = std::thread::scope(|s| {
+        // The built-in search recurses over expressions as the front end does.
+        let helper = (!raw)
+            .then(|| {
+                std::thread::Builder::new()
+                    .stack_size(crate::STACK_BYTES)
+                    .spawn_scoped(s, || {
+                        beside(&backstop, props, bounds, deadline, alone, &done, &found)
+                    })
+                    .ok()
+            })
+            .flatten();
+        let searched = ext
+            .probing(prep, input, props, bounds, &backstop, log)
+            .and_then(|mut probing| {
+                let out = deepen(&mut probing, &plan, &Alone)?;
+                if out.verdict == Verdict::NoFailureWithinBounds {
+                    log(
+                        0,
+                        &format!(
+                            "context bound reached: {}",
+                            probing.bounds_text(&out.bounds)
+                        ),
+                    );
+                }
+                Ok(out)
+            });
+        done.store(true, Ordering::SeqCst);
+        let stand_in = helper.and_then(|h| h.join().ok()).flatten();
+        (searched, stand_in)
+    });
+    ext.supersede_with(None);
+    let found_by_checker = searched.as_ref().is_ok_and(|o| o.counterexample.is_some());
+    let mut out = match stand_in {
+        Some(mut out) if !found_by_checker => {
+            let label = ext.cfg.kind.label();
+            let why = match &searched {
+                Err(ExternalError::Superseded { .. }) | Ok(_) => {
+                    format!("{label} had found no failure after {} s", alone.as_secs())
+                }
+                Err(e) => format!("{label} gave no answer ({e})"),
+            };
+            log(
+                0,
+                &format!(
+                    "{why}; seqloc's built-in checker, searching beside it, found a failing interleaving first"
+                ),
+            );
+            let note = format!(
+                "{why}; the failing interleaving was found by seqloc's built-in checker, searching beside it from then on, and {label} ran on the sequential programs built from it (--raw: {label}'s own search only)"
+            );
+            out.reason = Some(match out.reason.take() {
+                Some(r) => format!("{note}; {r}"),
+                None => note,
+            });
+            out
+        }
+        _ => searched?,
+    };
     // The user's switch bound holds whatever the checker's own context bound counted.
     if let (Some(k), Some(cex)) = (bounds.max_switches, &out.counterexample) {
         let n = cex.context_switches();
@@ -162,15 +288,6 @@ pub fn check(
             out.verdict = Verdict::Unknown;
             out.counterexample = None;
         }
-    }
-    if out.verdict == Verdict::NoFailureWithinBounds {
-        log(
-            0,
-            &format!(
-                "context bound reached: {}",
-                probing.bounds_text(&out.bounds)
-            ),
-        );
     }
     Ok(out)
 }

@@ -11,6 +11,8 @@
 //! ([`stand_in`]).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::flags::{self, RunFlags};
@@ -99,6 +101,9 @@ pub struct External {
     deadline: Option<Instant>,
     /// Checker processes started.
     pub runs: u32,
+    /// Set when a search beside the checker answered first: the run in progress is
+    /// stopped and no other starts ([`ExternalError::Superseded`]).
+    superseded: Option<Arc<AtomicBool>>,
 }
 
 impl External {
@@ -129,6 +134,7 @@ impl External {
             _guard: guard,
             deadline,
             runs: 0,
+            superseded: None,
         };
         ext.version = ext.detect_version(log)?;
         log(
@@ -193,6 +199,7 @@ impl External {
             // version under a small one, and the report names the version.
             memory_mb: None,
             tag: "version".into(),
+            superseded: None,
         };
         log(1, &format!("running: {}", self.shell_line(&spec)));
         let out = process::run(&spec)?;
@@ -299,6 +306,7 @@ impl External {
             timeout,
             memory_mb: self.cfg.memory_mb,
             tag: tag.to_string(),
+            superseded: self.superseded.clone(),
         };
         let line = self.shell_line(&spec);
         log(1, &format!("running: {line}"));
@@ -523,6 +531,12 @@ impl External {
             )),
             Kind::Cbmc => None,
         }
+    }
+
+    /// A flag that, once set, stops the checker's runs ([`ExternalError::Superseded`]);
+    /// `None` lets them run to their end again.
+    pub fn supersede_with(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.superseded = flag;
     }
 
     /// When the whole analysis must end.

@@ -109,6 +109,8 @@ pub enum ExternalError {
         "interrupted by signal {signal} while the checker ran; the checker's process group was stopped"
     )]
     Interrupted { signal: i32, command: String },
+    #[error("the checker was stopped: seqloc's built-in checker found the failure first")]
+    Superseded { command: String },
     #[error("{checker} reached the time limit ({secs:.1} s) {during}")]
     Timeout {
         checker: String,
@@ -150,6 +152,7 @@ impl ExternalError {
             | ExternalError::Io { command, .. }
             | ExternalError::Timeout { command, .. }
             | ExternalError::Interrupted { command, .. }
+            | ExternalError::Superseded { command, .. }
             | ExternalError::OutOfMemory { command, .. }
             | ExternalError::Crashed { command, .. }
             | ExternalError::Unreadable { command, .. } => Some(command),

@@ -13,7 +13,8 @@ use std::fs::File;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicI32, Ordering as AtomicOrdering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
 use super::ExternalError;
@@ -30,6 +31,9 @@ pub struct RunSpec {
     pub memory_mb: Option<u64>,
     /// A short name for the output files (`cex-k2`), unique within `cwd`.
     pub tag: String,
+    /// Set when the run's answer is no longer wanted (the built-in search beside it found
+    /// the failure first): the run is stopped as at the time limit.
+    pub superseded: Option<Arc<AtomicBool>>,
 }
 
 /// What a finished (or killed) run left behind.
@@ -159,6 +163,14 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, ExternalError> {
     if let Some(signal) = stop_signal() {
         return Err(ExternalError::Interrupted { signal, command });
     }
+    let superseded = || {
+        spec.superseded
+            .as_ref()
+            .is_some_and(|s| s.load(AtomicOrdering::SeqCst))
+    };
+    if superseded() {
+        return Err(ExternalError::Superseded { command });
+    }
     let out_path = spec.cwd.join(format!("{}.stdout", spec.tag));
     let err_path = spec.cwd.join(format!("{}.stderr", spec.tag));
     let io_err = |what: &str, e: std::io::Error| ExternalError::Io {
@@ -217,8 +229,8 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, ExternalError> {
             Err(e) => return Err(io_err("cannot wait for the checker", e)),
         }
         let stop = stop_signal();
-        if stop.is_some() || deadline.is_some_and(|d| Instant::now() >= d) {
-            timed_out = stop.is_none();
+        if stop.is_some() || superseded() || deadline.is_some_and(|d| Instant::now() >= d) {
+            timed_out = stop.is_none() && !superseded();
             kill_group(pgid, libc::SIGTERM);
             let grace_end = Instant::now() + GRACE;
             let status = loop {
@@ -246,6 +258,9 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, ExternalError> {
     kill_group(pgid, libc::SIGKILL);
     if let Some(signal) = stop_signal() {
         return Err(ExternalError::Interrupted { signal, command });
+    }
+    if superseded() {
+        return Err(ExternalError::Superseded { command });
     }
     let elapsed = t0.elapsed();
     let read = |p: &Path| {
@@ -329,6 +344,7 @@ mod tests {
             cwd: dir.to_path_buf(),
             timeout,
             memory_mb: None,
+            superseded: None,
             tag: "t".into(),
         }
     }
@@ -375,6 +391,27 @@ mod tests {
         assert!(out.timed_out);
         assert!(t0.elapsed() < Duration::from_secs(10));
         assert_eq!(out.stdout, "started\n");
+    }
+
+    #[test]
+    fn a_superseded_run_is_stopped_and_says_so() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let flag = Arc::new(AtomicBool::new(false));
+        let mut s = spec(dir.path(), "sleep 30 & echo started; wait", None);
+        s.superseded = Some(flag.clone());
+        let setter = {
+            let flag = flag.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(300));
+                flag.store(true, AtomicOrdering::SeqCst);
+            })
+        };
+        let err = run(&s).expect_err("superseded");
+        setter.join().expect("setter");
+        assert!(matches!(err, ExternalError::Superseded { .. }), "{err}");
+        // Already superseded: it does not start.
+        let err = run(&s).expect_err("superseded");
+        assert!(matches!(err, ExternalError::Superseded { .. }), "{err}");
     }
 
     #[test]
