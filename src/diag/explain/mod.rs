@@ -13,7 +13,6 @@ use crate::cex::{Counterexample, ViolationKind};
 use crate::instrument::Instrumented;
 use crate::instrument::{Change, Finding};
 use crate::instrument::{SiteKind, Target};
-use crate::ir::print::expr_in_source_terms;
 use crate::ir::*;
 
 #[derive(Clone, Debug)]
@@ -195,6 +194,8 @@ pub struct Explainer<'a> {
     atomic_body: std::collections::HashSet<StmtId>,
     /// The function (its index) each statement belongs to.
     function: HashMap<StmtId, usize>,
+    /// seqloc's temporaries as the expressions they copy (`crate::ir::print::temp_origins`).
+    origins: HashMap<crate::ir::VarId, String>,
 }
 
 impl<'a> Explainer<'a> {
@@ -229,6 +230,7 @@ impl<'a> Explainer<'a> {
             stmts,
             atomic_body,
             function,
+            origins: crate::ir::print::temp_origins(normalized),
         }
     }
 
@@ -790,13 +792,16 @@ impl<'a> Explainer<'a> {
     }
 
     fn expr_text(&self, e: &Expr) -> String {
-        expr_in_source_terms(self.normalized, e)
+        crate::ir::print::expr_in_source_terms_with(self.normalized, e, &self.origins)
     }
 
     /// An lvalue as a person names it: `x`, `buf[]`, `*p`, `s.count`.
     fn lvalue_text(&self, e: &Expr) -> String {
         match &e.kind {
-            ExprKind::Var(v) => self.normalized.var(*v).shown_name().to_string(),
+            ExprKind::Var(v) => match self.origins.get(v) {
+                Some(o) => o.clone(),
+                None => self.normalized.var(*v).shown_name().to_string(),
+            },
             ExprKind::Index(b, _) => match &b.kind {
                 ExprKind::Decay(a) => format!("{}[]", self.lvalue_text(a)),
                 _ => format!("{}[]", self.expr_text(b)),
@@ -1054,5 +1059,45 @@ mod tests {
         // Past the end or on a blank rest: unchanged.
         assert_eq!(snap_column("x;   ", 4), 4);
         assert_eq!(snap_column("", 1), 1);
+    }
+
+    /// Normalization reads a shared pointer into a temporary (`__t = shared_box;
+    /// __t->count = ...`); what a person reads is the expression written.
+    #[test]
+    fn a_temporary_is_named_as_the_expression_it_copies() {
+        use crate::ir::{ExprKind, StmtKind};
+        let prog = crate::frontend::load_text(
+            "t.c",
+            "struct box { int count; struct box *next; };\n\
+             struct box *shared_box;\n\
+             void *worker(void *arg) {\n\
+             \x20 shared_box->count = shared_box->count + 1;\n\
+             \x20 shared_box->next->count = 2;\n\
+             \x20 return arg;\n}\n\
+             int main(void) { return 0; }\n",
+            crate::ir::DataModel::Lp64,
+        )
+        .expect("parses");
+        let prep = crate::passes::Prepared::new(prog);
+        let n = &prep.normalized;
+        let origins = crate::ir::print::temp_origins(n);
+        let worker = n.func_named("worker").expect("worker");
+        let mut written = Vec::new();
+        crate::ir::visit::each_stmt(n.func(worker).body.as_ref().expect("body"), &mut |s| {
+            if let StmtKind::Expr(e) = &s.kind
+                && let ExprKind::Assign(l, _) = &e.kind
+            {
+                written.push(crate::ir::print::expr_in_source_terms_with(n, l, &origins));
+            }
+        });
+        assert!(
+            written.contains(&"shared_box->count".to_string()),
+            "{written:?}"
+        );
+        assert!(
+            written.contains(&"shared_box->next->count".to_string()),
+            "{written:?}"
+        );
+        assert!(written.iter().all(|w| !w.contains("__t")), "{written:?}");
     }
 }

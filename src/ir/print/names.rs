@@ -106,6 +106,9 @@ impl<'a> Printer<'a> {
 
     pub(super) fn var_name(&self, v: VarId) -> String {
         if self.source_names {
+            if let Some(o) = self.origins.and_then(|o| o.get(&v)) {
+                return o.clone();
+            }
             if let Some(var) = self.prog.vars.get(v.0 as usize) {
                 return var.shown_name().to_string();
             }

@@ -53,6 +53,10 @@ pub(super) struct Printer<'a> {
     /// Variables printed by the names the user's source gives them (`t` for a thread's
     /// copy `t_1`): for what a person reads, never for a program a compiler reads.
     pub(super) source_names: bool,
+    /// With `source_names`: seqloc's temporaries printed as the expression they were
+    /// copied from (`__t` as `shared_box`), each a postfix expression, so that `__t->n`
+    /// reads `shared_box->n` as the user wrote it.
+    pub(super) origins: Option<&'a HashMap<VarId, String>>,
 }
 
 impl<'a> Printer<'a> {
@@ -89,6 +93,7 @@ impl<'a> Printer<'a> {
             goto_targets: HashSet::new(),
             omitted: Vec::new(),
             source_names: false,
+            origins: None,
         };
         p.assign_tags();
         p
