@@ -262,7 +262,9 @@ fn search(
                 let (mb, stop) = (user.memory_mb, opts.stop.as_deref());
                 s.spawn(move || watch(mb, stop, watching, over, ctl, || handle.interrupt()));
             }
+            let on_panic = OnPanic(|| watching.store(false, Ordering::SeqCst));
             let out = deepen(prep, opts, &ctl, user);
+            drop(on_panic);
             watching.store(false, Ordering::SeqCst);
             let mut out = out?;
             stopped_out(&mut out, user, over.load(Ordering::SeqCst));
@@ -415,7 +417,16 @@ fn search(
                 }
                 (r, replayed, beyond)
             });
+        // A panic in the bounded search must not leave the explorer waiting for it for
+        // ever (the scope joins the explorer before the panic goes on).
+        let on_panic = OnPanic(|| {
+            ctl.bmc_done.store(true, Ordering::SeqCst);
+            ctl.cancel.store(true, Ordering::SeqCst);
+            ctl.stop_replay();
+            watching.store(false, Ordering::SeqCst);
+        });
         let bmc = deepen(prep, opts, &ctl, user);
+        drop(on_panic);
         if let Ok(o) = &bmc {
             if matches!(o.verdict, Verdict::Failure | Verdict::Deadlock) {
                 ctl.bmc_failed.store(true, Ordering::SeqCst);
@@ -494,6 +505,18 @@ fn search(
         stopped_out(&mut out, user, over.load(Ordering::SeqCst));
         Ok(out)
     })
+}
+
+/// Runs its closure when dropped while the thread panics: what a scope's other threads
+/// wait for is released, so that the scope can join them and the panic go on.
+pub(crate) struct OnPanic<F: FnMut()>(pub(crate) F);
+
+impl<F: FnMut()> Drop for OnPanic<F> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            (self.0)()
+        }
+    }
 }
 
 /// Polls the process's resident memory and `stop` while `watching`; past `mb`, or once
@@ -808,4 +831,31 @@ fn bounds_given(user: UserBounds) -> String {
         parts.push(crate::words::count(t, "thread"));
     }
     parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn on_panic_runs_only_while_unwinding() {
+        let released = AtomicBool::new(false);
+        drop(OnPanic(|| released.store(true, Ordering::SeqCst)));
+        assert!(!released.load(Ordering::SeqCst));
+        // A scope whose main thread panics while another waits for it: the waiter is
+        // released and the scope ends with the panic instead of hanging.
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            std::thread::scope(|s| {
+                s.spawn(|| {
+                    while !released.load(Ordering::SeqCst) {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                });
+                let _guard = OnPanic(|| released.store(true, Ordering::SeqCst));
+                panic!("the bounded search failed");
+            })
+        }));
+        assert!(r.is_err());
+        assert!(released.load(Ordering::SeqCst));
+    }
 }

@@ -228,6 +228,7 @@ pub fn check(
                     .ok()
             })
             .flatten();
+        let on_panic = check::OnPanic(|| done.store(true, Ordering::SeqCst));
         let searched = ext
             .probing(prep, input, props, bounds, &backstop, log)
             .and_then(|mut probing| {
@@ -243,6 +244,7 @@ pub fn check(
                 }
                 Ok(out)
             });
+        drop(on_panic);
         done.store(true, Ordering::SeqCst);
         let stand_in = helper.and_then(|h| h.join().ok()).flatten();
         (searched, stand_in)
