@@ -5,7 +5,7 @@ checker runs, time), and ESBMC alone on the raw file (`check --raw`: does the ch
 the bug without seqloc's split program?). The checkers come from PATH (`make bench-checkers`
 puts .checkers/bin first).
 
-Usage: scripts/checker_table.py [--timeout SECS] [--jobs N] [--only SUBSTRING] [--correct N]
+Usage: scripts/checker_table.py [--timeout SECS] [--jobs N] [--only SUBSTRING,...] [--correct N]
                                [--json FILE] [--checkers esbmc,cbmc,raw]
 """
 import argparse, concurrent.futures, json, os, statistics, subprocess, time
@@ -14,7 +14,8 @@ root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 ap = argparse.ArgumentParser()
 ap.add_argument("--timeout", type=int, default=300)
 ap.add_argument("--jobs", type=int, default=1)
-ap.add_argument("--only", default="")
+ap.add_argument("--only", default="",
+                help="comma-separated substrings: only the tasks whose name holds one")
 ap.add_argument("--correct", type=int, default=-1,
                 help="only the first N correct benchmarks (default: all)")
 ap.add_argument("--json", default=os.path.join(root, "target/checker_table.json"))
@@ -66,7 +67,7 @@ jobs = []
 with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
     correct_left = args.correct
     for name, t in sorted(tasks.items()):
-        if args.only not in name:
+        if not any(o in name for o in args.only.split(",")):
             continue
         if t["expected_verdict"] is not False:
             if correct_left == 0:
