@@ -335,6 +335,60 @@ fn localization_rounds_read_the_diag_value() {
     assert!(!args.contains("--no-por"), "sequential rounds: {args}");
 }
 
+/// A checker run that fails after the first candidate (ESBMC's solver out of memory in a
+/// late round): the candidates found are kept and listed, and the reason names the round,
+/// the command and the checker's last lines; no error throws them away.
+#[test]
+fn a_checker_failing_in_a_later_round_keeps_the_candidates_found() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(fx) = fixtures() else { return };
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let prog = fx.join("programs/f01_race.c");
+    let sched = tmp.path().join("s.json");
+    let (exit, _, stderr) = seqloc(&[
+        "check",
+        prog.to_str().unwrap_or_default(),
+        "--emit-schedule",
+        sched.to_str().unwrap_or_default(),
+    ]);
+    assert_eq!(exit, 1, "{stderr}");
+    let e = fx.join("esbmc");
+    let script = tmp.path().join("esbmc");
+    let text = format!(
+        "#!/bin/sh\ncase \"$1\" in\n  --version) echo 'ESBMC version 7.9.0 64-bit x86_64 linux'; exit 0;;\n  diag.round1.c) cat '{e}/diag_f01.round1.stdout'; cat '{e}/diag_f01.round1.stderr' >&2; exit 1;;\n  diag.round2.c) echo 'ERROR: Out of memory' >&2; echo 'ERROR: SMT solver failed' >&2; exit 2;;\nesac\nexit 9\n",
+        e = e.display(),
+    );
+    std::fs::write(&script, text).expect("write");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let (exit, stdout, stderr) = seqloc(&[
+        "localize",
+        prog.to_str().unwrap_or_default(),
+        "--schedule",
+        sched.to_str().unwrap_or_default(),
+        "--checker",
+        "esbmc",
+        "--checker-path",
+        script.to_str().unwrap_or_default(),
+        "--json",
+    ]);
+    assert_eq!(exit, 1, "stdout: {stdout}\nstderr: {stderr}");
+    let j: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    let lines: Vec<u64> = j["candidates"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["kind"] == "value")
+        .filter_map(|c| c["line"].as_u64())
+        .collect();
+    assert_eq!(lines, vec![14], "{stdout}");
+    assert!(
+        stdout.contains("round 2")
+            && stdout.contains("Out of memory")
+            && stdout.contains("diag.round2.c"),
+        "{stdout}"
+    );
+}
+
 /// Whether a real checker is installed (on PATH, or named by `SEQLOC_<TOOL>`).
 fn installed(tool: &str) -> bool {
     std::env::var_os(format!("SEQLOC_{}", tool.to_uppercase())).is_some()

@@ -101,6 +101,23 @@ impl Oracle for Rounds<'_> {
             Err(ExternalError::Interrupted { .. }) => {
                 return Ok(Next::Stopped(Stop::Limit(Limit::Interrupted)));
             }
+            // After the first round the candidates found are the checker's answers to
+            // programs it ran: a later run that fails (ESBMC's solver out of memory on
+            // `stress/job_struct_wronglock` in round 7) ends the loop with them listed, the
+            // command and its last lines in the reason, rather than losing them to an error.
+            Err(e @ ExternalError::OutOfMemory { .. }) if round > 1 => {
+                (self.log)(0, &format!("round {round}: {e}"));
+                return Ok(Next::Stopped(Stop::Limit(Limit::Memory)));
+            }
+            Err(e @ (ExternalError::Crashed { .. } | ExternalError::Unreadable { .. }))
+                if round > 1 =>
+            {
+                let tail = e.tail().join(" | ");
+                return Ok(Next::Stopped(Stop::Undecided(format!(
+                    "{e} in round {round}, after the candidates listed (command: {}; its last lines: {tail})",
+                    e.command().unwrap_or_default()
+                ))));
+            }
             Err(e) => return Err(e.into()),
         };
         self.stats.solve_ms += t.elapsed().as_millis() as u64;
