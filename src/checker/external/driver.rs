@@ -902,12 +902,31 @@ impl BoundedSearch for Probing<'_> {
                         // A verdict seqloc cannot reproduce is the checker's word only; it
                         // has been wrong (false deadlocks, a self-join that waits for ever).
                         // With `--raw` the user asked for that word.
-                        Some(note) if !confirmed && !self.ext.cfg.raw => Probed::Undecided {
-                            reason: format!(
+                        // The built-in search looks for the failure once in its place: a
+                        // failure of its own, replayed, is one the checker can localize along.
+                        Some(note) if !confirmed && !self.ext.cfg.raw => {
+                            let reason = format!(
                                 "{note}; the {what} is not reported as a verdict (--raw reports the checker's own answer)"
-                            ),
-                            limit: None,
-                        },
+                            );
+                            if !self.stand_in_asked {
+                                log(
+                                    0,
+                                    &format!(
+                                        "{label}'s {what} does not replay; seqloc's built-in checker looks for a failing interleaving"
+                                    ),
+                                );
+                                let standing = format!(
+                                    "{note}; the failing interleaving was found by seqloc's built-in checker in its place, and {label} ran on the sequential programs built from it"
+                                );
+                                if let Ok(Ok(found)) = self.stand_in(standing) {
+                                    return Ok(found);
+                                }
+                            }
+                            Probed::Undecided {
+                                reason,
+                                limit: None,
+                            }
+                        }
                         note => Probed::Found {
                             cex: Box::new(cex),
                             notes: note.into_iter().collect(),

@@ -74,7 +74,7 @@ impl Probing<'_> {
     /// The built-in search for the failure, standing in for the checker: with half of the
     /// time left (the localization still needs the rest). A failure it finds (confirmed by
     /// its own replay) is the probe's, with `note`; otherwise its outcome.
-    fn stand_in(&mut self, note: String) -> Result<Result<Probe, CheckOutcome>, String> {
+    pub(super) fn stand_in(&mut self, note: String) -> Result<Result<Probe, CheckOutcome>, String> {
         self.stand_in_asked = true;
         let mut out =
             self.backstop
