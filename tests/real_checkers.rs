@@ -486,7 +486,12 @@ fn localize_own_with(name: &str, kind: &str, exe: &Path, property: &str) -> Run 
 
 /// `seqloc localize PROG --checker KIND` (JSON, 300 s).
 fn localize_file(prog: &Path, kind: &str, exe: &Path, property: &str) -> Run {
-    seqloc(&[
+    localize_file_with(prog, kind, exe, property, &[])
+}
+
+/// [`localize_file`] with `extra` arguments.
+fn localize_file_with(prog: &Path, kind: &str, exe: &Path, property: &str, extra: &[&str]) -> Run {
+    let mut args = vec![
         "localize",
         prog.to_str().unwrap_or_default(),
         "--checker",
@@ -499,7 +504,9 @@ fn localize_file(prog: &Path, kind: &str, exe: &Path, property: &str) -> Run {
         "json",
         "--timeout",
         "300",
-    ])
+    ];
+    args.extend_from_slice(extra);
+    seqloc(&args)
 }
 
 /// A failure ESBMC finds in one of the programs it used to miss or whose trace seqloc
@@ -572,10 +579,25 @@ fn cbmc_runs_end_before_an_atomic_section_not_inside_it() {
 /// In a deadlock every thread's last run goes on until it blocks: ESBMC 8 shows no
 /// pthread call, so a relocking thread's last shown step is before its call of the
 /// function that locks, and `main`'s before its `pthread_create` calls. Until 2026-11-28 the deadlock was
-/// "unconfirmed" (UNKNOWN).
+/// "unconfirmed" (UNKNOWN). `--alone`: ESBMC's own deadlock trace, not the built-in
+/// deadlock search's beside it.
 #[test]
 fn esbmc_deadlock_runs_end_where_threads_block() {
-    esbmc_localizes_own("relock_in_callee", "deadlock", &[13, 20, 22, 29]);
+    let Some(exe) = checker("esbmc") else { return };
+    let prog = root().join("tests/programs/esbmc_misses/relock_in_callee.c");
+    let r = localize_file_with(&prog, "esbmc", &exe, "deadlock", &["--alone"]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        !reason(&r).contains("built-in"),
+        "ESBMC's own deadlock: {}",
+        reason(&r)
+    );
+    let got = candidate_lines(&r.json);
+    assert!(
+        got.iter().any(|l| [13, 20, 22, 29].contains(l)),
+        "candidates {got:?}\n{}",
+        r.stdout
+    );
 }
 
 /// ESBMC 8 shows no step for `pthread_create`: a thread that runs was created, so its
@@ -779,7 +801,68 @@ fn a_slow_checker_is_joined_by_the_builtin_search() {
             "{kind}: candidates {got:?}, faulty lines {faulty:?}\n{}",
             r.stdout
         );
-        let r = run("8", &["--raw"]);
-        assert_eq!(r.code, 3, "{kind} --raw:\n{}\n{}", r.stdout, r.stderr);
+        for alone in ["--raw", "--alone"] {
+            let r = run("8", &[alone]);
+            assert_eq!(r.code, 3, "{kind} {alone}:\n{}\n{}", r.stdout, r.stderr);
+        }
     }
+}
+
+/// A wrapper around the real ESBMC that never answers on multi-threaded programs: the
+/// built-in deadlock search runs beside its `--deadlock-check` from the start, finds the
+/// deadlock, and ESBMC localizes along it — long before the whole built-in search would
+/// have joined (a quarter of the time limit). With `--alone`, ESBMC's own search only,
+/// the time limit is the answer.
+#[test]
+fn a_slow_deadlock_check_has_the_builtin_deadlock_search_beside_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(exe) = checker("esbmc") else { return };
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let slow = tmp.path().join("esbmc");
+    std::fs::write(
+        &slow,
+        format!(
+            "#!/bin/sh\nfor a in \"$@\"; do\n  case \"$a\" in\n    *.c) if grep -q 'pthread_create *(' \"$a\"; then exec sleep 600; fi ;;\n  esac\ndone\nexec '{}' \"$@\"\n",
+            exe.display()
+        ),
+    )
+    .expect("write the wrapper");
+    std::fs::set_permissions(&slow, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let task = "deadlock/lock_order_two";
+    let (faulty, _) = truth(task);
+    let file = root().join("benchmarks").join(format!("{task}.c"));
+    let run = |timeout: &str, extra: &[&str]| {
+        let mut args = vec![
+            "localize",
+            file.to_str().unwrap_or_default(),
+            "--checker",
+            "esbmc",
+            "--checker-path",
+            slow.to_str().unwrap_or_default(),
+            "--property",
+            "deadlock",
+            "--format",
+            "json",
+            "--timeout",
+            timeout,
+        ];
+        args.extend_from_slice(extra);
+        seqloc(&args)
+    };
+    let r = run("120", &[]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(r.json["verdict"], "deadlock", "{}", r.stdout);
+    assert!(
+        reason(&r).contains("beside ESBMC's --deadlock-check"),
+        "{}",
+        reason(&r)
+    );
+    let got = candidate_lines(&r.json);
+    assert!(
+        got.iter().any(|l| faulty.contains(l)),
+        "candidates {got:?}, faulty lines {faulty:?}\n{}",
+        r.stdout
+    );
+    let r = run("8", &["--alone"]);
+    assert_eq!(r.code, 3, "--alone:\n{}\n{}", r.stdout, r.stderr);
 }

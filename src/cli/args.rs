@@ -196,6 +196,11 @@ pub struct CheckerArgs {
     /// failing interleaving (for comparison)
     #[arg(long)]
     pub raw: bool,
+    /// Let the external checker's own search alone find the failing interleaving, on
+    /// seqloc's version of the file: no built-in search beside it, nor in its place where
+    /// its answer does not replay (for comparison; --raw implies it)
+    #[arg(long)]
+    pub alone: bool,
     /// Keep temporary files (and print where they are)
     #[arg(long)]
     pub keep_temps: bool,

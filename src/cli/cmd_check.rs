@@ -171,6 +171,7 @@ pub fn external_config(
         timeout: timeout(c.time_limit()),
         memory_mb: c.memory_limit.filter(|m| *m > 0),
         raw: c.raw,
+        alone: c.alone,
         keep_temps: c.keep_temps,
         templates: templates.map(Path::to_path_buf),
         include: input.include.clone(),
@@ -228,16 +229,22 @@ fn seqloc_external(
     // the replay of their traces cannot tell (README, "Supported C"). So they do not
     // search such a program: the built-in checker does, and the checker localizes along
     // its failing interleaving (the sequential programs hold seqloc's own models of the
-    // primitives). With --raw, which asks for the checker's own answer, it is refused.
+    // primitives). With --raw or --alone, which ask for the checker's own search, it is
+    // refused.
     let gap = seqloc::checker::external::gaps::unmodelled_sync(&prep.normalized);
+    let alone_flag = if a.checker.raw {
+        Some("--raw")
+    } else {
+        a.checker.alone.then_some("--alone")
+    };
     if let Some((name, loc)) = &gap
-        && a.checker.raw
+        && let Some(flag) = alone_flag
     {
         let spot = seqloc::diagnostics::SourceSpot::refusal(
             &prep.normalized.sources,
             *loc,
             format!(
-                "`{name}` is not modelled as POSIX specifies by {checker}'s own pthread library, which it would use to search the program (semaphores, read-write locks, spinlocks, mutex types, barriers, pthread_once and detached threads); drop --raw (the built-in checker then searches and {checker} localizes), or use --checker builtin"
+                "`{name}` is not modelled as POSIX specifies by {checker}'s own pthread library, which it would use to search the program (semaphores, read-write locks, spinlocks, mutex types, barriers, pthread_once and detached threads); drop {flag} (the built-in checker then searches and {checker} localizes), or use --checker builtin"
             ),
         );
         return Err(Fail::refusal(

@@ -16,7 +16,7 @@ use crate::cex::Counterexample;
 use crate::checker::bounded::BoundedSearch;
 use crate::checker::builtin::Properties;
 use crate::checker::external::driver::Log;
-use crate::checker::external::{Backstop, Bounds, External, ExternalError};
+use crate::checker::external::{Backstop, Bounds, External, ExternalError, Kind};
 use crate::checker::outcome::{CheckOutcome, Verdict};
 use crate::instrument::Target;
 use crate::passes::Prepared;
@@ -136,20 +136,58 @@ fn alone_for(timeout: Option<Duration>) -> Duration {
     timeout.map_or(ALONE_AT_MOST, |t| (t / 4).min(ALONE_AT_MOST))
 }
 
-/// The built-in search beside the checker's: it starts once the checker has searched
-/// alone for [`alone_for`], with half of the time then left (the localization needs the
-/// rest), and a failure it finds (replayed by it) sets `found`, which stops the checker.
-/// `done` ends the wait or the search once the checker answered.
+/// Which of the built-in searches beside the checker found the failure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Beside {
+    /// The deadlock search that runs beside ESBMC's `--deadlock-check` from the start.
+    Deadlock,
+    /// The whole search, once the checker had searched alone for [`alone_for`].
+    Joined,
+}
+
+/// The built-in searches beside the checker's. Where ESBMC's `--deadlock-check` runs
+/// first (`early_deadlock`), the built-in deadlock search runs beside it from the start:
+/// that check is the slow one (it ran into its share of the time limit on most deadlock
+/// benchmarks, each row then taking the 30 s before the built-in search joined) and has
+/// given false and missed deadlocks, while the built-in search finds or rules out a
+/// deadlock in moments. Then, once the checker has searched alone for [`alone_for`], the
+/// whole built-in search joins it with half of the time then left (the localization needs
+/// the rest). A failure found (replayed by the built-in search) sets `found`, which stops
+/// the checker; `done` ends the wait or the search once the checker answered.
+#[allow(clippy::too_many_arguments)]
 fn beside(
     backstop: &EngineBackstop,
     props: Properties,
     bounds: &Bounds,
     deadline: Option<Instant>,
     alone: Duration,
+    early_deadlock: bool,
     done: &Arc<AtomicBool>,
     found: &AtomicBool,
-) -> Option<CheckOutcome> {
+) -> Option<(CheckOutcome, Beside)> {
     let start = Instant::now() + alone;
+    let search = |props: Properties, time: Option<Duration>| {
+        let opts = CheckOptions {
+            stop: Some(done.clone()),
+            ..backstop.options(props, bounds, time)
+        };
+        let out = check::check(backstop.prep, &opts).ok()?;
+        let failed = matches!(out.verdict, Verdict::Failure | Verdict::Deadlock);
+        if !failed || out.counterexample.is_none() || done.load(Ordering::SeqCst) {
+            return None;
+        }
+        found.store(true, Ordering::SeqCst);
+        Some(out)
+    };
+    if early_deadlock {
+        let only_deadlock = Properties {
+            assertions: false,
+            deadlock: true,
+        };
+        if let Some(out) = search(only_deadlock, Some(alone)) {
+            return Some((out, Beside::Deadlock));
+        }
+    }
     while Instant::now() < start {
         if done.load(Ordering::SeqCst) {
             return None;
@@ -157,17 +195,7 @@ fn beside(
         std::thread::sleep(Duration::from_millis(20));
     }
     let time = deadline.map(|d| d.saturating_duration_since(Instant::now()) / 2);
-    let opts = CheckOptions {
-        stop: Some(done.clone()),
-        ..backstop.options(props, bounds, time)
-    };
-    let out = check::check(backstop.prep, &opts).ok()?;
-    let failed = matches!(out.verdict, Verdict::Failure | Verdict::Deadlock);
-    if !failed || out.counterexample.is_none() || done.load(Ordering::SeqCst) {
-        return None;
-    }
-    found.store(true, Ordering::SeqCst);
-    Some(out)
+    search(props, time).map(|out| (out, Beside::Joined))
 }
 
 /// `seqloc check` with ESBMC or CBMC: the deepening of [`super::deepen`] over one checker
@@ -210,11 +238,12 @@ pub fn check(
     // 150 s; the built-in search finds the failure in moments), the built-in search joins
     // it, and the first failure found is the one the checker localizes along (the
     // sequential programs have no threads to search).
-    let raw = ext.cfg.raw;
+    let raw = ext.cfg.searches_alone();
     let alone = alone_for(ext.cfg.timeout);
     let deadline = ext.deadline();
     let done = Arc::new(AtomicBool::new(false));
     let found = Arc::new(AtomicBool::new(false));
+    let early_deadlock = props.deadlock && ext.cfg.kind == Kind::Esbmc;
     ext.supersede_with((!raw).then(|| found.clone()));
     let (searched, stand_in) = std::thread::scope(|s| {
         // The built-in search recurses over expressions as the front end does.
@@ -223,7 +252,16 @@ pub fn check(
                 std::thread::Builder::new()
                     .stack_size(crate::STACK_BYTES)
                     .spawn_scoped(s, || {
-                        beside(&backstop, props, bounds, deadline, alone, &done, &found)
+                        beside(
+                            &backstop,
+                            props,
+                            bounds,
+                            deadline,
+                            alone,
+                            early_deadlock,
+                            &done,
+                            &found,
+                        )
                     })
                     .ok()
             })
@@ -252,23 +290,35 @@ pub fn check(
     ext.supersede_with(None);
     let found_by_checker = searched.as_ref().is_ok_and(|o| o.counterexample.is_some());
     let mut out = match stand_in {
-        Some(mut out) if !found_by_checker => {
+        Some((mut out, by)) if !found_by_checker => {
             let label = ext.cfg.kind.label();
-            let why = match &searched {
-                Err(ExternalError::Superseded { .. }) | Ok(_) => {
-                    format!("{label} had found no failure after {} s", alone.as_secs())
-                }
-                Err(e) => format!("{label} gave no answer ({e})"),
-            };
-            log(
-                0,
-                &format!(
-                    "{why}; seqloc's built-in checker, searching beside it, found a failing interleaving first"
+            let (why, note) = match by {
+                Beside::Deadlock => (
+                    format!(
+                        "seqloc's built-in deadlock search, run beside {label}'s --deadlock-check from the start, found a deadlock first"
+                    ),
+                    format!(
+                        "the deadlock was found by seqloc's built-in checker beside {label}'s --deadlock-check, and {label} ran on the sequential programs built from it (--alone: {label}'s own search only)"
+                    ),
                 ),
-            );
-            let note = format!(
-                "{why}; the failing interleaving was found by seqloc's built-in checker, searching beside it from then on, and {label} ran on the sequential programs built from it (--raw: {label}'s own search only)"
-            );
+                Beside::Joined => {
+                    let why = match &searched {
+                        Err(ExternalError::Superseded { .. }) | Ok(_) => {
+                            format!("{label} had found no failure after {} s", alone.as_secs())
+                        }
+                        Err(e) => format!("{label} gave no answer ({e})"),
+                    };
+                    (
+                        format!(
+                            "{why}; seqloc's built-in checker, searching beside it, found a failing interleaving first"
+                        ),
+                        format!(
+                            "{why}; the failing interleaving was found by seqloc's built-in checker, searching beside it from then on, and {label} ran on the sequential programs built from it (--alone: {label}'s own search only)"
+                        ),
+                    )
+                }
+            };
+            log(0, &why);
             out.reason = Some(match out.reason.take() {
                 Some(r) => format!("{note}; {r}"),
                 None => note,

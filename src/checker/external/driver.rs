@@ -46,6 +46,9 @@ pub struct Config {
     pub memory_mb: Option<u64>,
     /// Run the checker on the user's file unchanged.
     pub raw: bool,
+    /// `--alone`: the checker's own search finds the failing interleaving, with no
+    /// built-in search beside it or in its place (`--raw` implies it).
+    pub alone: bool,
     pub keep_temps: bool,
     /// `--templates DIR` (dialects).
     pub templates: Option<PathBuf>,
@@ -55,6 +58,14 @@ pub struct Config {
     /// `--rules`/`--templates`: the sequentializer's rules and framework, for the
     /// programs printed for the checker and the replays that validate its answers.
     pub framework: crate::seq::Framework,
+}
+
+impl Config {
+    /// Only the checker's own search looks for the failing interleaving (`--raw`,
+    /// `--alone`): none of seqloc's beside it or in its place.
+    pub fn searches_alone(&self) -> bool {
+        self.raw || self.alone
+    }
 }
 
 /// The exploration bounds.
@@ -167,6 +178,7 @@ impl External {
             timeout: None,
             memory_mb: None,
             raw: false,
+            alone: false,
             keep_temps: false,
             templates: None,
             include: Vec::new(),
@@ -856,9 +868,12 @@ impl BoundedSearch for Probing<'_> {
             let trace = match self.ext.run(&self.subject.file, &f, &tag, budget, log) {
                 Ok((_, trace)) => trace,
                 Err(ExternalError::Timeout { .. })
-                    if deadline_left(self.ext.deadline) && deadlock_run =>
+                    if deadline_left(self.ext.deadline)
+                        && deadlock_run
+                        && !self.ext.cfg.searches_alone() =>
                 {
-                    // The documented failure mode of ESBMC's deadlock check: fall back.
+                    // The documented failure mode of ESBMC's deadlock check: fall back
+                    // (not with `--raw`/`--alone`, where its time-out is the answer).
                     let secs = run_start.elapsed().as_secs_f64();
                     log(
                         0,
@@ -904,9 +919,9 @@ impl BoundedSearch for Probing<'_> {
                         // With `--raw` the user asked for that word.
                         // The built-in search looks for the failure once in its place: a
                         // failure of its own, replayed, is one the checker can localize along.
-                        Some(note) if !confirmed && !self.ext.cfg.raw => {
+                        Some(note) if !confirmed && !self.ext.cfg.searches_alone() => {
                             let reason = format!(
-                                "{note}; the {what} is not reported as a verdict (--raw reports the checker's own answer)"
+                                "{note}; the {what} is not reported as a verdict (--raw or --alone report the checker's own answer)"
                             );
                             if !self.stand_in_asked {
                                 log(

@@ -101,7 +101,8 @@ impl Probing<'_> {
     /// to lose interleavings of); its "no failure" is noted, and the doubt keeps the
     /// verdict unknown.
     pub(super) fn doubted_clean(&mut self, bound_text: &str) -> Option<Probe> {
-        if self.stand_in_asked {
+        // `--raw`/`--alone`: the doubt stays, and keeps the verdict unknown.
+        if self.stand_in_asked || self.ext.cfg.searches_alone() {
             return None;
         }
         let m = self.misses()?;
@@ -145,6 +146,14 @@ impl Probing<'_> {
     ) -> Probe {
         let label = self.ext.cfg.kind.label();
         let reason = format!("{label} could not decide ({bound_text}): {why}");
+        if self.ext.cfg.searches_alone() {
+            return probe(Probed::Undecided {
+                reason: format!(
+                    "{reason}; without --raw and --alone seqloc's built-in checker looks for a failing interleaving in its place"
+                ),
+                limit: None,
+            });
+        }
         (self.log)(
             0,
             &format!(
