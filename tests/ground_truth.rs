@@ -202,7 +202,7 @@ fn benchmarks_localize_to_a_known_faulty_line() {
     let mut replayed = Vec::new();
     let results = parallel(&tasks, |(name, t)| {
         let p = task_program(name);
-        let (code, j, err) = localize(&p.to_string_lossy(), &["--property", property_arg(t)]);
+        let (code, j, err) = common::benchmark_localization(name, t);
         let truth = t["faulty_lines"]
             .as_array()
             .map(|a| a.iter().filter_map(|l| l.as_u64()).collect())

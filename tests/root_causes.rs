@@ -161,19 +161,11 @@ fn every_benchmark_root_cause_is_confirmed_and_small() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let reports = parallel(&tasks, |(task, t)| {
         let prog = task_program(task);
-        let o = run(&[
-            "localize",
-            prog.to_str().expect("utf-8"),
-            "--format",
-            "json",
-            "--property",
-            property_arg(t),
-            "--max-rounds",
-            "4",
-            "--timeout",
-            "120",
-        ]);
-        let j = json(&o);
+        let (code, j, err) = common::benchmark_localization(task, t);
+        assert!(
+            !j.is_null(),
+            "{task}: exit {code:?}, no JSON report:\n{err}"
+        );
         let native = if gcc {
             closest_passes_natively(&prog, &j, tmp.path(), &task.replace(['/', '.'], "_"))
         } else {

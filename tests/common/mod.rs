@@ -168,3 +168,70 @@ pub fn schedule_file(
 pub fn before(point: &str) -> serde_json::Value {
     serde_json::json!({ "before": point })
 }
+
+/// `seqloc localize TASK --format json --property P --timeout 300` on a benchmark: exit
+/// code, report (`Null` if stdout is no JSON) and stderr. `ground_truth.rs` and
+/// `root_causes.rs` ask the same question of every buggy benchmark (four minutes of the
+/// suite each), so the answer of one run of this very binary is kept under
+/// `CARGO_TARGET_TMPDIR` and given to the other: the key holds the binary's size and
+/// modification time, the arguments and the program's text, so a rebuilt binary or an
+/// edited program runs again.
+pub fn benchmark_localization(
+    task: &str,
+    t: &serde_json::Value,
+) -> (Option<i32>, serde_json::Value, String) {
+    use std::hash::{Hash, Hasher};
+    let program = task_program(task);
+    let args = [
+        "localize",
+        program.to_str().unwrap_or_default(),
+        "--format",
+        "json",
+        "--property",
+        property_arg(t),
+        "--timeout",
+        "300",
+    ];
+    let exe = Path::new(env!("CARGO_BIN_EXE_seqloc"));
+    let key = std::fs::metadata(exe).ok().and_then(|m| {
+        let text = std::fs::read(root().join(&program)).ok()?;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (m.len(), m.modified().ok()?).hash(&mut h);
+        args.hash(&mut h);
+        text.hash(&mut h);
+        Some(format!("{:016x}", h.finish()))
+    });
+    let file = key.map(|k| {
+        Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join("benchmark-localizations")
+            .join(format!("{}-{k}.json", task.replace(['/', '.'], "_")))
+    });
+    let parse = |stdout: &[u8]| serde_json::from_slice(stdout).unwrap_or(serde_json::Value::Null);
+    if let Some(kept) = file
+        .as_ref()
+        .and_then(|f| std::fs::read(f).ok())
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+    {
+        let code = kept["code"].as_i64().and_then(|c| i32::try_from(c).ok());
+        let out = kept["stdout"].as_str().unwrap_or_default();
+        let err = kept["stderr"].as_str().unwrap_or_default().to_string();
+        return (code, parse(out.as_bytes()), err);
+    }
+    let o = run(&args);
+    let (code, out, err) = (o.status.code(), stdout(&o), stderr(&o));
+    // A run ended by a signal is not kept: the next test asks again.
+    if let (Some(f), Some(c)) = (&file, code) {
+        let kept = serde_json::json!({"code": c, "stdout": out, "stderr": err});
+        let tmp = f.with_extension(format!("tmp{}", std::process::id()));
+        let written = f
+            .parent()
+            .map(std::fs::create_dir_all)
+            .transpose()
+            .ok()
+            .and_then(|_| std::fs::write(&tmp, kept.to_string()).ok());
+        if written.is_some() {
+            let _ = std::fs::rename(&tmp, f);
+        }
+    }
+    (code, parse(out.as_bytes()), err)
+}
