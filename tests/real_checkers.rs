@@ -751,22 +751,29 @@ fn unmodelled_primitives_are_searched_by_the_builtin_checker_and_localized_by_th
 /// joins it; its failing interleaving stops the checker's run, the real checker localizes
 /// along it, and the report says whose interleaving it was. With `--raw` the checker's own
 /// search is all there is, and its time limit is the answer.
+/// A wrapper around the real checker `exe`, written to `dir/kind`, that never answers on a
+/// multi-threaded program (it sleeps) and runs the checker on the sequential ones.
+fn slow_wrapper(dir: &Path, kind: &str, exe: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let slow = dir.join(kind);
+    std::fs::write(
+        &slow,
+        format!(
+            "#!/bin/sh\nfor a in \"$@\"; do\n  case \"$a\" in\n    *.c) if grep -q 'pthread_create *(' \"$a\"; then exec sleep 600; fi ;;\n  esac\ndone\nexec '{}' \"$@\"\n",
+            exe.display()
+        ),
+    )
+    .expect("write the wrapper");
+    std::fs::set_permissions(&slow, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    slow
+}
+
 #[test]
 fn a_slow_checker_is_joined_by_the_builtin_search() {
-    use std::os::unix::fs::PermissionsExt;
     for kind in ["esbmc", "cbmc"] {
         let Some(exe) = checker(kind) else { return };
         let tmp = tempfile::tempdir().expect("tempdir");
-        let slow = tmp.path().join(kind);
-        std::fs::write(
-            &slow,
-            format!(
-                "#!/bin/sh\nfor a in \"$@\"; do\n  case \"$a\" in\n    *.c) if grep -q 'pthread_create *(' \"$a\"; then exec sleep 600; fi ;;\n  esac\ndone\nexec '{}' \"$@\"\n",
-                exe.display()
-            ),
-        )
-        .expect("write the wrapper");
-        std::fs::set_permissions(&slow, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        let slow = slow_wrapper(tmp.path(), kind, &exe);
         let task = "concbugs/histogram_lost_update";
         let (faulty, _) = truth(task);
         let file = root().join("benchmarks").join(format!("{task}.c"));
@@ -815,19 +822,9 @@ fn a_slow_checker_is_joined_by_the_builtin_search() {
 /// the time limit is the answer.
 #[test]
 fn a_slow_deadlock_check_has_the_builtin_deadlock_search_beside_it() {
-    use std::os::unix::fs::PermissionsExt;
     let Some(exe) = checker("esbmc") else { return };
     let tmp = tempfile::tempdir().expect("tempdir");
-    let slow = tmp.path().join("esbmc");
-    std::fs::write(
-        &slow,
-        format!(
-            "#!/bin/sh\nfor a in \"$@\"; do\n  case \"$a\" in\n    *.c) if grep -q 'pthread_create *(' \"$a\"; then exec sleep 600; fi ;;\n  esac\ndone\nexec '{}' \"$@\"\n",
-            exe.display()
-        ),
-    )
-    .expect("write the wrapper");
-    std::fs::set_permissions(&slow, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let slow = slow_wrapper(tmp.path(), "esbmc", &exe);
     let task = "deadlock/lock_order_two";
     let (faulty, _) = truth(task);
     let file = root().join("benchmarks").join(format!("{task}.c"));
@@ -865,4 +862,51 @@ fn a_slow_deadlock_check_has_the_builtin_deadlock_search_beside_it() {
     );
     let r = run("8", &["--alone"]);
     assert_eq!(r.code, 3, "--alone:\n{}\n{}", r.stdout, r.stderr);
+}
+
+/// On a correct program the built-in search that joins a slow checker explores every
+/// execution (no bound cuts any): that proof is the answer, and the checker is stopped —
+/// before 2026-12-04 such a program stayed UNKNOWN until the time limit. A bounded
+/// "no failure" would not stop the checker; with `--alone` the time limit is the answer.
+#[test]
+fn a_slow_checker_on_a_correct_program_has_the_builtin_proof() {
+    for kind in ["esbmc", "cbmc"] {
+        let Some(exe) = checker(kind) else { return };
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let slow = slow_wrapper(tmp.path(), kind, &exe);
+        let file = root().join("benchmarks/correct/histogram_ok.c");
+        let run = |timeout: &str, extra: &[&str]| {
+            let mut args = vec![
+                "localize",
+                file.to_str().unwrap_or_default(),
+                "--checker",
+                kind,
+                "--checker-path",
+                slow.to_str().unwrap_or_default(),
+                "--property",
+                "unreach-call",
+                "--format",
+                "json",
+                "--timeout",
+                timeout,
+            ];
+            args.extend_from_slice(extra);
+            seqloc(&args)
+        };
+        let r = run("60", &[]);
+        assert_eq!(r.code, 0, "{kind}:\n{}\n{}", r.stdout, r.stderr);
+        assert_eq!(
+            r.json["verdict"], "no-failure-within-bounds",
+            "{}",
+            r.stdout
+        );
+        assert!(
+            reason(&r).contains("explored every execution"),
+            "{kind}: {}",
+            reason(&r)
+        );
+        assert!(candidate_lines(&r.json).is_empty(), "{}", r.stdout);
+        let r = run("8", &["--alone"]);
+        assert_eq!(r.code, 3, "{kind} --alone:\n{}\n{}", r.stdout, r.stderr);
+    }
 }

@@ -145,6 +145,16 @@ enum Beside {
     Joined,
 }
 
+/// What a built-in search beside the checker concluded first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Concluded {
+    /// A failing interleaving, replayed.
+    Failure,
+    /// No failure in any execution, explored with no bound cutting any
+    /// ([`CheckOutcome::exhaustive`]): a proof, not a bounded answer.
+    Proof,
+}
+
 /// The built-in searches beside the checker's. Where ESBMC's `--deadlock-check` runs
 /// first (`early_deadlock`), the built-in deadlock search runs beside it from the start:
 /// that check is the slow one (it ran into its share of the time limit on most deadlock
@@ -153,7 +163,9 @@ enum Beside {
 /// deadlock in moments. Then, once the checker has searched alone for [`alone_for`], the
 /// whole built-in search joins it with half of the time then left (the localization needs
 /// the rest). A failure found (replayed by the built-in search) sets `found`, which stops
-/// the checker; `done` ends the wait or the search once the checker answered.
+/// the checker, and so does the whole search's proof that no execution fails (only an
+/// exhaustive one: a bounded "no failure" leaves the checker searching); `done` ends the
+/// wait or the search once the checker answered.
 #[allow(clippy::too_many_arguments)]
 fn beside(
     backstop: &EngineBackstop,
@@ -164,28 +176,37 @@ fn beside(
     early_deadlock: bool,
     done: &Arc<AtomicBool>,
     found: &AtomicBool,
-) -> Option<(CheckOutcome, Beside)> {
+) -> Option<(CheckOutcome, Beside, Concluded)> {
     let start = Instant::now() + alone;
-    let search = |props: Properties, time: Option<Duration>| {
+    let search = |props: Properties, time: Option<Duration>, proofs: bool| {
         let opts = CheckOptions {
             stop: Some(done.clone()),
             ..backstop.options(props, bounds, time)
         };
         let out = check::check(backstop.prep, &opts).ok()?;
-        let failed = matches!(out.verdict, Verdict::Failure | Verdict::Deadlock);
-        if !failed || out.counterexample.is_none() || done.load(Ordering::SeqCst) {
+        let failed = matches!(out.verdict, Verdict::Failure | Verdict::Deadlock)
+            && out.counterexample.is_some();
+        let concluded = if failed {
+            Concluded::Failure
+        } else if proofs && out.exhaustive() {
+            Concluded::Proof
+        } else {
+            return None;
+        };
+        if done.load(Ordering::SeqCst) {
             return None;
         }
         found.store(true, Ordering::SeqCst);
-        Some(out)
+        Some((out, concluded))
     };
     if early_deadlock {
         let only_deadlock = Properties {
             assertions: false,
             deadlock: true,
         };
-        if let Some(out) = search(only_deadlock, Some(alone)) {
-            return Some((out, Beside::Deadlock));
+        // Its "no deadlock" says nothing of the assertions: not a proof of the program.
+        if let Some((out, concluded)) = search(only_deadlock, Some(alone), false) {
+            return Some((out, Beside::Deadlock, concluded));
         }
     }
     while Instant::now() < start {
@@ -195,7 +216,7 @@ fn beside(
         std::thread::sleep(Duration::from_millis(20));
     }
     let time = deadline.map(|d| d.saturating_duration_since(Instant::now()) / 2);
-    search(props, time).map(|out| (out, Beside::Joined))
+    search(props, time, true).map(|(out, concluded)| (out, Beside::Joined, concluded))
 }
 
 /// `seqloc check` with ESBMC or CBMC: the deepening of [`super::deepen`] over one checker
@@ -290,7 +311,7 @@ pub fn check(
     ext.supersede_with(None);
     let found_by_checker = searched.as_ref().is_ok_and(|o| o.counterexample.is_some());
     let mut out = match stand_in {
-        Some((mut out, by)) if !found_by_checker => {
+        Some((mut out, by, concluded)) if !found_by_checker => {
             let label = ext.cfg.kind.label();
             let (why, note) = match by {
                 Beside::Deadlock => (
@@ -308,14 +329,24 @@ pub fn check(
                         }
                         Err(e) => format!("{label} gave no answer ({e})"),
                     };
-                    (
-                        format!(
-                            "{why}; seqloc's built-in checker, searching beside it, found a failing interleaving first"
+                    match concluded {
+                        Concluded::Failure => (
+                            format!(
+                                "{why}; seqloc's built-in checker, searching beside it, found a failing interleaving first"
+                            ),
+                            format!(
+                                "{why}; the failing interleaving was found by seqloc's built-in checker, searching beside it from then on, and {label} ran on the sequential programs built from it (--alone: {label}'s own search only)"
+                            ),
                         ),
-                        format!(
-                            "{why}; the failing interleaving was found by seqloc's built-in checker, searching beside it from then on, and {label} ran on the sequential programs built from it (--alone: {label}'s own search only)"
+                        Concluded::Proof => (
+                            format!(
+                                "{why}; seqloc's built-in checker, searching beside it, explored every execution first and found no failure"
+                            ),
+                            format!(
+                                "{why}; seqloc's built-in checker, searching beside it from then on, explored every execution with no bound cutting any and found no failure, so {label} was stopped (--alone: {label}'s own search only)"
+                            ),
                         ),
-                    )
+                    }
                 }
             };
             log(0, &why);
