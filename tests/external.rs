@@ -551,3 +551,99 @@ fn stop_signals_leave_no_checker_and_no_temp_dir() {
         }
     }
 }
+
+/// A fake ESBMC 8.4 for the localization rounds: round 1 answers with the recorded failure
+/// of `f01_race.c`; in round 2 the default solver does what `default_round2` says (hang,
+/// crash) and Boolector proves that no line is left.
+fn second_solver_checker(
+    dir: &std::path::Path,
+    e: &std::path::Path,
+    default_round2: &str,
+) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let script = dir.join(format!("esbmc-{}", default_round2.len()));
+    let text = format!(
+        "#!/bin/sh\ncase \"$1\" in\n  --version) echo 'ESBMC version 8.4.0 64-bit x86_64 linux'; exit 0;;\n  diag.round1.c) cat '{e}/diag_f01.round1.stdout'; cat '{e}/diag_f01.round1.stderr' >&2; exit 1;;\n  diag.round2.c)\n    case \" $* \" in *' --boolector '*) echo 'Solving with solver Boolector 3.2.3'; echo; echo 'VERIFICATION SUCCESSFUL'; exit 0;; esac\n    echo 'No solver specified; defaulting to bitwuzla'\n    {default_round2};;\nesac\nexit 9\n",
+        e = e.display(),
+    );
+    std::fs::write(&script, text).expect("write");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    script
+}
+
+/// A localization round ESBMC's default solver does not answer (it runs on, or fails) gets
+/// a second ESBMC with another solver beside it, and that answer ends the round; a solver
+/// the user named is kept alone.
+#[test]
+fn a_slow_or_failing_round_gets_a_second_solver() {
+    let Some(fx) = fixtures() else { return };
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let prog = fx.join("programs/f01_race.c");
+    let sched = tmp.path().join("s.json");
+    let (exit, _, stderr) = seqloc(&[
+        "check",
+        prog.to_str().unwrap_or_default(),
+        "--emit-schedule",
+        sched.to_str().unwrap_or_default(),
+    ]);
+    assert_eq!(exit, 1, "{stderr}");
+    let e = fx.join("esbmc");
+    let hang = second_solver_checker(tmp.path(), &e, "exec sleep 120");
+    let crash = second_solver_checker(
+        tmp.path(),
+        &e,
+        "echo 'ERROR: Out of memory' >&2; echo 'ERROR: SMT solver failed' >&2; exit 2",
+    );
+    let localize = |script: &PathBuf, extra: &[&str]| {
+        let mut args = vec![
+            "localize",
+            prog.to_str().unwrap_or_default(),
+            "--schedule",
+            sched.to_str().unwrap_or_default(),
+            "--checker",
+            "esbmc",
+            "--checker-path",
+            script.to_str().unwrap_or_default(),
+            "--timeout",
+            "100",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        seqloc(&args)
+    };
+    for (script, why) in [(&hang, "no answer after"), (&crash, "Out of memory")] {
+        let (exit, stdout, stderr) = localize(script, &[]);
+        assert_eq!(exit, 1, "stdout: {stdout}\nstderr: {stderr}");
+        assert_eq!(diag_lines(&stdout), vec![14], "{stdout}");
+        assert!(
+            stderr.contains(why)
+                && stderr.contains("ESBMC with --boolector runs beside it")
+                && stderr.contains("no more candidates")
+                && stderr.contains("answered by ESBMC with --boolector"),
+            "{stderr}"
+        );
+        // The round ended with its answer, not with the time limit or a failure.
+        assert!(!stdout.contains("round 2"), "{stdout}");
+    }
+    // The user's own solver: no second one, and the failure ends the loop as before.
+    let (exit, stdout, stderr) = localize(&crash, &["--checker-arg", "--bitwuzla"]);
+    assert_eq!(exit, 1, "stdout: {stdout}\nstderr: {stderr}");
+    assert_eq!(diag_lines(&stdout), vec![14], "{stdout}");
+    assert!(!stderr.contains("beside it"), "{stderr}");
+    assert!(
+        stdout.contains("round 2") && stdout.contains("Out of memory"),
+        "{stdout}"
+    );
+}
+
+/// The `value` candidates' lines of a JSON localization report.
+fn diag_lines(stdout: &str) -> Vec<u64> {
+    let j: serde_json::Value = serde_json::from_str(stdout).expect("json report");
+    j["candidates"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["kind"] == "value")
+        .filter_map(|c| c["line"].as_u64())
+        .collect()
+}

@@ -31,6 +31,7 @@ use crate::passes::Prepared;
 use crate::seq::schedule::Schedule;
 use crate::trace::{self, Outcome, RawTrace};
 
+mod second_solver;
 mod stand_in;
 
 /// What the user asked of the external checker.
@@ -211,7 +212,7 @@ impl External {
             // version under a small one, and the report names the version.
             memory_mb: None,
             tag: "version".into(),
-            superseded: None,
+            superseded: Vec::new(),
         };
         log(1, &format!("running: {}", self.shell_line(&spec)));
         let out = process::run(&spec)?;
@@ -290,6 +291,21 @@ impl External {
         budget: Option<Duration>,
         log: Log,
     ) -> Result<(RunOutput, RawTrace), ExternalError> {
+        let (spec, line) = self.spec(file, f, tag, budget, &[])?;
+        log(1, &format!("running: {line}"));
+        let out = process::run(&spec)?;
+        self.finish(out, line, log)
+    }
+
+    /// The run's process, `added` after the user's own arguments, and its command line.
+    fn spec(
+        &self,
+        file: &str,
+        f: &RunFlags,
+        tag: &str,
+        budget: Option<Duration>,
+        added: &[String],
+    ) -> Result<(RunSpec, String), ExternalError> {
         let mut args = Vec::new();
         if self.cfg.raw && !f.sequential {
             for i in &self.cfg.include {
@@ -307,6 +323,7 @@ impl External {
             &self.cfg.extra_args,
         );
         args.append(&mut a);
+        args.extend(added.iter().cloned());
         let timeout = match (self.remaining(), budget) {
             (Some(r), Some(b)) => Some(r.min(b)),
             (r, b) => r.or(b),
@@ -318,14 +335,23 @@ impl External {
             timeout,
             memory_mb: self.cfg.memory_mb,
             tag: tag.to_string(),
-            superseded: self.superseded.clone(),
+            superseded: self.superseded.iter().cloned().collect(),
         };
         let line = self.shell_line(&spec);
-        log(1, &format!("running: {line}"));
         if timeout.is_some_and(|t| t.is_zero()) {
             return Err(self.timeout_error(&line, Duration::ZERO, "before it could start", vec![]));
         }
-        let out = process::run(&spec)?;
+        Ok((spec, line))
+    }
+
+    /// A finished run's trace, or the failure it was (time-out, memory, crash, unreadable
+    /// output).
+    fn finish(
+        &mut self,
+        out: RunOutput,
+        line: String,
+        log: Log,
+    ) -> Result<(RunOutput, RawTrace), ExternalError> {
         self.runs += 1;
         log(
             2,

@@ -31,9 +31,10 @@ pub struct RunSpec {
     pub memory_mb: Option<u64>,
     /// A short name for the output files (`cex-k2`), unique within `cwd`.
     pub tag: String,
-    /// Set when the run's answer is no longer wanted (the built-in search beside it found
-    /// the failure first): the run is stopped as at the time limit.
-    pub superseded: Option<Arc<AtomicBool>>,
+    /// Any one set when the run's answer is no longer wanted (the built-in search beside it
+    /// found the failure first, a second solver answered the round first): the run is
+    /// stopped as at the time limit.
+    pub superseded: Vec<Arc<AtomicBool>>,
 }
 
 /// What a finished (or killed) run left behind.
@@ -165,8 +166,8 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, ExternalError> {
     }
     let superseded = || {
         spec.superseded
-            .as_ref()
-            .is_some_and(|s| s.load(AtomicOrdering::SeqCst))
+            .iter()
+            .any(|s| s.load(AtomicOrdering::SeqCst))
     };
     if superseded() {
         return Err(ExternalError::Superseded { command });
@@ -344,7 +345,7 @@ mod tests {
             cwd: dir.to_path_buf(),
             timeout,
             memory_mb: None,
-            superseded: None,
+            superseded: Vec::new(),
             tag: "t".into(),
         }
     }
@@ -398,7 +399,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let flag = Arc::new(AtomicBool::new(false));
         let mut s = spec(dir.path(), "sleep 30 & echo started; wait", None);
-        s.superseded = Some(flag.clone());
+        s.superseded = vec![flag.clone()];
         let setter = {
             let flag = flag.clone();
             std::thread::spawn(move || {

@@ -3,7 +3,7 @@
 //! question. A counterexample's value of `diag` names the next line; "verification
 //! successful" means no line is left.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::ExternalError;
 use super::driver::{External, Log};
@@ -25,9 +25,19 @@ pub struct Rounds<'a> {
     /// assertion from firing on its exit test.
     unwind: u32,
     round: u32,
+    /// The checker's processes started before the first round: a round with a second
+    /// solver beside it is two runs.
+    runs_before: u32,
+    /// The longest round answered so far: a round three times as long, and at least
+    /// [`SECOND_SOLVER_AFTER`], gets a second solver beside it.
+    slowest: Duration,
     stats: Stats,
     log: Log<'a>,
 }
+
+/// The least time a round runs alone before a second solver joins it: most rounds answer
+/// in a few seconds, and a second process is not free on a machine with two cores.
+const SECOND_SOLVER_AFTER: Duration = Duration::from_secs(10);
 
 impl<'a> Rounds<'a> {
     /// `steps`: the blocks of the sequential program the model instruments.
@@ -45,13 +55,16 @@ impl<'a> Rounds<'a> {
             .into());
         };
         let diag_name = ins.program.var(diag_var).name.clone();
+        let runs_before = ext.runs;
         Ok(Rounds {
+            runs_before,
             ext,
             ins,
             diag_var,
             diag_name,
             unwind: steps + 2,
             round: 0,
+            slowest: Duration::ZERO,
             stats: Stats::default(),
             log,
         })
@@ -89,12 +102,16 @@ impl Oracle for Rounds<'_> {
             sequential: true,
         };
         let t = Instant::now();
+        let after = SECOND_SOLVER_AFTER.max(self.slowest * 3);
         let result = self
             .ext
-            .run(&name, &f, &format!("round{round}"), None, self.log);
+            .run_round(&name, &f, &format!("round{round}"), after, self.log);
         self.stats.solver_calls += 1;
-        let (_, trace) = match result {
-            Ok(x) => x,
+        let (trace, second) = match result {
+            Ok(a) => {
+                self.slowest = self.slowest.max(t.elapsed());
+                (a.trace, a.second)
+            }
             Err(ExternalError::Timeout { .. }) => {
                 return Ok(Next::Stopped(Stop::Limit(Limit::Time)));
             }
@@ -122,12 +139,15 @@ impl Oracle for Rounds<'_> {
         };
         self.stats.solve_ms += t.elapsed().as_millis() as u64;
         let label = self.ext.kind().label();
+        let by = second
+            .map(|flag| format!(", answered by {label} with {flag}"))
+            .unwrap_or_default();
         match &trace.outcome {
             Outcome::Successful => {
                 (self.log)(
                     0,
                     &format!(
-                        "round {round}: no more candidates ({} ms)",
+                        "round {round}: no more candidates ({} ms{by})",
                         t.elapsed().as_millis()
                     ),
                 );
@@ -170,7 +190,7 @@ impl Oracle for Rounds<'_> {
         (self.log)(
             0,
             &format!(
-                "round {round}: {diag_name} = {key} ({line}) in {} ms",
+                "round {round}: {diag_name} = {key} ({line}) in {} ms{by}",
                 t.elapsed().as_millis()
             ),
         );
@@ -182,7 +202,7 @@ impl Oracle for Rounds<'_> {
     }
 
     fn runs(&self) -> u32 {
-        self.round
+        self.ext.runs.saturating_sub(self.runs_before)
     }
 
     fn stats(&self) -> Stats {
