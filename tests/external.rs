@@ -138,11 +138,13 @@ fn esbmc_success_is_no_failure_within_the_bound_reached() {
     assert!(stderr.contains("context bound reached"), "{stderr}");
 }
 
-/// CBMC's unsoundness abort decides nothing: on a correct program the verdict is unknown,
-/// with CBMC's reason; on a failing one the built-in checker finds the failure in its place
-/// (CBMC would then localize along it), and the reason says so.
+/// CBMC's unsoundness abort decides nothing: the built-in checker searches in its place. On
+/// a failing program it finds the failure (CBMC would then localize along it); on a correct
+/// one whose every execution it explores, its proof is the answer; where a loop bound cuts
+/// its search, the verdict stays unknown with CBMC's reason. Each reason says whose answer
+/// it is.
 #[test]
-fn cbmc_unsound_abort_is_unknown_unless_the_builtin_checker_finds_the_failure() {
+fn cbmc_unsound_abort_is_unknown_unless_the_builtin_checker_decides() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let json = r#"[
   {
@@ -164,6 +166,12 @@ fn cbmc_unsound_abort_is_unknown_unless_the_builtin_checker_finds_the_failure() 
         (
             "ok.c",
             "int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); pthread_join(h, 0); assert(x == 1); return 0; }\n",
+            "no-failure-within-bounds",
+            "explored every execution with no bound cutting any",
+        ),
+        (
+            "ok_unbounded.c",
+            "extern int __VERIFIER_nondet_int(void);\nint main(void) { pthread_t h; pthread_create(&h, 0, t, 0); pthread_join(h, 0); while (__VERIFIER_nondet_int()) x++; assert(x >= 1); return 0; }\n",
             "unknown",
             "unsound",
         ),
@@ -196,12 +204,88 @@ fn cbmc_unsound_abort_is_unknown_unless_the_builtin_checker_finds_the_failure() 
             j["reason"]
         );
         assert_eq!(exit == 1, verdict == "failure", "{name}: exit {exit}");
+        if verdict == "no-failure-within-bounds" {
+            assert_eq!(j["exhaustive"], true, "{name}: {stdout}");
+            assert!(
+                j["reason"].as_str().is_some_and(|r| r.contains("declined")),
+                "{name}: {}",
+                j["reason"]
+            );
+        }
     }
     let args = std::fs::read_to_string(tmp.path().join("args.log")).unwrap_or_default();
     assert!(
         args.contains("--json-ui") && args.contains("--no-standard-checks"),
         "{args}"
     );
+}
+
+/// ESBMC's "no failure" on a program whose interleavings it is known to miss (here memory
+/// allocated and written through a thread's local pointer) is doubted: the built-in checker
+/// searches in its place. Its proof (every execution explored, no bound cutting any) is the
+/// answer; where a loop bound cuts its search, the doubt keeps the verdict unknown.
+#[test]
+fn a_doubted_esbmc_success_is_decided_only_by_the_builtin_checkers_proof() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out.txt");
+    let err = tmp.path().join("err.txt");
+    std::fs::write(&out, "VERIFICATION SUCCESSFUL\n").expect("write");
+    std::fs::write(&err, "").expect("write");
+    let checker = fake(
+        tmp.path(),
+        "ESBMC version 8.4.0 64-bit x86_64 linux",
+        &out,
+        &err,
+        0,
+        0,
+    );
+    let header = "#include <pthread.h>\n#include <assert.h>\n#include <stdlib.h>\nextern int __VERIFIER_nondet_int(void);\nvoid *t(void *a) { int *p = a; *p = 1; return 0; }\n";
+    for (name, tail, verdict, says) in [
+        (
+            "heap_ok.c",
+            "",
+            "no-failure-within-bounds",
+            "explored every execution with no bound cutting any",
+        ),
+        (
+            "heap_unbounded.c",
+            "while (__VERIFIER_nondet_int()) *p = *p + 1; ",
+            "unknown",
+            "not trusted",
+        ),
+    ] {
+        let prog = tmp.path().join(name);
+        std::fs::write(
+            &prog,
+            format!(
+                "{header}int main(void) {{ int *p = malloc(sizeof *p); if (!p) return 0; *p = 0; pthread_t h; pthread_create(&h, 0, t, p); pthread_join(h, 0); {tail}assert(*p >= 1); return 0; }}\n"
+            ),
+        )
+        .expect("write");
+        let (exit, stdout, stderr) = seqloc(&[
+            "check",
+            prog.to_str().unwrap_or_default(),
+            "--checker",
+            "esbmc",
+            "--checker-path",
+            checker.to_str().unwrap_or_default(),
+            "--property",
+            "unreach-call",
+            "--json",
+        ]);
+        let j: serde_json::Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}\n{stderr}"));
+        assert_eq!(j["verdict"], verdict, "{name}: {stdout}\n{stderr}");
+        let reason = j["reason"].as_str().unwrap_or_default();
+        assert!(reason.contains(says), "{name}: {reason}");
+        assert!(reason.contains("allocated memory"), "{name}: {reason}");
+        assert_eq!(
+            j["exhaustive"],
+            verdict == "no-failure-within-bounds",
+            "{name}: {stdout}"
+        );
+        assert_ne!(exit, 1, "{name}: exit {exit}");
+    }
 }
 
 #[test]

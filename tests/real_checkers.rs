@@ -267,6 +267,15 @@ fn cbmc_correct_program_has_no_candidates() {
     clean("correct/account_ok", "cbmc");
 }
 
+/// CBMC 6.6 declines this correct program (threads sharing heap pointers: "pointer
+/// handling for concurrency is unsound"); seqloc's built-in checker, asked in its place,
+/// explores every execution, and that proof is the answer (it was UNKNOWN until
+/// 2026-12-04).
+#[test]
+fn cbmc_declined_correct_program_has_the_builtin_proof() {
+    clean("correct/malloc_pop_ok", "cbmc");
+}
+
 /// CBMC 5.12 (Debian 11's): the flags chosen for a version before 6 (no
 /// `--no-standard-checks`) are accepted, and it finds and localizes the order violation.
 #[test]

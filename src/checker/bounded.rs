@@ -7,7 +7,7 @@
 //! (`checker::external::probe`).
 
 use super::builtin::{Limit, Stats};
-use super::outcome::Bounds;
+use super::outcome::{Bounds, CheckOutcome};
 use crate::cex::Counterexample;
 
 /// The bounds of one question. `schedule` is the checker's own bound on interleavings:
@@ -51,6 +51,15 @@ pub enum Probed {
     Undecided {
         reason: String,
         limit: Option<Limit>,
+    },
+    /// No failure in any execution, shown by another search standing in for the checker
+    /// (the built-in search, where CBMC declined the program or ESBMC's "no failure" is
+    /// doubted) that explored every execution with no bound cutting any
+    /// ([`CheckOutcome::exhaustive`]): that search's outcome is the answer, `note` says
+    /// whose it is. A bounded "no failure" from a stand-in is no proof and is not this.
+    Proven {
+        outcome: Box<CheckOutcome>,
+        note: String,
     },
 }
 

@@ -229,6 +229,19 @@ pub fn deepen<S: BoundedSearch>(
                     every_interleaving: false,
                 });
             }
+            Probed::Proven { outcome, note } => {
+                phase.result = "no failure in any execution (a stand-in search's proof)".into();
+                phases.push(phase);
+                let mut out = *outcome;
+                let notes = with_notes(
+                    std::iter::once(note).chain(out.reason.take()).collect(),
+                    search,
+                );
+                out.reason = Some(notes.join("; "));
+                out.phases = phases;
+                out.stats = stats;
+                return Ok(out);
+            }
             Probed::NoFailure {
                 reached,
                 other,

@@ -292,7 +292,8 @@ pub fn check(
             .probing(prep, input, props, bounds, &backstop, log)
             .and_then(|mut probing| {
                 let out = deepen(&mut probing, &plan, &Alone)?;
-                if out.verdict == Verdict::NoFailureWithinBounds {
+                // A stand-in's proof reached no bound.
+                if out.verdict == Verdict::NoFailureWithinBounds && !out.exhaustive() {
                     log(
                         0,
                         &format!(

@@ -95,11 +95,27 @@ impl Probing<'_> {
         }))
     }
 
+    /// The stand-in's proof as the probe's answer: `out` explored every execution with no
+    /// bound cutting any ([`CheckOutcome::exhaustive`]).
+    fn proven(out: CheckOutcome, note: String) -> Probe {
+        Probe {
+            bounds: out.bounds.clone(),
+            encode_ms: out.stats.encode_ms,
+            solve_ms: out.stats.solve_ms,
+            stats: out.stats,
+            result: Probed::Proven {
+                outcome: Box::new(out),
+                note,
+            },
+        }
+    }
+
     /// ESBMC found no failure in a program whose interleavings it is known to miss
     /// ([`Self::misses`]): the built-in search looks for the failure, once. Its failure is
     /// the answer, and ESBMC localizes along it (the sequential programs have no threads
-    /// to lose interleavings of); its "no failure" is noted, and the doubt keeps the
-    /// verdict unknown.
+    /// to lose interleavings of); its proof that no execution fails (every one explored, no
+    /// bound cutting any) is the answer too; its bounded "no failure" is noted, and the
+    /// doubt keeps the verdict unknown.
     pub(super) fn doubted_clean(&mut self, bound_text: &str) -> Option<Probe> {
         // `--raw`/`--alone`: the doubt stays, and keeps the verdict unknown.
         if self.stand_in_asked || self.ext.cfg.searches_alone() {
@@ -118,6 +134,13 @@ impl Probing<'_> {
         );
         match self.stand_in(note) {
             Ok(Ok(found)) => Some(found),
+            // Every execution explored: the doubt about ESBMC's search no longer matters.
+            Ok(Err(out)) if out.exhaustive() => Some(Self::proven(
+                out,
+                format!(
+                    "{label} found no failure ({bound_text}), but {m}; seqloc's built-in checker, asked in its place, explored every execution with no bound cutting any and found no failure either"
+                ),
+            )),
             Ok(Err(out)) => {
                 self.notes.push(format!(
                     "seqloc's built-in checker, asked in {label}'s place, found no failing interleaving either ({})",
@@ -137,7 +160,9 @@ impl Probing<'_> {
     /// builds from a failing interleaving has no threads, and that the checker does run.
     /// So the built-in checker looks for the interleaving, once, with half of the time
     /// left (the localization still needs the rest), and a failure it finds, confirmed by
-    /// its own replay, is the counterexample; anything else keeps the checker's reason.
+    /// its own replay, is the counterexample; its proof that no execution fails (every one
+    /// explored, no bound cutting any) is the answer; anything else (a bounded "no
+    /// failure") keeps the checker's reason.
     pub(super) fn declined(
         &mut self,
         why: &str,
@@ -165,6 +190,12 @@ impl Probing<'_> {
         );
         match self.stand_in(note) {
             Ok(Ok(found)) => found,
+            Ok(Err(out)) if out.exhaustive() => Self::proven(
+                out,
+                format!(
+                    "{label} declined the multi-threaded program ({why}); seqloc's built-in checker, asked in its place, explored every execution with no bound cutting any and found no failure"
+                ),
+            ),
             Ok(Err(out)) => probe(Probed::Undecided {
                 reason: format!(
                     "{reason}; seqloc's built-in checker, asked in its place, found no failing interleaving ({})",
