@@ -276,6 +276,14 @@ fn cbmc_declined_correct_program_has_the_builtin_proof() {
     clean("correct/malloc_pop_ok", "cbmc");
 }
 
+/// ESBMC reaches its deepest loop bound on this correct program (up to 64 threads created in
+/// a loop) and answers nothing; seqloc's built-in checker, asked in its place, proves it by
+/// a counting argument, and that proof is the answer (it was UNKNOWN until 2026-12-04).
+#[test]
+fn esbmc_loop_bound_reached_has_the_builtin_proof() {
+    clean("correct/ticket_clerks_ok", "esbmc");
+}
+
 /// CBMC 5.12 (Debian 11's): the flags chosen for a version before 6 (no
 /// `--no-standard-checks`) are accepted, and it finds and localizes the order violation.
 #[test]

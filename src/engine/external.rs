@@ -143,6 +143,9 @@ enum Beside {
     Deadlock,
     /// The whole search, once the checker had searched alone for [`alone_for`].
     Joined,
+    /// The whole search, after the checker ended first without an answer (a loop bound
+    /// reached at its deepest unwinding): a bound the built-in search may not need.
+    After,
 }
 
 /// What a built-in search beside the checker concluded first.
@@ -179,25 +182,12 @@ fn beside(
 ) -> Option<(CheckOutcome, Beside, Concluded)> {
     let start = Instant::now() + alone;
     let search = |props: Properties, time: Option<Duration>, proofs: bool| {
-        let opts = CheckOptions {
-            stop: Some(done.clone()),
-            ..backstop.options(props, bounds, time)
-        };
-        let out = check::check(backstop.prep, &opts).ok()?;
-        let failed = matches!(out.verdict, Verdict::Failure | Verdict::Deadlock)
-            && out.counterexample.is_some();
-        let concluded = if failed {
-            Concluded::Failure
-        } else if proofs && out.exhaustive() {
-            Concluded::Proof
-        } else {
-            return None;
-        };
+        let out = conclude(backstop, props, bounds, time, proofs, Some(done.clone()))?;
         if done.load(Ordering::SeqCst) {
             return None;
         }
         found.store(true, Ordering::SeqCst);
-        Some((out, concluded))
+        Some(out)
     };
     if early_deadlock {
         let only_deadlock = Properties {
@@ -217,6 +207,48 @@ fn beside(
     }
     let time = deadline.map(|d| d.saturating_duration_since(Instant::now()) / 2);
     search(props, time, true).map(|(out, concluded)| (out, Beside::Joined, concluded))
+}
+
+/// The built-in search within `time`, if it concludes: a failing interleaving (replayed by
+/// the search), or, when `proofs`, no failure in any execution with no bound cutting any.
+fn conclude(
+    backstop: &EngineBackstop,
+    props: Properties,
+    bounds: &Bounds,
+    time: Option<Duration>,
+    proofs: bool,
+    stop: Option<Arc<AtomicBool>>,
+) -> Option<(CheckOutcome, Concluded)> {
+    let opts = CheckOptions {
+        stop,
+        ..backstop.options(props, bounds, time)
+    };
+    let out = check::check(backstop.prep, &opts).ok()?;
+    let failed =
+        matches!(out.verdict, Verdict::Failure | Verdict::Deadlock) && out.counterexample.is_some();
+    if failed {
+        Some((out, Concluded::Failure))
+    } else if proofs && out.exhaustive() {
+        Some((out, Concluded::Proof))
+    } else {
+        None
+    }
+}
+
+/// How long the built-in search may take in the checker's place after the checker ended
+/// without an answer, when no time limit was given: the question that ended it has no
+/// limit of its own.
+const AFTER_AT_MOST: Duration = Duration::from_secs(60);
+
+/// The checker's search ended without an answer because a loop bound was reached at its
+/// deepest unwinding (not at a time or memory limit, not with its failure or a checker
+/// error, and not after the built-in search already stood in): the built-in search, whose
+/// explorer and invariants need no loop bound, may still conclude.
+fn bound_reached(out: &CheckOutcome) -> bool {
+    out.verdict == Verdict::Unknown
+        && out.limit().is_none()
+        && !out.unwinding_reached.is_empty()
+        && out.counterexample.is_none()
 }
 
 /// `seqloc check` with ESBMC or CBMC: the deepening of [`super::deepen`] over one checker
@@ -265,6 +297,7 @@ pub fn check(
     let done = Arc::new(AtomicBool::new(false));
     let found = Arc::new(AtomicBool::new(false));
     let early_deadlock = props.deadlock && ext.cfg.kind == Kind::Esbmc;
+    let mut stood_in = false;
     ext.supersede_with((!raw).then(|| found.clone()));
     let (searched, stand_in) = std::thread::scope(|s| {
         // The built-in search recurses over expressions as the front end does.
@@ -292,6 +325,7 @@ pub fn check(
             .probing(prep, input, props, bounds, &backstop, log)
             .and_then(|mut probing| {
                 let out = deepen(&mut probing, &plan, &Alone)?;
+                stood_in = probing.stood_in();
                 // A stand-in's proof reached no bound.
                 if out.verdict == Verdict::NoFailureWithinBounds && !out.exhaustive() {
                     log(
@@ -310,6 +344,29 @@ pub fn check(
         (searched, stand_in)
     });
     ext.supersede_with(None);
+    // A checker that ended at its deepest loop bound before the built-in search joined it:
+    // the built-in search looks once in its place.
+    let stand_in = match stand_in {
+        None if !raw
+            && !stood_in
+            && searched.as_ref().is_ok_and(bound_reached)
+            && deadline.is_none_or(|d| Instant::now() < d) =>
+        {
+            let label = ext.cfg.kind.label();
+            log(
+                0,
+                &format!(
+                    "{label} reached its loop bounds without an answer; seqloc's built-in checker searches in its place"
+                ),
+            );
+            let time = deadline.map_or(AFTER_AT_MOST, |d| {
+                d.saturating_duration_since(Instant::now()) / 2
+            });
+            conclude(&backstop, props, bounds, Some(time), true, None)
+                .map(|(out, concluded)| (out, Beside::After, concluded))
+        }
+        s => s,
+    };
     let found_by_checker = searched.as_ref().is_ok_and(|o| o.counterexample.is_some());
     let mut out = match stand_in {
         Some((mut out, by, concluded)) if !found_by_checker => {
@@ -323,28 +380,44 @@ pub fn check(
                         "the deadlock was found by seqloc's built-in checker beside {label}'s --deadlock-check, and {label} ran on the sequential programs built from it (--alone: {label}'s own search only)"
                     ),
                 ),
-                Beside::Joined => {
-                    let why = match &searched {
-                        Err(ExternalError::Superseded { .. }) | Ok(_) => {
+                Beside::Joined | Beside::After => {
+                    let why = match (&searched, by) {
+                        (Ok(o), Beside::After) => format!(
+                            "{label} gave no answer ({})",
+                            o.reason
+                                .as_deref()
+                                .unwrap_or("its loop bounds were reached")
+                        ),
+                        (Err(ExternalError::Superseded { .. }) | Ok(_), _) => {
                             format!("{label} had found no failure after {} s", alone.as_secs())
                         }
-                        Err(e) => format!("{label} gave no answer ({e})"),
+                        (Err(e), _) => format!("{label} gave no answer ({e})"),
+                    };
+                    let (beside, from_then) = if by == Beside::After {
+                        ("in its place", "in its place")
+                    } else {
+                        ("searching beside it", "searching beside it from then on")
                     };
                     match concluded {
                         Concluded::Failure => (
                             format!(
-                                "{why}; seqloc's built-in checker, searching beside it, found a failing interleaving first"
+                                "{why}; seqloc's built-in checker, {beside}, found a failing interleaving"
                             ),
                             format!(
-                                "{why}; the failing interleaving was found by seqloc's built-in checker, searching beside it from then on, and {label} ran on the sequential programs built from it (--alone: {label}'s own search only)"
+                                "{why}; the failing interleaving was found by seqloc's built-in checker, {from_then}, and {label} ran on the sequential programs built from it (--alone: {label}'s own search only)"
                             ),
                         ),
                         Concluded::Proof => (
                             format!(
-                                "{why}; seqloc's built-in checker, searching beside it, explored every execution first and found no failure"
+                                "{why}; seqloc's built-in checker, {beside}, explored every execution and found no failure"
                             ),
                             format!(
-                                "{why}; seqloc's built-in checker, searching beside it from then on, explored every execution with no bound cutting any and found no failure, so {label} was stopped (--alone: {label}'s own search only)"
+                                "{why}; seqloc's built-in checker, {from_then}, explored every execution with no bound cutting any and found no failure{} (--alone: {label}'s own search only)",
+                                if by == Beside::After {
+                                    String::new()
+                                } else {
+                                    format!(", so {label} was stopped")
+                                }
                             ),
                         ),
                     }

@@ -833,6 +833,14 @@ pub struct Probing<'a> {
     stand_in_asked: bool,
 }
 
+impl Probing<'_> {
+    /// The built-in search already stood in for the checker in this check (its answer is
+    /// in the outcome's reason): asking it again would repeat the same search.
+    pub fn stood_in(&self) -> bool {
+        self.stand_in_asked
+    }
+}
+
 impl BoundedSearch for Probing<'_> {
     type Error = ExternalError;
 
