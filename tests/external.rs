@@ -50,6 +50,25 @@ fn seqloc(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// `seqloc check PROG --checker TOOL --checker-path CHECKER --property unreach-call --json`:
+/// the exit code, the parsed report, and both outputs for messages.
+fn check_json(prog: &Path, tool: &str, checker: &Path) -> (i32, serde_json::Value, String, String) {
+    let (exit, stdout, stderr) = seqloc(&[
+        "check",
+        prog.to_str().unwrap_or_default(),
+        "--checker",
+        tool,
+        "--checker-path",
+        checker.to_str().unwrap_or_default(),
+        "--property",
+        "unreach-call",
+        "--json",
+    ]);
+    let j: serde_json::Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}\n{stderr}"));
+    (exit, j, stdout, stderr)
+}
+
 fn recorded(fx: &Path, run: &str) -> (PathBuf, PathBuf, i32) {
     let file = |ext: &str| fx.join("esbmc").join(format!("{run}.{ext}"));
     let code = std::fs::read_to_string(file("exit"))
@@ -184,19 +203,7 @@ fn cbmc_unsound_abort_is_unknown_unless_the_builtin_checker_decides() {
     ] {
         let prog = tmp.path().join(name);
         std::fs::write(&prog, format!("{header}{main}")).expect("write");
-        let (exit, stdout, stderr) = seqloc(&[
-            "check",
-            prog.to_str().unwrap_or_default(),
-            "--checker",
-            "cbmc",
-            "--checker-path",
-            checker.to_str().unwrap_or_default(),
-            "--property",
-            "unreach-call",
-            "--json",
-        ]);
-        let j: serde_json::Value =
-            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}\n{stderr}"));
+        let (exit, j, stdout, stderr) = check_json(&prog, "cbmc", &checker);
         assert_eq!(j["verdict"], verdict, "{name}: {stderr}");
         assert!(
             j["reason"].as_str().is_some_and(|r| r.contains(says)),
@@ -262,19 +269,7 @@ fn a_doubted_esbmc_success_is_decided_only_by_the_builtin_checkers_proof() {
             ),
         )
         .expect("write");
-        let (exit, stdout, stderr) = seqloc(&[
-            "check",
-            prog.to_str().unwrap_or_default(),
-            "--checker",
-            "esbmc",
-            "--checker-path",
-            checker.to_str().unwrap_or_default(),
-            "--property",
-            "unreach-call",
-            "--json",
-        ]);
-        let j: serde_json::Value =
-            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}\n{stderr}"));
+        let (exit, j, stdout, stderr) = check_json(&prog, "esbmc", &checker);
         assert_eq!(j["verdict"], verdict, "{name}: {stdout}\n{stderr}");
         let reason = j["reason"].as_str().unwrap_or_default();
         assert!(reason.contains(says), "{name}: {reason}");

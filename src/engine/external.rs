@@ -242,8 +242,8 @@ const AFTER_AT_MOST: Duration = Duration::from_secs(60);
 
 /// The checker's search ended without an answer because a loop bound was reached at its
 /// deepest unwinding (not at a time or memory limit, not with its failure or a checker
-/// error, and not after the built-in search already stood in): the built-in search, whose
-/// explorer and invariants need no loop bound, may still conclude.
+/// error): the built-in search, whose explorer and invariants need no loop bound, may
+/// still conclude. (The caller also skips it where the built-in search already stood in.)
 fn bound_reached(out: &CheckOutcome) -> bool {
     out.verdict == Verdict::Unknown
         && out.limit().is_none()
