@@ -660,3 +660,79 @@ fn issue26_a_store_through_an_integer_pointer_does_not_panic() {
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(o.status.code(), Some(0), "{}\n{err}", stdout(&o));
 }
+
+/// The standard-input and `<math.h>` programs against gcc (linked with `-lm`): every one
+/// compiles as written, and each `_ok` program holds on every input tried (none, junk,
+/// digits, a NUL, an overlong line), as seqloc's proof says. (A `_fail` program's race is
+/// rare natively; its failure is checked by seqloc's own replay.)
+#[test]
+fn stdin_and_math_ok_programs_hold_natively() {
+    if !have_gcc() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("seqloc-stdin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let progs: Vec<PathBuf> = programs()
+        .into_iter()
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            (name.starts_with("stdin_") || name.starts_with("math_"))
+                && !name.ends_with("_refused.c")
+        })
+        .collect();
+    assert!(progs.len() >= 8, "stdin and math programs: {progs:?}");
+    let inputs: [&[u8]; 8] = [
+        b"",
+        b"2\n",
+        b"1\n",
+        b"7",
+        b"2\0\n",
+        b"junk input\n",
+        b"\n",
+        b"123456789012345678901234567890\n",
+    ];
+    let run = |exe: &std::path::Path, input: &[u8]| -> bool {
+        use std::io::Write;
+        let mut child = std::process::Command::new(exe)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("runs");
+        if let Some(mut s) = child.stdin.take() {
+            let _ = s.write_all(input);
+        }
+        // A failed assertion aborts (a signal); `return 1` on bad input is an answer.
+        child.wait().expect("waits").code().is_some()
+    };
+    for p in &progs {
+        let stem = p.file_stem().and_then(|s| s.to_str()).expect("file name");
+        let exe = dir.join(stem);
+        let o = std::process::Command::new("gcc")
+            .args(["-w", "-O0", "-pthread", "-o"])
+            .arg(&exe)
+            .arg(p)
+            .arg("-lm")
+            .output()
+            .expect("gcc runs");
+        assert!(
+            o.status.success(),
+            "{}: {}",
+            p.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        if stem.ends_with("_ok") {
+            for input in inputs {
+                for _ in 0..5 {
+                    assert!(
+                        run(&exe, input),
+                        "{} fails natively on input {:?}",
+                        p.display(),
+                        String::from_utf8_lossy(input)
+                    );
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

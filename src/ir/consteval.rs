@@ -36,6 +36,7 @@ fn eval(e: &Expr, tt: &TypeTable, dm: DataModel) -> Option<i128> {
                 UnOp::Neg => a.checked_neg()?,
                 UnOp::BitNot => !a,
                 UnOp::LogNot => (a == 0) as i128,
+                UnOp::Sqrt | UnOp::FAbs => return None,
             }
         }
         ExprKind::Binary(op, a, b) => {

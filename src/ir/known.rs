@@ -282,7 +282,9 @@ pub fn refusal_reason(name: &str) -> String {
     } else {
         "a function the program does not define and seqloc does not model (it models the \
          pthread API, the SV-COMP primitives, malloc/calloc/free, memset/memcpy, abort/exit, \
-         assert, the clocks and rand, and numbers read from `argv` with sscanf/atoi/strtol)"
+         assert, the clocks and rand, numbers read from `argv` with sscanf/atoi/strtol, \
+         standard input read with scanf/fgets/getchar, strlen/strcmp/strncmp/strcpy, and \
+         sqrt/fabs)"
             .into()
     }
 }

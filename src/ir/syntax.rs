@@ -220,6 +220,25 @@ pub enum UnOp {
     Neg,
     BitNot,
     LogNot,
+    /// `<math.h>`'s `sqrt`/`sqrtf` on a float of the expression's type: IEEE's square
+    /// root, rounded to nearest-even (NaN below zero, `-0.0` for `-0.0`).
+    Sqrt,
+    /// `fabs`/`fabsf`: the sign bit cleared (a NaN stays a NaN).
+    FAbs,
+}
+
+impl UnOp {
+    /// The operators C writes as a call of a `<math.h>` function, with the function's
+    /// name for an operand of `bits` bits.
+    pub fn math_name(self, bits: u32) -> Option<&'static str> {
+        match (self, bits) {
+            (UnOp::Sqrt, 32) => Some("sqrtf"),
+            (UnOp::Sqrt, _) => Some("sqrt"),
+            (UnOp::FAbs, 32) => Some("fabsf"),
+            (UnOp::FAbs, _) => Some("fabs"),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

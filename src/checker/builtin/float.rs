@@ -129,6 +129,16 @@ pub fn neg(x: &BV) -> R<BV> {
     Ok(to_bits(&of_bits(x)?.unary_neg()))
 }
 
+/// IEEE's square root, rounded to nearest-even.
+pub fn sqrt(x: &BV) -> R<BV> {
+    Ok(to_bits(&of_bits(x)?.sqrt()))
+}
+
+/// `fabs`: only the sign is cleared.
+pub fn abs(x: &BV) -> R<BV> {
+    Ok(to_bits(&of_bits(x)?.unary_abs()))
+}
+
 /// A float of one width converted to another (exact when widening).
 pub fn resize(x: &BV, to_bits_n: u32) -> R<BV> {
     if x.get_size() == to_bits_n {

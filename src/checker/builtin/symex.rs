@@ -885,6 +885,19 @@ impl<'p> Symex<'p> {
                         super::float::neg(&x).map_err(self.float_err(e.loc))
                     }
                     UnOp::Neg => Ok(self.eval(a)?.bvneg()),
+                    UnOp::Sqrt | UnOp::FAbs if self.float_bits(&e.ty).is_some() => {
+                        let x = self.eval(a)?;
+                        let r = if *op == UnOp::Sqrt {
+                            super::float::sqrt(&x)
+                        } else {
+                            super::float::abs(&x)
+                        };
+                        r.map_err(self.float_err(e.loc))
+                    }
+                    UnOp::Sqrt | UnOp::FAbs => Err(self.unsupported(
+                        "a square root or `fabs` of something that is not a float",
+                        e.loc,
+                    )),
                     UnOp::BitNot => Ok(self.eval(a)?.bvnot()),
                     UnOp::LogNot => {
                         let t = self.truth(a)?;

@@ -96,6 +96,7 @@ pub fn value(prog: &Program, e: &Expr, l: &mut dyn Leaves) -> Option<BV> {
             UnOp::Neg => value(prog, a, l)?.bvneg(),
             UnOp::BitNot => value(prog, a, l)?.bvnot(),
             UnOp::LogNot => of_bool(&truth(prog, a, l)?.not(), w),
+            UnOp::Sqrt | UnOp::FAbs => return None,
         },
         ExprKind::Binary(op, _, _) if op.is_comparison() || op.is_logical() => {
             of_bool(&truth(prog, e, l)?, w)

@@ -110,6 +110,10 @@ pub struct Machine<'p> {
     /// By function id.
     liveness: Vec<Option<Liveness>>,
     pub globals: HashMap<VarId, u32>,
+    /// The string literals the functions index (`"busy"[i]`, as `strcpy` is written
+    /// out): one object each, allocated after the globals and, like them, never
+    /// renumbered.
+    literals: HashMap<Vec<u8>, u32>,
     layouts: RefCell<HashMap<CompId, CompLayout>>,
     pub main: FuncId,
     /// The program sets a mutex type: each mutex keeps its type and re-lock count in its
@@ -179,6 +183,7 @@ impl<'p> Machine<'p> {
             visible,
             liveness,
             globals: HashMap::default(),
+            literals: HashMap::default(),
             layouts: RefCell::new(HashMap::default()),
             main,
             typed_mutexes,
@@ -208,6 +213,24 @@ impl<'p> Machine<'p> {
             globals.insert(VarId(i as u32), id);
         }
         self.globals = globals;
+        let mut literals = HashMap::default();
+        for f in &self.prog.funcs {
+            let Some(body) = &f.body else { continue };
+            crate::ir::visit::each_expr(body, &mut |e| {
+                if let ExprKind::Str(bytes) = &e.kind {
+                    literals.entry(bytes.clone()).or_insert(0);
+                }
+            });
+        }
+        let mut texts: Vec<Vec<u8>> = literals.keys().cloned().collect();
+        texts.sort();
+        for text in texts {
+            let mut obj = Obj::new(text.len() + 1, false, true);
+            obj.bytes[..text.len()].copy_from_slice(&text);
+            let id = st.alloc(obj);
+            literals.insert(text, id);
+        }
+        self.literals = literals;
         let frame = Frame {
             func: self.main,
             pc: 0,
@@ -316,8 +339,9 @@ impl<'p> Machine<'p> {
     /// threads and objects in a canonical order.
     pub fn canonical(&self, st: &mut State) {
         self.forget_dead(st);
-        st.sort_threads(self.globals.len() as u32);
-        st.canonicalize(self.globals.len() as u32);
+        let fixed = (self.globals.len() + self.literals.len()) as u32;
+        st.sort_threads(fixed);
+        st.canonicalize(fixed);
         st.normalize_syms();
     }
 
@@ -1154,6 +1178,10 @@ impl Cx<'_, '_> {
                 self.ptr_place(p, e.loc)
             }
             ExprKind::Cast { e: x, .. } => self.place(x),
+            ExprKind::Str(bytes) => match self.m.literals.get(bytes) {
+                Some(o) => Ok((*o, 0)),
+                None => unsupported("a string literal the explorer did not allocate", e.loc),
+            },
             _ => unsupported("this kind of lvalue", e.loc),
         }
     }
@@ -1657,6 +1685,7 @@ impl Cx<'_, '_> {
                     return match op {
                         UnOp::LogNot => Ok(Val::int(!a.truth() as i128)),
                         UnOp::Neg => self.float_neg(a, loc),
+                        UnOp::Sqrt | UnOp::FAbs => self.float_math(*op, a, loc),
                         UnOp::BitNot => unsupported("`~` on a float", loc),
                     };
                 }
@@ -1664,6 +1693,10 @@ impl Cx<'_, '_> {
                     UnOp::LogNot => Ok(Val::int(!a.truth() as i128)),
                     UnOp::Neg => self.convert(Val::int(a.v.wrapping_neg()), &e.ty, loc),
                     UnOp::BitNot => self.convert(Val::int(!a.v), &e.ty, loc),
+                    UnOp::Sqrt | UnOp::FAbs => unsupported(
+                        "a square root or `fabs` of something that is not a float",
+                        loc,
+                    ),
                 }
             }
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, &e.ty, loc),

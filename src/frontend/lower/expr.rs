@@ -459,6 +459,15 @@ impl Lowerer<'_, '_> {
             if let Some(e) = self.input_call(&id.node.name, &c.node.arguments, loc)? {
                 return Ok(e);
             }
+            if let Some(e) = self.math_call(&id.node.name, &c.node.arguments, loc)? {
+                return Ok(e);
+            }
+            if let Some(e) = self.string_call(&id.node.name, &c.node.arguments, loc)? {
+                return Ok(e);
+            }
+            if let Some(e) = self.stdin_call(&id.node.name, &c.node.arguments, loc)? {
+                return Ok(e);
+            }
             if let Some(e) = self.library_call(&id.node.name, &c.node.arguments, loc)? {
                 return Ok(e);
             }

@@ -134,7 +134,7 @@ impl Lowerer<'_, '_> {
     }
 
     /// The return type `name` is declared with, when the program's headers declare it.
-    fn declared_return(&self, name: &str) -> Option<Type> {
+    pub(super) fn declared_return(&self, name: &str) -> Option<Type> {
         match self.lookup(name) {
             Some(super::Binding::Func(f)) => Some(self.prog.func(*f).ty.ret.unqualified().clone()),
             _ => None,

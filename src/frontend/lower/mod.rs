@@ -9,9 +9,12 @@ mod init;
 mod input;
 mod libc;
 mod literal;
+mod math;
 mod memory;
 mod spawn;
+mod stdin;
 mod stmt;
+mod strings;
 mod sync;
 mod types;
 mod vla;
@@ -820,6 +823,33 @@ fn runs_at_run_time(init: &Init) -> Option<&'static str> {
     let mut f = Find(None);
     crate::ir::visit::Visitor::visit_init(&mut f, init);
     f.0
+}
+
+/// Every statement and expression of `stmts` made up without a location (`Loc::SYNTH`)
+/// gets `loc`: the lowerings that write a library call out as code (`stdin`, `strings`)
+/// build with `ir::build`, whose pieces have none, and a schedule's switch point or a
+/// candidate in that code must name the call's line.
+fn locate(stmts: &mut [Stmt], loc: Loc) {
+    use crate::ir::visit::{VisitorMut, walk_expr_mut, walk_stmt_mut};
+    struct L(Loc);
+    impl VisitorMut for L {
+        fn visit_stmt(&mut self, s: &mut Stmt) {
+            if s.loc.is_synth() {
+                s.loc = self.0;
+            }
+            walk_stmt_mut(self, s)
+        }
+        fn visit_expr(&mut self, e: &mut Expr) {
+            if e.loc.is_synth() {
+                e.loc = self.0;
+            }
+            walk_expr_mut(self, e)
+        }
+    }
+    let mut l = L(loc);
+    for s in stmts {
+        l.visit_stmt(s);
+    }
 }
 
 #[cfg(test)]

@@ -41,11 +41,20 @@ impl<'a> Printer<'a> {
             ExprKind::Str(bytes) => (c_string(bytes), 16),
             ExprKind::Var(v) => (self.var_name(*v), 16),
             ExprKind::Func(f) => (self.prog.func(*f).name.clone(), 16),
+            ExprKind::Unary(op @ (UnOp::Sqrt | UnOp::FAbs), a) => {
+                let bits = match e.ty.resolve(self.tt()) {
+                    Type::Float(FloatKind::Float) => 32,
+                    _ => 64,
+                };
+                let name = op.math_name(bits).unwrap_or("sqrt");
+                (format!("{name}({})", self.expr(a, 2)), 16)
+            }
             ExprKind::Unary(op, a) => {
                 let o = match op {
                     UnOp::Neg => "-",
                     UnOp::BitNot => "~",
                     UnOp::LogNot => "!",
+                    UnOp::Sqrt | UnOp::FAbs => "",
                 };
                 let inner = self.expr(a, 14);
                 // `- -x` must not print as `--x`.

@@ -19,6 +19,17 @@ impl<'a> Printer<'a> {
         if !prelude.is_empty() && !self.opts.omit_prelude {
             self.raw_lines(&prelude);
         }
+        // `sqrt`, `fabs`: the front end made operators of the calls; the printed C calls
+        // the library again, which every checker models, and declares it.
+        let math = math_functions(self.prog);
+        for name in &math {
+            let ty = if name.ends_with('f') {
+                "float"
+            } else {
+                "double"
+            };
+            self.line(&format!("{ty} {name}({ty});"), Loc::SYNTH);
+        }
         let used = if self.opts.keep_unused {
             None
         } else {
@@ -402,4 +413,22 @@ impl Visitor for RefCollector<'_, '_> {
         }
         visit::walk_expr(self, e)
     }
+}
+
+/// The `<math.h>` functions the program's operators stand for, sorted.
+fn math_functions(prog: &Program) -> Vec<&'static str> {
+    let mut names = std::collections::BTreeSet::new();
+    for f in &prog.funcs {
+        let Some(body) = &f.body else { continue };
+        visit::each_expr(body, &mut |e| {
+            if let ExprKind::Unary(op, _) = &e.kind {
+                let bits = match e.ty.resolve(&prog.types) {
+                    Type::Float(FloatKind::Float) => 32,
+                    _ => 64,
+                };
+                names.extend(op.math_name(bits));
+            }
+        });
+    }
+    names.into_iter().collect()
 }

@@ -1,6 +1,6 @@
-// seqloc-expect: refused strcpy
+// seqloc-expect: refused strcat
 // seqloc-args: --undefined-functions nondet
-// `strcpy` called without `<string.h>`: the convention for undefined functions does
+// `strcat` called without `<string.h>`: the convention for undefined functions does
 // not cover a C library function, whose effect (here, the copy the assertion reads) is
 // known and is not nothing. Refused by name rather than taken as a no-op.
 #include <assert.h>
@@ -8,7 +8,7 @@
 char name[8];
 void *worker(void *arg)
 {
-  strcpy(name, "abc");
+  strcat(name, "abc");
   return 0;
 }
 int main(void)

@@ -12,7 +12,7 @@
 use super::{Cx, R, unsupported};
 use crate::checker::builtin::float::{bits as kind_bits, constant_bits, int_constant_bits};
 use crate::checker::explicit::state::Val;
-use crate::ir::{BinOp, IntKind, Loc, Type};
+use crate::ir::{BinOp, IntKind, Loc, Type, UnOp};
 
 impl Cx<'_, '_> {
     /// The width of a `float` or `double` type; a refusal for `long double`; `None` for
@@ -88,6 +88,27 @@ impl Cx<'_, '_> {
             Some(32) => Ok(Val::float_bits(32, x.v ^ (1 << 31))),
             Some(_) => Ok(Val::float_bits(64, x.v ^ (1 << 63))),
             None => unsupported("a floating-point negation of a non-float", loc),
+        }
+    }
+
+    /// `sqrt`/`fabs` on a float, in its own width (Rust's `sqrt` is IEEE's, correctly
+    /// rounded).
+    pub(super) fn float_math(&self, op: UnOp, x: Val, loc: Loc) -> R<Val> {
+        match (op, x.float_width()) {
+            (UnOp::Sqrt, Some(32)) => {
+                let f = f32::from_bits(x.v as u32).sqrt();
+                Ok(Val::float_bits(32, i128::from(f.to_bits())))
+            }
+            (UnOp::Sqrt, Some(_)) => {
+                let f = f64::from_bits(x.v as u64).sqrt();
+                Ok(Val::float_bits(64, i128::from(f.to_bits())))
+            }
+            (UnOp::FAbs, Some(32)) => Ok(Val::float_bits(32, x.v & !(1 << 31))),
+            (UnOp::FAbs, Some(_)) => Ok(Val::float_bits(64, x.v & !(1 << 63))),
+            _ => unsupported(
+                "a square root or `fabs` of something that is not a float",
+                loc,
+            ),
         }
     }
 
