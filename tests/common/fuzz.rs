@@ -199,6 +199,18 @@ pub fn seeds() -> Vec<(String, String, String)> {
         }
     }
     files.sort();
+    // `SEQLOC_FUZZ_SEEDS=a,b`: only the seeds whose file name contains one of the words,
+    // to aim a run at a new model (`stdin_,strings_,math_`).
+    if let Ok(only) = std::env::var("SEQLOC_FUZZ_SEEDS") {
+        let words: Vec<&str> = only.split(',').filter(|w| !w.is_empty()).collect();
+        files.retain(|f| {
+            let name = f
+                .file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default();
+            words.iter().any(|w| name.contains(w))
+        });
+    }
     files
         .iter()
         .filter_map(|f| {
