@@ -44,43 +44,13 @@ fn numeric(name: &str) -> Option<Type> {
 }
 
 /// How many values the `sscanf` format `f` stores, when every conversion is an integer
-/// one (`None` otherwise).
+/// one (`None` otherwise). The format is read as `scanf`'s (`stdin::conversions`).
 fn integer_conversions(f: &[u8]) -> Option<usize> {
-    let mut n = 0;
-    let mut i = 0;
-    while i < f.len() {
-        if f[i] != b'%' {
-            i += 1;
-            continue;
-        }
-        i += 1;
-        if f.get(i) == Some(&b'%') {
-            i += 1;
-            continue;
-        }
-        let store = f.get(i) != Some(&b'*');
-        if !store {
-            i += 1;
-        }
-        while f.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        while f
-            .get(i)
-            .is_some_and(|c| matches!(c, b'h' | b'l' | b'j' | b'z' | b't'))
-        {
-            i += 1;
-        }
-        match f.get(i) {
-            Some(b'd' | b'i' | b'u' | b'x' | b'X' | b'o') => {}
-            _ => return None,
-        }
-        i += 1;
-        if store {
-            n += 1;
-        }
-    }
-    Some(n)
+    let convs = super::stdin::conversions(f)?;
+    convs
+        .iter()
+        .all(|c| *c == super::stdin::Conversion::Integer)
+        .then_some(convs.len())
 }
 
 /// The remembered conversion of one string of `argv`: locals of `main`, declared at its

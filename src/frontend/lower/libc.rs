@@ -29,7 +29,7 @@
 use lang_c::ast;
 use lang_c::span::{Node, Span};
 
-use super::{Lowerer, R};
+use super::{Lowerer, R, assume};
 use crate::ir::build as b;
 use crate::ir::*;
 
@@ -375,12 +375,4 @@ impl Lowerer<'_, '_> {
         self.clock = Some(c);
         c
     }
-}
-
-fn assume(cond: Expr, loc: Loc) -> Stmt {
-    b::expr_stmt(
-        b::intrinsic(Intrinsic::Assume, vec![cond], loc),
-        loc,
-        StmtId::NONE,
-    )
 }

@@ -825,6 +825,15 @@ fn runs_at_run_time(init: &Init) -> Option<&'static str> {
     f.0
 }
 
+/// `__VERIFIER_assume(cond)` as a statement at `loc`: what the library models promise.
+fn assume(cond: Expr, loc: Loc) -> Stmt {
+    crate::ir::build::expr_stmt(
+        crate::ir::build::intrinsic(Intrinsic::Assume, vec![cond], loc),
+        loc,
+        StmtId::NONE,
+    )
+}
+
 /// Every statement and expression of `stmts` made up without a location (`Loc::SYNTH`)
 /// gets `loc`: the lowerings that write a library call out as code (`stdin`, `strings`)
 /// build with `ir::build`, whose pieces have none, and a schedule's switch point or a

@@ -28,14 +28,14 @@
 use lang_c::ast;
 use lang_c::span::Node;
 
-use super::{Binding, Lowerer, R};
+use super::{Binding, Lowerer, R, assume};
 use crate::ir::build as b;
 use crate::ir::consteval::eval_int;
 use crate::ir::*;
 
 /// One conversion of a `scanf` format that stores a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Conversion {
+pub(super) enum Conversion {
     Integer,
     /// With the `l` modifier (a `double`) or without (a `float`).
     Float {
@@ -48,7 +48,7 @@ enum Conversion {
 
 /// The storing conversions of a `scanf` format, in order; `None` when the format holds
 /// one seqloc does not model (see the module comment).
-fn conversions(f: &[u8]) -> Option<Vec<Conversion>> {
+pub(super) fn conversions(f: &[u8]) -> Option<Vec<Conversion>> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < f.len() {
@@ -75,7 +75,7 @@ fn conversions(f: &[u8]) -> Option<Vec<Conversion>> {
         let modifiers = i;
         while f
             .get(i)
-            .is_some_and(|c| matches!(c, b'h' | b'l' | b'j' | b'z' | b't' | b'L' | b'q'))
+            .is_some_and(|c| matches!(c, b'h' | b'l' | b'j' | b'z' | b't' | b'L'))
         {
             i += 1;
         }
@@ -404,14 +404,6 @@ impl Lowerer<'_, '_> {
         ));
         out
     }
-}
-
-fn assume(cond: Expr, loc: Loc) -> Stmt {
-    b::expr_stmt(
-        b::intrinsic(Intrinsic::Assume, vec![cond], loc),
-        loc,
-        StmtId::NONE,
-    )
 }
 
 #[cfg(test)]
