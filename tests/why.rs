@@ -193,6 +193,40 @@ fn a_critical_section_split_between_check_and_act_names_its_unlock_and_lock() {
     assert!(hint.contains("the section was split"), "{hint}");
 }
 
+/// A postman raises the reader's predicate and signals without the mutex the reader tests
+/// it under: the lost wake-up is the postman's bare write (line 24), not the reader's wait.
+/// Before the lockset rule the reader's test and wait ranked first and line 24 was no
+/// candidate at all.
+#[test]
+fn a_write_without_the_lock_the_waiter_holds_ranks_first_in_its_deadlock() {
+    let o = run(&[
+        "localize",
+        "tests/programs/why/mailbox_post_without_lock.c",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let r = json(&o);
+    let first = &r["candidates"][0];
+    assert_eq!(first["line"], 24, "{:?}", candidate_lines(&r));
+    assert_eq!(first["kind"], "locking");
+    let hint = first["hint"].as_str().unwrap_or("");
+    assert!(
+        hint.contains("holding no lock") && hint.contains("box_lock"),
+        "{hint}"
+    );
+}
+
+/// A bare `hits = hits + 1` beside a locked read-modify-write of the same counter: the
+/// update without the lock is the fault (it ranked second, after the locked read).
+#[test]
+fn an_update_beside_a_locked_one_without_its_lock_ranks_first() {
+    let r = localize_json("tests/programs/why/hits_bare_increment.c");
+    let first = &r["candidates"][0];
+    assert_eq!(first["line"], 29, "{:?}", candidate_lines(&r));
+    assert_eq!(first["kind"], "locking");
+}
+
 /// Reads that differ the same way (main summing an array in a loop, each element written
 /// by a worker that had not run) are one line of the text report, with their count,
 /// rather than the same line repeated.

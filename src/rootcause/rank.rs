@@ -42,6 +42,15 @@
 //! waits for the deadlock (`Role::Bystander`) and a changed thread handle
 //! (`Role::ThreadHandle`: the library chooses it, no program change can).
 //!
+//! A missing lock comes next (`Role::Unprotected`, Eraser's lockset rule along the failing
+//! run): a conflicting access around a necessary context switch made holding no lock,
+//! while the other thread held one at its own access to the same location — a writer
+//! that raises a waiter's predicate without the mutex the waiter tests it under (a lost
+//! wake-up), an update beside a locked read-modify-write. The access without the lock is
+//! where one was dropped, and the repair is to take it there; the region it broke into is
+//! only where that shows. A thread that held the lock at its access but let it go before
+//! the switch (a split section) is not taken for one.
+//!
 //! A use before initialisation (`Role::StartedTooEarly`) comes next: a thread that
 //! writes nothing of what it read, created before the write it needed was made — by its
 //! creator after the creation (the closest passing run has the write first), or by a
@@ -645,6 +654,8 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         // thread handle's value.
         Role::Bystander => return (2, 1),
         // A use before initialisation names where the order is decided.
+        // A missing lock is the repair itself, before the order it lets happen.
+        Role::Unprotected => return (0, 3),
         Role::StartedTooEarly => return (0, if c.whole_thread { 3 } else { 4 }),
         Role::PublishedEarly | Role::SplitSection => return (0, 4),
         Role::ThreadHandle if c.kind == CandidateKind::Value => return (2, 2),

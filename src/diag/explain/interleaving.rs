@@ -131,6 +131,36 @@ impl Explainer<'_> {
                 self.push_step_candidate(&mut extra, &out, &l.step, CandidateKind::Locking, &hint);
             }
         }
+        for sw in switches {
+            for u in &sw.unprotected {
+                let hint = format!(
+                    "{} accesses `{}` here holding no lock, while {} holds `{}` around its access at line {}: the two accesses do not exclude each other; {} must hold `{}` here too",
+                    name(u.thread),
+                    u.variables.join("`, `"),
+                    name(u.holder),
+                    u.lock,
+                    u.holder_line,
+                    name(u.thread),
+                    u.lock
+                );
+                let step = &u.step;
+                let on = |c: &Candidate| c.line == step.line && same_file(&c.file, &step.file);
+                let before = extra.len();
+                self.push_step_candidate(&mut extra, &out, step, CandidateKind::Locking, &hint);
+                if let Some(c) = extra.get_mut(before) {
+                    c.role = Role::Unprotected;
+                    continue;
+                }
+                // Already named (a value, or one end of a region): it is this access.
+                for c in out.iter_mut().chain(extra.iter_mut()).filter(|c| on(c)) {
+                    if !c.specification && c.set.is_none() && c.role != Role::Unprotected {
+                        c.kind = CandidateKind::Locking;
+                        c.role = Role::Unprotected;
+                        c.hint = hint.clone();
+                    }
+                }
+            }
+        }
         // Locking first: it names the repair; then the atomicity pairs in trace order.
         extra.sort_by_key(|c| (c.kind != CandidateKind::Locking, c.rank));
         before_specification(out, extra)

@@ -181,6 +181,11 @@ pub enum Role {
     /// of its own where a line already has one, so the line keeps its value words and
     /// takes this role — a boundary, after the ones the analysis named itself.
     AlsoBoundary,
+    /// A conflicting access made holding no lock, when the other thread held one at its
+    /// access to the same location along the failing run (`diag::interleaving::Unprotected`,
+    /// Eraser's lockset rule): the two accesses never excluded each other, and this is the
+    /// one without the lock — where a dropped `pthread_mutex_lock` belongs.
+    Unprotected,
 }
 
 /// Context for explaining answers.

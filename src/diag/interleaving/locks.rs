@@ -18,6 +18,22 @@ pub struct LockUse {
     pub same_name: bool,
 }
 
+/// A conflicting access made without a lock that the other side of the conflict held at
+/// its own access to the same location (Eraser's lockset rule along one run): the
+/// accesses do not exclude each other, and this one is where the lock is missing.
+#[derive(Clone, Debug)]
+pub struct Unprotected {
+    /// The thread that made the access, and the access.
+    pub thread: u32,
+    pub step: TraceStep,
+    /// The locations both accessed.
+    pub variables: Vec<String>,
+    /// The lock the other thread held, that thread, and its access's line.
+    pub lock: String,
+    pub holder: u32,
+    pub holder_line: u32,
+}
+
 /// After each step, per thread, the locks held with the step that took each.
 pub(super) type LockSets = Vec<BTreeMap<u32, Vec<(String, usize)>>>;
 

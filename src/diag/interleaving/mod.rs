@@ -28,8 +28,8 @@ use std::collections::BTreeSet;
 use super::Replays;
 use crate::cex::{Counterexample, TraceStep};
 use crate::seq::schedule::{Resolved, Stop};
-pub use locks::LockUse;
 use locks::locks_held;
+pub use locks::{LockUse, Unprotected};
 
 /// A run of one thread in the trace: (thread, first step, one past its last step).
 type Run = (u32, usize, usize);
@@ -61,6 +61,9 @@ pub struct NecessarySwitch {
     /// preempted thread or of a thread in between, when their lock sets at the accesses
     /// are disjoint (both non-empty).
     pub locks: Vec<LockUse>,
+    /// A conflicting access, of the preempted thread or of a thread in between, made
+    /// holding no lock while the other side held one at its access.
+    pub unprotected: Vec<Unprotected>,
     /// The schedule without the preemption: it passes (or no run follows it).
     pub passing: Resolved,
 }
@@ -158,6 +161,7 @@ fn describe(
         between: vec![],
         conflicts: vec![],
         locks: vec![],
+        unprotected: vec![],
         passing: resolved.clone(),
     };
     // The thread's k-th block is its k-th run in the trace when every block ran a
@@ -242,18 +246,63 @@ fn describe(
             })
             .map(|(_, m)| m.line)
             .unwrap_or(0);
-        conflicts.extend(clash);
         // Locks: the other thread's at this access, the preempted thread's at the switch.
-        let theirs = &held[bi];
-        let mine_held = &held[end - 1];
-        let their_set: BTreeSet<&String> = theirs
-            .get(&s.thread)
-            .map(|v| v.iter().map(|(l, _)| l).collect())
-            .unwrap_or_default();
-        let my_set: BTreeSet<&String> = mine_held
-            .get(&thread)
-            .map(|v| v.iter().map(|(l, _)| l).collect())
-            .unwrap_or_default();
+        let held_by = |at: usize, t: u32| -> BTreeSet<&String> {
+            held.get(at)
+                .and_then(|h| h.get(&t))
+                .map(|v| v.iter().map(|(l, _)| l).collect())
+                .unwrap_or_default()
+        };
+        let their_set = held_by(bi, s.thread);
+        let my_set = held_by(end - 1, thread);
+        if their_set.is_empty() != my_set.is_empty() {
+            let my_access = mine
+                .iter()
+                .filter(|(i, _)| *i < end)
+                .rev()
+                .chain(mine.iter().filter(|(i, _)| *i >= end))
+                .find(|(_, m)| {
+                    let (r, w) = touched(m);
+                    clash.iter().any(|v| r.contains(v) || w.contains(v))
+                });
+            if let Some(&(mi, m)) = my_access {
+                let at_mine = held_by(mi, thread);
+                // One side held a lock at its access, the other none at its own. The
+                // preempted thread is taken as unprotected only when it held nothing at
+                // the access itself either: a check and an act in two critical sections
+                // of one lock is a split section, not a missing lock.
+                let found = if their_set.is_empty() {
+                    my_set
+                        .intersection(&at_mine)
+                        .next()
+                        .map(|l| (s.thread, (*s).clone(), (*l).clone(), thread, m.line))
+                } else if at_mine.is_empty() {
+                    their_set
+                        .iter()
+                        .next()
+                        .map(|l| (thread, m.clone(), (*l).clone(), s.thread, s.line))
+                } else {
+                    None
+                };
+                if let Some((t, step, lock, holder, holder_line)) = found {
+                    if !sw
+                        .unprotected
+                        .iter()
+                        .any(|u| u.thread == t && u.step.line == step.line)
+                    {
+                        sw.unprotected.push(Unprotected {
+                            thread: t,
+                            step,
+                            variables: clash.clone(),
+                            lock,
+                            holder,
+                            holder_line,
+                        });
+                    }
+                }
+            }
+        }
+        conflicts.extend(clash);
         // Both sets are held at once (the preempted thread keeps its locks while the
         // other accesses), and the trace respects mutual exclusion (the checker models
         // locks), so a lock written the same way in both (`j->lock`, `&w->m`) is a
@@ -290,6 +339,93 @@ fn describe(
 mod tests {
     use super::fixtures::step;
     use super::*;
+    use crate::seq::schedule::ResolvedBlock;
+
+    /// `x = v` writes `x`, `r = x` and `while (!x)` read it; nothing else is shared.
+    fn accesses(s: &TraceStep) -> (Vec<String>, Vec<String>) {
+        let st = s.statement.as_str();
+        if let Some((lhs, _)) = st.split_once(" = ") {
+            if lhs.trim() == "x" {
+                return (vec![], vec!["x".into()]);
+            }
+            return (vec!["x".into()], vec![]);
+        }
+        if st.contains('x') {
+            return (vec!["x".into()], vec![]);
+        }
+        (vec![], vec![])
+    }
+
+    /// Thread 1 runs `steps` up to `cut`, thread 2 the rest before it, thread 1 resumes.
+    fn switch_in(steps: &[TraceStep]) -> NecessarySwitch {
+        let b = |thread, until| ResolvedBlock { thread, until };
+        let at = Stop::Before(crate::ir::StmtId(9), 1);
+        let resolved = Resolved {
+            threads: vec![],
+            blocks: vec![b(1, at), b(2, Stop::End), b(1, Stop::End)],
+            inputs: Default::default(),
+            ends: None,
+        };
+        describe(1, 0, &resolved, &segments(steps), steps, &accesses)
+    }
+
+    #[test]
+    fn an_access_without_the_lock_the_other_side_held_is_unprotected() {
+        // The waiter tests the flag and waits under `m`; the setter writes it bare.
+        let steps = vec![
+            step(1, 31, "pthread_mutex_lock(&m);"),
+            step(1, 32, "while (!x)"),
+            step(2, 22, "x = 1;"),
+            step(2, 23, "pthread_cond_signal(&c);"),
+            step(1, 33, "pthread_cond_wait(&c, &m);"),
+        ];
+        let sw = switch_in(&steps);
+        assert_eq!(sw.unprotected.len(), 1, "{:?}", sw.unprotected);
+        let u = &sw.unprotected[0];
+        assert_eq!(
+            (u.thread, u.step.line, u.holder, u.holder_line),
+            (2, 22, 1, 32)
+        );
+        assert_eq!(u.lock, "m");
+        // The other way round: the preempted thread's read is the bare one.
+        let steps = vec![
+            step(1, 32, "r = x;"),
+            step(2, 21, "pthread_mutex_lock(&m);"),
+            step(2, 22, "x = 1;"),
+            step(2, 23, "pthread_mutex_unlock(&m);"),
+            step(1, 33, "x = r + 1;"),
+        ];
+        let sw = switch_in(&steps);
+        assert_eq!(sw.unprotected.len(), 1, "{:?}", sw.unprotected);
+        let u = &sw.unprotected[0];
+        assert_eq!(
+            (u.thread, u.step.line, u.holder, u.holder_line),
+            (1, 32, 2, 22)
+        );
+    }
+
+    #[test]
+    fn a_check_and_act_in_two_sections_of_one_lock_is_no_missing_lock() {
+        // Thread 1 read under `m`, let it go, and is preempted: its access held the lock.
+        let steps = vec![
+            step(1, 30, "pthread_mutex_lock(&m);"),
+            step(1, 31, "r = x;"),
+            step(1, 32, "pthread_mutex_unlock(&m);"),
+            step(2, 21, "pthread_mutex_lock(&m);"),
+            step(2, 22, "x = 1;"),
+            step(2, 23, "pthread_mutex_unlock(&m);"),
+            step(1, 33, "pthread_mutex_lock(&m);"),
+            step(1, 34, "x = r + 1;"),
+        ];
+        assert!(switch_in(&steps).unprotected.is_empty());
+        // Both sides bare: a race, but no lock to name.
+        let steps = vec![
+            step(1, 31, "r = x;"),
+            step(2, 22, "x = 1;"),
+            step(1, 34, "x = r + 1;"),
+        ];
+        assert!(switch_in(&steps).unprotected.is_empty());
+    }
 
     #[test]
     fn segments_are_runs_of_one_thread() {
