@@ -56,6 +56,8 @@ pub fn normalize(prog: &mut Program) -> SharedInfo {
         prog.funcs[i].body = Some(Stmt::block(out, loc));
     }
     super::unreachable::prune(prog);
+    // After the pruning: SV-COMP's `ERROR: ...; goto ERROR;` is dead code, not a loop.
+    super::goto_loops::rewrite(prog);
     shared
 }
 

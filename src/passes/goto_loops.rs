@@ -1,0 +1,272 @@
+//! Loops written with `goto`: a label followed, in the same block, by statements that jump
+//! back to it becomes `label: while (1) { statements; break; again: }`, in the shape
+//! normalization gives every loop (`passes::normalize`), with each jump back a jump
+//! forward to `again`, which starts the next iteration.
+//!
+//! Why: the bounded search unrolls structured loops and refuses a backward jump (it cannot
+//! bound one), yet C programs retry with `again: ... goto again;` (SV-COMP's
+//! `pthread-divine` FIFO pops a node and starts over that way). Written as a loop, the
+//! retry is unwound like any other loop, and its bound is reported as a loop's.
+//!
+//! The rewrite is exact only where the new loop changes nothing else, so it is made only
+//! when, inside the statements after the label:
+//!
+//! * no `break` or `continue` is outside a loop or `switch` among them (it would now leave
+//!   or restart the new loop instead of the one around the label's block);
+//! * no `case` or `default` label is outside a `switch` among them (the label's block is a
+//!   `switch` body, which the loop would cut);
+//! * every label among them is jumped to only from among them (a jump into the loop's body
+//!   from outside).
+//!
+//! Anything else is left as written, and the bounded search refuses the backward jump by
+//! name as before. A jump back from inside an inner loop is a jump out of that loop, which
+//! a forward `goto` is too, so it needs no condition. Labels are processed from the last in
+//! a block to the first, so nested retry loops nest.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::ir::*;
+
+/// Rewrites the retry loops of every function of `prog` (normalized: runs after it).
+pub fn rewrite(prog: &mut Program) {
+    for i in 0..prog.funcs.len() {
+        let Some(mut body) = prog.funcs.get_mut(i).and_then(|f| f.body.take()) else {
+            continue;
+        };
+        let mut gotos = HashMap::new();
+        count_gotos(&body, &mut gotos);
+        rewrite_stmt(&mut body, &gotos, prog);
+        if let Some(f) = prog.funcs.get_mut(i) {
+            f.body = Some(body);
+        }
+    }
+}
+
+fn count_gotos(s: &Stmt, out: &mut HashMap<String, usize>) {
+    crate::ir::visit::each_stmt(s, &mut |x| {
+        if let StmtKind::Goto(l) = &x.kind {
+            *out.entry(l.clone()).or_default() += 1;
+        }
+    });
+}
+
+fn fresh(prog: &mut Program) -> StmtId {
+    let id = StmtId(prog.next_stmt_id);
+    prog.next_stmt_id += 1;
+    id
+}
+
+fn rewrite_stmt(s: &mut Stmt, gotos: &HashMap<String, usize>, prog: &mut Program) {
+    match &mut s.kind {
+        StmtKind::Block(ss) => {
+            for x in ss.iter_mut() {
+                rewrite_stmt(x, gotos, prog);
+            }
+            rewrite_block(ss, gotos, prog);
+        }
+        StmtKind::If { then, els, .. } => {
+            rewrite_stmt(then, gotos, prog);
+            if let Some(e) = els {
+                rewrite_stmt(e, gotos, prog);
+            }
+        }
+        StmtKind::While { body, .. }
+        | StmtKind::DoWhile { body, .. }
+        | StmtKind::For { body, .. }
+        | StmtKind::Switch { body, .. } => rewrite_stmt(body, gotos, prog),
+        _ => {}
+    }
+}
+
+fn rewrite_block(ss: &mut Vec<Stmt>, gotos: &HashMap<String, usize>, prog: &mut Program) {
+    let mut i = ss.len();
+    while i > 0 {
+        i -= 1;
+        let Some(StmtKind::Label(label)) = ss.get(i).map(|s| &s.kind) else {
+            continue;
+        };
+        let label = label.clone();
+        let Some(region) = ss.get(i + 1..) else {
+            continue;
+        };
+        if !is_retry_loop(region, &label, gotos) {
+            continue;
+        }
+        let head = ss[i].loc;
+        let again = prog.fresh_label("again");
+        let mut body: Vec<Stmt> = ss.drain(i + 1..).collect();
+        for x in &mut body {
+            retarget(x, &label, &again);
+        }
+        let end = body.last().map(|x| x.loc).unwrap_or(head);
+        body.push(Stmt::new(StmtKind::Break, end).with_id(fresh(prog)));
+        body.push(Stmt::new(StmtKind::Label(again), end).with_id(fresh(prog)));
+        let block = Stmt::block(body, head).with_id(fresh(prog));
+        let id = fresh(prog);
+        ss.push(
+            Stmt::new(
+                StmtKind::While {
+                    cond: Expr::int(1, Type::int(), head),
+                    body: Box::new(block),
+                },
+                head,
+            )
+            .with_id(id),
+        );
+    }
+}
+
+/// What the statements after a label hold: the jumps back, `break`/`continue`/`case`
+/// outside the loops and `switch`es among them, the labels and the jumps to each.
+#[derive(Default)]
+struct Region {
+    jumps_back: usize,
+    loose_break_or_continue: bool,
+    loose_case: bool,
+    labels: BTreeSet<String>,
+    gotos: HashMap<String, usize>,
+}
+
+fn is_retry_loop(region: &[Stmt], label: &str, gotos: &HashMap<String, usize>) -> bool {
+    let mut r = Region::default();
+    for s in region {
+        scan(s, label, 0, &mut r);
+    }
+    r.jumps_back > 0
+        && !r.loose_break_or_continue
+        && !r.loose_case
+        && r.labels
+            .iter()
+            .all(|l| r.gotos.get(l).copied().unwrap_or(0) == gotos.get(l).copied().unwrap_or(0))
+}
+
+fn scan(s: &Stmt, label: &str, depth: usize, r: &mut Region) {
+    match &s.kind {
+        StmtKind::Goto(l) => {
+            *r.gotos.entry(l.clone()).or_default() += 1;
+            if l == label {
+                r.jumps_back += 1;
+            }
+        }
+        StmtKind::Label(l) => {
+            r.labels.insert(l.clone());
+        }
+        StmtKind::Break | StmtKind::Continue if depth == 0 => r.loose_break_or_continue = true,
+        StmtKind::Case { .. } | StmtKind::Default if depth == 0 => r.loose_case = true,
+        StmtKind::Block(ss) => {
+            for x in ss {
+                scan(x, label, depth, r);
+            }
+        }
+        StmtKind::If { then, els, .. } => {
+            scan(then, label, depth, r);
+            if let Some(e) = els {
+                scan(e, label, depth, r);
+            }
+        }
+        StmtKind::While { body, .. }
+        | StmtKind::DoWhile { body, .. }
+        | StmtKind::Switch { body, .. } => scan(body, label, depth + 1, r),
+        StmtKind::For { init, body, .. } => {
+            for x in init {
+                scan(x, label, depth, r);
+            }
+            scan(body, label, depth + 1, r);
+        }
+        _ => {}
+    }
+}
+
+/// Every jump to `label` in `s` jumps to `again` instead.
+fn retarget(s: &mut Stmt, label: &str, again: &str) {
+    match &mut s.kind {
+        StmtKind::Goto(l) if l == label => *l = again.to_string(),
+        StmtKind::Block(ss) => {
+            for x in ss {
+                retarget(x, label, again);
+            }
+        }
+        StmtKind::If { then, els, .. } => {
+            retarget(then, label, again);
+            if let Some(e) = els {
+                retarget(e, label, again);
+            }
+        }
+        StmtKind::While { body, .. }
+        | StmtKind::DoWhile { body, .. }
+        | StmtKind::Switch { body, .. } => retarget(body, label, again),
+        StmtKind::For { init, body, .. } => {
+            for x in init {
+                retarget(x, label, again);
+            }
+            retarget(body, label, again);
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::frontend;
+    use crate::ir::*;
+
+    fn prepared(src: &str) -> Program {
+        let mut p = frontend::load_text("t.c", src, DataModel::Lp64).expect("parses");
+        crate::passes::normalize::normalize(&mut p);
+        p
+    }
+
+    /// Loops, and jumps to the labels the program wrote (`again`) and to the ones the
+    /// rewrite made (`again_…`).
+    fn kinds(p: &Program, func: &str) -> (usize, usize, usize) {
+        let f = p.func_named(func).expect("function");
+        let (mut loops, mut written, mut made) = (0, 0, 0);
+        if let Some(body) = &p.func(f).body {
+            crate::ir::visit::each_stmt(body, &mut |s| match &s.kind {
+                StmtKind::While { .. } => loops += 1,
+                StmtKind::Goto(l) if l == "again" => written += 1,
+                StmtKind::Goto(l) if l.starts_with("__again") => made += 1,
+                _ => {}
+            });
+        }
+        (loops, written, made)
+    }
+
+    #[test]
+    fn a_retry_with_goto_becomes_a_loop() {
+        let p = prepared(
+            "int n;\nvoid pop(void) {\nagain:\n  n = n - 1;\n  if (n > 3) {\n    n = n - 1;\n    goto again;\n  }\n}\n",
+        );
+        assert_eq!(kinds(&p, "pop"), (1, 0, 1));
+    }
+
+    #[test]
+    fn a_jump_back_from_an_inner_loop_leaves_it() {
+        let p = prepared(
+            "int n;\nvoid f(void) {\nagain:\n  while (n > 0) {\n    n = n - 1;\n    if (n == 5) goto again;\n  }\n}\n",
+        );
+        assert_eq!(kinds(&p, "f"), (2, 0, 1));
+    }
+
+    #[test]
+    fn jumps_a_loop_would_change_are_left_alone() {
+        // A `break` after the label leaves the loop around the block.
+        let p = prepared(
+            "int n;\nvoid g(void) {\n  while (n < 9) {\n  again:\n    n = n + 1;\n    if (n == 4) break;\n    if (n < 3) goto again;\n  }\n}\n",
+        );
+        assert_eq!(kinds(&p, "g"), (1, 1, 0));
+        // A jump from before the label into the statements after it.
+        let p = prepared(
+            "int n;\nvoid h(void) {\n  if (n) goto inside;\nagain:\n  n = n + 1;\ninside:\n  if (n < 3) goto again;\n}\n",
+        );
+        assert_eq!(kinds(&p, "h"), (0, 1, 0));
+    }
+
+    #[test]
+    fn a_forward_jump_to_the_label_still_lands_before_the_loop() {
+        let p = prepared(
+            "int n;\nvoid f(void) {\n  if (n) goto again;\n  n = 2;\nagain:\n  n = n - 1;\n  if (n > 0) goto again;\n}\n",
+        );
+        assert_eq!(kinds(&p, "f"), (1, 1, 1));
+    }
+}
