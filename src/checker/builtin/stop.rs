@@ -117,7 +117,13 @@ pub fn watch(memory_mb: Option<u64>) {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         crate::checker::external::process::catch_stop_signals();
-        MEMORY_MB.store(memory_mb.unwrap_or(0), Ordering::SeqCst);
+        // Under an address-space limit (`ulimit -v`, `seqloc sweep`'s `RLIMIT_AS`) an
+        // allocation past it fails, and Z3's failures panic inside the z3 crate: stop
+        // while there is room, as at a memory limit. Without a limit of the user's, the
+        // messages name this one.
+        let space = address_space_limit();
+        let named = memory_mb.or(space.map(|b| b >> 20));
+        MEMORY_MB.store(named.unwrap_or(0), Ordering::SeqCst);
         let spawned = std::thread::Builder::new()
             .name("seqloc-watchdog".into())
             .spawn(move || {
@@ -126,7 +132,11 @@ pub fn watch(memory_mb: Option<u64>) {
                         request(Limit::Interrupted);
                         break;
                     }
-                    if memory_mb.is_some_and(|mb| resident_mb().is_some_and(|r| r > mb)) {
+                    if memory_mb.is_some_and(|mb| resident_mb().is_some_and(|r| r > mb))
+                        || space.is_some_and(|l| {
+                            address_space_bytes().is_some_and(|v| v > l / 10 * SPACE_TENTHS)
+                        })
+                    {
                         request(Limit::Memory);
                         break;
                     }
@@ -149,6 +159,39 @@ pub fn watch(memory_mb: Option<u64>) {
     });
 }
 
+/// The share of an address-space limit, in tenths, past which the watchdog stops the run:
+/// Z3 asks for memory in large blocks, so the last tenth is the margin.
+const SPACE_TENTHS: u64 = 9;
+
+/// The soft address-space limit (`RLIMIT_AS`) in bytes, when one is set.
+pub fn address_space_limit() -> Option<u64> {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit only writes the struct it is given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } != 0 {
+        return None;
+    }
+    (r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur)
+}
+
+/// The address space this process has mapped, in bytes (`/proc/self/statm`, Linux).
+pub fn address_space_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().next()?.parse().ok()?;
+    // SAFETY: sysconf only reads a configuration value.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    let page = u64::try_from(page).ok().filter(|p| *p > 0)?;
+    Some(pages.saturating_mul(page))
+}
+
+/// Whether the process has mapped most of its address-space limit (three quarters or
+/// more): a panic then is most likely an allocation that failed against the limit.
+pub fn near_address_space_limit() -> bool {
+    address_space_limit().is_some_and(|l| address_space_bytes().is_some_and(|v| v >= l / 4 * 3))
+}
+
 /// Resident memory of this process in MB (`/proc/self/statm`, Linux).
 pub fn resident_mb() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
@@ -169,5 +212,20 @@ pub fn describe(l: Limit) -> String {
             seconds(time_limit().unwrap_or_default())
         ),
         (l, _) => super::Undecided::Limit(l).to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_mapped_address_space_is_read() {
+        let mapped = address_space_bytes().expect("/proc/self/statm");
+        assert!(mapped > 0);
+        // Whatever the test runner's limit, the process lives within it.
+        if let Some(limit) = address_space_limit() {
+            assert!(mapped <= limit, "{mapped} > {limit}");
+        }
     }
 }
