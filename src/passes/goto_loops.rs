@@ -18,6 +18,10 @@
 //! * every label among them is jumped to only from among them (a jump into the loop's body
 //!   from outside).
 //!
+//! A backward jump to statements that end the run (SV-COMP's `goto ERROR;` back into an
+//! earlier `ERROR: { reach_error(); abort(); }`) is no loop; it becomes a copy of those
+//! statements (`inline_error_tails`).
+//!
 //! Anything else is left as written, and the bounded search refuses the backward jump by
 //! name as before. A jump back from inside an inner loop is a jump out of that loop, which
 //! a forward `goto` is too, so it needs no condition. Labels are processed from the last in
@@ -36,6 +40,7 @@ pub fn rewrite(prog: &mut Program) {
         let mut gotos = HashMap::new();
         count_gotos(&body, &mut gotos);
         rewrite_stmt(&mut body, &gotos, prog);
+        inline_error_tails(&mut body);
         if let Some(f) = prog.funcs.get_mut(i) {
             f.body = Some(body);
         }
@@ -177,6 +182,108 @@ fn scan(s: &Stmt, label: &str, depth: usize, r: &mut Region) {
     }
 }
 
+/// A backward jump to a label whose statements end the run without falling through (SV-COMP's
+/// `ERROR: { reach_error(); abort(); }` in an earlier block, jumped to by a later `goto
+/// ERROR;`) is no loop: it runs those statements and never comes back. The jump is replaced
+/// by a copy of them (their ids kept, as inlining keeps them), which is exact because
+/// control cannot leave the copy but through their end. Only plain statements qualify:
+/// expressions, blocks and `if`s, ending in `abort()`, `exit` or a `return`.
+fn inline_error_tails(body: &mut Stmt) {
+    let mut tails: HashMap<String, (usize, Vec<Stmt>)> = HashMap::new();
+    let mut order = 0;
+    find_tails(body, &mut order, &mut tails);
+    if tails.is_empty() {
+        return;
+    }
+    let mut order = 0;
+    replace_backward(body, &mut order, &tails);
+}
+
+/// Labels with a tail that ends the run, with their place in the function's pre-order.
+fn find_tails(s: &Stmt, order: &mut usize, out: &mut HashMap<String, (usize, Vec<Stmt>)>) {
+    *order += 1;
+    match &s.kind {
+        StmtKind::Block(ss) => {
+            for (i, x) in ss.iter().enumerate() {
+                if let StmtKind::Label(l) = &x.kind {
+                    let rest = ss.get(i + 1..).unwrap_or_default();
+                    if let Some(end) = rest.iter().position(never_completes) {
+                        let tail = &rest[..=end];
+                        if tail.iter().all(plain) {
+                            out.insert(l.clone(), (*order, tail.to_vec()));
+                        }
+                    }
+                }
+                find_tails(x, order, out);
+            }
+        }
+        StmtKind::If { then, els, .. } => {
+            find_tails(then, order, out);
+            if let Some(e) = els {
+                find_tails(e, order, out);
+            }
+        }
+        StmtKind::While { body, .. }
+        | StmtKind::DoWhile { body, .. }
+        | StmtKind::For { body, .. }
+        | StmtKind::Switch { body, .. } => find_tails(body, order, out),
+        _ => {}
+    }
+}
+
+fn replace_backward(s: &mut Stmt, order: &mut usize, tails: &HashMap<String, (usize, Vec<Stmt>)>) {
+    *order += 1;
+    match &mut s.kind {
+        StmtKind::Goto(l) => {
+            if let Some((at, tail)) = tails.get(l.as_str()) {
+                if *at < *order {
+                    s.kind = StmtKind::Block(tail.clone());
+                }
+            }
+        }
+        StmtKind::Block(ss) => {
+            for x in ss {
+                replace_backward(x, order, tails);
+            }
+        }
+        StmtKind::If { then, els, .. } => {
+            replace_backward(then, order, tails);
+            if let Some(e) = els {
+                replace_backward(e, order, tails);
+            }
+        }
+        StmtKind::While { body, .. }
+        | StmtKind::DoWhile { body, .. }
+        | StmtKind::For { body, .. }
+        | StmtKind::Switch { body, .. } => replace_backward(body, order, tails),
+        _ => {}
+    }
+}
+
+/// Control never leaves `s` through its end (`abort()`, `exit`, a `return`, or a block or
+/// both branches of an `if` doing so).
+fn never_completes(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Expr(e) => matches!(e.kind, ExprKind::Intrinsic(Intrinsic::Abort, _)),
+        StmtKind::Return(_) => true,
+        StmtKind::Block(ss) => ss.iter().any(never_completes),
+        StmtKind::If { then, els, .. } => {
+            never_completes(then) && els.as_deref().is_some_and(never_completes)
+        }
+        _ => false,
+    }
+}
+
+/// A statement a copy can stand for the original: no declaration, jump or label inside.
+fn plain(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Expr(_) | StmtKind::Return(_) | StmtKind::Skip => true,
+        StmtKind::Block(ss) => ss.iter().all(plain),
+        StmtKind::If { then, els, .. } => plain(then) && els.as_deref().is_none_or(plain),
+        _ => false,
+    }
+}
+
 /// Every jump to `label` in `s` jumps to `again` instead.
 fn retarget(s: &mut Stmt, label: &str, again: &str) {
     match &mut s.kind {
@@ -260,6 +367,21 @@ mod tests {
             "int n;\nvoid h(void) {\n  if (n) goto inside;\nagain:\n  n = n + 1;\ninside:\n  if (n < 3) goto again;\n}\n",
         );
         assert_eq!(kinds(&p, "h"), (0, 1, 0));
+    }
+
+    #[test]
+    fn a_backward_jump_to_an_error_block_runs_a_copy_of_it() {
+        let p = prepared(
+            "extern void abort(void);\nint n;\nvoid f(void) {\n  if (n == 1) { ERROR: { n = 9; abort(); } }\n  n = n + 1;\n  if (n == 3) { goto ERROR; }\n}\n",
+        );
+        let f = p.func_named("f").expect("function");
+        let mut gotos = 0;
+        if let Some(body) = &p.func(f).body {
+            crate::ir::visit::each_stmt(body, &mut |s| {
+                gotos += usize::from(matches!(s.kind, StmtKind::Goto(_)));
+            });
+        }
+        assert_eq!(gotos, 0);
     }
 
     #[test]
