@@ -6,6 +6,7 @@
 //! reported against the file as written (with tree-sitter, which sees the unexpanded
 //! source and recovers to report more than one error).
 
+mod clang_annotations;
 mod identifiers;
 mod implicit_int;
 mod linemap;
@@ -105,19 +106,32 @@ fn lower_preprocessed(
     let parse = match lang_c::driver::parse_preprocessed(&config, pp.text.clone()) {
         Ok(p) => Ok(p),
         Err(e) => {
-            // C89's implicit `int` (`a;`, `main() {...}`): written out and parsed again;
-            // the first error stands when that does not parse either.
-            let missing = implicit_int::missing_types(&pp.text);
-            let again = (!missing.is_empty()).then(|| pp.with_inserted(&missing, "int "));
-            match again.map(|q| {
-                let r = lang_c::driver::parse_preprocessed(&config, q.text.clone());
-                (q, r)
+            // macOS's annotations blanked out (`clang_annotations`), C89's implicit `int`
+            // (`a;`, `main() {...}`) written out, or both, each parsed again; the first
+            // error stands when none parses.
+            let blanked = clang_annotations::blank_clang_annotations(&pp.text)
+                .and_then(|t| pp.with_same_offsets(t));
+            let with_int = |base: &preprocess::Preprocessed| {
+                let missing = implicit_int::missing_types(&base.text);
+                (!missing.is_empty()).then(|| base.with_inserted(&missing, "int "))
+            };
+            let mut tries = Vec::new();
+            if let Some(b) = blanked {
+                let both = with_int(&b);
+                tries.push(b);
+                tries.extend(both);
+            }
+            tries.extend(with_int(&pp));
+            match tries.into_iter().find_map(|q| {
+                lang_c::driver::parse_preprocessed(&config, q.text.clone())
+                    .ok()
+                    .map(|p| (q, p))
             }) {
-                Some((q, Ok(p))) => {
+                Some((q, p)) => {
                     pp = q;
                     Ok(p)
                 }
-                _ => Err(e),
+                None => Err(e),
             }
         }
     };

@@ -49,6 +49,17 @@ impl Preprocessed {
     /// The same text with `what` written in front of each offset of `at` (ascending
     /// offsets in `text`); offsets after an insertion map back as before, and the
     /// inserted text maps to where it was inserted.
+    /// The same text with some characters replaced, offset for offset (`text` must be as
+    /// long as the current text): the anchors stay valid.
+    pub fn with_same_offsets(&self, text: String) -> Option<Preprocessed> {
+        (text.len() == self.text.len()).then(|| Preprocessed {
+            text,
+            raw: self.raw.clone(),
+            anchors: self.anchors.clone(),
+            extended: self.extended,
+        })
+    }
+
     pub fn with_inserted(&self, at: &[usize], what: &str) -> Preprocessed {
         let mut text = String::with_capacity(self.text.len() + at.len() * what.len());
         let mut anchors = Vec::new();
