@@ -11,10 +11,11 @@
 //! The rewrite is exact only where the new loop changes nothing else, so it is made only
 //! when, inside the statements after the label:
 //!
-//! * no `break` or `continue` is outside a loop or `switch` among them (it would now leave
-//!   or restart the new loop instead of the one around the label's block);
-//! * no `case` or `default` label is outside a `switch` among them (the label's block is a
-//!   `switch` body, which the loop would cut);
+//! * no `break` is outside a loop or `switch` among them, and no `continue` outside a loop
+//!   among them (it would now leave or restart the new loop instead of the one around the
+//!   label's block; a `switch` does not catch a `continue`);
+//! * no `case` or `default` label is outside a `switch` among them, loops or not (the
+//!   label's block is a `switch` body, which the loop would cut);
 //! * every label among them is jumped to only from among them (a jump into the loop's body
 //!   from outside).
 //!
@@ -135,7 +136,7 @@ struct Region {
 fn is_retry_loop(region: &[Stmt], label: &str, gotos: &HashMap<String, usize>) -> bool {
     let mut r = Region::default();
     for s in region {
-        scan(s, label, 0, &mut r);
+        scan(s, label, Depth::default(), &mut r);
     }
     r.jumps_back > 0
         && !r.loose_break_or_continue
@@ -145,7 +146,21 @@ fn is_retry_loop(region: &[Stmt], label: &str, gotos: &HashMap<String, usize>) -
             .all(|l| r.gotos.get(l).copied().unwrap_or(0) == gotos.get(l).copied().unwrap_or(0))
 }
 
-fn scan(s: &Stmt, label: &str, depth: usize, r: &mut Region) {
+/// How many loops and `switch`es among the statements after the label enclose a
+/// statement: a `break` is caught by either, a `continue` only by a loop (inside a
+/// `switch` it still continues the loop around it), a `case` only by a `switch` (inside
+/// a loop, Duff's device, it still belongs to the `switch` around it).
+#[derive(Clone, Copy, Default)]
+struct Depth {
+    loops: usize,
+    switches: usize,
+}
+
+fn scan(s: &Stmt, label: &str, depth: Depth, r: &mut Region) {
+    let in_loop = Depth {
+        loops: depth.loops + 1,
+        ..depth
+    };
     match &s.kind {
         StmtKind::Goto(l) => {
             *r.gotos.entry(l.clone()).or_default() += 1;
@@ -156,8 +171,9 @@ fn scan(s: &Stmt, label: &str, depth: usize, r: &mut Region) {
         StmtKind::Label(l) => {
             r.labels.insert(l.clone());
         }
-        StmtKind::Break | StmtKind::Continue if depth == 0 => r.loose_break_or_continue = true,
-        StmtKind::Case { .. } | StmtKind::Default if depth == 0 => r.loose_case = true,
+        StmtKind::Break if depth.loops + depth.switches == 0 => r.loose_break_or_continue = true,
+        StmtKind::Continue if depth.loops == 0 => r.loose_break_or_continue = true,
+        StmtKind::Case { .. } | StmtKind::Default if depth.switches == 0 => r.loose_case = true,
         StmtKind::Block(ss) => {
             for x in ss {
                 scan(x, label, depth, r);
@@ -169,14 +185,23 @@ fn scan(s: &Stmt, label: &str, depth: usize, r: &mut Region) {
                 scan(e, label, depth, r);
             }
         }
-        StmtKind::While { body, .. }
-        | StmtKind::DoWhile { body, .. }
-        | StmtKind::Switch { body, .. } => scan(body, label, depth + 1, r),
+        StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => {
+            scan(body, label, in_loop, r)
+        }
+        StmtKind::Switch { body, .. } => scan(
+            body,
+            label,
+            Depth {
+                switches: depth.switches + 1,
+                ..depth
+            },
+            r,
+        ),
         StmtKind::For { init, body, .. } => {
             for x in init {
                 scan(x, label, depth, r);
             }
-            scan(body, label, depth + 1, r);
+            scan(body, label, in_loop, r);
         }
         _ => {}
     }
@@ -362,6 +387,11 @@ mod tests {
             "int n;\nvoid g(void) {\n  while (n < 9) {\n  again:\n    n = n + 1;\n    if (n == 4) break;\n    if (n < 3) goto again;\n  }\n}\n",
         );
         assert_eq!(kinds(&p, "g"), (1, 1, 0));
+        // A `continue` inside a `switch` still continues the loop around the label.
+        let p = prepared(
+            "int n;\nvoid k(void) {\n  while (n < 9) {\n  again:\n    n = n + 1;\n    switch (n) { case 2: continue; default: n = n + 1; }\n    if (n < 3) goto again;\n  }\n}\n",
+        );
+        assert_eq!(kinds(&p, "k").1, 1, "the jump back stays");
         // A jump from before the label into the statements after it.
         let p = prepared(
             "int n;\nvoid h(void) {\n  if (n) goto inside;\nagain:\n  n = n + 1;\ninside:\n  if (n < 3) goto again;\n}\n",
