@@ -533,7 +533,8 @@ fn watch(
     interrupt: impl FnOnce(),
 ) {
     while watching.load(Ordering::SeqCst) {
-        let full = mb.is_some_and(|mb| resident_mb().is_some_and(|r| r > mb));
+        let full = mb
+            .is_some_and(|mb| crate::checker::builtin::stop::resident_mb().is_some_and(|r| r > mb));
         if full || stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
             over.store(full, Ordering::SeqCst);
             ctl.cancel.store(true, Ordering::SeqCst);
@@ -543,16 +544,6 @@ fn watch(
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-}
-
-/// Resident memory of this process in MB (`/proc/self/statm`, Linux).
-fn resident_mb() -> Option<u64> {
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    // SAFETY: sysconf only reads a configuration value.
-    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    let page = u64::try_from(page).ok().filter(|p| *p > 0)?;
-    Some(pages.saturating_mul(page) >> 20)
 }
 
 /// The outcome of a search that a watchdog stopped: this search's memory watchdog

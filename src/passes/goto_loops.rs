@@ -30,6 +30,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use crate::ir::visit::{VisitorMut, walk_stmt_mut};
 use crate::ir::*;
 
 /// Rewrites the retry loops of every function of `prog` (normalized: runs after it).
@@ -62,26 +63,22 @@ fn fresh(prog: &mut Program) -> StmtId {
     id
 }
 
+/// Rewrites the blocks inside `s` first, then `s`: an inner retry loop is made before the
+/// outer one is looked at.
 fn rewrite_stmt(s: &mut Stmt, gotos: &HashMap<String, usize>, prog: &mut Program) {
-    match &mut s.kind {
-        StmtKind::Block(ss) => {
-            for x in ss.iter_mut() {
-                rewrite_stmt(x, gotos, prog);
-            }
-            rewrite_block(ss, gotos, prog);
-        }
-        StmtKind::If { then, els, .. } => {
-            rewrite_stmt(then, gotos, prog);
-            if let Some(e) = els {
-                rewrite_stmt(e, gotos, prog);
-            }
-        }
-        StmtKind::While { body, .. }
-        | StmtKind::DoWhile { body, .. }
-        | StmtKind::For { body, .. }
-        | StmtKind::Switch { body, .. } => rewrite_stmt(body, gotos, prog),
-        _ => {}
+    struct Rewrite<'a> {
+        gotos: &'a HashMap<String, usize>,
+        prog: &'a mut Program,
     }
+    impl VisitorMut for Rewrite<'_> {
+        fn visit_stmt(&mut self, s: &mut Stmt) {
+            walk_stmt_mut(self, s);
+            if let StmtKind::Block(ss) = &mut s.kind {
+                rewrite_block(ss, self.gotos, self.prog);
+            }
+        }
+    }
+    Rewrite { gotos, prog }.visit_stmt(s)
 }
 
 fn rewrite_block(ss: &mut Vec<Stmt>, gotos: &HashMap<String, usize>, prog: &mut Program) {
@@ -215,74 +212,70 @@ fn scan(s: &Stmt, label: &str, depth: Depth, r: &mut Region) {
 /// expressions, blocks and `if`s, ending in `abort()`, `exit` or a `return`.
 fn inline_error_tails(body: &mut Stmt) {
     let mut tails: HashMap<String, (usize, Vec<Stmt>)> = HashMap::new();
-    let mut order = 0;
-    find_tails(body, &mut order, &mut tails);
+    find_tails(body, &mut tails);
     if tails.is_empty() {
         return;
     }
-    let mut order = 0;
-    replace_backward(body, &mut order, &tails);
+    replace_backward(body, &tails);
 }
 
 /// Labels with a tail that ends the run, with their place in the function's pre-order.
-fn find_tails(s: &Stmt, order: &mut usize, out: &mut HashMap<String, (usize, Vec<Stmt>)>) {
-    *order += 1;
-    match &s.kind {
-        StmtKind::Block(ss) => {
-            for (i, x) in ss.iter().enumerate() {
-                if let StmtKind::Label(l) = &x.kind {
+fn find_tails(body: &Stmt, out: &mut HashMap<String, (usize, Vec<Stmt>)>) {
+    let mut order = 0;
+    let mut places: HashMap<String, usize> = HashMap::new();
+    let mut tails: Vec<(String, Vec<Stmt>)> = Vec::new();
+    crate::ir::visit::each_stmt(body, &mut |s| {
+        order += 1;
+        match &s.kind {
+            StmtKind::Label(l) => {
+                places.insert(l.clone(), order);
+            }
+            StmtKind::Block(ss) => {
+                for (i, x) in ss.iter().enumerate() {
+                    let StmtKind::Label(l) = &x.kind else {
+                        continue;
+                    };
                     let rest = ss.get(i + 1..).unwrap_or_default();
                     if let Some(end) = rest.iter().position(never_completes) {
                         let tail = &rest[..=end];
                         if tail.iter().all(plain) {
-                            out.insert(l.clone(), (*order, tail.to_vec()));
+                            tails.push((l.clone(), tail.to_vec()));
                         }
                     }
                 }
-                find_tails(x, order, out);
             }
+            _ => {}
         }
-        StmtKind::If { then, els, .. } => {
-            find_tails(then, order, out);
-            if let Some(e) = els {
-                find_tails(e, order, out);
-            }
+    });
+    for (l, tail) in tails {
+        if let Some(&at) = places.get(&l) {
+            out.insert(l, (at, tail));
         }
-        StmtKind::While { body, .. }
-        | StmtKind::DoWhile { body, .. }
-        | StmtKind::For { body, .. }
-        | StmtKind::Switch { body, .. } => find_tails(body, order, out),
-        _ => {}
     }
 }
 
-fn replace_backward(s: &mut Stmt, order: &mut usize, tails: &HashMap<String, (usize, Vec<Stmt>)>) {
-    *order += 1;
-    match &mut s.kind {
-        StmtKind::Goto(l) => {
-            if let Some((at, tail)) = tails.get(l.as_str()) {
-                if *at < *order {
-                    s.kind = StmtKind::Block(tail.clone());
-                }
-            }
-        }
-        StmtKind::Block(ss) => {
-            for x in ss {
-                replace_backward(x, order, tails);
-            }
-        }
-        StmtKind::If { then, els, .. } => {
-            replace_backward(then, order, tails);
-            if let Some(e) = els {
-                replace_backward(e, order, tails);
-            }
-        }
-        StmtKind::While { body, .. }
-        | StmtKind::DoWhile { body, .. }
-        | StmtKind::For { body, .. }
-        | StmtKind::Switch { body, .. } => replace_backward(body, order, tails),
-        _ => {}
+/// Replaces each jump that comes after its label's tail in pre-order (the same order as
+/// `find_tails` counts, a jump having no statements inside) by a copy of the tail.
+fn replace_backward(body: &mut Stmt, tails: &HashMap<String, (usize, Vec<Stmt>)>) {
+    struct Replace<'a> {
+        order: usize,
+        tails: &'a HashMap<String, (usize, Vec<Stmt>)>,
     }
+    impl VisitorMut for Replace<'_> {
+        fn visit_stmt(&mut self, s: &mut Stmt) {
+            self.order += 1;
+            if let StmtKind::Goto(l) = &s.kind {
+                if let Some((at, tail)) = self.tails.get(l.as_str()) {
+                    if *at < self.order {
+                        s.kind = StmtKind::Block(tail.clone());
+                    }
+                }
+                return;
+            }
+            walk_stmt_mut(self, s)
+        }
+    }
+    Replace { order: 0, tails }.visit_stmt(body)
 }
 
 /// Control never leaves `s` through its end (`abort()`, `exit`, a `return`, or a block or
@@ -311,30 +304,16 @@ fn plain(s: &Stmt) -> bool {
 
 /// Every jump to `label` in `s` jumps to `again` instead.
 fn retarget(s: &mut Stmt, label: &str, again: &str) {
-    match &mut s.kind {
-        StmtKind::Goto(l) if l == label => *l = again.to_string(),
-        StmtKind::Block(ss) => {
-            for x in ss {
-                retarget(x, label, again);
+    struct Retarget<'a>(&'a str, &'a str);
+    impl VisitorMut for Retarget<'_> {
+        fn visit_stmt(&mut self, s: &mut Stmt) {
+            match &mut s.kind {
+                StmtKind::Goto(l) if l == self.0 => *l = self.1.to_string(),
+                _ => walk_stmt_mut(self, s),
             }
         }
-        StmtKind::If { then, els, .. } => {
-            retarget(then, label, again);
-            if let Some(e) = els {
-                retarget(e, label, again);
-            }
-        }
-        StmtKind::While { body, .. }
-        | StmtKind::DoWhile { body, .. }
-        | StmtKind::Switch { body, .. } => retarget(body, label, again),
-        StmtKind::For { init, body, .. } => {
-            for x in init {
-                retarget(x, label, again);
-            }
-            retarget(body, label, again);
-        }
-        _ => {}
     }
+    Retarget(label, again).visit_stmt(s)
 }
 
 #[cfg(test)]

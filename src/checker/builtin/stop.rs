@@ -176,14 +176,9 @@ pub fn address_space_limit() -> Option<u64> {
     (r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur)
 }
 
-/// The address space this process has mapped, in bytes (`/proc/self/statm`, Linux).
+/// The address space this process has mapped, in bytes.
 pub fn address_space_bytes() -> Option<u64> {
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = statm.split_whitespace().next()?.parse().ok()?;
-    // SAFETY: sysconf only reads a configuration value.
-    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    let page = u64::try_from(page).ok().filter(|p| *p > 0)?;
-    Some(pages.saturating_mul(page))
+    statm_bytes(0)
 }
 
 /// Whether the process has mapped most of its address-space limit (three quarters or
@@ -192,14 +187,19 @@ pub fn near_address_space_limit() -> bool {
     address_space_limit().is_some_and(|l| address_space_bytes().is_some_and(|v| v >= l / 4 * 3))
 }
 
-/// Resident memory of this process in MB (`/proc/self/statm`, Linux).
+/// Resident memory of this process in MB.
 pub fn resident_mb() -> Option<u64> {
+    statm_bytes(1).map(|b| b >> 20)
+}
+
+/// Field `field` of `/proc/self/statm` (Linux; 0: mapped, 1: resident), in bytes.
+fn statm_bytes(field: usize) -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    let pages: u64 = statm.split_whitespace().nth(field)?.parse().ok()?;
     // SAFETY: sysconf only reads a configuration value.
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
     let page = u64::try_from(page).ok().filter(|p| *p > 0)?;
-    Some(pages.saturating_mul(page) >> 20)
+    Some(pages.saturating_mul(page))
 }
 
 /// The words for a limit that stopped the run, with its value where it has one.

@@ -235,15 +235,19 @@ fn describe(
         if clash.is_empty() {
             continue;
         }
-        // The preempted thread's own access to what clashes, nearest the switch.
-        let my_line = mine
+        // The preempted thread's own access to what clashes: nearest before the switch,
+        // else the first after it resumed.
+        let my_access = mine
             .iter()
             .filter(|(i, _)| *i < end)
             .rev()
+            .chain(mine.iter().filter(|(i, _)| *i >= end))
             .find(|(_, m)| {
                 let (r, w) = touched(m);
                 clash.iter().any(|v| r.contains(v) || w.contains(v))
-            })
+            });
+        let my_line = my_access
+            .filter(|(i, _)| *i < end)
             .map(|(_, m)| m.line)
             .unwrap_or(0);
         // Locks: the other thread's at this access, the preempted thread's at the switch.
@@ -256,15 +260,6 @@ fn describe(
         let their_set = held_by(bi, s.thread);
         let my_set = held_by(end - 1, thread);
         if their_set.is_empty() != my_set.is_empty() {
-            let my_access = mine
-                .iter()
-                .filter(|(i, _)| *i < end)
-                .rev()
-                .chain(mine.iter().filter(|(i, _)| *i >= end))
-                .find(|(_, m)| {
-                    let (r, w) = touched(m);
-                    clash.iter().any(|v| r.contains(v) || w.contains(v))
-                });
             if let Some(&(mi, m)) = my_access {
                 let at_mine = held_by(mi, thread);
                 // One side held a lock at its access, the other none at its own. The
