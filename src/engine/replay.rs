@@ -83,12 +83,27 @@ pub struct Replayer<'a> {
 impl<'a> Replayer<'a> {
     /// The sequentializer's options for this replayer's schedules.
     pub fn seq_options(&self) -> SeqOptions {
-        self.framework.replay_options(
+        let mut opts = self.framework.replay_options(
             self.bounds.unwind,
             self.bounds.max_threads,
             self.bounds.recursion,
             self.target == Target::Deadlock,
-        )
+        );
+        if self.keeps_locks() {
+            opts.rules = self.framework.deadlock_rules.clone();
+        }
+        opts
+    }
+
+    /// Whether a failure's replay keeps the lock calls (the deadlock group's rules, with
+    /// no deadlock property): in a program that calls a trylock, what the trylock answers
+    /// decides the path, and the non-deadlock group's removed trylock answers 0 where
+    /// the checker's run found the lock held, so the failing run would not replay.
+    fn keeps_locks(&self) -> bool {
+        use crate::ir::known::{Known, calls};
+        self.target == Target::Failure
+            && self.drops_lock_calls()
+            && calls(&self.prep.normalized, Known::MutexTrylock)
     }
 
     /// The sequential program that runs `r`.
@@ -336,7 +351,7 @@ impl Replayer<'_> {
     /// With `failing`, asks whether a run with locks still fails (what `localize` needs);
     /// without, only whether one follows the schedule (`sequentialize` of any schedule).
     pub fn check_locks(&self, r: &Resolved, failing: bool) -> Result<LockCheck, ReplayError> {
-        if self.target == Target::Deadlock || !self.drops_lock_calls() {
+        if self.target == Target::Deadlock || !self.drops_lock_calls() || self.keeps_locks() {
             return Ok(LockCheck::Honoured);
         }
         let opts = SeqOptions {
