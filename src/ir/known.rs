@@ -542,12 +542,12 @@ pub fn is_atomic_function(name: &str) -> bool {
 /// The typedef names of pthread synchronisation objects (Table II rewrites them).
 pub fn sync_typedef(name: &str) -> Option<SyncKind> {
     match name {
-        "pthread_mutex_t" | "pthread_spinlock_t" => Some(SyncKind::Mutex),
-        "pthread_cond_t" => Some(SyncKind::Cond),
+        "pthread_mutex_t" | "pthread_spinlock_t" | "mtx_t" => Some(SyncKind::Mutex),
+        "pthread_cond_t" | "cnd_t" => Some(SyncKind::Cond),
         "sem_t" => Some(SyncKind::Semaphore),
         "pthread_rwlock_t" => Some(SyncKind::RwLock),
         "pthread_barrier_t" => Some(SyncKind::Barrier),
-        "pthread_once_t" => Some(SyncKind::Once),
+        "pthread_once_t" | "once_flag" => Some(SyncKind::Once),
         _ => None,
     }
 }

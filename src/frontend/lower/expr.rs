@@ -541,6 +541,7 @@ impl Lowerer<'_, '_> {
             fty.ret.unqualified().clone(),
             loc,
         );
+        let call = self.c11_thread_call(call, span)?;
         let call = self.cancellation(call, span)?;
         self.barrier_or_once(call, span)
     }

@@ -3,6 +3,7 @@
 
 mod atomic;
 mod builtins;
+mod c11_threads;
 mod cancel;
 mod expr;
 mod init;
@@ -79,8 +80,11 @@ pub(super) struct Lowerer<'a, 'b> {
     c11_calls: Vec<(String, Loc)>,
     /// The init routines given to `pthread_once`, and where (see `sync`).
     once_routines: Vec<(FuncId, Loc)>,
-    /// The library's `pthread_barrier_wait` and `pthread_once` lowered at these calls.
+    /// The library's `pthread_barrier_wait` and `pthread_once`, and C11's `<threads.h>`
+    /// functions, lowered at these calls.
     lowered_sync: Vec<(FuncId, Loc)>,
+    /// The start routines given to C11's `thrd_create`, and where (see `c11_threads`).
+    c11_starts: HashMap<FuncId, Vec<Loc>>,
     /// Variable-length locals, now pointers (see `vla`).
     vlas: HashMap<VarId, vla::Vla>,
     /// Inside a prototype's parameter list (array lengths may name earlier parameters).
@@ -127,6 +131,7 @@ pub(super) fn lower(
         c11_calls: vec![],
         once_routines: vec![],
         lowered_sync: vec![],
+        c11_starts: HashMap::new(),
         vlas: HashMap::new(),
         in_parameters: 0,
         spawn_copies: vec![],
@@ -142,6 +147,7 @@ pub(super) fn lower(
     l.refuse_nested_sections()?;
     l.refuse_redefined_c11_functions()?;
     l.refuse_once_routines_that_exit()?;
+    l.retype_c11_start_routines()?;
     l.refuse_blocked_cancellation()?;
     Ok(l.weak_order.take())
 }

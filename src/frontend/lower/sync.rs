@@ -177,7 +177,7 @@ impl Lowerer<'_, '_> {
 
     /// The object argument, evaluated once: `&x` of a stable `x` as it is, anything else
     /// through a temporary.
-    fn object_once(&mut self, arg: Expr, stmts: &mut Vec<Stmt>) -> Expr {
+    pub(super) fn object_once(&mut self, arg: Expr, stmts: &mut Vec<Stmt>) -> Expr {
         if let ExprKind::AddrOf(x) = &arg.peel().kind {
             if is_stable(x) {
                 return arg;

@@ -1,0 +1,36 @@
+// seqloc-expect: no-failure
+// C11 threads: a worker that finds the mutex busy (mtx_trylock answers thrd_busy) waits
+// for it with mtx_lock, so its update is never skipped.
+#include <threads.h>
+#include <assert.h>
+
+mtx_t m;
+int updates;
+int ready;
+
+int worker(void *arg)
+{
+  (void)arg;
+  int r;
+  r = mtx_trylock(&m);
+  if (r == thrd_busy)
+    mtx_lock(&m);
+  updates++;
+  mtx_unlock(&m);
+  return 0;
+}
+
+int main(void)
+{
+  thrd_t t;
+  int gave_up = -1;
+  mtx_init(&m, mtx_plain);
+  mtx_lock(&m);
+  thrd_create(&t, worker, NULL);
+  updates++;
+  mtx_unlock(&m);
+  thrd_join(t, &gave_up);
+  assert(gave_up == 0 || updates == 1);
+  assert(updates == 2);
+  return 0;
+}
