@@ -9,7 +9,7 @@ use super::args::InputArgs;
 use super::{Ctx, verbose};
 use seqloc::checker::explicit::{ExploreOptions, Explored, explore};
 use seqloc::diag::explain::Candidate;
-use seqloc::mutation::{self, Oracle};
+use seqloc::mutation::{self, Answer, Oracle};
 use seqloc::passes::Prepared;
 
 /// States the explorer may visit per mutant: a fixed budget, so whether a mutant counts
@@ -29,7 +29,7 @@ struct Explorer<'a> {
 }
 
 impl Oracle for Explorer<'_> {
-    fn fixes(&mut self, text: &str) -> Option<bool> {
+    fn check(&mut self, text: &str) -> Option<Answer> {
         let input = super::copy_beside(self.input, &self.dir, text).ok()?;
         // A mutant the front end refuses says nothing.
         let prog = seqloc::frontend::load(&input.file, &super::frontend_options(&input)).ok()?;
@@ -41,8 +41,12 @@ impl Oracle for Explorer<'_> {
             ..ExploreOptions::default()
         };
         match explore(&prep.normalized, &prep.shared, &explore_opts, None) {
-            Explored::Safe(_) | Explored::Unfailing { .. } => Some(true),
-            Explored::Violation { .. } => Some(false),
+            Explored::Safe(stats) => Some(Answer::Fixes {
+                outcomes: Some(stats.outcomes),
+            }),
+            // Proved without exploring: the outcomes were not counted.
+            Explored::Unfailing { .. } => Some(Answer::Fixes { outcomes: None }),
+            Explored::Violation { .. } => Some(Answer::Fails),
             Explored::Inconclusive { .. } => None,
         }
     }
@@ -85,7 +89,13 @@ pub fn rank(
             "mutants: {} checked on {} lines, a fix on line(s) {:?}{} ({} ms)",
             ev.checked,
             ev.lines,
-            ev.fixes.keys().collect::<Vec<_>>(),
+            ev.fixes
+                .iter()
+                .map(|(line, f)| match f.outcomes {
+                    Some(n) => format!("{line} ({n} outcomes)"),
+                    None => line.to_string(),
+                })
+                .collect::<Vec<_>>(),
             if ev.out_of_time {
                 "; the time ran out"
             } else if ev.beyond_budget {

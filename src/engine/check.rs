@@ -307,6 +307,7 @@ fn search(
             states: 0,
             transitions: 0,
             ms: start.elapsed().as_millis() as u64,
+            outcomes: 0,
         };
         combine(
             &mut out,

@@ -18,13 +18,19 @@
 //! the lines where the schedule must change and the projection's divergence (`cause`)
 //! stay first — a program whose failure needs an interleaving has its cause there.
 //!
-//! When several lines have a fixing mutant they keep the ranking's order among them.
-//! Ordering them by the share of their mutants that fix (MUSE's score with the one failing
-//! property as its only test) was measured and dropped: a line that sets a thread's index
-//! has many degenerate fixes (both threads writing one slot), the injected fault's line
-//! usually one (its inverse), so the share ranked 4 injected faults lower and 2 higher
-//! (BENCHMARKS.md, 29th session). MUSE's other half, the passing runs a mutant breaks,
-//! is what would tell them apart.
+//! When several lines have a fixing mutant, the one whose mutated program keeps more
+//! distinct outcomes (final states of its executions, as the explorer counts them) comes
+//! first; equal counts keep the ranking's order. A degenerate fix removes the failure by
+//! removing behaviour: `booked[id] = 0` instead of `1`, a guard no thread passes, both
+//! threads writing one slot — every execution then ends alike. The fix of the actual
+//! fault keeps what the program could do (either customer may get the last seat). This
+//! is MUSE's other half — the behaviour a mutant breaks — measured on the outcomes
+//! themselves, since a program whose every run fails has no passing run to break
+//! (BENCHMARKS.md, 38th session). Ordering by the share of a line's mutants that fix
+//! (MUSE's score with the one failing property as its only test) was measured and
+//! dropped: a line that sets a thread's index has many degenerate fixes, the injected
+//! fault's line usually one (its inverse), so the share ranked 4 injected faults lower
+//! and 2 higher (29th session).
 
 pub mod operators;
 
@@ -33,11 +39,20 @@ use std::collections::BTreeMap;
 use crate::diag::explain::{Candidate, CandidateKind, Role, renumber, same_file};
 pub use operators::{Mutant, mutants_at};
 
+/// What the oracle established about one mutated program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// No failure and no deadlock in any execution; `outcomes` is the number of distinct
+    /// final states its executions reach, when every execution was explored.
+    Fixes { outcomes: Option<u64> },
+    /// Some execution still fails.
+    Fails,
+}
+
 /// Re-checks mutated programs.
 pub trait Oracle {
-    /// Whether the mutated program `text` has no failure and no deadlock in any
-    /// execution; `None` when that was not established either way.
-    fn fixes(&mut self, text: &str) -> Option<bool>;
+    /// What the mutated program `text` does; `None` when nothing was established.
+    fn check(&mut self, text: &str) -> Option<Answer>;
     /// The time for mutants is over.
     fn expired(&self) -> bool;
 }
@@ -55,11 +70,19 @@ const GIVE_UP: usize = 3;
 /// program is taken to be beyond the oracle.
 const SILENT_LINES: usize = 4;
 
+/// A mutant that removed the failure from every execution.
+#[derive(Clone, Debug)]
+pub struct Fix {
+    pub mutant: Mutant,
+    /// The distinct final states of the mutated program's executions, when counted.
+    pub outcomes: Option<u64>,
+}
+
 /// What the mutants found.
 #[derive(Clone, Debug, Default)]
 pub struct Evidence {
     /// Per candidate line of the input file: the first mutant that fixed the program.
-    pub fixes: BTreeMap<u32, Mutant>,
+    pub fixes: BTreeMap<u32, Fix>,
     /// Mutants checked, and lines looked at.
     pub checked: usize,
     pub lines: usize,
@@ -112,12 +135,18 @@ pub fn evidence(text: &str, file: &str, cands: &[Candidate], oracle: &mut dyn Or
                 continue;
             };
             ev.checked += 1;
-            match oracle.fixes(&mutated) {
-                Some(true) => {
-                    ev.fixes.insert(line, m);
+            match oracle.check(&mutated) {
+                Some(Answer::Fixes { outcomes }) => {
+                    ev.fixes.insert(
+                        line,
+                        Fix {
+                            mutant: m,
+                            outcomes,
+                        },
+                    );
                     break;
                 }
-                Some(false) => answered += 1,
+                Some(Answer::Fails) => answered += 1,
                 None => unanswered += 1,
             }
             if answered == 0 && unanswered >= GIVE_UP {
@@ -148,7 +177,7 @@ pub fn apply(cands: &mut Vec<Candidate>, file: &str, ev: &Evidence) {
         plain_value(c) && same_file(&c.file, file) && ev.fixes.contains_key(&c.line)
     };
     for c in cands.iter_mut().filter(|c| fixed(c)) {
-        if let Some(m) = ev.fixes.get(&c.line) {
+        if let Some(Fix { mutant: m, .. }) = ev.fixes.get(&c.line) {
             let change = format!("`{}` for `{}` at column {}", m.to, m.from, m.column);
             c.hint = format!(
                 "{}; a one-token change here removes the failure from every execution: {change}",
@@ -160,9 +189,14 @@ pub fn apply(cands: &mut Vec<Candidate>, file: &str, ev: &Evidence) {
     let Some(first) = cands.iter().position(plain_value) else {
         return;
     };
-    let (moved, rest): (Vec<Candidate>, Vec<Candidate>) = cands
+    let (mut moved, rest): (Vec<Candidate>, Vec<Candidate>) = cands
         .drain(first..)
         .partition(|c| plain_value(c) && c.fixed_by.is_some());
+    // Among the fixes, those that keep more of the program's outcomes first (a stable
+    // sort: equal counts keep the ranking's order).
+    moved.sort_by_key(|c| {
+        std::cmp::Reverse(ev.fixes.get(&c.line).and_then(|f| f.outcomes).unwrap_or(0))
+    });
     cands.extend(moved);
     cands.extend(rest);
     renumber(cands);
@@ -181,9 +215,13 @@ mod tests {
         asked: usize,
     }
     impl Oracle for Knows {
-        fn fixes(&mut self, text: &str) -> Option<bool> {
+        fn check(&mut self, text: &str) -> Option<Answer> {
             self.asked += 1;
-            Some(text.contains(self.needle))
+            Some(if text.contains(self.needle) {
+                Answer::Fixes { outcomes: None }
+            } else {
+                Answer::Fails
+            })
         }
         fn expired(&self) -> bool {
             false
@@ -222,7 +260,7 @@ mod tests {
 
     struct Silent(usize);
     impl Oracle for Silent {
-        fn fixes(&mut self, _: &str) -> Option<bool> {
+        fn check(&mut self, _: &str) -> Option<Answer> {
             self.0 += 1;
             None
         }
@@ -250,8 +288,9 @@ mod tests {
     /// Answers only for programs containing `needle`, and there says it fixes.
     struct FixesOnly(&'static str);
     impl Oracle for FixesOnly {
-        fn fixes(&mut self, text: &str) -> Option<bool> {
-            text.contains(self.0).then_some(true)
+        fn check(&mut self, text: &str) -> Option<Answer> {
+            text.contains(self.0)
+                .then_some(Answer::Fixes { outcomes: None })
         }
         fn expired(&self) -> bool {
             false
@@ -269,6 +308,33 @@ mod tests {
         assert!(ev.fixes.contains_key(&4), "{:?}", ev.fixes.keys());
         apply(&mut cands, "p.c", &ev);
         assert_eq!(cands[0].line, 4);
+    }
+
+    /// Fixes every program, counting as its outcomes how many of `keep` it still holds.
+    struct Outcomes(&'static [&'static str]);
+    impl Oracle for Outcomes {
+        fn check(&mut self, text: &str) -> Option<Answer> {
+            let n = self.0.iter().filter(|k| text.contains(*k)).count() as u64;
+            Some(Answer::Fixes { outcomes: Some(n) })
+        }
+        fn expired(&self) -> bool {
+            false
+        }
+    }
+
+    /// A fix that collapses what the program can do (every mutant of line 3 changes the
+    /// `3` that both later lines depend on) ranks after one that keeps more outcomes;
+    /// equal counts keep the ranking's order.
+    #[test]
+    fn among_fixes_the_one_keeping_more_outcomes_comes_first() {
+        let mut cands = vec![cand(3, 1), cand(4, 2), cand(5, 3)];
+        let ev = evidence(PROG, "p.c", &cands, &mut Outcomes(&["a = 3;", "a = b;"]));
+        assert_eq!(ev.fixes.len(), 2, "line 5 has no token to change");
+        assert_eq!(ev.fixes.get(&3).and_then(|f| f.outcomes), Some(1));
+        assert_eq!(ev.fixes.get(&4).and_then(|f| f.outcomes), Some(2));
+        apply(&mut cands, "p.c", &ev);
+        let order: Vec<u32> = cands.iter().map(|c| c.line).collect();
+        assert_eq!(order, [4, 3, 5]);
     }
 
     #[test]

@@ -95,6 +95,11 @@ pub struct ExploreStats {
     pub states: u64,
     pub transitions: u64,
     pub ms: u64,
+    /// Distinct final states reached (the process exited, or every thread finished):
+    /// how many different outcomes the program's executions have, which the mutation
+    /// evidence compares (`seqloc::mutation`).
+    #[serde(skip)]
+    pub outcomes: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -195,6 +200,7 @@ pub fn explore(
         states: 0,
         transitions: 0,
         ms: 0,
+        outcomes: 0,
     };
     let give_up = |reason: String, loc: Option<Loc>, mut stats: ExploreStats| {
         stats.ms = t0.elapsed().as_millis() as u64;
@@ -233,6 +239,7 @@ pub fn explore(
             }
         }
         if st.exited {
+            stats.outcomes += 1;
             continue;
         }
         // A thread inside an atomic section runs alone.
@@ -341,6 +348,9 @@ pub fn explore(
             .threads
             .iter()
             .any(|t| !matches!(t.status, Status::Finished(_)));
+        if !live {
+            stats.outcomes += 1;
+        }
         if !progressed && live && opts.deadlock {
             let loc = (0..st.threads.len())
                 .find(|&i| !matches!(st.threads[i].status, Status::Finished(_)))
