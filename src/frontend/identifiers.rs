@@ -1,4 +1,6 @@
-//! Identifiers beyond ASCII (`int zähler;`, C99 6.4.2.1 / C11 Annex D).
+//! Identifiers beyond ASCII (`int zähler;`, C99 6.4.2.1 / C11 Annex D), and GCC's `$` in
+//! identifiers (`__unbuffered_p0_EAX$read_delayed`: every SV-COMP `pthread-wmm` task is
+//! written so, and gcc, clang, ESBMC and CBMC accept it on every Linux target).
 //!
 //! gcc accepts them and writes them into its preprocessed output as universal character
 //! names (`z\U000000e4hler`; newer versions may keep the UTF-8 bytes). lang-c's grammar knows
@@ -28,7 +30,7 @@ pub(super) fn extended_at(bytes: &[u8], start: usize) -> Option<(usize, String)>
         if c.is_ascii_alphanumeric() || c == b'_' {
             out.push(c);
             i += 1;
-        } else if c >= 0x80 {
+        } else if c >= 0x80 || c == b'$' {
             out.push(c);
             extended = true;
             i += 1;
@@ -177,6 +179,14 @@ mod tests {
         assert_eq!(extended_at(utf8, 0), Some((7, "zähler".to_string())));
         assert_eq!(extended_at(b"plain = 1", 0), None);
         assert_eq!(extended_at(br"\q", 0), None);
+        assert_eq!(
+            extended_at(b"x$read_delayed = 1", 0),
+            Some((14, "x$read_delayed".to_string()))
+        );
+        assert_eq!(
+            extended_at(b"$tmp_guard0;", 0),
+            Some((11, "$tmp_guard0".to_string()))
+        );
     }
 
     #[test]

@@ -218,7 +218,8 @@ fn fix_up(raw: String) -> Preprocessed {
             continue;
         }
         let extends = |at: usize| {
-            bytes.get(at).is_some_and(|&b| b >= 0x80) || identifiers::ucn_at(bytes, at).is_some()
+            bytes.get(at).is_some_and(|&b| b >= 0x80 || b == b'$')
+                || identifiers::ucn_at(bytes, at).is_some()
         };
         if c.is_ascii_alphabetic() || c == b'_' || extends(i) {
             let start = i;
