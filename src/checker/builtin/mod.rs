@@ -777,6 +777,9 @@ fn render(model: &Model, v: &BV, ty: &Type, s: &Session, prog: &Program) -> Stri
                 at(off)
             ),
             Some(ObjKind::Str) => format!("a string literal{}", at(off)),
+            // An integer converted to a pointer (`(void *)(intptr_t)5`, a thread's
+            // result): the integer, as C would print it.
+            Some(ObjKind::Null) if off != 0 => format!("(void *){off}"),
             Some(ObjKind::Null) => "NULL".into(),
             Some(_) => format!("another object{}", at(off)),
             None => "an invalid pointer".into(),
