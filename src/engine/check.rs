@@ -633,7 +633,8 @@ fn replay_explored(
     let mut replay = super::replay::Replay::encode_bounded(sq, most, deadline, false).ok()?;
     replay.session.set_gate(gate.clone());
     match replay.fails_with(&opts.properties.kinds(), false) {
-        Answer::Violated(model) => Some(replay.counterexample(&model, prep)),
+        Answer::Violated(model) => Some(replay.counterexample(&model, prep))
+            .filter(crate::checker::builtin::names_a_violation),
         _ => None,
     }
 }

@@ -732,6 +732,16 @@ fn solve(solver: &Solver, assumptions: &[Bool]) -> (Answer, u64) {
     (answer, ms)
 }
 
+/// The message of a counterexample read from a model in which no property literal holds.
+const NO_VIOLATION: &str = "no violation in the model";
+
+/// Whether `cex` names the property it violates. A model that satisfies a "fails" question
+/// makes one property literal true; one that does not (seen once, under load, as a
+/// failure at line 0 whose witness had no step) is no failure to report.
+pub fn names_a_violation(cex: &Counterexample) -> bool {
+    !(cex.violation.loc.is_synth() && cex.violation.message == NO_VIOLATION)
+}
+
 pub fn truth(model: &Model, b: &Bool) -> bool {
     model
         .eval(b, true)
@@ -842,7 +852,7 @@ fn extract(
             ViolationKind::Error,
             Loc::SYNTH,
             None,
-            "no violation in the model".into(),
+            NO_VIOLATION.into(),
             &prog.sources,
         ),
     };
@@ -1270,5 +1280,20 @@ mod most_satisfied_tests {
             s.add(&never.implies(Bool::from_bool(false)));
             assert!(matches!(s.most_satisfied(&[never], &soft), Answer::Holds));
         }
+    }
+
+    /// A model in which no property literal holds (the program above never fails) gives
+    /// a counterexample that names no violation, which `check` never reports as a failure.
+    #[test]
+    fn a_model_without_a_violated_property_names_none() {
+        let src = "extern void reach_error(void); int x; int main(void) { x = 1; if (x != 1) reach_error(); return 0; }";
+        let prog = crate::frontend::load_text("t.c", src, DataModel::Lp64).expect("parses");
+        let prep = Prepared::new(prog);
+        let mut s = session(false);
+        let Answer::Violated(m) = s.most_satisfied(&[], &[]) else {
+            panic!("the encoding has a model");
+        };
+        let cex = s.counterexample(&m, &prep.index, &prep.normalized);
+        assert!(!super::names_a_violation(&cex), "{:?}", cex.violation);
     }
 }

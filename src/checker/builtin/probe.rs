@@ -130,6 +130,9 @@ impl BoundedSearch for BoundedProbe<'_> {
                 };
                 let model = c.model;
                 let cex = session.counterexample(&model, &prep.index, &prep.normalized);
+                if !super::names_a_violation(&cex) {
+                    return Ok(probe(unlocated(), Some(&session)));
+                }
                 return Ok(probe(
                     Probed::Found {
                         cex: Box::new(cex),
@@ -141,6 +144,9 @@ impl BoundedSearch for BoundedProbe<'_> {
             }
             Answer::Violated(model) => {
                 let cex = session.counterexample(&model, &prep.index, &prep.normalized);
+                if !super::names_a_violation(&cex) {
+                    return Ok(probe(unlocated(), Some(&session)));
+                }
                 return Ok(probe(
                     Probed::Found {
                         cex: Box::new(cex),
@@ -232,5 +238,16 @@ impl BoundedSearch for BoundedProbe<'_> {
             "no failure in any execution: {} of context switches hold every interleaving",
             crate::words::count(b.rounds, "round")
         )
+    }
+}
+
+/// A "fails" answer whose model names no violated property: no verdict, never a failure
+/// at no location.
+fn unlocated() -> Probed {
+    Probed::Undecided {
+        reason: "the solver's model of a failure names no violated property (please report \
+                 this program)"
+            .into(),
+        limit: None,
     }
 }
