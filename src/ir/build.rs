@@ -87,6 +87,38 @@ pub fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
     )
 }
 
+/// `c ? t : e`, an `int`.
+pub fn cond(c: Expr, t: Expr, e: Expr, loc: Loc) -> Expr {
+    Expr::new(
+        ExprKind::Cond(Box::new(c), Box::new(t), Box::new(e)),
+        Type::int(),
+        loc,
+    )
+}
+
+/// `e` with every generated ([`Loc::SYNTH`]) location in it, statements of statement
+/// expressions included, set to `loc`: code the front end writes for a call reads as the
+/// call's line in traces and candidates.
+pub fn relocate(mut e: Expr, loc: Loc) -> Expr {
+    struct At(Loc);
+    impl super::visit::VisitorMut for At {
+        fn visit_stmt(&mut self, s: &mut Stmt) {
+            if s.loc == Loc::SYNTH {
+                s.loc = self.0;
+            }
+            super::visit::walk_stmt_mut(self, s)
+        }
+        fn visit_expr(&mut self, e: &mut Expr) {
+            if e.loc == Loc::SYNTH {
+                e.loc = self.0;
+            }
+            super::visit::walk_expr_mut(self, e)
+        }
+    }
+    super::visit::VisitorMut::visit_expr(&mut At(loc), &mut e);
+    e
+}
+
 pub fn not(a: Expr) -> Expr {
     Expr::new(
         ExprKind::Unary(UnOp::LogNot, Box::new(a)),

@@ -264,12 +264,12 @@ impl Lowerer<'_, '_> {
             &int,
             &tt,
         );
-        let store = with_loc(b::assign(b::deref(res.clone(), &tt), value, &tt), loc);
+        let store = b::relocate(b::assign(b::deref(res.clone(), &tt), value, &tt), loc);
         let nonnull = b::bin(BinOp::Ne, res.clone(), b::conv(b::int(0), &res.ty, &tt));
         let ok = b::bin(BinOp::Eq, Expr::var(e, self.prog, loc), b::int(0));
         stmts.push(Stmt::new(
             StmtKind::If {
-                cond: with_loc(b::and(nonnull, ok), loc),
+                cond: b::relocate(b::and(nonnull, ok), loc),
                 then: Box::new(Stmt::expr(store)),
                 els: None,
             },
@@ -335,7 +335,7 @@ impl Lowerer<'_, '_> {
             b::bin(BinOp::BitAnd, k.clone(), b::int(MTX_RECURSIVE)),
             b::int(0),
         );
-        let ptype = cond(recursive, b::int(PTHREAD_MUTEX_RECURSIVE), b::int(0), loc);
+        let ptype = b::cond(recursive, b::int(PTHREAD_MUTEX_RECURSIVE), b::int(0), loc);
         let settype = self.pthread_call(
             "pthread_mutexattr_settype",
             int.clone(),
@@ -359,10 +359,10 @@ impl Lowerer<'_, '_> {
             b::int(0),
         );
         let mapped = err_map(self, init, loc);
-        let set_r = with_loc(b::assign(Expr::var(r, self.prog, loc), mapped, &tt), loc);
+        let set_r = b::relocate(b::assign(Expr::var(r, self.prog, loc), mapped, &tt), loc);
         stmts.push(Stmt::new(
             StmtKind::If {
-                cond: with_loc(valid, loc),
+                cond: b::relocate(valid, loc),
                 then: Box::new(Stmt::block(
                     vec![
                         Stmt::expr(init_attr),
@@ -522,16 +522,16 @@ fn err_map(l: &mut Lowerer<'_, '_>, e: Expr, loc: Loc) -> Expr {
         .new_local(l.func, "__seq_pthread_error", int.clone(), loc);
     let read = || Expr::var(v, l.prog, loc);
     let is = |n: i128| b::bin(BinOp::Eq, read(), b::int(n));
-    let mapped = cond(
+    let mapped = b::cond(
         is(0),
         b::int(THRD_SUCCESS),
-        cond(
+        b::cond(
             is(EBUSY),
             b::int(THRD_BUSY),
-            cond(
+            b::cond(
                 is(ETIMEDOUT),
                 b::int(THRD_TIMEDOUT),
-                cond(is(ENOMEM), b::int(THRD_NOMEM), b::int(THRD_ERROR), loc),
+                b::cond(is(ENOMEM), b::int(THRD_NOMEM), b::int(THRD_ERROR), loc),
                 loc,
             ),
             loc,
@@ -546,31 +546,10 @@ fn err_map(l: &mut Lowerer<'_, '_>, e: Expr, loc: Loc) -> Expr {
         loc,
     );
     Expr::new(
-        ExprKind::StmtExpr(vec![decl, Stmt::expr(with_loc(mapped, loc))]),
+        ExprKind::StmtExpr(vec![decl, Stmt::expr(b::relocate(mapped, loc))]),
         int,
         loc,
     )
-}
-
-fn cond(c: Expr, t: Expr, e: Expr, loc: Loc) -> Expr {
-    Expr::new(
-        ExprKind::Cond(Box::new(c), Box::new(t), Box::new(e)),
-        Type::int(),
-        loc,
-    )
-}
-
-/// `e` and every expression in it at `loc` (generated code reads as the call's line).
-fn with_loc(mut e: Expr, loc: Loc) -> Expr {
-    struct At(Loc);
-    impl VisitorMut for At {
-        fn visit_expr(&mut self, e: &mut Expr) {
-            e.loc = self.0;
-            visit::walk_expr_mut(self, e);
-        }
-    }
-    At(loc).visit_expr(&mut e);
-    e
 }
 
 /// How many times `f` is named in the program's function bodies and global initializers.

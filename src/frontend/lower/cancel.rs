@@ -244,7 +244,7 @@ impl Lowerer<'_, '_> {
             }
             _ => return Ok(call),
         };
-        Ok(relocate(out, loc))
+        Ok(crate::ir::build::relocate(out, loc))
     }
 
     /// `pthread_setcancelstate(state, old)`: the old state through `old` (unless null),
@@ -498,28 +498,6 @@ fn null(ty: &Type, loc: Loc) -> Expr {
         ty.clone(),
         loc,
     )
-}
-
-/// Generated statements and expressions carry the call's location, so that traces and
-/// candidates point at the user's line.
-fn relocate(mut e: Expr, loc: Loc) -> Expr {
-    struct At(Loc);
-    impl crate::ir::visit::VisitorMut for At {
-        fn visit_stmt(&mut self, s: &mut Stmt) {
-            if s.loc == Loc::SYNTH {
-                s.loc = self.0;
-            }
-            crate::ir::visit::walk_stmt_mut(self, s)
-        }
-        fn visit_expr(&mut self, e: &mut Expr) {
-            if e.loc == Loc::SYNTH {
-                e.loc = self.0;
-            }
-            crate::ir::visit::walk_expr_mut(self, e)
-        }
-    }
-    crate::ir::visit::VisitorMut::visit_expr(&mut At(loc), &mut e);
-    e
 }
 
 /// Direct calls by caller, the functions `pthread_create` starts, and the functions whose

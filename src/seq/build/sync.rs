@@ -101,14 +101,6 @@ fn barrier_generation(x: Expr, tt: &TypeTable) -> Expr {
     b::conv(bits, &Type::int(), tt)
 }
 
-fn cond(c: Expr, t: Expr, e: Expr, loc: Loc) -> Expr {
-    Expr::new(
-        ExprKind::Cond(Box::new(c), Box::new(t), Box::new(e)),
-        Type::int(),
-        loc,
-    )
-}
-
 impl SlotGen<'_, '_> {
     /// The steps of one of the actions this module owns.
     pub(super) fn sync_model(
@@ -198,7 +190,7 @@ impl SlotGen<'_, '_> {
             }
             Action::RwUnlock => {
                 // Readers leave one at a time; a writer (-1) leaves it free.
-                let next = cond(
+                let next = b::cond(
                     bin(BinOp::Gt, x.clone(), int(0)),
                     bin(BinOp::Sub, x.clone(), int(1)),
                     int(0),
@@ -332,7 +324,7 @@ impl SlotGen<'_, '_> {
                 let never = i128::from(self.b.nslots) + 1;
                 let mut ok = vec![];
                 let stored = if never <= BARRIER_FIELD {
-                    cond(
+                    b::cond(
                         bin(BinOp::Gt, count.clone(), b::uint(never)),
                         int(never),
                         b::conv(count, &Type::int(), &tt),
@@ -406,7 +398,7 @@ impl SlotGen<'_, '_> {
                 if let Some(l) = &lhs {
                     s.push(st(b::assign(
                         l.clone(),
-                        cond(serial, int(BARRIER_SERIAL_THREAD), int(0), loc),
+                        b::cond(serial, int(BARRIER_SERIAL_THREAD), int(0), loc),
                         &tt,
                     )));
                 }
