@@ -8,6 +8,7 @@ mod cancel;
 mod expr;
 mod init;
 mod input;
+mod key_destructors;
 mod libc;
 mod literal;
 mod math;
@@ -148,6 +149,7 @@ pub(super) fn lower(
     l.refuse_redefined_c11_functions()?;
     l.refuse_once_routines_that_exit()?;
     l.retype_c11_start_routines()?;
+    l.refuse_observable_key_destructors()?;
     l.refuse_blocked_cancellation()?;
     Ok(l.weak_order.take())
 }
