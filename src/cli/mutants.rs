@@ -9,6 +9,7 @@ use super::args::InputArgs;
 use super::{Ctx, verbose};
 use seqloc::checker::explicit::{ExploreOptions, Explored, explore};
 use seqloc::diag::explain::Candidate;
+use seqloc::ir::index::same_file;
 use seqloc::mutation::{self, Answer, Oracle};
 use seqloc::passes::Prepared;
 
@@ -26,6 +27,8 @@ struct Explorer<'a> {
     input: &'a InputArgs,
     dir: PathBuf,
     deadline: Instant,
+    /// The file and line of the check that failed, when the failure is a check's.
+    check: Option<(String, u32)>,
 }
 
 impl Oracle for Explorer<'_> {
@@ -34,18 +37,44 @@ impl Oracle for Explorer<'_> {
         // A mutant the front end refuses says nothing.
         let prog = seqloc::frontend::load(&input.file, &super::frontend_options(&input)).ok()?;
         prog.main()?;
+        // The check's locations in the mutant: its line in the copy of the input (or in
+        // the header that holds it, which the copy includes from the same place).
+        let copy = input.file.display().to_string();
+        let watch = match &self.check {
+            Some((file, line)) => {
+                let input_file = self.input.file.display().to_string();
+                let is_file = |name: &str| {
+                    if same_file(file, &input_file) {
+                        name == copy
+                    } else {
+                        same_file(name, file)
+                    }
+                };
+                prog.sources.on_line(is_file, *line)
+            }
+            None => Vec::new(),
+        };
         let prep = Prepared::new(prog);
         let explore_opts = ExploreOptions {
             deadline: Some((Instant::now() + PER_MUTANT).min(self.deadline)),
             max_states: STATES,
+            // A counting proof would not say whether the check still runs.
+            counting: watch.is_empty(),
+            watch: watch.clone(),
             ..ExploreOptions::default()
         };
+        let known = !watch.is_empty();
         match explore(&prep.normalized, &prep.shared, &explore_opts, None) {
             Explored::Safe(stats) => Some(Answer::Fixes {
                 outcomes: Some(stats.outcomes),
+                reaches: known.then_some(stats.watched),
             }),
-            // Proved without exploring: the outcomes were not counted.
-            Explored::Unfailing { .. } => Some(Answer::Fixes { outcomes: None }),
+            // Nothing checked is reachable at all (without counting, the only proof
+            // without exploring), or a counting proof: the outcomes were not counted.
+            Explored::Unfailing { .. } => Some(Answer::Fixes {
+                outcomes: None,
+                reaches: known.then_some(false),
+            }),
             Explored::Violation { .. } => Some(Answer::Fails),
             Explored::Inconclusive { .. } => None,
         }
@@ -61,6 +90,7 @@ impl Oracle for Explorer<'_> {
 pub fn rank(
     ctx: &Ctx,
     input: &InputArgs,
+    check: Option<(String, u32)>,
     cands: &mut Vec<Candidate>,
     localization: Duration,
     deadline: Option<Instant>,
@@ -78,6 +108,7 @@ pub fn rank(
         input,
         dir: dir.path().to_path_buf(),
         deadline: deadline.map_or(own, |d| d.min(own)),
+        check,
     };
     let file = input.file.display().to_string();
     let ev = mutation::evidence(&text, &file, cands, &mut oracle);
@@ -86,9 +117,10 @@ pub fn rank(
         ctx,
         1,
         format!(
-            "mutants: {} checked on {} lines, a fix on line(s) {:?}{} ({} ms)",
+            "mutants: {} checked on {} lines ({} only kept the check from running), a fix on line(s) {:?}{} ({} ms)",
             ev.checked,
             ev.lines,
+            ev.vacuous,
             ev.fixes
                 .iter()
                 .map(|(line, f)| match f.outcomes {

@@ -308,6 +308,7 @@ fn search(
             transitions: 0,
             ms: start.elapsed().as_millis() as u64,
             outcomes: 0,
+            watched: false,
         };
         combine(
             &mut out,

@@ -158,7 +158,8 @@ pub fn short_file(f: &str) -> &str {
     f.rsplit('/').next().unwrap_or(f)
 }
 
-pub(crate) fn same_file(a: &str, b: &str) -> bool {
+/// Whether two spellings of a file name the same file (a path and its base name agree).
+pub fn same_file(a: &str, b: &str) -> bool {
     a == b
         || a.ends_with(&format!("/{b}"))
         || b.ends_with(&format!("/{a}"))

@@ -101,6 +101,17 @@ impl SourceMap {
         })
     }
 
+    /// Every location on `line` of the files `is_file` accepts.
+    pub fn on_line(&self, is_file: impl Fn(&str) -> bool, line: u32) -> Vec<Loc> {
+        let files: Vec<bool> = self.files.iter().map(|f| is_file(&f.name)).collect();
+        self.locs
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.line == line && files.get(d.file.0 as usize) == Some(&true))
+            .map(|(i, _)| Loc(i as u32))
+            .collect()
+    }
+
     pub fn line(&self, loc: Loc) -> u32 {
         self.get(loc).map(|d| d.line).unwrap_or(0)
     }

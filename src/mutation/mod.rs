@@ -31,6 +31,18 @@
 //! dropped: a line that sets a thread's index has many degenerate fixes, the injected
 //! fault's line usually one (its inverse), so the share ranked 4 injected faults lower
 //! and 2 higher (29th session).
+//!
+//! A fix that only keeps the failing check from running (a flag stored as 0 that the
+//! check's guard tests, a loop bound that skips the check) repairs nothing: the oracle
+//! says whether the mutated program still runs the check (`Answer::Fixes::reaches`), and
+//! a mutant that does not is no evidence.
+//!
+//! Fixes do not move a line past the analyses' causes, however many outcomes they keep:
+//! tried on every candidate line, the strongest fix ranked first fixed four injected value
+//! faults and moved the ground truth down on twelve of the 58 buggy benchmarks — a race
+//! has one-token "fixes" that keep the check running and every outcome (`booked[id] = 0`,
+//! a thread's index off by one so two threads share no slot), and neither the outcomes of
+//! the input's own passing runs nor those of the fix tell them apart (39th session).
 
 pub mod operators;
 
@@ -43,8 +55,12 @@ pub use operators::{Mutant, mutants_at};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Answer {
     /// No failure and no deadlock in any execution; `outcomes` is the number of distinct
-    /// final states its executions reach, when every execution was explored.
-    Fixes { outcomes: Option<u64> },
+    /// final states its executions reach, when every execution was explored; `reaches`
+    /// whether some execution still runs the check that failed (`None`: not known).
+    Fixes {
+        outcomes: Option<u64>,
+        reaches: Option<bool>,
+    },
     /// Some execution still fails.
     Fails,
 }
@@ -90,6 +106,8 @@ pub struct Evidence {
     pub out_of_time: bool,
     /// Mutants the oracle answered "still fails" for, and gave no answer for.
     pub answered: usize,
+    /// Mutants that removed the failure only by never running the check.
+    pub vacuous: usize,
     pub unanswered: usize,
     /// The first mutants all went unanswered, so the rest were not tried.
     pub beyond_budget: bool,
@@ -136,7 +154,14 @@ pub fn evidence(text: &str, file: &str, cands: &[Candidate], oracle: &mut dyn Or
             };
             ev.checked += 1;
             match oracle.check(&mutated) {
-                Some(Answer::Fixes { outcomes }) => {
+                Some(Answer::Fixes {
+                    reaches: Some(false),
+                    ..
+                }) => {
+                    ev.vacuous += 1;
+                    answered += 1;
+                }
+                Some(Answer::Fixes { outcomes, .. }) => {
                     ev.fixes.insert(
                         line,
                         Fix {
@@ -218,7 +243,10 @@ mod tests {
         fn check(&mut self, text: &str) -> Option<Answer> {
             self.asked += 1;
             Some(if text.contains(self.needle) {
-                Answer::Fixes { outcomes: None }
+                Answer::Fixes {
+                    outcomes: None,
+                    reaches: None,
+                }
             } else {
                 Answer::Fails
             })
@@ -289,8 +317,10 @@ mod tests {
     struct FixesOnly(&'static str);
     impl Oracle for FixesOnly {
         fn check(&mut self, text: &str) -> Option<Answer> {
-            text.contains(self.0)
-                .then_some(Answer::Fixes { outcomes: None })
+            text.contains(self.0).then_some(Answer::Fixes {
+                outcomes: None,
+                reaches: None,
+            })
         }
         fn expired(&self) -> bool {
             false
@@ -315,7 +345,10 @@ mod tests {
     impl Oracle for Outcomes {
         fn check(&mut self, text: &str) -> Option<Answer> {
             let n = self.0.iter().filter(|k| text.contains(*k)).count() as u64;
-            Some(Answer::Fixes { outcomes: Some(n) })
+            Some(Answer::Fixes {
+                outcomes: Some(n),
+                reaches: None,
+            })
         }
         fn expired(&self) -> bool {
             false
@@ -335,6 +368,34 @@ mod tests {
         apply(&mut cands, "p.c", &ev);
         let order: Vec<u32> = cands.iter().map(|c| c.line).collect();
         assert_eq!(order, [4, 3, 5]);
+    }
+
+    /// Fixes the programs containing `needle`, but no execution of them runs the check.
+    struct Skips(&'static str);
+    impl Oracle for Skips {
+        fn check(&mut self, text: &str) -> Option<Answer> {
+            Some(if text.contains(self.0) {
+                Answer::Fixes {
+                    outcomes: Some(3),
+                    reaches: Some(false),
+                }
+            } else {
+                Answer::Fails
+            })
+        }
+        fn expired(&self) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn a_fix_that_only_keeps_the_check_from_running_is_no_evidence() {
+        let mut cands = vec![cand(3, 1), cand(4, 2)];
+        let ev = evidence(PROG, "p.c", &cands, &mut Skips("b = a - 1;"));
+        assert!(ev.fixes.is_empty());
+        assert_eq!(ev.vacuous, 1);
+        apply(&mut cands, "p.c", &ev);
+        assert_eq!(cands.iter().map(|c| c.line).collect::<Vec<_>>(), [3, 4]);
     }
 
     #[test]

@@ -61,6 +61,8 @@ pub struct Chooser {
     /// A hash of the statements the step executed: steps with equal traces ran the same
     /// statements, so either one's schedule describes both.
     pub trace: u64,
+    /// The step ran an instruction at one of `Machine::watch`.
+    pub watched: bool,
 }
 
 impl Chooser {
@@ -123,6 +125,8 @@ pub struct Machine<'p> {
     detaches: bool,
     /// The condition waits that may wake without a signal (`analysis::waits`).
     spurious_waits: std::collections::HashSet<StmtId>,
+    /// Locations whose execution a step notes in `Chooser::watched` (usually none).
+    pub watch: std::collections::HashSet<Loc>,
 }
 
 impl<'p> Machine<'p> {
@@ -189,6 +193,7 @@ impl<'p> Machine<'p> {
             typed_mutexes,
             detaches: crate::ir::known::detaches(prog),
             spurious_waits: crate::analysis::waits::spurious_wake_sites(prog),
+            watch: Default::default(),
         })
     }
 
@@ -639,6 +644,9 @@ impl Cx<'_, '_> {
         let loc = code.locs[pc];
         if let Some(log) = &mut self.ch.executed {
             log.push(code.ids[pc]);
+        }
+        if !m.watch.is_empty() && m.watch.contains(&loc) {
+            self.ch.watched = true;
         }
         self.ch.trace = (self.ch.trace ^ u64::from(code.ids[pc].0))
             .wrapping_mul(0x100_0000_01b3)

@@ -75,6 +75,10 @@ pub struct ExploreOptions {
     pub deadlock: bool,
     /// Try to prove the checks by counting (`checker::counting`) before searching.
     pub counting: bool,
+    /// Locations whose execution the search notes (`ExploreStats::watched`): the mutation
+    /// evidence asks whether a mutant still runs the check that failed, since a change
+    /// that only keeps the check from running repairs nothing.
+    pub watch: Vec<Loc>,
 }
 
 impl Default for ExploreOptions {
@@ -86,6 +90,7 @@ impl Default for ExploreOptions {
             assertions: true,
             deadlock: true,
             counting: true,
+            watch: Vec::new(),
         }
     }
 }
@@ -100,6 +105,9 @@ pub struct ExploreStats {
     /// evidence compares (`seqloc::mutation`).
     #[serde(skip)]
     pub outcomes: u64,
+    /// Some step ran an instruction at one of `ExploreOptions::watch`.
+    #[serde(skip)]
+    pub watched: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -201,6 +209,7 @@ pub fn explore(
         transitions: 0,
         ms: 0,
         outcomes: 0,
+        watched: false,
     };
     let give_up = |reason: String, loc: Option<Loc>, mut stats: ExploreStats| {
         stats.ms = t0.elapsed().as_millis() as u64;
@@ -214,6 +223,7 @@ pub fn explore(
         Ok(m) => m,
         Err(u) => return give_up(u.what, Some(u.loc), stats),
     };
+    m.watch = opts.watch.iter().copied().collect();
     let init = match m.initial() {
         Ok(s) => s,
         Err(stop) => return stopped(stop, stats, t0),
@@ -271,6 +281,7 @@ pub fn explore(
                 let mut next = st.clone();
                 let mut ch = Chooser::default().forcing(&forced);
                 let r = m.step_raw(&mut next, tid, &mut ch);
+                stats.watched |= ch.watched;
                 for i in forced.len()..ch.made.len() {
                     let (_, domain) = ch.made[i];
                     let base: Vec<u32> = ch.made[..i].iter().map(|c| c.0).collect();
@@ -585,6 +596,33 @@ mod tests {
             ..ExploreOptions::default()
         };
         explore(&prep.normalized, &prep.shared, &opts, None)
+    }
+
+    /// `watch` notes whether any execution runs a location: the check on line 5 runs in
+    /// some execution of the first program, in none of the second (its guard is never
+    /// true), though both are safe.
+    #[test]
+    fn notes_whether_a_watched_line_runs() {
+        for (guard, runs) in [("x >= 0", true), ("x > 5", false)] {
+            let src = format!(
+                "int x;\nvoid *t(void *a) {{ x = 1; return 0; }}\nint main(void) {{ pthread_t a; pthread_create(&a, 0, t, 0);\n\
+                 if ({guard}) {{\n if (x > 1) reach_error(); }}\n\
+                 pthread_join(a, 0); return 0; }}\n"
+            );
+            let prep = prepare(&src);
+            // The prelude takes the first line.
+            let watch = prep.normalized.sources.on_line(|_| true, 6);
+            assert!(!watch.is_empty());
+            let opts = ExploreOptions {
+                counting: false,
+                watch,
+                ..ExploreOptions::default()
+            };
+            match explore(&prep.normalized, &prep.shared, &opts, None) {
+                Explored::Safe(stats) => assert_eq!(stats.watched, runs, "{guard}"),
+                other => panic!("{guard}: {other:?}"),
+            }
+        }
     }
 
     #[test]
