@@ -143,3 +143,34 @@ fn the_explorer_follows_a_converted_malloc_result() {
         }
     }
 }
+
+/// Thread-local variables and `pthread_key_*` values are each thread's own objects in the
+/// explorer, and a key's destructor runs in each exiting thread for its non-NULL value: it
+/// decides the thread-storage programs of `tests/programs/issue26/` (the correct ones would
+/// fail were the storage shared) instead of giving up.
+#[test]
+fn the_explorer_keeps_thread_storage_per_thread() {
+    let dir = common::root().join("tests/programs/issue26");
+    for (name, fails) in [
+        ("thread_local_flag_ok.c", false),
+        ("thread_local_flag_fail.c", true),
+        ("thread_specific_ok.c", false),
+        ("thread_specific_fail.c", true),
+        ("thread_specific_destructor_ok.c", false),
+        ("thread_specific_destructor_fail.c", true),
+        ("c11_tss_ok.c", false),
+        ("c11_tss_fail.c", true),
+    ] {
+        let prog = load(&dir.join(name), &FrontendOptions::default()).expect("the program loads");
+        let prep = Prepared::new(prog);
+        let eo = ExploreOptions {
+            deadline: Some(Instant::now() + Duration::from_secs(60)),
+            ..ExploreOptions::default()
+        };
+        match explore(&prep.normalized, &prep.shared, &eo, None) {
+            Explored::Safe(_) => assert!(!fails, "{name}: called safe"),
+            Explored::Violation { .. } => assert!(fails, "{name}: a failure in a correct program"),
+            other => panic!("{name}: not decided: {other:?}"),
+        }
+    }
+}

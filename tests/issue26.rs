@@ -271,18 +271,26 @@ fn issue26_programs_come_in_pairs() {
     }
 }
 
-/// The correct atomics and C11 `<threads.h>` programs hold natively too: compiled with
+/// The correct atomics, C11 `<threads.h>` and thread-storage programs hold natively too: compiled with
 /// gcc and run repeatedly, their assertions never fail (a check of the programs'
 /// expectations, not of seqloc). The atomics called without their header are left out:
 /// GCC 14 makes an implicit declaration an error.
 #[test]
-fn issue26_atomics_and_c11_threads_ok_programs_hold_natively() {
+fn issue26_atomics_c11_threads_and_thread_storage_ok_programs_hold_natively() {
     if !have_gcc() {
         return;
     }
     let dir = std::env::temp_dir().join(format!("seqloc-atomics-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let family = ["atomic_", "stdatomic_", "sync_", "memory_order_", "c11_"];
+    let family = [
+        "atomic_",
+        "stdatomic_",
+        "sync_",
+        "memory_order_",
+        "c11_",
+        "thread_local_",
+        "thread_specific_",
+    ];
     let progs: Vec<PathBuf> = programs()
         .into_iter()
         .filter(|p| {
@@ -293,7 +301,7 @@ fn issue26_atomics_and_c11_threads_ok_programs_hold_natively() {
         })
         .collect();
     assert!(
-        progs.len() >= 13,
+        progs.len() >= 16,
         "atomics and C11 threads programs: {progs:?}"
     );
     for p in &progs {

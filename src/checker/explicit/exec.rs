@@ -24,6 +24,7 @@ use super::symbolic::{self, Dom, MAX_ENUM};
 mod float;
 mod sync;
 mod threads;
+mod tls;
 
 /// Why a step did not produce a successor.
 #[derive(Debug)]
@@ -248,6 +249,8 @@ impl<'p> Machine<'p> {
             status: Status::Running,
             atomic: 0,
             detach: super::state::Detach::Joinable,
+            tls: vec![],
+            exiting: None,
         });
         for (i, v) in self.prog.vars.iter().enumerate() {
             if v.kind != VarKind::Global || v.thread_local {
@@ -764,8 +767,7 @@ impl Cx<'_, '_> {
                 Some(v) => self.concrete(v, loc)?,
                 None => Val::int(0),
             };
-            self.st.threads[self.tid].status = Status::Finished(v);
-            return Ok(());
+            return self.finish_thread(v, loc);
         }
         if let (Some(place), Some(v)) = (f.ret, v) {
             // The caller's instruction says the type of what receives the value.
@@ -899,6 +901,8 @@ impl Cx<'_, '_> {
                     status: Status::Running,
                     atomic: 0,
                     detach,
+                    tls: vec![],
+                    exiting: None,
                 });
                 self.st.origin.0.push(id as u32);
                 let handle = self.eval(arg(0)?)?;
@@ -923,12 +927,12 @@ impl Cx<'_, '_> {
                 let t = &mut self.st.threads[self.tid];
                 let frames = std::mem::take(&mut t.frames);
                 t.atomic = 0;
-                t.status = Status::Finished(v);
                 for f in frames {
                     for (_, o) in f.locals {
                         self.st.release(o);
                     }
                 }
+                self.finish_thread(v, loc)?;
                 Ok(None)
             }
             Known::ThreadSelf => Ok(Some(Val::thread(self.tid))),
@@ -1019,6 +1023,9 @@ impl Cx<'_, '_> {
             }
             k if k.is_semaphore_or_rwlock() || k.is_barrier_or_once() => {
                 Ok(Some(Val::int(self.sync_object(known, name, args, loc)?)))
+            }
+            Known::KeyCreate | Known::KeyDelete | Known::GetSpecific | Known::SetSpecific => {
+                self.key_call(known, args, loc)
             }
             Known::Malloc | Known::Calloc => {
                 let n = if known == Known::Calloc {
@@ -1133,7 +1140,7 @@ impl Cx<'_, '_> {
                 let var = self.m.prog.var(*v);
                 if var.kind == VarKind::Global {
                     if var.thread_local {
-                        return unsupported("a thread-local variable", e.loc);
+                        return Ok((self.thread_local(*v, e.loc)?, 0));
                     }
                     return match self.m.globals.get(v) {
                         Some(o) => Ok((*o, 0)),

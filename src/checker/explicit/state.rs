@@ -272,6 +272,11 @@ pub struct Thread {
     /// Whether the thread has been detached or joined (what a later join or detach
     /// answers).
     pub detach: Detach,
+    /// The thread's own objects by slot (sorted): its copies of thread-local variables
+    /// and its keys' values (see `exec::tls`).
+    pub tls: Vec<(u32, u32)>,
+    /// The thread's result while the destructors of its keys run (see `exec::tls`).
+    pub exiting: Option<Val>,
 }
 
 /// A thread's detach state.
@@ -312,6 +317,9 @@ pub struct State {
     /// The values each symbolic input may still take (inclusive bounds), by input id.
     /// Comparisons split and narrow them; see `checker::explicit::symbolic`.
     pub syms: Vec<(i128, i128)>,
+    /// The thread-specific keys created so far, by number: each one's destructor (its
+    /// function id + 1; 0 for none).
+    pub keys: Vec<u32>,
 }
 
 impl State {
@@ -324,6 +332,7 @@ impl State {
             locks: BTreeMap::new(),
             exited: false,
             syms: vec![],
+            keys: vec![],
         }
     }
 
@@ -387,6 +396,8 @@ impl State {
                 roots.extend(f.locals.iter().map(|(_, o)| *o));
                 roots.extend(f.ret.map(|p| p.0));
             }
+            roots.extend(t.tls.iter().map(|(_, o)| *o));
+            roots.extend(t.exiting.map(|v| v.prov));
             match &t.status {
                 Status::Finished(v) => roots.push(v.prov),
                 Status::Waiting { cond, mutex, .. } => roots.extend([cond.0, mutex.0]),
@@ -458,6 +469,10 @@ impl State {
                 if let Some(p) = &mut f.ret {
                     p.0 = rename(p.0);
                 }
+            }
+            t.tls.iter_mut().for_each(|(_, o)| *o = rename(*o));
+            if let Some(v) = &mut t.exiting {
+                v.prov = rename(v.prov);
             }
             match &mut t.status {
                 Status::Finished(v) => v.prov = rename(v.prov),
@@ -558,11 +573,13 @@ impl State {
     pub fn sort_threads(&mut self, fixed: u32) {
         let n = self.threads.len();
         // A join in progress names its thread by position: kept in creation order then.
+        // Threads with objects of their own (`Thread::tls`) are not compared by them
+        // (`thread_key`): kept in order too.
         if n < 3
             || self
                 .threads
                 .iter()
-                .any(|t| matches!(t.status, Status::Joining { .. }))
+                .any(|t| matches!(t.status, Status::Joining { .. }) || !t.tls.is_empty())
         {
             return;
         }
@@ -818,6 +835,8 @@ mod tests {
             status: Status::Running,
             atomic: 0,
             detach: Detach::Joinable,
+            tls: vec![],
+            exiting: None,
         }
     }
 
@@ -898,12 +917,16 @@ mod tests {
                 status: Status::Running,
                 atomic: 0,
                 detach: Detach::Joinable,
+                tls: vec![],
+                exiting: None,
             };
             let main = Thread {
                 frames: vec![],
                 status: Status::Running,
                 atomic: 0,
                 detach: Detach::Joinable,
+                tls: vec![],
+                exiting: None,
             };
             // The handle names the thread at pc 7.
             let (threads, handle) = if swap {
