@@ -1,14 +1,14 @@
 //! The destructors of thread-specific keys (`pthread_key_create(&k, d)`, C11's
 //! `tss_create`). POSIX runs `d(value)` in each exiting thread for its non-NULL value,
 //! concurrently with the other threads. The sequentializer runs every destructor call of
-//! a thread as part of its last step, one indivisible block, and the explorer does not run
-//! them at all (it leaves such programs to the bounded search). One indivisible block is
-//! only right for a destructor no other thread can observe part-way: one that frees its
-//! value and touches nothing else. A destructor that reads or writes anything beyond its
-//! own locals (a global, memory through a pointer) or calls anything but `free` is
-//! refused by name, since checked as one step it could hide the interleavings that fail
-//! (a release counter updated in two exiting threads at once was reported "no failure in
-//! any execution" before this check).
+//! a thread as part of its last step, one indivisible block. That is only right for a
+//! destructor no other thread can observe part-way: one that frees or checks its value
+//! and touches nothing else. A destructor that reads or writes anything beyond its own
+//! locals (a global, memory through a pointer) or calls anything but `free`, a check or a
+//! function of the same kind is refused by name, since checked as one step it could hide
+//! the interleavings that fail (a release counter updated in two exiting threads at once
+//! was reported "no failure in any execution" before this check). The explorer runs the
+//! destructors it is left with as calls of the exiting thread (`checker::explicit::exec::tls`).
 
 use super::{FrontendError, Lowerer, R};
 use crate::diagnostics::SourceSpot;
@@ -41,7 +41,7 @@ impl Lowerer<'_, '_> {
                     Some(why) => format!(
                         "the thread-specific key destructor `{}`, which {why}: destructors \
                          are checked as one step at the thread's exit, which is only right \
-                         for one that frees its value and touches nothing else",
+                         for one that frees or checks its value and touches nothing else",
                         self.prog.func(*f).name
                     ),
                 },
@@ -65,28 +65,55 @@ fn uncast(e: &Expr) -> &Expr {
     }
 }
 
-/// What in destructor `f` another thread could observe part-way, if anything.
+/// What in destructor `f` (or a function it calls) another thread could observe
+/// part-way, if anything. A check (`assert`, `reach_error`, `abort`) may stand in it: it
+/// reads the destructor's own values and ends the run, which no other thread sees
+/// part-way either (SV-COMP's `tls_destructor_worker` checks its value there).
 fn observable(prog: &Program, f: FuncId) -> Option<&'static str> {
-    let Some(body) = &prog.func(f).body else {
-        return Some("the program does not define");
-    };
-    let mut why = None;
-    crate::ir::visit::each_expr(body, &mut |e| {
-        if why.is_some() {
-            return;
-        }
-        why = match &e.kind {
-            ExprKind::Var(v) if prog.var(*v).kind == VarKind::Global => {
-                Some("uses a global variable")
-            }
-            ExprKind::Deref(_) | ExprKind::Index(..) => Some("accesses memory through a pointer"),
-            ExprKind::Call(c, _) => match c.peel().kind {
-                ExprKind::Func(g) if classify(&prog.func(g).name) == Known::Free => None,
-                _ => Some("calls a function other than `free`"),
-            },
-            ExprKind::Intrinsic(..) | ExprKind::StmtExpr(_) => Some("does more than free"),
-            _ => None,
+    let mut seen = vec![f];
+    let mut todo = vec![f];
+    while let Some(g) = todo.pop() {
+        let Some(body) = &prog.func(g).body else {
+            return Some("calls a function the program does not define");
         };
-    });
-    why
+        let mut why = None;
+        crate::ir::visit::each_expr(body, &mut |e| {
+            if why.is_some() {
+                return;
+            }
+            why = match &e.kind {
+                ExprKind::Var(v) if prog.var(*v).kind == VarKind::Global => {
+                    Some("uses a global variable")
+                }
+                ExprKind::Deref(_) | ExprKind::Index(..) => {
+                    Some("accesses memory through a pointer")
+                }
+                ExprKind::Call(c, _) => match c.peel().kind {
+                    ExprKind::Func(h) => match classify(&prog.func(h).name) {
+                        Known::Free
+                        | Known::ReachError
+                        | Known::AssertFail
+                        | Known::VerifierAssert
+                        | Known::VerifierAssume
+                        | Known::Abort => None,
+                        Known::Other if prog.func(h).body.is_some() => {
+                            if !seen.contains(&h) {
+                                seen.push(h);
+                                todo.push(h);
+                            }
+                            None
+                        }
+                        _ => Some("calls a function other than `free` or a check"),
+                    },
+                    _ => Some("calls a function through a pointer"),
+                },
+                ExprKind::StmtExpr(_) => None,
+                _ => None,
+            };
+        });
+        if why.is_some() {
+            return why;
+        }
+    }
+    None
 }
