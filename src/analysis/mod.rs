@@ -2,6 +2,7 @@
 //! creation sites, instance counts) and the concurrency facts `seqloc parse` prints.
 
 pub mod facts;
+pub mod hand_off;
 pub mod hazards;
 pub mod loops;
 pub mod shared;

@@ -13,15 +13,23 @@ use crate::ir::*;
 /// Which variables other threads may access.
 #[derive(Clone, Debug, Default)]
 pub struct SharedInfo {
-    /// Globals accessed by more than one thread instance, and locals whose address
-    /// escapes (they may be reached through pointers from another thread).
+    /// Globals accessed by more than one thread instance (but for those `main` hands to a
+    /// thread and takes back, `analysis::hand_off`), and locals whose address escapes
+    /// (they may be reached through pointers from another thread).
     pub vars: HashSet<VarId>,
 }
 
 impl SharedInfo {
     pub fn compute(prog: &Program) -> SharedInfo {
         let ts = thread_structure(prog);
-        let mut vars: HashSet<VarId> = shared_globals(prog, &ts).into_keys().collect();
+        let globals = shared_globals(prog, &ts);
+        // A global handed from `main` to one thread and back is never accessed by two
+        // threads at once (`hand_off`).
+        let handed = crate::analysis::hand_off::handed_off(prog, &ts, &globals);
+        let mut vars: HashSet<VarId> = globals
+            .into_keys()
+            .filter(|v| !handed.contains(v))
+            .collect();
         vars.extend(escaped_locals(prog));
         // Globals whose address is taken are reachable through pointers too.
         for v in escaped_globals(prog) {
