@@ -114,13 +114,6 @@ fn plain(s: &Stmt) -> bool {
     matches!(s.kind, StmtKind::Expr(_) | StmtKind::Decl { .. })
 }
 
-fn uncast(e: &Expr) -> &Expr {
-    match &e.kind {
-        ExprKind::Cast { e, .. } | ExprKind::Decay(e) => uncast(e),
-        _ => e,
-    }
-}
-
 /// What library call `e` is, when it is a direct call.
 fn callee(prog: &Program, e: &Expr) -> Option<Known> {
     let ExprKind::Call(c, _) = &e.kind else {
@@ -146,9 +139,9 @@ fn creation(prog: &Program, top: &[&Stmt], f: FuncId) -> Option<(usize, VarId)> 
             }
             let starts = args
                 .get(2)
-                .is_some_and(|a| matches!(uncast(a).kind, ExprKind::Func(g) if g == f));
+                .is_some_and(|a| matches!(a.uncast().kind, ExprKind::Func(g) if g == f));
             let no_attr = args.get(1).is_some_and(|a| a.as_int() == Some(0));
-            let handle = args.first().and_then(|a| match &uncast(a).kind {
+            let handle = args.first().and_then(|a| match &a.uncast().kind {
                 ExprKind::AddrOf(h) => match h.kind {
                     ExprKind::Var(v) => Some(v),
                     _ => None,
@@ -176,7 +169,7 @@ fn written_elsewhere(prog: &Program, h: VarId) -> bool {
             ExprKind::Call(_, args) if callee(prog, e) == Some(Known::ThreadCreate) => {
                 let names_h = args
                     .first()
-                    .is_some_and(|a| matches!(&uncast(a).kind, ExprKind::AddrOf(x) if is_h(x)));
+                    .is_some_and(|a| matches!(&a.uncast().kind, ExprKind::AddrOf(x) if is_h(x)));
                 creations += usize::from(names_h);
             }
             _ => {}
@@ -193,7 +186,7 @@ fn joins(prog: &Program, s: &Stmt, h: VarId) -> bool {
             if callee(prog, e) == Some(Known::ThreadJoin) {
                 found |= args
                     .first()
-                    .is_some_and(|a| matches!(uncast(a).kind, ExprKind::Var(v) if v == h));
+                    .is_some_and(|a| matches!(a.uncast().kind, ExprKind::Var(v) if v == h));
             }
         }
     });

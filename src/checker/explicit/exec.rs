@@ -743,6 +743,28 @@ impl Cx<'_, '_> {
         }
     }
 
+    /// The first frame of a call of `f` that no caller waits on (a thread's start routine,
+    /// a key's destructor), its parameter, if it has one, bound to `arg`.
+    fn entry_frame(&mut self, f: FuncId, arg: Val, loc: Loc) -> R<Frame> {
+        let m = self.m;
+        let mut frame = Frame {
+            func: f,
+            pc: 0,
+            locals: vec![],
+            ret: None,
+            atomic_fn: false,
+        };
+        if let Some(p) = m.prog.func(f).params.first() {
+            let ty = m.prog.var(*p).ty.clone();
+            let size = m.size(&ty, loc)?;
+            let o = self.st.alloc(Obj::new(size as usize, false, false));
+            frame.bind(*p, o);
+            let v = self.convert(arg, &ty, loc)?;
+            self.store((o, 0), &ty, v, loc)?;
+        }
+        Ok(frame)
+    }
+
     /// Pops the current frame, handing `v` to the caller (or ending the thread).
     fn ret(&mut self, v: Option<Val>, loc: Loc) -> R<()> {
         let m = self.m;
@@ -880,21 +902,7 @@ impl Cx<'_, '_> {
                         loc,
                     );
                 }
-                let mut frame = Frame {
-                    func: fid,
-                    pc: 0,
-                    locals: vec![],
-                    ret: None,
-                    atomic_fn: false,
-                };
-                if let Some(p) = fun.params.first() {
-                    let ty = m.prog.var(*p).ty.clone();
-                    let size = m.size(&ty, loc)?;
-                    let o = self.st.alloc(Obj::new(size as usize, false, false));
-                    frame.bind(*p, o);
-                    let v = self.convert(a, &ty, loc)?;
-                    self.store((o, 0), &ty, v, loc)?;
-                }
+                let frame = self.entry_frame(fid, a, loc)?;
                 let detach = self.created_detach(args.get(1), loc)?;
                 self.st.threads.push(Thread {
                     frames: vec![frame],

@@ -33,7 +33,7 @@ impl Lowerer<'_, '_> {
             });
         }
         for (d, loc) in creations {
-            let d = uncast(&d);
+            let d = d.uncast();
             let why = match &d.kind {
                 _ if d.as_int() == Some(0) => continue,
                 ExprKind::Func(f) => match observable(self.prog, *f) {
@@ -54,14 +54,6 @@ impl Lowerer<'_, '_> {
             )));
         }
         Ok(())
-    }
-}
-
-/// `e` without its conversions (`NULL` is `(void *)0`, a function designator decays).
-fn uncast(e: &Expr) -> &Expr {
-    match &e.kind {
-        ExprKind::Cast { e, .. } | ExprKind::Decay(e) => uncast(e),
-        _ => e,
     }
 }
 

@@ -17,7 +17,7 @@
 //! repetition would do.
 
 use super::{Cx, FUNC_BASE, R, Val, unsupported};
-use crate::checker::explicit::state::{Frame, Obj, Status};
+use crate::checker::explicit::state::{Obj, Status};
 use crate::ir::known::Known;
 use crate::ir::known::errno::EINVAL;
 use crate::ir::{Expr, FuncId, Loc, Type, VarId};
@@ -135,22 +135,7 @@ impl Cx<'_, '_> {
         if !self.st.exited {
             if let Some((d, value)) = self.next_destructor(loc)? {
                 self.st.threads[tid].exiting = Some(result);
-                let m = self.m;
-                let mut frame = Frame {
-                    func: d,
-                    pc: 0,
-                    locals: vec![],
-                    ret: None,
-                    atomic_fn: false,
-                };
-                if let Some(p) = m.prog.func(d).params.first() {
-                    let ty = m.prog.var(*p).ty.clone();
-                    let size = m.size(&ty, loc)?;
-                    let o = self.st.alloc(Obj::new(size as usize, false, false));
-                    frame.bind(*p, o);
-                    let value = self.convert(value, &ty, loc)?;
-                    self.store((o, 0), &ty, value, loc)?;
-                }
+                let frame = self.entry_frame(d, value, loc)?;
                 self.st.threads[tid].frames.push(frame);
                 return Ok(());
             }
