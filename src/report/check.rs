@@ -559,7 +559,8 @@ pub fn to_sarif(out: &CheckOutcome, checker: &CheckerInfo) -> String {
     serde_json::to_string_pretty(&doc).unwrap_or_default()
 }
 
-/// What a timed condition wait's input means: whether that wait was allowed to time out.
+/// What a condition wait's input means: whether that wait woke spuriously (a timed wait
+/// without a signal otherwise times out).
 fn wake_meaning(cex: &Counterexample, input: &crate::cex::InputStep) -> &'static str {
     let timed = cex.steps.iter().any(|t| {
         t.thread == input.thread
@@ -570,8 +571,8 @@ fn wake_meaning(cex: &Counterexample, input: &crate::cex::InputStep) -> &'static
             && t.statement.contains("pthread_cond_timedwait(")
     });
     match (timed, input.value != 0) {
-        (true, true) => " (this wait is allowed to time out)",
-        (true, false) => " (this wait wakes only when signalled)",
+        (true, true) => " (this wait may wake spuriously: 0 without a signal)",
+        (true, false) => " (without a signal this wait times out)",
         _ => "",
     }
 }

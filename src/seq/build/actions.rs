@@ -313,65 +313,65 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 a.push(st(b::assign(sig.clone(), b::int(0), &tt)));
                 // Part two: woken up, take the mutex back. Woken by a signal, by the end
                 // of a timed wait's time, or (where `analysis::waits::spurious_wake_sites`
-                // says it matters) by nothing at all: POSIX allows spurious wake-ups. The
-                // last two are one nondeterministic choice made as the wait starts.
+                // says it matters) by nothing at all: POSIX allows spurious wake-ups.
+                //
+                // A timed wait can always return once its mutex is free: signalled if a
+                // signal came first, else its time ran out, whenever the schedule runs it —
+                // it never blocks for ever, so a run in which it waits is no deadlock (a
+                // choice "does not time out" made as it starts once made every unsignalled
+                // timed wait a false DEADLOCK). Only an untimed wait waits for a signal; a
+                // spurious wake-up is one nondeterministic choice made as the wait starts.
                 let timed = action == Action::CondTimedwait;
-                let spurious = self.b.spurious_waits.contains(&id);
-                // A timed wait that may also wake spuriously wakes early with a choice of
-                // three: not (0), timed out (1, ETIMEDOUT), spurious (any other, 0).
-                let choice_ty = if timed && spurious {
-                    Type::int()
-                } else {
-                    Type::bool()
-                };
-                let timeout = if timed || spurious {
-                    let what = if timed { "timeout" } else { "spurious" };
-                    let t = self.b.prog.new_global(
-                        &format!("__seq_{what}{}_{}", self.k, id.0),
-                        choice_ty.clone(),
+                let spurious = self.b.spurious_waits.contains(&id).then(|| {
+                    self.b.prog.new_global(
+                        &format!("__seq_spurious{}_{}", self.k, id.0),
+                        Type::bool(),
                         None,
                         loc,
-                    );
-                    Some(t)
-                } else {
-                    None
-                };
+                    )
+                });
                 let prog = &self.b.prog;
-                let mut enabled = sig.clone();
+                let mut enabled = match (timed, spurious) {
+                    (true, _) => None,
+                    (false, Some(t)) => Some(bin_or(sig.clone(), b::var(prog, t))),
+                    (false, None) => Some(sig.clone()),
+                };
                 let mut c2 = Vec::new();
-                if let Some(t) = timeout {
-                    enabled = bin_or(enabled, b::var(prog, t));
-                }
                 if self.b.models_mutexes && !is_null(&m_ptr, &tt) {
                     let m = b::deref(m_ptr.clone(), &tt);
-                    if self.b.typed_mutexes {
+                    let free = if self.b.typed_mutexes {
                         let (free, take) = self.typed_retake(m);
-                        enabled = b::and(enabled, free);
                         c2.push(st(take));
+                        free
                     } else {
-                        enabled = b::and(enabled, b::bin(BinOp::Eq, m.clone(), b::int(0)));
+                        let free = b::bin(BinOp::Eq, m.clone(), b::int(0));
                         c2.push(st(b::assign(
                             m,
                             b::bin(BinOp::Add, b::int(k), b::int(1)),
                             &tt,
                         )));
-                    }
+                        free
+                    };
+                    enabled = Some(match enabled {
+                        Some(e) => b::and(e, free),
+                        None => free,
+                    });
                 }
-                match (&lhs, timeout) {
-                    (Some(l), Some(t)) if timed => {
-                        let early = if spurious {
-                            let timed_out = b::bin(BinOp::Eq, b::var(&self.b.prog, t), b::int(1));
-                            Expr::new(
+                match &lhs {
+                    Some(l) if timed => {
+                        // Unsignalled: a spurious wake-up answers 0, the end of its time
+                        // `ETIMEDOUT`.
+                        let early = match spurious {
+                            Some(t) => Expr::new(
                                 ExprKind::Cond(
-                                    Box::new(timed_out),
-                                    Box::new(b::int(ETIMEDOUT)),
+                                    Box::new(b::var(&self.b.prog, t)),
                                     Box::new(b::int(0)),
+                                    Box::new(b::int(ETIMEDOUT)),
                                 ),
                                 Type::int(),
                                 loc,
-                            )
-                        } else {
-                            b::int(ETIMEDOUT)
+                            ),
+                            None => b::int(ETIMEDOUT),
                         };
                         let r = Expr::new(
                             ExprKind::Cond(
@@ -384,8 +384,8 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                         );
                         c2.push(st(b::assign(l.clone(), r, &tt)));
                     }
-                    (Some(l), _) => c2.push(st(b::assign(l.clone(), b::int(0), &tt))),
-                    _ => {}
+                    Some(l) => c2.push(st(b::assign(l.clone(), b::int(0), &tt))),
+                    None => {}
                 }
                 c2.push(st(b::assign(
                     wait,
@@ -394,17 +394,17 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 )));
                 c2.push(st(b::assign(sig, b::int(0), &tt)));
                 let mut part_b = Vec::new();
-                if let Some(t) = timeout {
-                    // Whether this wait times out (or wakes spuriously) is a
-                    // nondeterministic choice (an input).
-                    let (mut pre, choose) = self.input(&choice_ty, loc, id);
+                if let Some(t) = spurious {
+                    // Whether this wait wakes spuriously is a nondeterministic choice (an
+                    // input).
+                    let (mut pre, choose) = self.input(&Type::bool(), loc, id);
                     let prog = &self.b.prog;
                     pre.push(st(b::assign(b::var(prog, t), choose, &tt)));
                     part_b.push(step(pre, false, None));
                 }
                 let mut out = vec![step(a, true, None)];
                 out.extend(part_b);
-                out.push(step(c2, true, Some(enabled)));
+                out.push(step(c2, true, enabled));
                 out
             }
             Action::CondSignal | Action::CondBroadcast => {
