@@ -386,7 +386,7 @@ fn search(
                 // A failure beyond the user's bounds must not stop the bounded search: one
                 // within them may still be found there.
                 let (replayed, beyond) = match replayed {
-                    Some(c) if !user.fits(&c) => (None, Some(c)),
+                    Some((c, _)) if !user.fits(&c) => (None, Some(c)),
                     r => (r, None),
                 };
                 if matches!(r, Explored::Safe(_) | Explored::Unfailing { .. }) {
@@ -485,7 +485,12 @@ fn search(
                 out.limit_reached = false;
                 out.stats.limit = None;
             }
-            if let Some(cex) = replayed.filter(|_| !found) {
+            if let Some((cex, unwind)) = replayed.filter(|_| !found) {
+                // The replay unwound the explorer's loops as far as they ran: a later
+                // replay of this counterexample (localization) needs as much, and the
+                // schedule's stops alone may not show it (a loop that runs on after its
+                // thread's last stop).
+                out.bounds.unwind = out.bounds.unwind.max(unwind);
                 out.verdict = if cex.violation.kind == crate::cex::ViolationKind::Deadlock {
                     Verdict::Deadlock
                 } else {
@@ -604,20 +609,33 @@ fn memory_out(out: &mut CheckOutcome, user: UserBounds) {
     out.limit_reached = true;
 }
 
+/// The most statements the explorer's replay may unroll its program to (see
+/// [`crate::passes::unroll::unrolled_size`]).
+const MAX_REPLAY_STATEMENTS: u128 = 400_000;
+
 /// A failing execution the explorer found, as a counterexample: its schedule replayed by
 /// the concrete-schedule sequentializer and the built-in checker (inputs the explorer
 /// enumerated, and which waiter a signal woke, are left to the solver). `None` when the
-/// replay does not fail within the time left.
+/// replay does not fail within the time left. With the counterexample, the loop
+/// unwinding it was replayed with.
 fn replay_explored(
     prep: &Prepared,
     opts: &CheckOptions,
     path: &[explicit::Transition],
     deadline: Option<Instant>,
     gate: &Arc<SolveGate>,
-) -> Option<crate::cex::Counterexample> {
+) -> Option<(crate::cex::Counterexample, u32)> {
     let (resolved, most) = explicit::schedule_of(&prep.normalized, &prep.shared, path)?;
+    let unwind = most + 1;
+    // Every loop unwound as far as the path's longest ran: nested loops multiply, and a
+    // long path through a loop nest would make a program that does not fit in memory
+    // (a thread pool's worker loop around a wait loop, 22 GB). Such a failure is left to
+    // the bounded search, which finds it with its own small bounds.
+    if crate::passes::unroll::unrolled_size(&prep.normalized, unwind) > MAX_REPLAY_STATEMENTS {
+        return None;
+    }
     let seq_opts = opts.framework.search_options(
-        most + 1,
+        unwind,
         1,
         opts.max_threads.max(resolved.threads.len() as u32),
         opts.recursion,
@@ -635,7 +653,8 @@ fn replay_explored(
     replay.session.set_gate(gate.clone());
     match replay.fails_with(&opts.properties.kinds(), false) {
         Answer::Violated(model) => Some(replay.counterexample(&model, prep))
-            .filter(crate::checker::builtin::names_a_violation),
+            .filter(crate::checker::builtin::names_a_violation)
+            .map(|c| (c, unwind)),
         _ => None,
     }
 }

@@ -37,6 +37,55 @@ fn first_step(body: &Stmt) -> Option<StmtId> {
 /// the unroller ask for 2^31 copies of a body.
 const MAX_EXACT_TRIPS: u64 = 1024;
 
+/// How many copies of the body of loop `id` unrolling makes with `default_bound`: a
+/// counted loop's exact trip count (the exit test runs once more than the body), else the
+/// bound.
+fn copies(prog: &Program, id: StmtId, default_bound: u32) -> u64 {
+    match prog.loop_bounds.get(&id) {
+        Some(n) if *n <= MAX_EXACT_TRIPS => n + 1,
+        _ => u64::from(default_bound),
+    }
+}
+
+/// About how many statements unrolling every loop of `prog` with `default_bound` makes
+/// (calls not inlined; saturating). Nested loops multiply: a caller with a bound of its own
+/// choosing (the explorer's replay, which unwinds as far as a path's loops ran) asks this
+/// first rather than build a program that does not fit in memory.
+pub fn unrolled_size(prog: &Program, default_bound: u32) -> u128 {
+    struct Size<'p> {
+        prog: &'p Program,
+        bound: u32,
+        mult: u128,
+        total: u128,
+    }
+    impl visit::Visitor for Size<'_> {
+        fn visit_stmt(&mut self, s: &Stmt) {
+            self.total = self.total.saturating_add(self.mult);
+            let looping = matches!(
+                s.kind,
+                StmtKind::While { .. } | StmtKind::DoWhile { .. } | StmtKind::For { .. }
+            );
+            if !looping {
+                return visit::walk_stmt(self, s);
+            }
+            let outer = self.mult;
+            let n = copies(self.prog, s.id, self.bound);
+            self.mult = outer.saturating_mul(u128::from(n));
+            visit::walk_stmt(self, s);
+            self.mult = outer;
+        }
+        fn visit_expr(&mut self, _: &Expr) {}
+    }
+    let mut v = Size {
+        prog,
+        bound: default_bound,
+        mult: 1,
+        total: 0,
+    };
+    visit::walk_program(&mut v, prog);
+    v.total
+}
+
 pub struct Unroller<'a> {
     pub prog: &'a mut Program,
     pub owner: Option<FuncId>,
@@ -115,11 +164,7 @@ impl<'a> Unroller<'a> {
         let body = self.unroll(body);
         let bound = match self.overrides.get(&id) {
             Some(b) => *b as u64,
-            None => match self.prog.loop_bounds.get(&id) {
-                // The exit test runs once more than the body.
-                Some(n) if *n <= MAX_EXACT_TRIPS => n + 1,
-                _ => self.default_bound as u64,
-            },
+            None => copies(self.prog, id, self.default_bound),
         };
         let exit = self.label("exit");
         let mut out = Vec::new();
