@@ -200,6 +200,23 @@ impl<'a> Inliner<'a> {
                 func.body.is_some() && (func.ty.params.len() == args.len() || func.ty.unprototyped)
             })
             .collect();
+        // Of those, the ones whose type fits the pointer's (C11 6.5.2.2p9: a call through
+        // an incompatible type is undefined), when there are any: a thread pool's
+        // `void (*)(int)` task call would otherwise also inline the `void *(void *)`
+        // worker that makes it, inside itself, loops and all, to the recursion depth —
+        // a program of millions of statements. The fit is loose (see `fits`), so that a
+        // cast the program relies on in practice still keeps its target.
+        let cands = match callee.ty.pointee(&self.prog.types) {
+            Some(Type::Function(want)) => {
+                let fitting: Vec<FuncId> = cands
+                    .iter()
+                    .copied()
+                    .filter(|f| fits(&self.prog.types, want, &self.prog.func(*f).ty))
+                    .collect();
+                if fitting.is_empty() { cands } else { fitting }
+            }
+            _ => cands,
+        };
         if cands.is_empty() {
             let function = crate::ir::print::expr_to_string(self.prog, callee);
             return Err(self.refuse(
@@ -484,4 +501,86 @@ fn has_call(e: &Expr) -> bool {
         }
     });
     found
+}
+
+/// Whether a function of type `have` may be what a pointer of function type `want`
+/// denotes, loosely: each parameter and the result of the same kind — integer (or enum),
+/// floating, pointer, struct or union — a `void` result on either side fitting any
+/// (the caller ignores it, or the callee returns none), an unprototyped side fitting all.
+fn fits(tt: &TypeTable, want: &FuncType, have: &FuncType) -> bool {
+    #[derive(PartialEq)]
+    enum Kind {
+        Integer,
+        Floating,
+        Pointer,
+        Aggregate,
+        Void,
+        Other,
+    }
+    let kind = |t: &Type| match t.resolve(tt) {
+        Type::Void => Kind::Void,
+        t if t.is_integer(tt) => Kind::Integer,
+        t if t.pointee(tt).is_some() || matches!(t, Type::Array(..) | Type::Function(_)) => {
+            Kind::Pointer
+        }
+        Type::Comp(_) => Kind::Aggregate,
+        Type::Float(_) => Kind::Floating,
+        _ => Kind::Other,
+    };
+    if want.unprototyped || have.unprototyped {
+        return true;
+    }
+    let (r1, r2) = (kind(&want.ret), kind(&have.ret));
+    let result = r1 == r2 || r1 == Kind::Void || r2 == Kind::Void;
+    result
+        && want.params.len() == have.params.len()
+        && want
+            .params
+            .iter()
+            .zip(&have.params)
+            .all(|(a, b)| kind(a) == kind(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fits;
+    use crate::ir::*;
+
+    fn f(ret: Type, params: Vec<Type>) -> FuncType {
+        FuncType {
+            ret,
+            params,
+            variadic: false,
+            unprototyped: false,
+        }
+    }
+
+    #[test]
+    fn an_indirect_call_denotes_functions_of_a_fitting_type() {
+        let tt = TypeTable::default();
+        let job = f(Type::Void, vec![Type::int()]);
+        let start = f(Type::void_ptr(), vec![Type::void_ptr()]);
+        assert!(fits(&tt, &job, &f(Type::Void, vec![Type::int()])));
+        // A result the caller ignores, or one the callee does not give.
+        assert!(fits(
+            &tt,
+            &job,
+            &f(Type::int(), vec![Type::Int(IntKind::Long)])
+        ));
+        assert!(fits(
+            &tt,
+            &start,
+            &f(Type::Void, vec![Type::ptr(Type::int())])
+        ));
+        assert!(
+            !fits(&tt, &job, &start),
+            "a thread's start routine is no job"
+        );
+        assert!(!fits(&tt, &job, &f(Type::Void, vec![])));
+        let old = FuncType {
+            unprototyped: true,
+            ..f(Type::int(), vec![])
+        };
+        assert!(fits(&tt, &job, &old));
+    }
 }
