@@ -7,11 +7,14 @@ use crate::ir::*;
 
 /// The condition waits (`pthread_cond_wait`, `pthread_cond_timedwait`) where seqloc models
 /// POSIX's spurious wake-ups: the wait may return, once the mutex is free, without any
-/// signal. A wait whose innermost enclosing construct is a loop is left out: the loop is
-/// where a program re-tests its predicate (CERT CON36-C), so a spurious wake-up there only
-/// waits again, and modelling it would spend the loop's unwinding bound on wake-ups that
-/// change nothing. Every other wait (under an `if`, or under no test at all) is listed:
-/// there a spurious wake-up runs on with the predicate false.
+/// signal. A wait that is all its loop does — `while (!ready) pthread_cond_wait(..);`,
+/// the loop's test free of side effects, the wait's result unused — is left out: the loop
+/// re-tests its predicate (CERT CON36-C), so a spurious wake-up there only waits again,
+/// and modelling it would spend the loop's unwinding bound on wake-ups that change
+/// nothing. Every other wait is listed: under an `if` or no test at all a spurious
+/// wake-up runs on with the predicate false, and in a loop that does more (counts its
+/// tries, leaves on the wait's result) the wake-up is seen (`while (!ready && tries < 2)
+/// { wait; tries++; }` can give up with `ready` unset).
 pub fn spurious_wake_sites(prog: &Program) -> std::collections::HashSet<StmtId> {
     let mut out = std::collections::HashSet::new();
     for f in &prog.funcs {
@@ -24,19 +27,102 @@ pub fn spurious_wake_sites(prog: &Program) -> std::collections::HashSet<StmtId> 
             if !find(body, s.id, &mut path) {
                 return;
             }
-            let innermost_loop_first = path.iter().rev().find_map(|p| match p.kind {
+            let innermost = path.iter().rev().find_map(|p| match p.kind {
                 StmtKind::While { .. } | StmtKind::DoWhile { .. } | StmtKind::For { .. } => {
-                    Some(true)
+                    Some(Some(*p))
                 }
-                StmtKind::If { .. } => Some(false),
+                StmtKind::If { .. } => Some(None),
                 _ => None,
             });
-            if innermost_loop_first != Some(true) {
+            let re_tested = innermost
+                .flatten()
+                .is_some_and(|l| only_waits(prog, l, s.id));
+            if !re_tested {
                 out.insert(s.id);
             }
         });
     }
     out
+}
+
+/// Whether the loop `l` does nothing but test its condition and run the wait `wait`, its
+/// result unused: every other statement of its body computes the test into seqloc's
+/// temporaries (the normalizer's `int __t = ..; if (!__t) break;`) without side effects,
+/// and its own test has none either (a `for` has no step).
+fn only_waits(prog: &Program, l: &Stmt, wait: StmtId) -> bool {
+    let (cond, body) = match &l.kind {
+        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => (Some(cond), body),
+        StmtKind::For {
+            cond,
+            step: None,
+            body,
+            ..
+        } => (cond.as_ref(), body),
+        _ => return false,
+    };
+    if cond.is_some_and(|c| !pure(c)) {
+        return false;
+    }
+    let mut flat = Vec::new();
+    flatten(body, &mut flat);
+    // The wait's result unused (a loop that leaves on it sees a spurious 0), and every
+    // other statement part of the test.
+    let bare_wait = |s: &Stmt| s.id == wait && matches!(s.kind, StmtKind::Expr(_));
+    flat.iter().filter(|s| bare_wait(s)).count() == 1
+        && flat.iter().all(|s| bare_wait(s) || tests_only(prog, s))
+}
+
+fn flatten<'a>(s: &'a Stmt, out: &mut Vec<&'a Stmt>) {
+    match &s.kind {
+        StmtKind::Block(ss) => ss.iter().for_each(|x| flatten(x, out)),
+        _ => out.push(s),
+    }
+}
+
+/// A statement of a loop's test: a temporary's declaration or assignment from an
+/// expression without side effects, a `break`, or an `if` of such statements.
+fn tests_only(prog: &Program, s: &Stmt) -> bool {
+    let temp = |v: VarId| crate::ir::internal::is_internal_name(&prog.var(v).name);
+    match &s.kind {
+        StmtKind::Decl { var, init } => {
+            temp(*var)
+                && match init {
+                    None => true,
+                    Some(Init::Expr(e)) => pure(e),
+                    Some(_) => false,
+                }
+        }
+        StmtKind::Expr(e) => match &e.kind {
+            ExprKind::Assign(l, r) => matches!(l.kind, ExprKind::Var(v) if temp(v)) && pure(r),
+            _ => false,
+        },
+        // A `continue` target the normalizer placed before the test.
+        StmtKind::Break | StmtKind::Skip | StmtKind::Label(_) => true,
+        StmtKind::Block(ss) => ss.iter().all(|x| tests_only(prog, x)),
+        StmtKind::If { cond, then, els } => {
+            pure(cond)
+                && tests_only(prog, then)
+                && els.as_deref().is_none_or(|e| tests_only(prog, e))
+        }
+        _ => false,
+    }
+}
+
+/// No assignment, increment or call anywhere in `e`.
+fn pure(e: &Expr) -> bool {
+    let mut ok = true;
+    visit::each_subexpr(e, &mut |x| {
+        ok &= !matches!(
+            x.kind,
+            ExprKind::Assign(..)
+                | ExprKind::OpAssign { .. }
+                | ExprKind::IncDec { .. }
+                | ExprKind::Call(..)
+                | ExprKind::StmtExpr(_)
+                | ExprKind::Intrinsic(..)
+        );
+    });
+    ok
 }
 
 fn is_wait_call(prog: &Program, s: &Stmt) -> bool {
@@ -184,9 +270,14 @@ mod tests {
              void d(void) { while (!ready) pthread_cond_wait(&c, &m); }\n\
              void e(void) { while (!done) { if (!ready) pthread_cond_wait(&c, &m); done = 1; } }\n\
              void f(void) { for (;;) { int r = pthread_cond_wait(&c, &m); if (r == 0) break; } }\n\
-             int main(void) { a(); b(); d(); e(); f(); return 0; }\n",
+             void g(void) { int n = 0; while (!ready && n < 2) { pthread_cond_wait(&c, &m); n++; } }\n\
+             void h(void) { while (ready == 0 && done == 0) { pthread_cond_wait(&c, &m); } }\n\
+             void k(void) { do pthread_cond_wait(&c, &m); while (!ready); }\n\
+             int main(void) { a(); b(); d(); e(); f(); g(); h(); k(); return 0; }\n",
         );
-        // Line 4 (`if`), 5 (no test), 7 (`if` inside a loop); not 6 and 8 (in a loop).
-        assert_eq!(lines, vec![4, 5, 7]);
+        // Line 4 (`if`), 5 (no test), 7 (`if` inside a loop), 8 (the loop leaves on the
+        // wait's result), 9 (the loop counts its wake-ups); not 6, 10 and 11 (loops that
+        // only re-test their predicate).
+        assert_eq!(lines, vec![4, 5, 7, 8, 9]);
     }
 }
