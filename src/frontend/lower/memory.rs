@@ -1,4 +1,4 @@
-//! `<string.h>`'s `memset` and `memcpy`, as the element stores they make.
+//! `<string.h>`'s `memset`, `memcpy` and `memmove`, as the element stores they make.
 //!
 //! `memset(p, c, n)` and `memcpy(d, s, n)` are lowered to stores of elements — `p[0] = v;
 //! p[1] = v; ...` — one step each, as a compiled loop makes them (neither is atomic:
@@ -20,8 +20,16 @@
 //! that is not whole elements, a fill of a pointer or a float, a copy between types. The
 //! memory model is byte-addressed, so this is exact too, only longer. A count up to
 //! [`UNROLLED`] elements gives straight-line stores; a larger or variable one a counted
-//! loop (evaluated once, before the stores). Both return the destination. `memmove` and
-//! the rest of the header are left as calls, refused by name by the later passes.
+//! loop (evaluated once, before the stores). All return the destination.
+//!
+//! `memmove(d, s, n)` is specified "as if the characters were first copied into a
+//! temporary array that does not overlap": it is written so, every element of the source
+//! read into a temporary before any element of the destination is stored. That is right
+//! for overlapping ranges either way round without comparing the two pointers (which the
+//! explicit-state explorer cannot order across objects), and it is one implementation the
+//! standard allows; the temporary is a local array for a constant count and a heap block,
+//! freed after the stores, for a variable one. The rest of the header is left as calls,
+//! refused by name by the later passes.
 
 use lang_c::ast;
 use lang_c::span::Node;
@@ -51,7 +59,7 @@ impl Lowerer<'_, '_> {
         args: &[Node<ast::Expression>],
         loc: Loc,
     ) -> R<Option<Expr>> {
-        if !matches!(name, "memset" | "memcpy")
+        if !matches!(name, "memset" | "memcpy" | "memmove")
             || args.len() != 3
             || self.defines_function(name)
             || self.func.is_none()
@@ -94,8 +102,8 @@ impl Lowerer<'_, '_> {
         let elem_ptr = Type::ptr(elem.clone());
         let d = b::conv(dst, &elem_ptr, self.tt());
         let d = self.declare_temp("__seq_mem_dst", &elem_ptr, d, &mut stmts, loc);
-        // What element `i` gets.
         // What element `i` gets: the fill, or the source's element `i`.
+        let mut source = b::int(0);
         let element = match fill {
             Some(v) => {
                 // Evaluated once, as the argument is.
@@ -108,69 +116,171 @@ impl Lowerer<'_, '_> {
                 Element::Fill(v)
             }
             None => {
+                source = second.clone();
                 let s = b::conv(second, &elem_ptr, self.tt());
                 let s = self.declare_temp("__seq_mem_src", &elem_ptr, s, &mut stmts, loc);
                 Element::From(s)
             }
         };
-        let value = |i: Expr| match &element {
-            Element::Fill(v) => v.clone(),
-            Element::From(s) => Expr::new(
-                ExprKind::Index(Box::new(s.clone()), Box::new(i)),
-                elem.clone(),
-                loc,
-            ),
-        };
-        let at = |i: Expr| {
+        let elem_at = |p: &Expr, i: Expr| {
             Expr::new(
-                ExprKind::Index(Box::new(d.clone()), Box::new(i)),
+                ExprKind::Index(Box::new(p.clone()), Box::new(i)),
                 elem.clone(),
                 loc,
             )
         };
-        match count.as_int() {
-            Some(k) if k <= UNROLLED => {
-                for j in 0..k {
-                    let i = Expr::int(j, size_t.clone(), loc);
-                    let store = b::assign(at(i.clone()), value(i), self.tt());
-                    stmts.push(b::expr_stmt(store, loc, StmtId::NONE));
-                }
+        // `memmove`: the source first into a temporary, which the stores then read.
+        let mut release = None;
+        let element = match element {
+            Element::From(src) if name == "memmove" => {
+                let span = args[0].span;
+                let cap = self.array_capacity(&source, &elem);
+                let (tmp, freed) = self.move_buffer(&elem, &count, cap, &mut stmts, span, loc)?;
+                self.element_stores(&count, &mut stmts, loc, |i| {
+                    (elem_at(&tmp, i.clone()), elem_at(&src, i))
+                });
+                release = freed;
+                Element::From(tmp)
             }
-            _ => {
-                let iv = self
-                    .prog
-                    .new_local(self.func, "__seq_mem_i", size_t.clone(), loc);
-                let i = || Expr::var(iv, self.prog, loc);
-                let count = self.conv(count, &size_t);
-                let store = b::assign(at(i()), value(i()), self.tt());
-                let step = b::assign(
-                    i(),
-                    b::bin(BinOp::Add, i(), Expr::int(1, size_t.clone(), loc)),
-                    self.tt(),
-                );
-                stmts.push(Stmt::new(
-                    StmtKind::For {
-                        init: vec![Stmt::new(
-                            StmtKind::Decl {
-                                var: iv,
-                                init: Some(Init::Expr(Expr::int(0, size_t.clone(), loc))),
-                            },
-                            loc,
-                        )],
-                        cond: Some(b::bin(BinOp::Lt, i(), count)),
-                        step: Some(step),
-                        body: Box::new(Stmt::block(
-                            vec![b::expr_stmt(store, loc, StmtId::NONE)],
-                            loc,
-                        )),
-                    },
-                    loc,
-                ));
-            }
-        }
+            other => other,
+        };
+        self.element_stores(&count, &mut stmts, loc, |i| {
+            let v = match &element {
+                Element::Fill(v) => v.clone(),
+                Element::From(s) => elem_at(s, i.clone()),
+            };
+            (elem_at(&d, i), v)
+        });
+        stmts.extend(release);
         let ret = Type::void_ptr();
         stmts.push(Stmt::expr(self.conv(d.clone(), &ret)));
         Ok(Some(Expr::new(ExprKind::StmtExpr(stmts), ret, loc)))
+    }
+
+    /// `place(i) = value(i);` for every `i` below `count`, as `(place, value) = store(i)`:
+    /// straight-line stores for a small constant count, a counted loop otherwise.
+    fn element_stores(
+        &mut self,
+        count: &Expr,
+        stmts: &mut Vec<Stmt>,
+        loc: Loc,
+        store: impl Fn(Expr) -> (Expr, Expr),
+    ) {
+        let size_t = Type::Int(self.dm().size_t());
+        if let Some(k) = count.as_int().filter(|&k| k <= UNROLLED) {
+            for j in 0..k {
+                let (place, value) = store(Expr::int(j, size_t.clone(), loc));
+                let assign = b::assign(place, value, self.tt());
+                stmts.push(b::expr_stmt(assign, loc, StmtId::NONE));
+            }
+            return;
+        }
+        let iv = self
+            .prog
+            .new_local(self.func, "__seq_mem_i", size_t.clone(), loc);
+        let i = Expr::var(iv, self.prog, loc);
+        let count = self.conv(count.clone(), &size_t);
+        let (place, value) = store(i.clone());
+        let assign = b::assign(place, value, self.tt());
+        let step = b::assign(
+            i.clone(),
+            b::bin(BinOp::Add, i.clone(), Expr::int(1, size_t.clone(), loc)),
+            self.tt(),
+        );
+        stmts.push(Stmt::new(
+            StmtKind::For {
+                init: vec![Stmt::new(
+                    StmtKind::Decl {
+                        var: iv,
+                        init: Some(Init::Expr(Expr::int(0, size_t, loc))),
+                    },
+                    loc,
+                )],
+                cond: Some(b::bin(BinOp::Lt, i, count)),
+                step: Some(step),
+                body: Box::new(Stmt::block(
+                    vec![b::expr_stmt(assign, loc, StmtId::NONE)],
+                    loc,
+                )),
+            },
+            loc,
+        ));
+    }
+
+    /// How many elements of `elem` the array the pointer `src` points into holds, when
+    /// `src` is (a conversion of) an array, `a + k`, `a - k` or `&a[k]` and the array's
+    /// size is known: a copy out of it can read no more without leaving the object.
+    fn array_capacity(&self, src: &Expr, elem: &Type) -> Option<i128> {
+        let mut e = src.uncast();
+        if let ExprKind::Binary(BinOp::Add | BinOp::Sub, a, _) = &e.kind {
+            if a.ty.pointee(self.tt()).is_some() {
+                e = a.uncast();
+            }
+        }
+        if let ExprKind::AddrOf(x) = &e.kind {
+            if let ExprKind::Index(base, _) = &x.kind {
+                e = base.uncast();
+            }
+        }
+        if !e.ty.is_array(self.tt()) {
+            return None;
+        }
+        let total = self.prog.sizeof(&e.ty)?;
+        let size = self.prog.sizeof(elem).filter(|&s| s > 0)?;
+        Some(i128::from(total / size)).filter(|&k| k > 0)
+    }
+
+    /// `memmove`'s temporary of `count` elements of `elem`, declared into `out`: a local
+    /// array for a constant count or one bounded by the source array's capacity `cap`
+    /// (a local of known size keeps the memory model's field-sensitive leaves, where a
+    /// block of unknown size is an SMT array), else a `malloc`'d block, with the statement
+    /// that frees it after the stores.
+    fn move_buffer(
+        &mut self,
+        elem: &Type,
+        count: &Expr,
+        cap: Option<i128>,
+        out: &mut Vec<Stmt>,
+        span: lang_c::span::Span,
+        loc: Loc,
+    ) -> R<(Expr, Option<Stmt>)> {
+        let elem_ptr = Type::ptr(elem.clone());
+        if let Some(k) = count.as_int().or(cap) {
+            // A zero-length array is no C object: one element stands in, never touched.
+            let len = u64::try_from(k.max(1)).unwrap_or(1);
+            let arr = Type::Array(Box::new(elem.clone()), Some(len));
+            let v = self.prog.new_local(self.func, "__seq_mem_tmp", arr, loc);
+            out.push(Stmt::new(StmtKind::Decl { var: v, init: None }, loc));
+            let whole = Expr::var(v, self.prog, loc);
+            return Ok((
+                Expr::new(ExprKind::Decay(Box::new(whole)), elem_ptr, loc),
+                None,
+            ));
+        }
+        let size_t = Type::Int(self.dm().size_t());
+        let malloc = self.allocator("malloc", span, "`memmove` with a variable count")?;
+        let free = self.allocator("free", span, "`memmove` with a variable count")?;
+        let bytes = b::bin(
+            BinOp::Mul,
+            self.conv(count.clone(), &size_t),
+            Expr::new(ExprKind::SizeofType(elem.clone()), size_t, loc),
+        );
+        let call = Expr::new(
+            ExprKind::Call(Box::new(self.func_expr(malloc, loc)), vec![bytes]),
+            Type::void_ptr(),
+            loc,
+        );
+        let block = self.conv(call, &elem_ptr);
+        let tmp = self.declare_temp("__seq_mem_tmp", &elem_ptr, block, out, loc);
+        let release = Expr::new(
+            ExprKind::Call(
+                Box::new(self.func_expr(free, loc)),
+                vec![self.conv(tmp.clone(), &Type::void_ptr())],
+            ),
+            Type::Void,
+            loc,
+        );
+        Ok((tmp, Some(b::expr_stmt(release, loc, StmtId::NONE))))
     }
 
     /// The element type, count and fill value (`None` for a copy) when the call writes

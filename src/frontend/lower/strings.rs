@@ -1,7 +1,8 @@
-//! `<string.h>`'s string functions — `strlen`, `strcmp`, `strncmp`, `strcpy` — as the
-//! loops over characters they are, written out at the call: each character read or
-//! written is an access of its own, as in the library (no string function is atomic, and
-//! another thread may change a string while it is being compared or copied).
+//! `<string.h>`'s string functions — `strlen`, `strcmp`, `strncmp`, `strcpy`, `strncpy`,
+//! `strcat` — as the loops over characters they are, written out at the call: each
+//! character read or written is an access of its own, as in the library (no string
+//! function is atomic, and another thread may change a string while it is being compared
+//! or copied).
 //!
 //! `strcmp`/`strncmp` answer any value of the sign of the first difference (C promises
 //! only the sign, and glibc's answers differ between its implementations): a program
@@ -30,8 +31,8 @@ impl Lowerer<'_, '_> {
     ) -> R<Option<Expr>> {
         let arity = match name {
             "strlen" => 1,
-            "strcmp" | "strcpy" => 2,
-            "strncmp" => 3,
+            "strcmp" | "strcpy" | "strcat" => 2,
+            "strncmp" | "strncpy" => 3,
             _ => return Ok(None),
         };
         if args.len() != arity || self.func.is_none() || self.defines_function(name) {
@@ -89,8 +90,23 @@ impl Lowerer<'_, '_> {
                 stmts.push(while_(nul(at(s, i.clone())), step, loc));
                 i
             }
-            ("strcpy", [d, s]) => {
-                // `do { d[i] = s[i]; } while (s[i++] != 0)`, the NUL copied too.
+            ("strcpy" | "strcat", [d, s]) => {
+                // `strcat` first finds the end of `d`: `while (d[j] != 0) j++;`.
+                let end = if name == "strcat" {
+                    let zero = Expr::int(0, size_t.clone(), loc);
+                    let j = self.declare_temp("__seq_str_end", &size_t, zero, &mut stmts, loc);
+                    let one = Expr::int(1, size_t.clone(), loc);
+                    let next = b::assign(j.clone(), b::bin(BinOp::Add, j.clone(), one), self.tt());
+                    stmts.push(while_(nul(at(d, j.clone())), next, loc));
+                    Some(j)
+                } else {
+                    None
+                };
+                let to = |i: Expr| match &end {
+                    Some(j) => b::bin(BinOp::Add, j.clone(), i),
+                    None => i,
+                };
+                // `do { c = s[i]; d[i] = c; i++; } while (c != 0)`, the NUL copied too.
                 let c = self
                     .prog
                     .new_local(self.func, "__seq_str_c", Type::int(), loc);
@@ -101,7 +117,7 @@ impl Lowerer<'_, '_> {
                     loc,
                     StmtId::NONE,
                 ));
-                let dst = at(d, i.clone());
+                let dst = at(d, to(i.clone()));
                 let dst_ty = dst.ty.clone();
                 body.push(b::expr_stmt(
                     b::assign(dst, self.conv(cx.clone(), &dst_ty), self.tt()),
@@ -114,6 +130,47 @@ impl Lowerer<'_, '_> {
                     StmtKind::DoWhile {
                         body: Box::new(Stmt::block(body, loc)),
                         cond: nul(cx),
+                    },
+                    loc,
+                ));
+                let ret = Type::ptr(Type::Int(IntKind::Char));
+                self.conv(d.clone(), &ret)
+            }
+            ("strncpy", [d, s]) => {
+                // `c = 1; while (i < n) { if (c != 0) c = s[i]; d[i] = c; i++; }`: the
+                // characters up to the first NUL, then NULs up to `n` (C11 7.24.2.4); no
+                // character of `s` past its NUL is read.
+                let Some(n) = limit.clone() else {
+                    return Ok(None);
+                };
+                let int = Type::int();
+                let c = self.declare_temp("__seq_str_c", &int, b::int(1), &mut stmts, loc);
+                let read = Stmt::new(
+                    StmtKind::If {
+                        cond: nul(c.clone()),
+                        then: Box::new(b::expr_stmt(
+                            b::assign(c.clone(), at(s, i.clone()), self.tt()),
+                            loc,
+                            StmtId::NONE,
+                        )),
+                        els: None,
+                    },
+                    loc,
+                );
+                let dst = at(d, i.clone());
+                let dst_ty = dst.ty.clone();
+                let store = b::expr_stmt(
+                    b::assign(dst, self.conv(c.clone(), &dst_ty), self.tt()),
+                    loc,
+                    StmtId::NONE,
+                );
+                stmts.push(Stmt::new(
+                    StmtKind::While {
+                        cond: b::bin(BinOp::Lt, i.clone(), n),
+                        body: Box::new(Stmt::block(
+                            vec![read, store, b::expr_stmt(step, loc, StmtId::NONE)],
+                            loc,
+                        )),
                     },
                     loc,
                 ));

@@ -135,7 +135,7 @@ impl Lowerer<'_, '_> {
         self.allocator("malloc", span, "a variable-length array")
     }
 
-    /// `malloc` or `calloc`: the program's own declaration, or one made for it; `what`
+    /// `malloc`, `calloc` or `free`: the program's own declaration, or one made for it; `what`
     /// needs it, and is refused in a program that defines its own.
     pub(super) fn allocator(&mut self, name: &str, span: Span, what: &str) -> R<FuncId> {
         if let Some(f) = self.prog.func_named(name) {
@@ -148,15 +148,15 @@ impl Lowerer<'_, '_> {
             return Ok(f);
         }
         let size_t = Type::Int(self.dm().size_t());
-        let params = if name == "calloc" {
-            vec![size_t.clone(), size_t]
-        } else {
-            vec![size_t]
+        let (ret, params) = match name {
+            "calloc" => (Type::void_ptr(), vec![size_t.clone(), size_t]),
+            "free" => (Type::Void, vec![Type::void_ptr()]),
+            _ => (Type::void_ptr(), vec![size_t]),
         };
         let f = self.prog.add_func(Function {
             name: name.into(),
             ty: FuncType {
-                ret: Type::void_ptr(),
+                ret,
                 params,
                 variadic: false,
                 unprototyped: false,

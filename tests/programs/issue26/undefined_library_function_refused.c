@@ -1,6 +1,6 @@
-// seqloc-expect: refused strcat
+// seqloc-expect: refused strncat
 // seqloc-args: --undefined-functions nondet
-// `strcat` called without `<string.h>`: the convention for undefined functions does
+// `strncat` called without `<string.h>`: the convention for undefined functions does
 // not cover a C library function, whose effect (here, the copy the assertion reads) is
 // known and is not nothing. Refused by name rather than taken as a no-op.
 #include <assert.h>
@@ -8,7 +8,7 @@
 char name[8];
 void *worker(void *arg)
 {
-  strcat(name, "abc");
+  strncat(name, "abc", 3);
   return 0;
 }
 int main(void)

@@ -1,0 +1,39 @@
+// seqloc-expect: failure 21
+// Two workers append their tag to a shared log with `strcat` (the tag first copied into a
+// local buffer with `strncpy`, which pads it with NULs). The second worker appends
+// without the lock: `strcat` finds the end of the log, then copies, and the other append
+// can land in between — one tag overwrites the other, and the log ends shorter than both
+// tags.
+#include <pthread.h>
+#include <string.h>
+#include <assert.h>
+
+char log_text[16] = "[";
+pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+void *worker(void *arg)
+{
+  long id = (long)arg;
+  char tag[3];
+  strncpy(tag, id ? "b" : "a", sizeof tag);
+  assert(tag[1] == 0 && tag[2] == 0);
+  if (id)
+    strcat(log_text, tag);
+  else {
+    pthread_mutex_lock(&lock);
+    strcat(log_text, tag);
+    pthread_mutex_unlock(&lock);
+  }
+  return 0;
+}
+
+int main(void)
+{
+  pthread_t t[2];
+  for (long i = 0; i < 2; i++)
+    pthread_create(&t[i], 0, worker, (void *)i);
+  for (int i = 0; i < 2; i++)
+    pthread_join(t[i], 0);
+  assert(strlen(log_text) == 3 && log_text[0] == '[');
+  return 0;
+}
