@@ -437,7 +437,6 @@ impl Expr {
         }
     }
 
-    /// Strips implicit casts and decays (the expression as the user wrote it).
     /// The expression without any of its conversions, explicit ones too (`NULL` is
     /// `(void *)0`; a function designator decays).
     pub fn uncast(&self) -> &Expr {
@@ -447,6 +446,7 @@ impl Expr {
         }
     }
 
+    /// Strips implicit casts and decays (the expression as the user wrote it).
     pub fn peel(&self) -> &Expr {
         match &self.kind {
             ExprKind::Cast { e, implicit: true } | ExprKind::Decay(e) => e.peel(),

@@ -114,8 +114,22 @@ impl Undecided {
             r if r.contains("memory") => Undecided::Limit(Limit::Memory),
             // Only a session given a work budget sets Z3's `rlimit`.
             r if r.contains("resource limit") => Undecided::Work,
-            r => Undecided::Solver(r.to_string()),
+            r => Undecided::Solver(z3_reason_summary(r)),
         }
+    }
+}
+
+/// The first line of Z3's reason for `unknown`, without the declarations some reasons
+/// carry after it: `sat.giveup` appends every uninterpreted function it saw, hundreds of
+/// lines of S-expressions that would drown the report they end up in.
+fn z3_reason_summary(reason: &str) -> String {
+    let first = reason.lines().next().unwrap_or("").trim();
+    let first = first.split(" (declare-fun").next().unwrap_or(first);
+    let first = first.trim().trim_start_matches('(').trim();
+    if first.is_empty() {
+        "unknown".into()
+    } else {
+        first.to_string()
     }
 }
 
@@ -1295,5 +1309,32 @@ mod most_satisfied_tests {
         };
         let cex = s.counterexample(&m, &prep.index, &prep.normalized);
         assert!(!super::names_a_violation(&cex), "{:?}", cex.violation);
+    }
+}
+
+#[cfg(test)]
+mod reason_tests {
+    use super::{Limit, Undecided, z3_reason_summary};
+
+    #[test]
+    fn z3_reasons_are_kept_to_their_first_line() {
+        let giveup = "(sat.giveup interpreted functions sent to SAT solver (declare-fun =\n             ((Array (_ BitVec 40) (_ BitVec 8))\n              (Array (_ BitVec 40) (_ BitVec 8)))\n             Bool)\n(declare-fun bit2bool ((_ BitVec 8)) Bool)\n)";
+        assert_eq!(
+            z3_reason_summary(giveup),
+            "sat.giveup interpreted functions sent to SAT solver"
+        );
+        assert_eq!(
+            z3_reason_summary("incomplete quantifiers"),
+            "incomplete quantifiers"
+        );
+        assert_eq!(z3_reason_summary("\n"), "unknown");
+        assert_eq!(
+            Undecided::from_z3("canceled"),
+            Undecided::Limit(Limit::Time)
+        );
+        assert_eq!(
+            Undecided::from_z3(giveup).to_string(),
+            "sat.giveup interpreted functions sent to SAT solver"
+        );
     }
 }

@@ -39,6 +39,14 @@ impl Explainer<'_> {
                 )
             };
             let hint = match (&sw.last, &sw.resume) {
+                // One line, preempted inside: a statement that is no single step (a loop
+                // written on one line, a library call seqloc writes out as one).
+                (Some(l), Some(r)) if l.line == r.line && same_file(&l.file, &r.file) => format!(
+                    "{} was preempted inside line {} (its statement is several steps) and {others} ran in between{on}; without that context switch {outcome}: line {} needs to run atomically (one critical section)",
+                    name(sw.thread),
+                    l.line,
+                    l.line
+                ),
                 (Some(l), Some(r)) => format!(
                     "{} was preempted between line {} and line {} and {others} ran in between{on}; without that context switch {outcome}: lines {}–{} need to run atomically (one critical section)",
                     name(sw.thread),

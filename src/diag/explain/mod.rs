@@ -646,8 +646,14 @@ impl<'a> Explainer<'a> {
     }
 
     fn change_text(&self, c: &Change, site: &crate::instrument::Site) -> String {
-        let chosen = self.value_text(c, true);
-        let original = self.value_text(c, false);
+        let mut chosen = self.value_text(c, true);
+        let mut original = self.value_text(c, false);
+        // Two values that read alike as truth values (2 and 1 are both "true"): the numbers,
+        // rather than "had it been true (it was true)".
+        if chosen == original && c.chosen != c.original && c.chosen_text.is_none() {
+            chosen = c.chosen.to_string();
+            original = c.original.to_string();
+        }
         let stmt = self.stmts.get(&site.sid);
         if let Some(call) = stmt.and_then(|s| self.lock_call(s)) {
             let (name, obj) = call;
