@@ -60,7 +60,7 @@ fn only_waits(prog: &Program, l: &Stmt, wait: StmtId) -> bool {
         } => (cond.as_ref(), body),
         _ => return false,
     };
-    if cond.is_some_and(|c| !pure(c)) {
+    if cond.is_some_and(|c| !pure(prog, c)) {
         return false;
     }
     let mut flat = Vec::new();
@@ -88,19 +88,22 @@ fn tests_only(prog: &Program, s: &Stmt) -> bool {
             temp(*var)
                 && match init {
                     None => true,
-                    Some(Init::Expr(e)) => pure(e),
+                    Some(Init::Expr(e)) => pure(prog, e),
                     Some(_) => false,
                 }
         }
         StmtKind::Expr(e) => match &e.kind {
-            ExprKind::Assign(l, r) => matches!(l.kind, ExprKind::Var(v) if temp(v)) && pure(r),
+            ExprKind::Assign(l, r) => {
+                matches!(l.kind, ExprKind::Var(v) if temp(v)) && pure(prog, r)
+            }
+            ExprKind::Call(..) => pure(prog, e),
             _ => false,
         },
         // A `continue` target the normalizer placed before the test.
         StmtKind::Break | StmtKind::Skip | StmtKind::Label(_) => true,
         StmtKind::Block(ss) => ss.iter().all(|x| tests_only(prog, x)),
         StmtKind::If { cond, then, els } => {
-            pure(cond)
+            pure(prog, cond)
                 && tests_only(prog, then)
                 && els.as_deref().is_none_or(|e| tests_only(prog, e))
         }
@@ -108,19 +111,29 @@ fn tests_only(prog: &Program, s: &Stmt) -> bool {
     }
 }
 
-/// No assignment, increment or call anywhere in `e`.
-fn pure(e: &Expr) -> bool {
+/// No assignment, increment or call anywhere in `e`, but calls of the library functions
+/// seqloc takes as having no effect (`printf`, `sleep`...: a loop that logs each wake-up
+/// still only re-tests its predicate).
+fn pure(prog: &Program, e: &Expr) -> bool {
     let mut ok = true;
     visit::each_subexpr(e, &mut |x| {
-        ok &= !matches!(
-            x.kind,
-            ExprKind::Assign(..)
-                | ExprKind::OpAssign { .. }
-                | ExprKind::IncDec { .. }
-                | ExprKind::Call(..)
-                | ExprKind::StmtExpr(_)
-                | ExprKind::Intrinsic(..)
-        );
+        ok &= match &x.kind {
+            ExprKind::Call(callee, _) => match &callee.peel().kind {
+                ExprKind::Func(f) => {
+                    let func = prog.func(*f);
+                    func.body.is_none() && crate::ir::known::has_no_effect(&func.name)
+                }
+                _ => false,
+            },
+            k => !matches!(
+                k,
+                ExprKind::Assign(..)
+                    | ExprKind::OpAssign { .. }
+                    | ExprKind::IncDec { .. }
+                    | ExprKind::StmtExpr(_)
+                    | ExprKind::Intrinsic(..)
+            ),
+        };
     });
     ok
 }
@@ -273,11 +286,13 @@ mod tests {
              void g(void) { int n = 0; while (!ready && n < 2) { pthread_cond_wait(&c, &m); n++; } }\n\
              void h(void) { while (ready == 0 && done == 0) { pthread_cond_wait(&c, &m); } }\n\
              void k(void) { do pthread_cond_wait(&c, &m); while (!ready); }\n\
-             int main(void) { a(); b(); d(); e(); f(); g(); h(); k(); return 0; }\n",
+             extern int printf(const char *, ...);\n\
+             void l(void) { while (!ready) { printf(\"wait\"); pthread_cond_wait(&c, &m); printf(\"woke\"); } }\n\
+             int main(void) { a(); b(); d(); e(); f(); g(); h(); k(); l(); return 0; }\n",
         );
         // Line 4 (`if`), 5 (no test), 7 (`if` inside a loop), 8 (the loop leaves on the
-        // wait's result), 9 (the loop counts its wake-ups); not 6, 10 and 11 (loops that
-        // only re-test their predicate).
+        // wait's result), 9 (the loop counts its wake-ups); not 6, 10, 11 and 13 (loops
+        // that only re-test their predicate, one logging each wake-up).
         assert_eq!(lines, vec![4, 5, 7, 8, 9]);
     }
 }
