@@ -58,7 +58,7 @@ pub fn handed_off(
         return out;
     }
     let mut top: Vec<&Stmt> = Vec::new();
-    flatten(body, &mut top);
+    visit::open_blocks(body, &mut top);
     let taken = address_taken_vars(prog);
     let mut reach_of: HashMap<FuncId, BTreeSet<VarId>> = HashMap::new();
     for (v, roots) in shared {
@@ -99,14 +99,6 @@ pub fn handed_off(
         }
     }
     out
-}
-
-/// `s`'s statements with nested plain blocks opened, in order.
-fn flatten<'a>(s: &'a Stmt, out: &mut Vec<&'a Stmt>) {
-    match &s.kind {
-        StmtKind::Block(ss) => ss.iter().for_each(|x| flatten(x, out)),
-        _ => out.push(s),
-    }
 }
 
 /// A statement that runs its expressions once, straight through.

@@ -64,19 +64,12 @@ fn only_waits(prog: &Program, l: &Stmt, wait: StmtId) -> bool {
         return false;
     }
     let mut flat = Vec::new();
-    flatten(body, &mut flat);
+    visit::open_blocks(body, &mut flat);
     // The wait's result unused (a loop that leaves on it sees a spurious 0), and every
     // other statement part of the test.
     let bare_wait = |s: &Stmt| s.id == wait && matches!(s.kind, StmtKind::Expr(_));
     flat.iter().filter(|s| bare_wait(s)).count() == 1
         && flat.iter().all(|s| bare_wait(s) || tests_only(prog, s))
-}
-
-fn flatten<'a>(s: &'a Stmt, out: &mut Vec<&'a Stmt>) {
-    match &s.kind {
-        StmtKind::Block(ss) => ss.iter().for_each(|x| flatten(x, out)),
-        _ => out.push(s),
-    }
 }
 
 /// A statement of a loop's test: a temporary's declaration or assignment from an

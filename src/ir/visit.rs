@@ -31,6 +31,15 @@ pub fn walk_program<V: Visitor + ?Sized>(v: &mut V, prog: &Program) {
     }
 }
 
+/// `s`'s statements with nested plain blocks opened, in order (a statement that is no
+/// block is itself).
+pub fn open_blocks<'a>(s: &'a Stmt, out: &mut Vec<&'a Stmt>) {
+    match &s.kind {
+        StmtKind::Block(ss) => ss.iter().for_each(|x| open_blocks(x, out)),
+        _ => out.push(s),
+    }
+}
+
 pub fn walk_stmt<V: Visitor + ?Sized>(v: &mut V, s: &Stmt) {
     match &s.kind {
         StmtKind::Decl { var: _, init } => {
