@@ -958,3 +958,24 @@ fn c11_threads_run_with_the_real_checkers() {
         assert_eq!(r.code, want, "{kind}:\n{}\n{}", r.stdout, r.stderr);
     }
 }
+
+/// A failure that needs a timed wait to wake spuriously: the real checkers' traces name no
+/// such choice (their libraries make it silently), so the diagnosis model along their
+/// interleaving takes it from seqloc's replay of that interleaving. With it left free,
+/// ESBMC passed the model with no line changed and `localize` stopped with exit 3.
+#[test]
+fn timed_waits_that_wake_spuriously_are_localized_by_the_real_checkers() {
+    for kind in ["esbmc", "cbmc"] {
+        let Some(exe) = checker(kind) else { continue };
+        for (prog, faulty) in [
+            ("cond_timedwait_unsignalled_fail.c", 22),
+            ("cond_timedwait_spurious_fail.c", 20),
+        ] {
+            let path = root().join("tests/programs/issue26").join(prog);
+            let r = localize_file(&path, kind, &exe, "unreach-call");
+            assert_eq!(r.code, 1, "{kind} {prog}:\n{}\n{}", r.stdout, r.stderr);
+            let got = candidate_lines(&r.json);
+            assert!(got.contains(&faulty), "{kind} {prog}: {got:?}");
+        }
+    }
+}

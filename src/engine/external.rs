@@ -21,17 +21,19 @@ use crate::checker::outcome::{CheckOutcome, Verdict};
 use crate::instrument::Target;
 use crate::passes::Prepared;
 use crate::seq::Framework;
+use crate::seq::schedule::InputValue;
 
-/// Replays `cex` with the compiled-in framework within the driver's bounds: `Err` says why
-/// it does not fail the same way.
-pub fn replay(
+/// Replays `cex` with the compiled-in framework within the driver's bounds (the tests'
+/// way into [`EngineBackstop::replays`]): `Err` says why it does not fail the same way.
+#[cfg(test)]
+fn replay(
     prep: &Prepared,
     cex: &Counterexample,
     target: Target,
     unwind: u32,
     bounds: &Bounds,
     time: Option<Duration>,
-) -> Result<(), String> {
+) -> Result<Vec<InputValue>, String> {
     let framework = Framework::builtin();
     EngineBackstop {
         prep,
@@ -56,7 +58,7 @@ impl Backstop for EngineBackstop<'_> {
         target: Target,
         unwind: u32,
         time: Option<Duration>,
-    ) -> Result<(), String> {
+    ) -> Result<Vec<InputValue>, String> {
         let resolved = cex
             .schedule
             .resolve(&self.prep.normalized, &self.prep.index)
@@ -78,7 +80,7 @@ impl Backstop for EngineBackstop<'_> {
         // that trace replays. Until the mapping moves such ends past unshown unlocks, a
         // mapped schedule is validated with the locks dropped, as the paper's rules do.
         prepare(&replayer, &resolved, 1)
-            .map(|_| ())
+            .map(|d| d.replay.schedule.inputs)
             .map_err(|e| match e {
                 DiagnosisError::NotReproduced(why) => why,
                 other => other.to_string(),

@@ -10,6 +10,7 @@
 //! Where the checker's own search cannot be trusted, the built-in search stands in
 //! ([`stand_in`]).
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -28,7 +29,7 @@ use crate::instrument::Target;
 use crate::ir::Program;
 use crate::ir::print::{PrintOptions, print_program};
 use crate::passes::Prepared;
-use crate::seq::schedule::Schedule;
+use crate::seq::schedule::{InputValue, Schedule};
 use crate::trace::{self, Outcome, RawTrace};
 
 mod second_solver;
@@ -719,12 +720,15 @@ impl External {
                 replayed = again;
             }
         }
+        if let Ok(found) = &replayed {
+            fill_inputs(&mut cex, found);
+        }
         let label = self.cfg.kind.label();
         let note = match (&replayed, deadlock) {
-            (Ok(()), true) => Some(format!(
+            (Ok(_), true) => Some(format!(
                 "{label}'s deadlock confirmed: seqloc's replay of its interleaving deadlocks too"
             )),
-            (Ok(()), false) => {
+            (Ok(_), false) => {
                 log(1, "the interleaving replays with seqloc's sequentializer");
                 None
             }
@@ -768,6 +772,24 @@ impl External {
                 log(0, &format!("built-in deadlock check failed: {e}"));
                 None
             }
+        }
+    }
+}
+
+/// Adds to `cex` the inputs of the validating replay's failing run that the checker's
+/// trace does not name: a choice its own library makes silently (whether a condition wait
+/// wakes spuriously: ESBMC's trace shows none) would otherwise stay free in the diagnosis
+/// model, which could then pass with no line changed by choosing the other way.
+fn fill_inputs(cex: &mut Counterexample, found: &[InputValue]) {
+    let named: HashSet<(u32, String, u32)> = cex
+        .schedule
+        .inputs
+        .iter()
+        .map(|i| (i.thread, i.at.clone(), i.occurrence))
+        .collect();
+    for i in found {
+        if !named.contains(&(i.thread, i.at.clone(), i.occurrence)) {
+            cex.schedule.inputs.push(i.clone());
         }
     }
 }

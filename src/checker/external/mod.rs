@@ -29,15 +29,16 @@ pub use driver::{Bounds, Config, External};
 /// where the external checker has no deadlock check (CBMC), did not finish one (ESBMC), or
 /// declined the concurrent program (CBMC's unsoundness abort).
 pub trait Backstop {
-    /// Replays `cex`'s schedule with seqloc's sequentializer and the built-in checker:
-    /// `Err` says why it does not fail the same way.
+    /// Replays `cex`'s schedule with seqloc's sequentializer and the built-in checker: the
+    /// inputs of the failing run the replay found (also those the checker's trace does not
+    /// name), or why it does not fail the same way.
     fn replays(
         &self,
         cex: &crate::cex::Counterexample,
         target: crate::instrument::Target,
         unwind: u32,
         time: Option<std::time::Duration>,
-    ) -> Result<(), String>;
+    ) -> Result<Vec<crate::seq::schedule::InputValue>, String>;
     /// The built-in checker's search for `props` within the driver's bounds: the outcome,
     /// or why it could not run.
     fn search(
