@@ -738,14 +738,18 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
     };
     let localization_ms = t1.elapsed().as_millis() as u64;
     let t2 = Instant::now();
-    if !a.no_mutants && localized.cex.violation.kind != ViolationKind::Deadlock {
+    if !a.no_mutants {
         let v = &localized.cex.violation;
         let check = (v.line > 0).then(|| (v.file.clone(), v.line));
+        let cex = localized.cex.clone();
         super::mutants::rank(
             ctx,
             &a.input,
             check,
+            &cex,
+            &prep,
             &mut localized.candidates,
+            v.kind != ViolationKind::Deadlock,
             t1.elapsed(),
             cfg.deadline,
         );

@@ -109,7 +109,17 @@ fn search_repairs(
         .as_ref()
         .filter(|rc| !rc.causes.is_empty() && !sites.deadlock);
     let total = proposals.len();
-    let (mut outcome, rest, made) = match causes {
+    // A primitive's kind or count the ranking already found fixing (its mutants, see
+    // `seqloc::mutation::primitives`) is the one-word repair: tried before any cover.
+    let (first, proposals): (Vec<_>, Vec<_>) = proposals.into_iter().partition(|p| {
+        matches!(&p.action, repair::actions::Action::Primitive { line, .. }
+            if sites.ranked.iter().take(3).any(|l| l == line))
+    });
+    let mut outcome = repair::search(&src, &path, first, want, &mut v);
+    let (found, rest, made) = match causes {
+        _ if outcome.verified.len() >= want.max(1) || outcome.out_of_time => {
+            (repair::Outcome::default(), vec![], 0)
+        }
         Some(rc) => {
             let input = |f: &str| names_input(f, &a.input.file);
             let c = cover::search_covered(
@@ -125,6 +135,7 @@ fn search_repairs(
         }
         None => (repair::Outcome::default(), proposals, 0),
     };
+    outcome.absorb(found);
     if outcome.verified.len() < want.max(1) && !outcome.out_of_time {
         outcome.absorb(repair::search(&src, &path, rest, want, &mut v));
     }

@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 
 use super::args::InputArgs;
 use super::{Ctx, verbose};
+use seqloc::cex::{Counterexample, TraceStep};
 use seqloc::checker::explicit::{ExploreOptions, Explored, explore};
-use seqloc::diag::explain::Candidate;
+use seqloc::diag::explain::{Candidate, ThreadRef};
 use seqloc::ir::index::same_file;
 use seqloc::mutation::{self, Answer, Oracle};
 use seqloc::passes::Prepared;
@@ -85,13 +86,19 @@ impl Oracle for Explorer<'_> {
     }
 }
 
-/// Reorders `cands` by the mutants of their lines (see `seqloc::mutation`), within the
-/// time the localization took (at least `MIN_TIME`) and before `deadline`.
+/// Reorders `cands` by the mutants of the primitives the failing run `cex` called and
+/// of the value candidates' lines (see `seqloc::mutation`), within the time the
+/// localization took (at least `MIN_TIME`) and before `deadline`. The value mutants are
+/// not tried on a deadlock (`values`).
+#[allow(clippy::too_many_arguments)]
 pub fn rank(
     ctx: &Ctx,
     input: &InputArgs,
     check: Option<(String, u32)>,
+    cex: &Counterexample,
+    prep: &Prepared,
     cands: &mut Vec<Candidate>,
+    values: bool,
     localization: Duration,
     deadline: Option<Instant>,
 ) {
@@ -111,6 +118,43 @@ pub fn rank(
         check,
     };
     let file = input.file.display().to_string();
+    let prim = mutation::primitive_evidence(&text, &file, &cex.steps, &mut oracle);
+    let thread = |id: u32| ThreadRef {
+        id,
+        function: cex
+            .schedule
+            .threads
+            .iter()
+            .find(|t| t.id == id)
+            .map(|t| t.function.clone())
+            .unwrap_or_default(),
+    };
+    let source = |s: &TraceStep| {
+        prep.normalized
+            .sources
+            .source_line(s.loc)
+            .map(str::to_string)
+    };
+    mutation::apply_primitive_fixes(cands, &prim, &cex.steps, &thread, &source);
+    if prim.checked > 0 {
+        verbose(
+            ctx,
+            1,
+            format!(
+                "mutants: {} of the primitives checked, a fix on line(s) {:?}{}",
+                prim.checked,
+                prim.fixes.iter().map(|f| f.mutant.line).collect::<Vec<_>>(),
+                if prim.out_of_time {
+                    "; the time ran out"
+                } else {
+                    ""
+                }
+            ),
+        );
+    }
+    if !values {
+        return;
+    }
     let ev = mutation::evidence(&text, &file, cands, &mut oracle);
     mutation::apply(cands, &file, &ev);
     verbose(

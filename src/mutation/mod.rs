@@ -45,11 +45,14 @@
 //! the input's own passing runs nor those of the fix tell them apart (39th session).
 
 pub mod operators;
+pub mod primitives;
 
 use std::collections::BTreeMap;
 
-use crate::diag::explain::{Candidate, CandidateKind, Role, renumber, same_file};
+use crate::cex::TraceStep;
+use crate::diag::explain::{Candidate, CandidateKind, Role, ThreadRef, renumber, same_file};
 pub use operators::{Mutant, mutants_at};
+pub use primitives::primitive_mutants;
 
 /// What the oracle established about one mutated program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -227,6 +230,142 @@ pub fn apply(cands: &mut Vec<Candidate>, file: &str, ev: &Evidence) {
     renumber(cands);
 }
 
+/// Primitive mutants tried in all: each is a whole program checked.
+const PRIMITIVE_MUTANTS: usize = 12;
+
+/// A primitive mutant that removed the failure from every execution (`primitives`), and
+/// the failing run's first step on its line.
+#[derive(Clone, Debug)]
+pub struct PrimitiveFix {
+    pub mutant: Mutant,
+    pub step: TraceStep,
+}
+
+/// What the primitive mutants found.
+#[derive(Clone, Debug, Default)]
+pub struct PrimitiveEvidence {
+    /// The first fixing mutant of each line, in the order of the failing run.
+    pub fixes: Vec<PrimitiveFix>,
+    pub checked: usize,
+    pub out_of_time: bool,
+}
+
+/// Tries the primitive mutants of the calls in `file` (whose text is `text`) that the
+/// failing run `steps` executed, in the order it first ran them.
+pub fn primitive_evidence(
+    text: &str,
+    file: &str,
+    steps: &[TraceStep],
+    oracle: &mut dyn Oracle,
+) -> PrimitiveEvidence {
+    let mut ev = PrimitiveEvidence::default();
+    let mut lines: Vec<&TraceStep> = Vec::new();
+    for s in steps.iter().filter(|s| same_file(&s.file, file)) {
+        if !lines.iter().any(|l| l.line == s.line) {
+            lines.push(s);
+        }
+    }
+    let numbers: Vec<u32> = lines.iter().map(|s| s.line).collect();
+    let mutants = primitive_mutants(text, &numbers);
+    for m in mutants.into_iter().take(PRIMITIVE_MUTANTS) {
+        if ev.fixes.iter().any(|f| f.mutant.line == m.line) {
+            continue;
+        }
+        if oracle.expired() {
+            ev.out_of_time = true;
+            break;
+        }
+        let Some(mutated) = m.apply(text) else {
+            continue;
+        };
+        ev.checked += 1;
+        // A fix that only keeps the check from running repairs nothing.
+        if let Some(Answer::Fixes { reaches, .. }) = oracle.check(&mutated) {
+            if reaches != Some(false) {
+                if let Some(step) = lines.iter().find(|s| s.line == m.line) {
+                    ev.fixes.push(PrimitiveFix {
+                        mutant: m,
+                        step: (*step).clone(),
+                    });
+                }
+            }
+        }
+    }
+    ev
+}
+
+/// Puts the lines a primitive mutant fixed first, as causes: the candidate the line
+/// already had, or a new one made from the run's step on it. `thread` names a thread of
+/// the run, `source` gives a step's source line; `all_steps` are the run's steps (every
+/// thread that ran the line is named).
+pub fn apply_primitive_fixes(
+    cands: &mut Vec<Candidate>,
+    ev: &PrimitiveEvidence,
+    all_steps: &[TraceStep],
+    thread: &dyn Fn(u32) -> ThreadRef,
+    source: &dyn Fn(&TraceStep) -> Option<String>,
+) {
+    if ev.fixes.is_empty() {
+        return;
+    }
+    let mut front = Vec::new();
+    for f in &ev.fixes {
+        let (m, step) = (&f.mutant, &f.step);
+        let on_line = |c: &Candidate| c.line == step.line && same_file(&c.file, &step.file);
+        let mut c = match cands.iter().position(on_line) {
+            Some(i) => cands.remove(i),
+            None => {
+                let mut threads: Vec<ThreadRef> = Vec::new();
+                for s in all_steps
+                    .iter()
+                    .filter(|s| s.line == step.line && same_file(&s.file, &step.file))
+                {
+                    if !threads.iter().any(|t| t.id == s.thread) {
+                        threads.push(thread(s.thread));
+                    }
+                }
+                let kind = if m.from.contains("lock") || m.from.starts_with("PTHREAD_MUTEX") {
+                    CandidateKind::Locking
+                } else {
+                    CandidateKind::Ordering
+                };
+                Candidate {
+                    file: step.file.clone(),
+                    line: step.line,
+                    column: m.column,
+                    columns: vec![m.column],
+                    diag: 0,
+                    threads,
+                    loc: step.loc,
+                    source_line: source(step),
+                    ..Candidate::on_line(step.line, kind)
+                }
+            }
+        };
+        let change = format!("`{}` for `{}` at column {}", m.to, m.from, m.column);
+        let what = if m.from.chars().all(|ch| ch.is_ascii_digit()) {
+            "count"
+        } else {
+            "kind"
+        };
+        let hint = format!(
+            "the synchronization here is of the wrong {what}: {change} removes the failure and every deadlock from every execution"
+        );
+        c.hint = if c.hint.is_empty() {
+            hint
+        } else {
+            format!("{hint}; {}", c.hint)
+        };
+        c.fixed_by = Some(change);
+        c.cause = true;
+        c.plain_value = false;
+        front.push(c);
+    }
+    front.append(cands);
+    *cands = front;
+    renumber(cands);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -396,6 +535,70 @@ mod tests {
         assert_eq!(ev.vacuous, 1);
         apply(&mut cands, "p.c", &ev);
         assert_eq!(cands.iter().map(|c| c.line).collect::<Vec<_>>(), [3, 4]);
+    }
+
+    fn step(thread: u32, line: u32) -> TraceStep {
+        TraceStep {
+            thread,
+            loc: crate::ir::Loc(0),
+            sid: crate::ir::StmtId(0),
+            file: "p.c".into(),
+            line,
+            statement: String::new(),
+            writes: vec![],
+        }
+    }
+
+    const LOCKED: &str = "#include <pthread.h>\npthread_rwlock_t rw;\nint x;\nvoid *f(void *a) {\n  pthread_rwlock_rdlock(&rw);\n  x = x + 1;\n  pthread_rwlock_unlock(&rw);\n  return a;\n}\n";
+
+    /// The read lock taken to write is no value candidate; its fixing mutant makes it one,
+    /// first and a cause, named for both threads that ran it; a line that was a candidate
+    /// already moves to the front instead.
+    #[test]
+    fn a_primitive_fix_puts_its_line_first() {
+        let steps = [step(1, 5), step(1, 6), step(2, 5), step(2, 6)];
+        let mut o = Knows {
+            needle: "pthread_rwlock_wrlock(&rw);",
+            asked: 0,
+        };
+        let ev = primitive_evidence(LOCKED, "p.c", &steps, &mut o);
+        assert_eq!(o.asked, 1, "one mutant: the lock's kind");
+        assert_eq!(ev.fixes.len(), 1);
+        let mut cands = vec![cand(6, 1), cand(7, 2)];
+        let thread = |id: u32| ThreadRef {
+            id,
+            function: "f".into(),
+        };
+        apply_primitive_fixes(&mut cands, &ev, &steps, &thread, &|_| None);
+        let order: Vec<u32> = cands.iter().map(|c| c.line).collect();
+        assert_eq!(order, [5, 6, 7]);
+        let first = &cands[0];
+        assert!(first.cause && first.kind == CandidateKind::Locking);
+        assert_eq!(
+            first.threads.iter().map(|t| t.id).collect::<Vec<_>>(),
+            [1, 2]
+        );
+        assert_eq!(
+            first.fixed_by.as_deref(),
+            Some("`pthread_rwlock_wrlock` for `pthread_rwlock_rdlock` at column 3")
+        );
+        assert_eq!(cands[1].rank, 2);
+
+        let mut had = vec![cand(6, 1), cand(5, 2)];
+        apply_primitive_fixes(&mut had, &ev, &steps, &thread, &|_| None);
+        assert_eq!(had.iter().map(|c| c.line).collect::<Vec<_>>(), [5, 6]);
+        assert_eq!(had.len(), 2, "no second candidate on the line");
+    }
+
+    /// A call the failing run never made is not mutated.
+    #[test]
+    fn primitives_the_run_did_not_call_are_not_tried() {
+        let mut o = Knows {
+            needle: "never",
+            asked: 0,
+        };
+        let ev = primitive_evidence(LOCKED, "p.c", &[step(1, 6)], &mut o);
+        assert_eq!((o.asked, ev.checked), (0, 0));
     }
 
     #[test]

@@ -166,6 +166,7 @@ fn repair_json(v: &Verified) -> RepairJson<'_> {
         | Action::GuardWait { line: l, .. }
         | Action::Join { line: l, .. }
         | Action::ArgumentSlot { line: l, .. }
+        | Action::Primitive { line: l, .. }
         | Action::Condition { line: l, .. } => line = Some(*l),
         Action::DropRelock { mutex: m, lock, .. } => {
             mutex = Some(m.as_str());
@@ -401,6 +402,7 @@ fn touched_lines(a: &Action) -> Vec<u32> {
         | Action::GuardWait { line, .. }
         | Action::Join { line, .. }
         | Action::ArgumentSlot { line, .. }
+        | Action::Primitive { line, .. }
         | Action::Condition { line, .. } => vec![*line],
         Action::DropRelock { lock, unlock, .. } => vec![*lock, *unlock],
     }

@@ -100,10 +100,10 @@ pub struct Candidate {
     pub plain_value: bool,
 }
 
-#[cfg(test)]
 impl Candidate {
-    /// A candidate of `kind` on `line` of `p.c` that names nothing else, for the rankings'
-    /// tests (they set the fields they are about).
+    /// A candidate of `kind` on `line` of `p.c` that names nothing else: for the rankings'
+    /// tests, and a base the candidates made outside the explainer complete
+    /// (`mutation::apply_primitive_fixes`).
     pub(crate) fn on_line(line: u32, kind: CandidateKind) -> Candidate {
         Candidate {
             rank: 0,

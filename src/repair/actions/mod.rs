@@ -6,6 +6,7 @@ mod handshakes;
 pub(in crate::repair) mod joins;
 mod locks;
 mod moves;
+mod primitives;
 mod sync;
 mod values;
 
@@ -18,6 +19,7 @@ use handshakes::handshakes;
 use joins::{missing_joins, thread_orders};
 use locks::locks;
 use moves::reorders;
+use primitives::primitives;
 use sync::{drop_relocks, guard_waits, releases, wait_loops};
 use values::conditions;
 
@@ -113,6 +115,13 @@ pub enum Action {
         first: Box<Action>,
         then: Box<Action>,
     },
+    /// A synchronization call's kind or count: the word `from` made `to` at `line`.
+    Primitive {
+        function: String,
+        line: u32,
+        from: String,
+        to: String,
+    },
     /// A value change: `from` made `to` in the condition at `line`.
     Condition {
         function: String,
@@ -138,6 +147,7 @@ impl Action {
             Action::Cover { .. } => "cover",
             Action::ArgumentSlot { .. } => "argument-slot",
             Action::Condition { .. } => "condition",
+            Action::Primitive { .. } => "primitive",
         }
     }
 }
@@ -187,7 +197,7 @@ const MAX_MOVE: usize = 3;
 
 /// Every repair worth re-checking for `sites`, cheapest first.
 pub fn propose(src: &Source, sites: &Sites) -> Vec<Proposal> {
-    let mut out = Vec::new();
+    let mut out = primitives(src);
     for (set, from_flow) in site_sets(sites) {
         for mut p in locks(src, &set) {
             p.tier = if sites.deadlock {

@@ -1,0 +1,62 @@
+//! A synchronization primitive of the wrong kind or count, made right in one word: the
+//! write lock for a read lock taken to write, `pthread_mutex_lock` for a `trylock` whose
+//! failure is not handled, a broadcast for a signal every waiter needs, a semaphore's or
+//! barrier's count off by one, a mutex type (`mutation::primitives` makes the words).
+//!
+//! One word of a call the program already makes is the smallest repair there is: tried
+//! before any new lock. Only a change that verifies is kept, like every proposal.
+
+use super::{Action, Proposal};
+use crate::repair::edit::Edit;
+use crate::repair::source::Source;
+
+/// How many primitive changes are tried: each costs a re-check.
+const MAX: usize = 8;
+
+pub(super) fn primitives(src: &Source) -> Vec<Proposal> {
+    // Every line: the mutants are of calls only, and there are few.
+    let lines: Vec<u32> = (1..=src.text.lines().count() as u32).collect();
+    let mut out = Vec::new();
+    for m in crate::mutation::primitive_mutants(&src.text, &lines)
+        .into_iter()
+        .take(MAX)
+    {
+        let Some(s) = src.statement_at(m.line) else {
+            continue;
+        };
+        let function = src
+            .stmts
+            .get(s)
+            .map(|x| x.function.clone())
+            .unwrap_or_default();
+        out.push(Proposal {
+            summary: format!(
+                "the {} of the synchronization call at line {} of `{function}`: `{}` for `{}`",
+                if m.from.chars().all(|c| c.is_ascii_digit()) {
+                    "count"
+                } else {
+                    "kind"
+                },
+                m.line,
+                m.to,
+                m.from
+            ),
+            action: Action::Primitive {
+                function,
+                line: m.line,
+                from: m.from.clone(),
+                to: m.to.clone(),
+            },
+            edits: vec![Edit {
+                start: m.start,
+                end: m.end,
+                text: m.to,
+            }],
+            statements_locked: 0,
+            serializes: false,
+            kills: Vec::new(),
+            tier: 0,
+        });
+    }
+    out
+}
