@@ -5,7 +5,8 @@ ranks the injected line: a measurement on programs the ranking was not written f
 Each correct program (a file that `seqloc check` answers without a failure) gives mutants,
 one fault each, by operators of the concurrency mutation literature (ConMAn's "remove
 synchronized block", "shift critical region", "exchange synchronized block parameters",
-"replace while with if around a wait") and the classic ones (relational operator,
+"replace while with if around a wait", "modify synchronization primitive": a broadcast made
+a signal, a lock a trylock, a write lock a read lock) and the classic ones (relational operator,
 arithmetic operator, constant off by one). A deleted line is replaced by an empty one,
 so the line numbers of the mutant are the original's. The ground truth of a mutant is the
 line it changed; for a removed lock or atomic section, the statements it protected (the
@@ -154,6 +155,17 @@ def mutants(src):
             new = list(src)
             new[i] = re.sub(r"\bwhile\b", "if", src[i], count=1)
             found.append(("while_to_if", None, new, [i + 1], "while -> if"))
+    # a primitive of the wrong kind (ConMAn's "modify synchronization primitive"): a
+    # broadcast made a signal, a lock a trylock whose answer nobody reads, a write lock a
+    # read lock
+    for i in body:
+        line = strip(src[i])
+        for a, b, op in (("pthread_cond_broadcast", "pthread_cond_signal", "broadcast_to_signal"),
+                         ("pthread_mutex_lock", "pthread_mutex_trylock", "lock_to_trylock"),
+                         ("pthread_rwlock_wrlock", "pthread_rwlock_rdlock", "wrlock_to_rdlock")):
+            if re.search(r"\b" + a + r"\s*\(", line):
+                found.append((op, i, re.sub(r"\b" + a + r"\b", b, src[i], count=1), [i + 1],
+                              f"{a} -> {b}"))
     # a wrong lock: one lock/unlock pair on another mutex the program has
     mutexes = sorted({m.group(1) for i in body for m in [LOCK.match(strip(src[i]))] if m})
     if len(mutexes) > 1:

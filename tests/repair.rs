@@ -503,3 +503,60 @@ fn running_out_of_time_is_no_answer() {
         }
     }
 }
+
+/// A primitive of the wrong kind or count (`benchmarks/primitives/`) is repaired in one
+/// word of its call, before any new lock: the patch changes exactly the faulty line, and
+/// the patched program has no failure and no deadlock.
+#[test]
+fn primitive_repairs_change_one_word_of_the_faulty_call() {
+    let tasks = [
+        (
+            "ledger_reader_lock_write",
+            34,
+            "pthread_rwlock_wrlock(&ledger_lock);",
+        ),
+        ("pool_semaphore_count", 42, "sem_init(&printers, 0, 1);"),
+        (
+            "signal_one_of_two_waiters",
+            44,
+            "pthread_cond_broadcast(&gate_open);",
+        ),
+        (
+            "tally_trylock_unchecked",
+            30,
+            "pthread_mutex_lock(&tally_lock);",
+        ),
+        (
+            "stage_barrier_count",
+            37,
+            "pthread_barrier_init(&meet, 0, 2);",
+        ),
+        ("journal_mutex_type", 55, "PTHREAD_MUTEX_RECURSIVE);"),
+    ];
+    let results = parallel(&tasks, |(t, _, _)| {
+        let rel = format!("benchmarks/primitives/{t}.c");
+        let o = run(&["repair", &rel, "--format", "json", "--max-rounds", "4"]);
+        (rel, o.status.code(), json(&o))
+    });
+    for ((t, line, want), (rel, code, j)) in tasks.iter().zip(results) {
+        assert_eq!(code, Some(1), "{t}");
+        let r = &j["repairs"][0];
+        assert_eq!(r["kind"], "primitive", "{t}: {r}");
+        let patch = r["patch"].as_str().unwrap_or_default();
+        let removed: Vec<&str> = patch
+            .lines()
+            .filter(|l| l.starts_with('-') && !l.starts_with("---"))
+            .collect();
+        let added: Vec<&str> = patch
+            .lines()
+            .filter(|l| l.starts_with('+') && !l.starts_with("+++"))
+            .collect();
+        assert_eq!((removed.len(), added.len()), (1, 1), "{t}:\n{patch}");
+        assert!(added[0].contains(want), "{t}: line {line}:\n{patch}");
+        let dir = tempfile::tempdir().expect("tempdir");
+        let patched = apply(&rel, patch, dir.path());
+        let p = patched.display().to_string();
+        let o = run(&["check", &p, "--property", "all", "--max-rounds", "4"]);
+        assert_eq!(o.status.code(), Some(0), "{t}: {}", stdout(&o));
+    }
+}
