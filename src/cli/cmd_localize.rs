@@ -747,7 +747,6 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
             &a.input,
             check,
             &cex,
-            &prep,
             &mut localized.candidates,
             v.kind != ViolationKind::Deadlock,
             t1.elapsed(),

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::args::InputArgs;
 use super::{Ctx, verbose};
-use seqloc::cex::{Counterexample, TraceStep};
+use seqloc::cex::Counterexample;
 use seqloc::checker::explicit::{ExploreOptions, Explored, explore};
 use seqloc::diag::explain::{Candidate, ThreadRef};
 use seqloc::ir::index::same_file;
@@ -86,6 +86,30 @@ impl Oracle for Explorer<'_> {
     }
 }
 
+/// The lines of `file` the failing run executed, (thread, line) in its order: its steps,
+/// and the lines its schedule's blocks ran (a lock call's own statements are the model's
+/// and show no step).
+fn ran_lines(cex: &Counterexample, file: &str) -> Vec<(u32, u32)> {
+    let mut out: Vec<(u32, u32)> = cex
+        .steps
+        .iter()
+        .filter(|s| same_file(&s.file, file))
+        .map(|s| (s.thread, s.line))
+        .collect();
+    for b in &cex.schedule.blocks {
+        for r in &b.ran {
+            let Some((f, l)) = r.rsplit_once(':') else {
+                continue;
+            };
+            let Ok(l) = l.parse::<u32>() else { continue };
+            if same_file(f, file) && !out.contains(&(b.thread, l)) {
+                out.push((b.thread, l));
+            }
+        }
+    }
+    out
+}
+
 /// Reorders `cands` by the mutants of the primitives the failing run `cex` called and
 /// of the value candidates' lines (see `seqloc::mutation`), within the time the
 /// localization took (at least `MIN_TIME`) and before `deadline`. The value mutants are
@@ -96,7 +120,6 @@ pub fn rank(
     input: &InputArgs,
     check: Option<(String, u32)>,
     cex: &Counterexample,
-    prep: &Prepared,
     cands: &mut Vec<Candidate>,
     values: bool,
     localization: Duration,
@@ -118,7 +141,8 @@ pub fn rank(
         check,
     };
     let file = input.file.display().to_string();
-    let prim = mutation::primitive_evidence(&text, &file, &cex.steps, &mut oracle);
+    let ran = ran_lines(cex, &file);
+    let prim = mutation::primitive_evidence(&text, &ran, &mut oracle);
     let thread = |id: u32| ThreadRef {
         id,
         function: cex
@@ -129,13 +153,18 @@ pub fn rank(
             .map(|t| t.function.clone())
             .unwrap_or_default(),
     };
-    let source = |s: &TraceStep| {
-        prep.normalized
-            .sources
-            .source_line(s.loc)
+    let source = |line: u32| {
+        text.lines()
+            .nth(line.saturating_sub(1) as usize)
             .map(str::to_string)
     };
-    mutation::apply_primitive_fixes(cands, &prim, &cex.steps, &thread, &source);
+    // The candidates name the input as the failing run's steps do.
+    let named = cex
+        .steps
+        .iter()
+        .find(|s| same_file(&s.file, &file))
+        .map_or_else(|| file.clone(), |s| s.file.clone());
+    mutation::apply_primitive_fixes(cands, &prim, &named, &thread, &source);
     if prim.checked > 0 {
         verbose(
             ctx,

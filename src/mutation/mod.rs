@@ -49,7 +49,6 @@ pub mod primitives;
 
 use std::collections::BTreeMap;
 
-use crate::cex::TraceStep;
 use crate::diag::explain::{Candidate, CandidateKind, Role, ThreadRef, renumber, same_file};
 pub use operators::{Mutant, mutants_at};
 pub use primitives::primitive_mutants;
@@ -234,11 +233,11 @@ pub fn apply(cands: &mut Vec<Candidate>, file: &str, ev: &Evidence) {
 const PRIMITIVE_MUTANTS: usize = 12;
 
 /// A primitive mutant that removed the failure from every execution (`primitives`), and
-/// the failing run's first step on its line.
+/// the threads of the failing run that executed its line.
 #[derive(Clone, Debug)]
 pub struct PrimitiveFix {
     pub mutant: Mutant,
-    pub step: TraceStep,
+    pub threads: Vec<u32>,
 }
 
 /// What the primitive mutants found.
@@ -250,23 +249,25 @@ pub struct PrimitiveEvidence {
     pub out_of_time: bool,
 }
 
-/// Tries the primitive mutants of the calls in `file` (whose text is `text`) that the
-/// failing run `steps` executed, in the order it first ran them.
+/// Tries the primitive mutants of the calls in the input file (whose text is `text`) on
+/// the lines the failing run executed: `ran`, (thread, line) of that file in the run's
+/// order. A line counts when the run passed it, also where no step shows it (a lock
+/// call's own statements are the model's, not the program's).
 pub fn primitive_evidence(
     text: &str,
-    file: &str,
-    steps: &[TraceStep],
+    ran: &[(u32, u32)],
     oracle: &mut dyn Oracle,
 ) -> PrimitiveEvidence {
     let mut ev = PrimitiveEvidence::default();
-    let mut lines: Vec<&TraceStep> = Vec::new();
-    for s in steps.iter().filter(|s| same_file(&s.file, file)) {
-        if !lines.iter().any(|l| l.line == s.line) {
-            lines.push(s);
+    let mut lines: Vec<u32> = Vec::new();
+    for (_, l) in ran {
+        if !lines.contains(l) {
+            lines.push(*l);
         }
     }
-    let numbers: Vec<u32> = lines.iter().map(|s| s.line).collect();
-    let mutants = primitive_mutants(text, &numbers);
+    let mut mutants = primitive_mutants(text, &lines);
+    // In the order the run first reached them.
+    mutants.sort_by_key(|m| lines.iter().position(|l| *l == m.line));
     for m in mutants.into_iter().take(PRIMITIVE_MUTANTS) {
         if ev.fixes.iter().any(|f| f.mutant.line == m.line) {
             continue;
@@ -282,12 +283,13 @@ pub fn primitive_evidence(
         // A fix that only keeps the check from running repairs nothing.
         if let Some(Answer::Fixes { reaches, .. }) = oracle.check(&mutated) {
             if reaches != Some(false) {
-                if let Some(step) = lines.iter().find(|s| s.line == m.line) {
-                    ev.fixes.push(PrimitiveFix {
-                        mutant: m,
-                        step: (*step).clone(),
-                    });
+                let mut threads: Vec<u32> = Vec::new();
+                for (t, _) in ran.iter().filter(|(_, l)| *l == m.line) {
+                    if !threads.contains(t) {
+                        threads.push(*t);
+                    }
                 }
+                ev.fixes.push(PrimitiveFix { mutant: m, threads });
             }
         }
     }
@@ -295,50 +297,38 @@ pub fn primitive_evidence(
 }
 
 /// Puts the lines a primitive mutant fixed first, as causes: the candidate the line
-/// already had, or a new one made from the run's step on it. `thread` names a thread of
-/// the run, `source` gives a step's source line; `all_steps` are the run's steps (every
-/// thread that ran the line is named).
+/// already had, or a new one on `file` (the input, as the other candidates name it).
+/// `thread` names a thread of the run, `source` gives a line's text.
 pub fn apply_primitive_fixes(
     cands: &mut Vec<Candidate>,
     ev: &PrimitiveEvidence,
-    all_steps: &[TraceStep],
+    file: &str,
     thread: &dyn Fn(u32) -> ThreadRef,
-    source: &dyn Fn(&TraceStep) -> Option<String>,
+    source: &dyn Fn(u32) -> Option<String>,
 ) {
     if ev.fixes.is_empty() {
         return;
     }
     let mut front = Vec::new();
     for f in &ev.fixes {
-        let (m, step) = (&f.mutant, &f.step);
-        let on_line = |c: &Candidate| c.line == step.line && same_file(&c.file, &step.file);
+        let m = &f.mutant;
+        let on_line = |c: &Candidate| c.line == m.line && same_file(&c.file, file);
         let mut c = match cands.iter().position(on_line) {
             Some(i) => cands.remove(i),
             None => {
-                let mut threads: Vec<ThreadRef> = Vec::new();
-                for s in all_steps
-                    .iter()
-                    .filter(|s| s.line == step.line && same_file(&s.file, &step.file))
-                {
-                    if !threads.iter().any(|t| t.id == s.thread) {
-                        threads.push(thread(s.thread));
-                    }
-                }
                 let kind = if m.from.contains("lock") || m.from.starts_with("PTHREAD_MUTEX") {
                     CandidateKind::Locking
                 } else {
                     CandidateKind::Ordering
                 };
                 Candidate {
-                    file: step.file.clone(),
-                    line: step.line,
+                    file: file.to_string(),
                     column: m.column,
                     columns: vec![m.column],
                     diag: 0,
-                    threads,
-                    loc: step.loc,
-                    source_line: source(step),
-                    ..Candidate::on_line(step.line, kind)
+                    threads: f.threads.iter().map(|t| thread(*t)).collect(),
+                    source_line: source(m.line),
+                    ..Candidate::on_line(m.line, kind)
                 }
             }
         };
@@ -537,18 +527,6 @@ mod tests {
         assert_eq!(cands.iter().map(|c| c.line).collect::<Vec<_>>(), [3, 4]);
     }
 
-    fn step(thread: u32, line: u32) -> TraceStep {
-        TraceStep {
-            thread,
-            loc: crate::ir::Loc(0),
-            sid: crate::ir::StmtId(0),
-            file: "p.c".into(),
-            line,
-            statement: String::new(),
-            writes: vec![],
-        }
-    }
-
     const LOCKED: &str = "#include <pthread.h>\npthread_rwlock_t rw;\nint x;\nvoid *f(void *a) {\n  pthread_rwlock_rdlock(&rw);\n  x = x + 1;\n  pthread_rwlock_unlock(&rw);\n  return a;\n}\n";
 
     /// The read lock taken to write is no value candidate; its fixing mutant makes it one,
@@ -556,12 +534,12 @@ mod tests {
     /// already moves to the front instead.
     #[test]
     fn a_primitive_fix_puts_its_line_first() {
-        let steps = [step(1, 5), step(1, 6), step(2, 5), step(2, 6)];
+        let ran = [(1, 5), (1, 6), (2, 5), (2, 6)];
         let mut o = Knows {
             needle: "pthread_rwlock_wrlock(&rw);",
             asked: 0,
         };
-        let ev = primitive_evidence(LOCKED, "p.c", &steps, &mut o);
+        let ev = primitive_evidence(LOCKED, &ran, &mut o);
         assert_eq!(o.asked, 1, "one mutant: the lock's kind");
         assert_eq!(ev.fixes.len(), 1);
         let mut cands = vec![cand(6, 1), cand(7, 2)];
@@ -569,7 +547,7 @@ mod tests {
             id,
             function: "f".into(),
         };
-        apply_primitive_fixes(&mut cands, &ev, &steps, &thread, &|_| None);
+        apply_primitive_fixes(&mut cands, &ev, "p.c", &thread, &|_| None);
         let order: Vec<u32> = cands.iter().map(|c| c.line).collect();
         assert_eq!(order, [5, 6, 7]);
         let first = &cands[0];
@@ -585,7 +563,7 @@ mod tests {
         assert_eq!(cands[1].rank, 2);
 
         let mut had = vec![cand(6, 1), cand(5, 2)];
-        apply_primitive_fixes(&mut had, &ev, &steps, &thread, &|_| None);
+        apply_primitive_fixes(&mut had, &ev, "p.c", &thread, &|_| None);
         assert_eq!(had.iter().map(|c| c.line).collect::<Vec<_>>(), [5, 6]);
         assert_eq!(had.len(), 2, "no second candidate on the line");
     }
@@ -597,7 +575,7 @@ mod tests {
             needle: "never",
             asked: 0,
         };
-        let ev = primitive_evidence(LOCKED, "p.c", &[step(1, 6)], &mut o);
+        let ev = primitive_evidence(LOCKED, &[(1, 6)], &mut o);
         assert_eq!((o.asked, ev.checked), (0, 0));
     }
 
