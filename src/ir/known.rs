@@ -281,8 +281,8 @@ pub fn refusal_reason(name: &str) -> String {
         "a pthread or C library facility seqloc does not model".into()
     } else {
         "a function the program does not define and seqloc does not model (it models the \
-         pthread API, the SV-COMP primitives, malloc/calloc/free, memset/memcpy/memmove, abort/exit, \
-         assert, the clocks and rand, numbers read from `argv` with sscanf/atoi/strtol, \
+         pthread API, the SV-COMP primitives, malloc/calloc/realloc/free, memset/memcpy/memmove, \
+         abort/exit, assert, errno, sleep/usleep/nanosleep, the clocks and rand, numbers read from `argv` with sscanf/atoi/strtol, \
          standard input read with scanf/fgets/getchar, strlen/strcmp/strncmp/strcpy/strncpy/\
          strcat, and sqrt/fabs)"
             .into()

@@ -16,7 +16,7 @@
 //!   request acts at the target's next cancellation point while its state is enabled
 //!   (`pthread_setcancelstate`, kept per thread id the same way): the handlers run and the thread
 //!   exits with `PTHREAD_CANCELED`. Cancellation points modelled: `pthread_testcancel`,
-//!   `sleep`, `usleep`, and the blocking calls `pthread_join`, `pthread_cond_wait`,
+//!   `sleep`, `usleep`, `nanosleep`, `clock_nanosleep`, and the blocking calls `pthread_join`, `pthread_cond_wait`,
 //!   `pthread_cond_timedwait` and `sem_wait` when the request is already pending as they
 //!   are called. A request arriving while its target is blocked in one of them would wake
 //!   it; that is not modelled, so a program in which a thread that may be cancelled blocks
@@ -134,6 +134,8 @@ impl Lowerer<'_, '_> {
                         "pthread_testcancel"
                             | "sleep"
                             | "usleep"
+                            | "nanosleep"
+                            | "clock_nanosleep"
                             | "pthread_join"
                             | "pthread_cond_wait"
                             | "pthread_cond_timedwait"
@@ -187,9 +189,9 @@ impl Lowerer<'_, '_> {
                 stmt_expr(v, loc)
             }
             "pthread_testcancel" => stmt_expr(self.cancellation_point(loc), loc),
-            "sleep" | "usleep" if uses.cancels => {
+            "sleep" | "usleep" | "nanosleep" | "clock_nanosleep" if uses.cancels => {
                 let mut v = self.cancellation_point(loc);
-                v.push(Stmt::expr(call.clone()));
+                v.push(Stmt::expr(self.sleep_call(call.clone(), span)?));
                 stmt_expr(v, loc)
             }
             "pthread_join" | "pthread_cond_wait" | "pthread_cond_timedwait" | "sem_wait"

@@ -448,6 +448,10 @@ impl Lowerer<'_, '_> {
         span: lang_c::span::Span,
         loc: Loc,
     ) -> R<Expr> {
+        let callee_name = match &c.node.callee.node {
+            ast::Expression::Identifier(id) => Some(id.node.name.clone()),
+            _ => None,
+        };
         // `__builtin_expect(e, c)` is `e` to everything but the optimiser.
         if let ast::Expression::Identifier(id) = &c.node.callee.node {
             if id.node.name == "__builtin_expect" && c.node.arguments.len() == 2 {
@@ -456,8 +460,11 @@ impl Lowerer<'_, '_> {
             if let Some(e) = self.atomic_call(&id.node.name, &c.node.arguments, span, loc)? {
                 return Ok(e);
             }
-            if let Some(e) = self.input_call(&id.node.name, &c.node.arguments, loc)? {
+            if let Some(e) = self.errno_location(&id.node.name, c.node.arguments.len(), loc) {
                 return Ok(e);
+            }
+            if let Some(e) = self.input_call(&id.node.name, &c.node.arguments, loc)? {
+                return Ok(self.errno_after(callee_name.as_deref(), e, loc));
             }
             if let Some(e) = self.math_call(&id.node.name, &c.node.arguments, loc)? {
                 return Ok(e);
@@ -466,12 +473,15 @@ impl Lowerer<'_, '_> {
                 return Ok(e);
             }
             if let Some(e) = self.stdin_call(&id.node.name, &c.node.arguments, loc)? {
-                return Ok(e);
+                return Ok(self.errno_after(callee_name.as_deref(), e, loc));
             }
             if let Some(e) = self.library_call(&id.node.name, &c.node.arguments, loc)? {
                 return Ok(e);
             }
             if let Some(e) = self.memory_call(&id.node.name, &c.node.arguments, loc)? {
+                return Ok(e);
+            }
+            if let Some(e) = self.realloc_call(&id.node.name, &c.node.arguments, span, loc)? {
                 return Ok(e);
             }
             if id.node.name == "__CPROVER_allocate" && c.node.arguments.len() == 2 {
@@ -543,7 +553,9 @@ impl Lowerer<'_, '_> {
         );
         let call = self.c11_thread_call(call, span)?;
         let call = self.cancellation(call, span)?;
-        self.barrier_or_once(call, span)
+        let call = self.sleep_call(call, span)?;
+        let call = self.barrier_or_once(call, span)?;
+        Ok(self.errno_after(callee_name.as_deref(), call, loc))
     }
 
     /// CBMC's `__CPROVER_allocate(size, zero)`: a fresh object that is never null, zeroed
@@ -650,6 +662,9 @@ impl Lowerer<'_, '_> {
                 };
                 if pointee.is_function(self.tt()) {
                     return Ok(p);
+                }
+                if let Some(errno) = self.errno_deref(&p, loc) {
+                    return Ok(errno);
                 }
                 Ok(Expr::new(ExprKind::Deref(Box::new(p)), pointee, loc))
             }

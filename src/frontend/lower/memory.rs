@@ -159,7 +159,7 @@ impl Lowerer<'_, '_> {
 
     /// `place(i) = value(i);` for every `i` below `count`, as `(place, value) = store(i)`:
     /// straight-line stores for a small constant count, a counted loop otherwise.
-    fn element_stores(
+    pub(super) fn element_stores(
         &mut self,
         count: &Expr,
         stmts: &mut Vec<Stmt>,

@@ -5,6 +5,7 @@ mod atomic;
 mod builtins;
 mod c11_threads;
 mod cancel;
+mod errno;
 mod expr;
 mod init;
 mod input;
@@ -13,6 +14,8 @@ mod libc;
 mod literal;
 mod math;
 mod memory;
+mod realloc;
+mod sleep;
 mod spawn;
 mod stdin;
 mod stmt;
@@ -104,6 +107,12 @@ pub(super) struct Lowerer<'a, 'b> {
     /// The globals of the clock that `time` and its relatives read (`libc`), once one is
     /// read.
     clock: Option<libc::Clock>,
+    /// Whether the unit uses `errno`, and its thread-local variable once made (see
+    /// `errno`).
+    errno_used: bool,
+    errno: Option<VarId>,
+    /// The sizes kept beside the pointers given to `realloc` (see `realloc`).
+    sizes: realloc::Sizes,
 }
 
 pub(super) fn lower(
@@ -141,10 +150,14 @@ pub(super) fn lower(
         argv: None,
         argv_memos: vec![],
         clock: None,
+        errno_used: errno::uses_errno(unit),
+        errno: None,
+        sizes: realloc::Sizes::default(),
     };
     for ext in &unit.0 {
         l.external(ext)?;
     }
+    l.track_realloc_sizes()?;
     l.refuse_nested_sections()?;
     l.refuse_redefined_c11_functions()?;
     l.refuse_once_routines_that_exit()?;
