@@ -51,7 +51,7 @@ use std::collections::BTreeMap;
 
 use crate::diag::explain::{Candidate, CandidateKind, Role, ThreadRef, renumber, same_file};
 pub use operators::{Mutant, mutants_at};
-pub use primitives::primitive_mutants;
+pub use primitives::{Part, SyncMutant, primitive_mutants};
 
 /// What the oracle established about one mutated program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -237,6 +237,7 @@ const PRIMITIVE_MUTANTS: usize = 12;
 #[derive(Clone, Debug)]
 pub struct PrimitiveFix {
     pub mutant: Mutant,
+    pub part: Part,
     pub threads: Vec<u32>,
 }
 
@@ -267,8 +268,8 @@ pub fn primitive_evidence(
     }
     let mut mutants = primitive_mutants(text, &lines);
     // In the order the run first reached them.
-    mutants.sort_by_key(|m| lines.iter().position(|l| *l == m.line));
-    for m in mutants.into_iter().take(PRIMITIVE_MUTANTS) {
+    mutants.sort_by_key(|m| lines.iter().position(|l| *l == m.mutant.line));
+    for SyncMutant { mutant: m, part } in mutants.into_iter().take(PRIMITIVE_MUTANTS) {
         if ev.fixes.iter().any(|f| f.mutant.line == m.line) {
             continue;
         }
@@ -289,7 +290,11 @@ pub fn primitive_evidence(
                         threads.push(*t);
                     }
                 }
-                ev.fixes.push(PrimitiveFix { mutant: m, threads });
+                ev.fixes.push(PrimitiveFix {
+                    mutant: m,
+                    part,
+                    threads,
+                });
             }
         }
     }
@@ -309,14 +314,19 @@ pub fn apply_primitive_fixes(
     if ev.fixes.is_empty() {
         return;
     }
-    let mut front = Vec::new();
+    // Several fixes: those on lines the ranking already named first, in its order, then
+    // the others in the run's. A fix can be degenerate (a producer's wait test changed to
+    // fit a consumer's wrong one leaves no deadlock, and no assertion to catch the
+    // counts); the line the analyses found is the likelier fault.
+    let mut front: Vec<(usize, Candidate)> = Vec::new();
     for f in &ev.fixes {
         let m = &f.mutant;
         let on_line = |c: &Candidate| c.line == m.line && same_file(&c.file, file);
+        let had = cands.iter().find(|c| on_line(c)).map(|c| c.rank);
         let mut c = match cands.iter().position(on_line) {
             Some(i) => cands.remove(i),
             None => {
-                let kind = if m.from.contains("lock") || m.from.starts_with("PTHREAD_MUTEX") {
+                let kind = if f.part.is_locking() || m.from.contains("lock") {
                     CandidateKind::Locking
                 } else {
                     CandidateKind::Ordering
@@ -333,13 +343,9 @@ pub fn apply_primitive_fixes(
             }
         };
         let change = format!("`{}` for `{}` at column {}", m.to, m.from, m.column);
-        let what = if m.from.chars().all(|ch| ch.is_ascii_digit()) {
-            "count"
-        } else {
-            "kind"
-        };
         let hint = format!(
-            "the synchronization here is of the wrong {what}: {change} removes the failure and every deadlock from every execution"
+            "{}: {change} removes the failure and every deadlock from every execution",
+            f.part.words()
         );
         c.hint = if c.hint.is_empty() {
             hint
@@ -349,10 +355,12 @@ pub fn apply_primitive_fixes(
         c.fixed_by = Some(change);
         c.cause = true;
         c.plain_value = false;
-        front.push(c);
+        front.push((had.unwrap_or(usize::MAX), c));
     }
-    front.append(cands);
-    *cands = front;
+    front.sort_by_key(|(had, _)| *had);
+    let mut out: Vec<Candidate> = front.into_iter().map(|(_, c)| c).collect();
+    out.append(cands);
+    *cands = out;
     renumber(cands);
 }
 
@@ -563,9 +571,39 @@ mod tests {
         assert_eq!(cands[1].rank, 2);
 
         let mut had = vec![cand(6, 1), cand(5, 2)];
+        // (Its old rank orders it among several fixes.)
         apply_primitive_fixes(&mut had, &ev, "p.c", &thread, &|_| None);
         assert_eq!(had.iter().map(|c| c.line).collect::<Vec<_>>(), [5, 6]);
         assert_eq!(had.len(), 2, "no second candidate on the line");
+    }
+
+    /// Of two fixes, the one on a line the ranking had already named comes first, though
+    /// the run reached the other first.
+    #[test]
+    fn of_several_fixes_a_named_line_comes_first() {
+        let fix = |line: u32| PrimitiveFix {
+            mutant: Mutant {
+                line,
+                column: 1,
+                start: 0,
+                end: 1,
+                from: "==".into(),
+                to: "!=".into(),
+            },
+            part: Part::WaitTest,
+            threads: vec![1],
+        };
+        let ev = PrimitiveEvidence {
+            fixes: vec![fix(4), fix(9)],
+            ..PrimitiveEvidence::default()
+        };
+        let mut cands = vec![cand(7, 1), cand(9, 2)];
+        let thread = |id: u32| ThreadRef {
+            id,
+            function: "f".into(),
+        };
+        apply_primitive_fixes(&mut cands, &ev, "p.c", &thread, &|_| None);
+        assert_eq!(cands.iter().map(|c| c.line).collect::<Vec<_>>(), [9, 4, 7]);
     }
 
     /// A call the failing run never made is not mutated.

@@ -1,7 +1,8 @@
 //! Mutants of a synchronization primitive's kind or count: a read lock taken for a
 //! write, a semaphore or barrier made for one thread too many or too few, a mutex of the
 //! wrong type, a signal where every waiter must wake, a `trylock` whose failure is not
-//! handled.
+//! handled — and of a condition wait's loop test, which decides whether a thread waits
+//! (`while (items != 0) pthread_cond_wait(..)` for `== 0`: the consumer never waits).
 //!
 //! Why they are needed: Griesmeyer's method changes the *value* a line computes along
 //! the failing interleaving, with the schedule held. A primitive of the wrong kind is
@@ -12,13 +13,57 @@
 //! is one word of the call (`pthread_rwlock_rdlock` → `pthread_rwlock_wrlock`, the `2` of
 //! `sem_init(&s, 0, 2)`), and a user reads the first line or two.
 //!
+//! A wait loop's test is the same kind of line: a thread that should have waited and did
+//! not runs on along the failing schedule (its test's value change would need another
+//! schedule, in which it waits for a signal), and one that waits when it should not
+//! blocks for ever, where a deadlock's candidates name the wait, not its test. Its
+//! mutants are the one-token operators of `operators` (the nearest relational operator,
+//! a constant off by one) inside the test only.
+//!
 //! A mutant counts only when the oracle proves the mutated program free of failures and
 //! deadlocks in every execution, as for the value mutants (`super`). The mutants are few
-//! (one or two per call) and tried only on calls the failing run executed.
+//! (one or two per call or test) and tried only on lines the failing run executed.
 
 use tree_sitter::Node;
 
 use super::operators::Mutant;
+
+/// What a synchronization mutant changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The call itself: `pthread_rwlock_wrlock` for `pthread_rwlock_rdlock`.
+    Kind,
+    /// A semaphore's or barrier's count.
+    Count,
+    /// The type a mutex attribute gives.
+    MutexType,
+    /// The test of a loop around a condition wait.
+    WaitTest,
+}
+
+impl Part {
+    /// The words for a report: "the synchronization here is of the wrong …".
+    pub fn words(self) -> &'static str {
+        match self {
+            Part::Kind => "the synchronization here is of the wrong kind",
+            Part::Count => "the synchronization here is made for the wrong count",
+            Part::MutexType => "the mutex is made of the wrong type",
+            Part::WaitTest => "this wait loop's test decides wrongly whether the thread waits",
+        }
+    }
+
+    /// A lock's part, or an order between threads.
+    pub fn is_locking(self) -> bool {
+        matches!(self, Part::MutexType)
+    }
+}
+
+/// A mutant and what it changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyncMutant {
+    pub mutant: Mutant,
+    pub part: Part,
+}
 
 /// The calls whose name is the mistake, and the name that may be meant.
 fn kind_replacement(name: &str) -> Option<&'static str> {
@@ -55,9 +100,9 @@ fn text_of<'a>(text: &'a str, n: Node) -> &'a str {
     text.get(n.start_byte()..n.end_byte()).unwrap_or("")
 }
 
-/// Every primitive mutant on the lines `lines` (from 1) of `text`, in the order of the
-/// text.
-pub fn primitive_mutants(text: &str, lines: &[u32]) -> Vec<Mutant> {
+/// Every synchronization mutant on the lines `lines` (from 1) of `text`, in the order of
+/// the text.
+pub fn primitive_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
     let Ok(tree) = crate::frontend::syntax_check::parse_c(text) else {
         return vec![];
     };
@@ -68,6 +113,9 @@ pub fn primitive_mutants(text: &str, lines: &[u32]) -> Vec<Mutant> {
         if n.kind() == "call_expression" && lines.contains(&row) {
             call_mutants(text, n, &mut out);
         }
+        if matches!(n.kind(), "while_statement" | "do_statement") {
+            wait_test_mutants(text, n, lines, &mut out);
+        }
         let mut cursor = n.walk();
         let children: Vec<Node> = n.children(&mut cursor).collect();
         // Pushed last to first: the text's order comes off the stack.
@@ -76,24 +124,54 @@ pub fn primitive_mutants(text: &str, lines: &[u32]) -> Vec<Mutant> {
     out
 }
 
-fn call_mutants(text: &str, call: Node, out: &mut Vec<Mutant>) {
+/// The one-token mutants of the test of a loop whose body waits on a condition variable,
+/// when the test's first line is one of `lines`.
+fn wait_test_mutants(text: &str, lp: Node, lines: &[u32], out: &mut Vec<SyncMutant>) {
+    let Some(test) = lp.child_by_field_name("condition") else {
+        return;
+    };
+    let row = test.start_position().row as u32 + 1;
+    if !lines.contains(&row) {
+        return;
+    }
+    let waits = lp.child_by_field_name("body").is_some_and(|b| {
+        let t = text_of(text, b);
+        t.contains("pthread_cond_wait") || t.contains("pthread_cond_timedwait")
+    });
+    if !waits {
+        return;
+    }
+    for m in super::operators::mutants_at(text, row) {
+        if m.start >= test.start_byte() && m.end <= test.end_byte() {
+            out.push(SyncMutant {
+                mutant: m,
+                part: Part::WaitTest,
+            });
+        }
+    }
+}
+
+fn call_mutants(text: &str, call: Node, out: &mut Vec<SyncMutant>) {
     let Some(f) = call.child_by_field_name("function") else {
         return;
     };
     let name = text_of(text, f);
-    let mut push = |tok: Node, to: &str| {
-        out.push(Mutant {
-            line: tok.start_position().row as u32 + 1,
-            column: tok.start_position().column as u32 + 1,
-            start: tok.start_byte(),
-            end: tok.end_byte(),
-            from: text_of(text, tok).to_string(),
-            to: to.to_string(),
+    let mut push = |tok: Node, to: &str, part: Part| {
+        out.push(SyncMutant {
+            mutant: Mutant {
+                line: tok.start_position().row as u32 + 1,
+                column: tok.start_position().column as u32 + 1,
+                start: tok.start_byte(),
+                end: tok.end_byte(),
+                from: text_of(text, tok).to_string(),
+                to: to.to_string(),
+            },
+            part,
         });
     };
     if f.kind() == "identifier" {
         if let Some(to) = kind_replacement(name) {
-            push(f, to);
+            push(f, to, Part::Kind);
             return;
         }
     }
@@ -117,7 +195,7 @@ fn call_mutants(text: &str, call: Node, out: &mut Vec<Mutant>) {
                 .iter()
                 .filter(|t| **t != now && **t != "PTHREAD_MUTEX_DEFAULT")
             {
-                push(ty, to);
+                push(ty, to, Part::MutexType);
             }
         }
         return;
@@ -135,7 +213,7 @@ fn call_mutants(text: &str, call: Node, out: &mut Vec<Mutant>) {
         };
         for w in [v.saturating_sub(1), v.saturating_add(1)] {
             if w != v && w >= least {
-                push(n, &w.to_string());
+                push(n, &w.to_string(), Part::Count);
             }
         }
     }
@@ -158,6 +236,9 @@ void *f(void *arg) {
   if (pthread_mutex_trylock(&m) == 0) pthread_mutex_unlock(&m);
   sem_init(&s, 0, N);
   pthread_mutex_lock(&m);
+  while (s != 0)
+    pthread_cond_wait(&c, &m);
+  while (s < 2) s++;
   return 0;
 }
 "#;
@@ -165,7 +246,7 @@ void *f(void *arg) {
     fn texts(line: u32) -> Vec<String> {
         primitive_mutants(PROG, &[line])
             .iter()
-            .map(|m| format!("{}->{}", m.from, m.to))
+            .map(|m| format!("{}->{}", m.mutant.from, m.mutant.to))
             .collect()
     }
 
@@ -186,11 +267,20 @@ void *f(void *arg) {
         assert!(texts(12).is_empty(), "a count that is no literal");
         assert!(texts(13).is_empty(), "a plain lock");
         assert!(texts(3).is_empty(), "no call");
+        assert_eq!(texts(14), ["!=->==", "0->1"], "a wait loop's test");
+        assert!(texts(16).is_empty(), "a loop that does not wait");
+        assert_eq!(
+            primitive_mutants(PROG, &[14]).first().map(|m| m.part),
+            Some(Part::WaitTest)
+        );
     }
 
     #[test]
     fn a_mutant_applies_to_its_token_only() {
-        let m = primitive_mutants(PROG, &[7]);
+        let m: Vec<Mutant> = primitive_mutants(PROG, &[7])
+            .into_iter()
+            .map(|m| m.mutant)
+            .collect();
         let t = m.first().and_then(|m| m.apply(PROG)).unwrap_or_default();
         assert!(t.contains("sem_init(&s, 0, 1);"), "{t}");
         assert!(t.contains("sem_init(&s, 0, N);"), "{t}");

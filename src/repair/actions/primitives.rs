@@ -17,9 +17,10 @@ pub(super) fn primitives(src: &Source) -> Vec<Proposal> {
     // Every line: the mutants are of calls only, and there are few.
     let lines: Vec<u32> = (1..=src.text.lines().count() as u32).collect();
     let mut out = Vec::new();
-    for m in crate::mutation::primitive_mutants(&src.text, &lines)
-        .into_iter()
-        .take(MAX)
+    for crate::mutation::SyncMutant { mutant: m, part } in
+        crate::mutation::primitive_mutants(&src.text, &lines)
+            .into_iter()
+            .take(MAX)
     {
         let Some(s) = src.statement_at(m.line) else {
             continue;
@@ -31,11 +32,12 @@ pub(super) fn primitives(src: &Source) -> Vec<Proposal> {
             .unwrap_or_default();
         out.push(Proposal {
             summary: format!(
-                "the {} of the synchronization call at line {} of `{function}`: `{}` for `{}`",
-                if m.from.chars().all(|c| c.is_ascii_digit()) {
-                    "count"
-                } else {
-                    "kind"
+                "{} at line {} of `{function}`: `{}` for `{}`",
+                match part {
+                    crate::mutation::Part::Kind => "the kind of the synchronization call",
+                    crate::mutation::Part::Count => "the count of the synchronization call",
+                    crate::mutation::Part::MutexType => "the mutex type",
+                    crate::mutation::Part::WaitTest => "the test of the wait loop",
                 },
                 m.line,
                 m.to,
