@@ -135,7 +135,8 @@ fn walk(text: &str, n: Node, row: usize, out: &mut Vec<Mutant>) {
 /// The parts of a control statement that are not mutated while the rest is: an `if`
 /// that only guards a check (`if (x != 3) reach_error();`: the property) keeps its
 /// condition and that branch, and the header of a loop whose body creates threads (run once less, it
-/// has less work that can fail, not a correct one).
+/// has less work that can fail, not a correct one) or only checks (`for (i = 0; i < n; i++)
+/// assert(a[i] == i);`: run less, it checks less — the property, not the program).
 fn frozen_header(text: &str, n: Node) -> &'static [&'static str] {
     match n.kind() {
         "if_statement"
@@ -145,8 +146,9 @@ fn frozen_header(text: &str, n: Node) -> &'static [&'static str] {
             &["condition", "consequence"]
         }
         "for_statement" | "while_statement" | "do_statement"
-            if n.child_by_field_name("body")
-                .is_some_and(|b| calls(text, b, &|name| name == "pthread_create")) =>
+            if n.child_by_field_name("body").is_some_and(|b| {
+                calls(text, b, &|name| name == "pthread_create") || only_checks(text, b)
+            }) =>
         {
             &["initializer", "condition", "update"]
         }
@@ -318,6 +320,8 @@ int main(void) {
         assert!(texts(19).is_empty(), "a nondeterministic input");
         assert!(texts(28).is_empty(), "a condition guarding only a check");
         assert!(texts(24).is_empty(), "the header of a creation loop");
+        let checks = "int a[4];\nint main(void) {\n  int i;\n  for (i = 0; i < 4; i++)\n    assert(a[i] == i);\n  return 0;\n}\n";
+        assert!(mutants_at(checks, 4).is_empty(), "a loop that only checks");
     }
 
     #[test]

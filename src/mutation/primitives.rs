@@ -149,6 +149,63 @@ fn wait_test_mutants(text: &str, lp: Node, lines: &[u32], out: &mut Vec<SyncMuta
             });
         }
     }
+    // The test turned around (`while (ready)` for `while (!ready)`): a predicate written
+    // the wrong way round is the wait test's own mistake. Only where the run never
+    // waited in this loop: turned around there, the thread waits — more synchronization.
+    // Where it waited, turned around it never would, and a program can be made to pass
+    // by a thread that no longer waits at all (a join after the wait already orders it).
+    let body = lp.child_by_field_name("body");
+    let waited = body.is_some_and(|b| {
+        let (first, last) = (
+            b.start_position().row as u32 + 1,
+            b.end_position().row as u32 + 1,
+        );
+        text.lines()
+            .enumerate()
+            .skip(first.saturating_sub(1) as usize)
+            .take((last + 1 - first) as usize)
+            .any(|(i, l)| {
+                (l.contains("pthread_cond_wait") || l.contains("pthread_cond_timedwait"))
+                    && lines.contains(&(i as u32 + 1))
+            })
+    });
+    if waited {
+        return;
+    }
+    let inner = if test.kind() == "parenthesized_expression" {
+        test.named_child(0)
+    } else {
+        Some(test)
+    };
+    let Some(e) = inner.filter(|e| e.start_position().row == e.end_position().row) else {
+        return;
+    };
+    let t = text_of(text, e);
+    let negated = e.kind() == "unary_expression"
+        && e.child_by_field_name("operator")
+            .is_some_and(|o| text_of(text, o) == "!");
+    let to = match e.child_by_field_name("argument") {
+        Some(a) if negated => text_of(text, a).to_string(),
+        _ if matches!(
+            e.kind(),
+            "identifier" | "field_expression" | "subscript_expression" | "call_expression"
+        ) =>
+        {
+            format!("!{t}")
+        }
+        _ => format!("!({t})"),
+    };
+    out.push(SyncMutant {
+        mutant: Mutant {
+            line: e.start_position().row as u32 + 1,
+            column: e.start_position().column as u32 + 1,
+            start: e.start_byte(),
+            end: e.end_byte(),
+            from: t.to_string(),
+            to,
+        },
+        part: Part::WaitTest,
+    });
 }
 
 fn call_mutants(text: &str, call: Node, out: &mut Vec<SyncMutant>) {
@@ -201,19 +258,33 @@ fn call_mutants(text: &str, call: Node, out: &mut Vec<SyncMutant>) {
         return;
     }
     if let Some((i, least)) = count_argument(name) {
-        let Some(n) = args
-            .get(i)
-            .copied()
-            .filter(|a| a.kind() == "number_literal")
-        else {
+        let Some(n) = args.get(i).copied() else {
             return;
         };
-        let Ok(v) = text_of(text, n).parse::<i64>() else {
-            return;
-        };
-        for w in [v.saturating_sub(1), v.saturating_add(1)] {
-            if w != v && w >= least {
-                push(n, &w.to_string(), Part::Count);
+        if n.kind() == "number_literal" {
+            let Ok(v) = text_of(text, n).parse::<i64>() else {
+                return;
+            };
+            for w in [v.saturating_sub(1), v.saturating_add(1)] {
+                if w != v && w >= least {
+                    push(n, &w.to_string(), Part::Count);
+                }
+            }
+        } else if n.start_position().row == n.end_position().row {
+            // A count written as an expression (`NW - 1`, `NTHREADS`): one less and one
+            // more than it.
+            let t = text_of(text, n);
+            let simple = matches!(
+                n.kind(),
+                "identifier" | "call_expression" | "field_expression"
+            );
+            let (less, more) = if simple {
+                (format!("{t} - 1"), format!("{t} + 1"))
+            } else {
+                (format!("({t}) - 1"), format!("({t}) + 1"))
+            };
+            for to in [less, more] {
+                push(n, &to, Part::Count);
             }
         }
     }
@@ -264,11 +335,28 @@ void *f(void *arg) {
         );
         assert_eq!(texts(10), ["pthread_cond_signal->pthread_cond_broadcast"]);
         assert_eq!(texts(11), ["pthread_mutex_trylock->pthread_mutex_lock"]);
-        assert!(texts(12).is_empty(), "a count that is no literal");
+        assert_eq!(
+            texts(12),
+            ["N->N - 1", "N->N + 1"],
+            "a count that is no literal"
+        );
         assert!(texts(13).is_empty(), "a plain lock");
         assert!(texts(3).is_empty(), "no call");
-        assert_eq!(texts(14), ["!=->==", "0->1"], "a wait loop's test");
+        assert_eq!(
+            texts(14),
+            ["!=->==", "0->1", "s != 0->!(s != 0)"],
+            "a wait loop's test"
+        );
         assert!(texts(16).is_empty(), "a loop that does not wait");
+        let waited: Vec<String> = primitive_mutants(PROG, &[14, 15])
+            .iter()
+            .map(|m| m.mutant.to.clone())
+            .collect();
+        assert_eq!(
+            waited,
+            ["==", "1"],
+            "not turned around where the run waited"
+        );
         assert_eq!(
             primitive_mutants(PROG, &[14]).first().map(|m| m.part),
             Some(Part::WaitTest)
