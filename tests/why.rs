@@ -292,3 +292,27 @@ fn an_ordering_on_a_location_the_failure_does_not_read_ranks_after_the_race() {
     let top: Vec<u64> = lines.iter().copied().take(2).collect();
     assert!(top.contains(&20) && top.contains(&21), "{lines:?}");
 }
+
+/// A thread whose block before the switch shows no step (it only signalled) is not said
+/// to have been preempted after its last line: the trace does not show where it was.
+#[test]
+fn a_preemption_the_trace_does_not_show_names_no_line() {
+    let o = run(&[
+        "localize",
+        "tests/programs/why/wake_before_state.c",
+        "--property",
+        "all",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let r = json(&o);
+    assert_eq!(r["verdict"], "deadlock");
+    let text = r.to_string();
+    assert!(!text.contains("preempted after line 29"), "{text}");
+    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
+    assert!(
+        !cands.iter().any(|c| c["line"] == 29),
+        "the thread's return is no candidate: {cands:?}"
+    );
+}

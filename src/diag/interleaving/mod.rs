@@ -182,6 +182,18 @@ fn describe(
     let Some(&&(_, start, end)) = runs.get(k) else {
         return sw;
     };
+    // One block showed no step (a thread that only signalled before the switch: a
+    // synchronization call's own statements are the model's). When the run taken for
+    // block k starts where that block stopped, it is the next block's, and block k is
+    // the one that showed nothing: its last step is unknown (naming the run's last line
+    // would say the thread was preempted where it never was).
+    if runs.len() + 1 == blocks_of {
+        let until = resolved.blocks.get(block).and_then(|b| b.until.stmt());
+        if until.is_some() && steps.get(start).map(|s| s.sid) == until {
+            sw.resume = steps.get(start).cloned();
+            return sw;
+        }
+    }
     let resume_at = runs.get(k + 1).map(|r| r.1);
     sw.last = steps.get(end - 1).cloned();
     sw.resume = resume_at.and_then(|i| steps.get(i).cloned());
