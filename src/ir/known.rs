@@ -517,17 +517,14 @@ pub fn is_gcc_atomic_builtin(name: &str) -> bool {
 /// External functions with no effect on the program's state that seqloc accepts as
 /// no-ops returning an unconstrained value (output, sleeping).
 pub fn has_no_effect(name: &str) -> bool {
+    writes_output(name) || matches!(name, "usleep" | "sleep")
+}
+
+/// The output functions seqloc accepts (their text is not kept).
+pub fn writes_output(name: &str) -> bool {
     matches!(
         name,
-        "printf"
-            | "puts"
-            | "putchar"
-            | "fprintf"
-            | "fflush"
-            | "fputs"
-            | "perror"
-            | "usleep"
-            | "sleep"
+        "printf" | "puts" | "putchar" | "fprintf" | "fflush" | "fputs" | "perror"
     )
 }
 

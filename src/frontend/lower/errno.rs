@@ -55,30 +55,24 @@ pub(super) fn uses_errno(unit: &ast::TranslationUnit) -> bool {
 
 /// Library calls that may leave any positive value in `errno` (see the module comment).
 fn may_set_errno(name: &str) -> bool {
-    matches!(
-        name,
-        "printf"
-            | "puts"
-            | "putchar"
-            | "fprintf"
-            | "fflush"
-            | "fputs"
-            | "perror"
-            | "scanf"
-            | "fscanf"
-            | "getchar"
-            | "fgetc"
-            | "getc"
-            | "fgets"
-            | "sscanf"
-            | "atoi"
-            | "atol"
-            | "atoll"
-            | "strtol"
-            | "strtoll"
-            | "strtoul"
-            | "strtoull"
-    )
+    crate::ir::known::writes_output(name)
+        || matches!(
+            name,
+            "scanf"
+                | "fscanf"
+                | "getchar"
+                | "fgetc"
+                | "getc"
+                | "fgets"
+                | "sscanf"
+                | "atoi"
+                | "atol"
+                | "atoll"
+                | "strtol"
+                | "strtoll"
+                | "strtoul"
+                | "strtoull"
+        )
 }
 
 impl Lowerer<'_, '_> {

@@ -21,6 +21,8 @@ mod stdin;
 mod stmt;
 mod strings;
 mod sync;
+#[cfg(test)]
+mod test_util;
 mod types;
 mod vla;
 

@@ -682,6 +682,7 @@ fn marker(i: Intrinsic, loc: Loc) -> Stmt {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_util::calls_to;
     use crate::ir::types::DataModel;
     use crate::ir::*;
 
@@ -691,21 +692,6 @@ mod tests {
     fn load(src: &str) -> Result<Program, String> {
         let text = format!("{DECLS}{src}");
         crate::frontend::load_text("t.c", &text, DataModel::Lp64).map_err(|e| e.to_string())
-    }
-
-    fn calls_to(p: &Program, name: &str) -> usize {
-        let mut n = 0;
-        for f in &p.funcs {
-            let Some(body) = &f.body else { continue };
-            crate::ir::visit::each_expr(body, &mut |e| {
-                if let ExprKind::Call(c, _) = &e.kind {
-                    if matches!(c.peel().kind, ExprKind::Func(g) if p.func(g).name == name) {
-                        n += 1;
-                    }
-                }
-            });
-        }
-        n
     }
 
     #[test]

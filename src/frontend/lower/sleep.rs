@@ -137,6 +137,7 @@ impl Lowerer<'_, '_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_util::calls_to;
     use crate::ir::types::DataModel;
     use crate::ir::*;
 
@@ -149,21 +150,6 @@ mod tests {
         crate::frontend::load_text("t.c", &text, DataModel::Lp64).map_err(|e| e.to_string())
     }
 
-    fn calls(p: &Program, name: &str) -> usize {
-        let mut n = 0;
-        for f in &p.funcs {
-            let Some(body) = &f.body else { continue };
-            crate::ir::visit::each_expr(body, &mut |e| {
-                if let ExprKind::Call(c, _) = &e.kind {
-                    if matches!(c.peel().kind, ExprKind::Func(g) if p.func(g).name == name) {
-                        n += 1;
-                    }
-                }
-            });
-        }
-        n
-    }
-
     #[test]
     fn nanosleep_is_a_check_of_the_request_and_no_call() {
         let p = load(
@@ -172,8 +158,8 @@ mod tests {
              r += clock_nanosleep(1, 0, &ts, &ts); return r; }",
         )
         .expect("lowers");
-        assert_eq!(calls(&p, "nanosleep"), 0);
-        assert_eq!(calls(&p, "clock_nanosleep"), 0);
+        assert_eq!(calls_to(&p, "nanosleep"), 0);
+        assert_eq!(calls_to(&p, "clock_nanosleep"), 0);
         assert!(p.vars.iter().any(|v| v.name == "__seq_sleep_req"));
     }
 
