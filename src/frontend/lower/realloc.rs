@@ -47,6 +47,8 @@ pub(super) struct Sizes {
     sites: Vec<(VarId, Loc)>,
     /// The variable holding a `realloc` model's answer, and the one holding its size.
     results: HashMap<VarId, VarId>,
+    /// The sizes of the `realloc` models, declared at the top of their functions.
+    hoisted: Vec<VarId>,
 }
 
 impl Lowerer<'_, '_> {
@@ -136,7 +138,21 @@ impl Lowerer<'_, '_> {
         } else {
             stmts.extend(read);
         }
-        let n = self.declare_temp("__seq_realloc_size", &size_t, n, &mut stmts, loc);
+        // The size outlives this statement expression: the assignment that stores the
+        // answer keeps it as the new block's (`Tracker::allocation`), after the
+        // expression's end. It is declared at the top of the function
+        // (`track_realloc_sizes`), so the program printed as C declares it where both
+        // see it.
+        let nv = self
+            .prog
+            .new_local(self.func, "__seq_realloc_size", size_t.clone(), loc);
+        stmts.push(b::expr_stmt(
+            b::assign(Expr::var(nv, self.prog, loc), n, self.tt()),
+            loc,
+            StmtId::NONE,
+        ));
+        self.sizes.hoisted.push(nv);
+        let n = Expr::var(nv, self.prog, loc);
         let new_v = self
             .prog
             .new_local(self.func, "__seq_realloc_new", void_ptr.clone(), loc);
@@ -316,7 +332,8 @@ impl Lowerer<'_, '_> {
             };
             t.visit_stmt(&mut body);
             let sectioned = t.sectioned;
-            // A local's shadow starts at the top of its function, where every use sees it.
+            // A local's shadow starts at the top of its function, where every use sees it;
+            // so does each `realloc` model's size.
             let mut decls: Vec<Stmt> = self
                 .sizes
                 .shadows
@@ -325,7 +342,14 @@ impl Lowerer<'_, '_> {
                     let var = self.prog.var(**v);
                     var.kind == VarKind::Local && var.func == Some(f)
                 })
-                .map(|(_, s)| {
+                .map(|(_, s)| s)
+                .chain(
+                    self.sizes
+                        .hoisted
+                        .iter()
+                        .filter(|v| self.prog.var(**v).func == Some(f)),
+                )
+                .map(|s| {
                     let size_t = self.prog.var(*s).ty.clone();
                     Stmt::new(
                         StmtKind::Decl {
