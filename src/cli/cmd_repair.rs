@@ -113,7 +113,9 @@ fn search_repairs(
     // `seqloc::mutation::primitives`) is the one-word repair: tried before any cover.
     let (first, proposals): (Vec<_>, Vec<_>) = proposals.into_iter().partition(|p| {
         matches!(&p.action, repair::actions::Action::Primitive { line, .. }
-            if sites.ranked.iter().take(3).any(|l| l == line))
+            | repair::actions::Action::Condition { line, .. }
+            if p.tier == repair::actions::primitives::PRIMITIVE_TIER
+                && sites.ranked.iter().take(3).any(|l| l == line))
     });
     let mut outcome = repair::search(&src, &path, first, want, &mut v);
     let (found, rest, made) = match causes {
@@ -135,7 +137,11 @@ fn search_repairs(
         }
         None => (repair::Outcome::default(), proposals, 0),
     };
+    // What the covers were chosen against is theirs to say (`absorb` adds up the work).
+    let (root_causes, uncovered) = (found.root_causes, found.uncovered.clone());
     outcome.absorb(found);
+    outcome.root_causes = root_causes;
+    outcome.uncovered = uncovered;
     if outcome.verified.len() < want.max(1) && !outcome.out_of_time {
         outcome.absorb(repair::search(&src, &path, rest, want, &mut v));
     }

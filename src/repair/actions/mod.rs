@@ -6,7 +6,7 @@ mod handshakes;
 pub(in crate::repair) mod joins;
 mod locks;
 mod moves;
-mod primitives;
+pub mod primitives;
 mod sync;
 mod values;
 
@@ -163,7 +163,8 @@ pub struct Proposal {
     /// after another, the bluntest repair (tried after every other).
     pub serializes: bool,
     /// Tried after the proposals of a lower tier: lock proposals not drawn from the
-    /// projection's flows (1), lock proposals for a deadlock (2), value changes (3).
+    /// projection's flows (1), lock proposals for a deadlock (2), value changes (3), a
+    /// synchronization call's word or a wait loop's test (4, `primitives`).
     pub tier: u8,
     /// The root causes it removes, by their index in the localization's list (see
     /// `repair::cover`; empty when none were found or it removes none).
@@ -197,7 +198,7 @@ const MAX_MOVE: usize = 3;
 
 /// Every repair worth re-checking for `sites`, cheapest first.
 pub fn propose(src: &Source, sites: &Sites) -> Vec<Proposal> {
-    let mut out = primitives(src);
+    let mut out = Vec::new();
     for (set, from_flow) in site_sets(sites) {
         for mut p in locks(src, &set) {
             p.tier = if sites.deadlock {
@@ -228,6 +229,7 @@ pub fn propose(src: &Source, sites: &Sites) -> Vec<Proposal> {
     };
     let mut last = thread_orders(src, sites);
     last.extend(conditions(src, sites));
+    let words = primitives(src);
     if src.text.contains("\r\n") {
         // New lines end as the file's do (a file edited on Windows stays CRLF).
         for e in out
@@ -239,7 +241,13 @@ pub fn propose(src: &Source, sites: &Sites) -> Vec<Proposal> {
         }
     }
     let mut out = distinct(out, MAX_PROPOSALS);
+    // Their own budget (`primitives::MAX`), and their edits before the value changes'
+    // same ones: the CLI takes those the ranking found fixing to the front, in the
+    // order the ranking tried them.
+    let n = words.len();
+    let words = distinct(words, n);
     out.extend(distinct(last, MAX_LAST_RESORTS));
+    out.extend(words);
     out
 }
 

@@ -3,8 +3,11 @@
 //! failure is not handled, a broadcast for a signal every waiter needs, a semaphore's or
 //! barrier's count off by one, a mutex type (`mutation::primitives` makes the words).
 //!
-//! One word of a call the program already makes is the smallest repair there is: tried
-//! before any new lock. Only a change that verifies is kept, like every proposal.
+//! One word of a call the program already makes is the smallest repair there is when it
+//! is the fault: one the ranking found fixing (`mutation::primitives`) is tried before
+//! any other. Otherwise it is a last resort: such a word can also make a program pass by
+//! serializing it (a semaphore of one) or by waiting less. Only a change that verifies
+//! is kept, like every proposal.
 
 use super::{Action, Proposal};
 use crate::repair::edit::Edit;
@@ -12,6 +15,10 @@ use crate::repair::source::Source;
 
 /// How many primitive changes are tried: each costs a re-check.
 const MAX: usize = 8;
+
+/// The tier of these proposals: after every other, value changes included, unless the
+/// ranking found the change fixing (the CLI then tries it first).
+pub const PRIMITIVE_TIER: u8 = 4;
 
 pub(super) fn primitives(src: &Source) -> Vec<Proposal> {
     // Every line: the mutants are of calls only, and there are few.
@@ -43,11 +50,21 @@ pub(super) fn primitives(src: &Source) -> Vec<Proposal> {
                 m.to,
                 m.from
             ),
-            action: Action::Primitive {
-                function,
-                line: m.line,
-                from: m.from.clone(),
-                to: m.to.clone(),
+            // A wait loop's test is a condition like any other: its change is one.
+            action: if part == crate::mutation::Part::WaitTest {
+                Action::Condition {
+                    function,
+                    line: m.line,
+                    from: m.from.clone(),
+                    to: m.to.clone(),
+                }
+            } else {
+                Action::Primitive {
+                    function,
+                    line: m.line,
+                    from: m.from.clone(),
+                    to: m.to.clone(),
+                }
             },
             edits: vec![Edit {
                 start: m.start,
@@ -57,7 +74,7 @@ pub(super) fn primitives(src: &Source) -> Vec<Proposal> {
             statements_locked: 0,
             serializes: false,
             kills: Vec::new(),
-            tier: 0,
+            tier: PRIMITIVE_TIER,
         });
     }
     out
