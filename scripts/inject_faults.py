@@ -7,7 +7,8 @@ one fault each, by operators of the concurrency mutation literature (ConMAn's "r
 synchronized block", "shift critical region", "exchange synchronized block parameters",
 "replace while with if around a wait", "modify synchronization primitive": a broadcast made
 a signal, a lock a trylock, a write lock a read lock) and the classic ones (relational operator,
-arithmetic operator, constant off by one). A deleted line is replaced by an empty one,
+arithmetic operator, constant off by one — in a function, or in a global's start value at
+file scope, `global_const`). A deleted line is replaced by an empty one,
 so the line numbers of the mutant are the original's. The ground truth of a mutant is the
 line it changed; for a removed lock or atomic section, the statements it protected (the
 fault is their unprotected access); for a shifted unlock, the unlock and the statement it
@@ -166,6 +167,19 @@ def mutants(src):
             if re.search(r"\b" + a + r"\s*\(", line):
                 found.append((op, i, re.sub(r"\b" + a + r"\b", b, src[i], count=1), [i + 1],
                               f"{a} -> {b}"))
+    # a global's start value off by one (`int pending = 2;` at file scope): the count a
+    # hand-made synchronization starts from, or any value the threads start from
+    for i, raw in enumerate(src):
+        if i in body:
+            continue
+        line = strip(raw)
+        m = re.match(r"^\s*(static\s+|volatile\s+)*(unsigned\s+|signed\s+)?(int|long|short|char|unsigned)\s+(\w+)\s*=\s*(\d+)\s*;\s*$", line)
+        if not m:
+            continue
+        v = int(m.group(5))
+        s, e = m.start(5), m.end(5)
+        for nv in ([v + 1, v - 1] if v > 0 else [v + 1]):
+            found.append(("global_const", i, raw[:s] + str(nv) + raw[e:], [i + 1], f"{m.group(4)} = {v} -> {nv}"))
     # a wrong lock: one lock/unlock pair on another mutex the program has
     mutexes = sorted({m.group(1) for i in body for m in [LOCK.match(strip(src[i]))] if m})
     if len(mutexes) > 1:

@@ -3,8 +3,9 @@
 //! Which statements are instrumented: every copy (thread instance, inlined call, unrolled
 //! iteration) of a statement of the program as written that stores an integer value —
 //! assignments, initialisations, the binding of an inlined call's arguments, a thread's
-//! return value, a lock acquisition's effect on the lock, a pointer to data — and every
-//! branch condition. Not instrumented: the framework's own bookkeeping (`__seq_*`,
+//! return value, a lock acquisition's effect on the lock, a pointer to data — every
+//! branch condition, and the start value of each global integer the program initializes
+//! where it declares it (changed at the start of `main`, before any thread runs). Not instrumented: the framework's own bookkeeping (`__seq_*`,
 //! `order[]`), aggregate values, `void *` and function pointers, and values computed by
 //! library calls. (The built-in checker replaces a pointer by NULL or the start of an
 //! existing object of the pointed-to type; an external checker picks any pointer.) The `diag` value of a copy is its original line
@@ -43,6 +44,9 @@ pub struct Site {
     /// The thread slot whose code holds it.
     pub slot: u32,
     pub kind: SiteKind,
+    /// The value reads as true or false (a condition, or a comparison's temporary):
+    /// changing 1 to 8 changes nothing.
+    pub truth: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,8 +161,10 @@ pub fn instrument(seq: &Sequentialized, target: Target, faults: u32) -> Instrume
         slot: 0,
         target,
     };
+    let initial = ins.initial_values();
     let nfuncs = ins.prog.funcs.len();
     let main = ins.prog.main();
+    let mut initial = Some(initial);
     for f in 0..nfuncs {
         let fid = FuncId(f as u32);
         let Some(mut body) = ins.prog.func_mut(fid).body.take() else {
@@ -167,7 +173,12 @@ pub fn instrument(seq: &Sequentialized, target: Target, faults: u32) -> Instrume
         ins.slot = 0;
         ins.stmt(&mut body);
         if Some(fid) == main {
-            close_main(ins.prog, &mut body, &diag_vars);
+            close_main(
+                ins.prog,
+                &mut body,
+                &diag_vars,
+                initial.take().unwrap_or_default(),
+            );
         }
         ins.prog.func_mut(fid).body = Some(body);
     }
@@ -193,8 +204,9 @@ fn framework_vars(seq: &Sequentialized) -> HashSet<VarId> {
     set
 }
 
-/// `diag = nondet` at the start of the framework's `main`, `assert(0)` before its end.
-fn close_main(prog: &Program, body: &mut Stmt, diag_vars: &[VarId]) {
+/// `diag = nondet` at the start of the framework's `main`, then the changeable initial
+/// values (`initial`), and `assert(0)` before its end.
+fn close_main(prog: &Program, body: &mut Stmt, diag_vars: &[VarId], initial: Vec<Stmt>) {
     let tt = prog.types.clone();
     let mut init = Vec::new();
     for v in diag_vars {
@@ -204,6 +216,7 @@ fn close_main(prog: &Program, body: &mut Stmt, diag_vars: &[VarId]) {
             StmtId::NONE,
         ));
     }
+    init.extend(initial);
     let done = b::expr_stmt(
         b::intrinsic(Intrinsic::Assert, vec![b::int(0)], Loc::SYNTH),
         Loc::SYNTH,
@@ -248,6 +261,50 @@ struct Instrumenter<'a> {
 }
 
 impl Instrumenter<'_> {
+    /// `g = diag == k ? nondet : g` for each global integer the program initializes where
+    /// it declares it (`int pending = 3;`), its key the declaration's line: a wrong start
+    /// value is a fault like a wrong store, and no statement of a thread holds it. Run
+    /// before any thread starts, so every copy of the program sees the changed value.
+    /// Not changed: `const` objects (the printed C could not assign them), thread-local
+    /// ones (each thread has its own start value), aggregates, pointers, and what the
+    /// framework or a system header declares.
+    fn initial_values(&mut self) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for i in 0..self.prog.vars.len() {
+            let v = VarId(i as u32);
+            let var = self.prog.var(v);
+            let tt = &self.prog.types;
+            let user = !var.loc.is_synth() && !self.prog.sources.is_system(var.loc);
+            if var.kind != VarKind::Global
+                || !matches!(var.init, Some(Init::Expr(_)))
+                || !user
+                || var.thread_local
+                || var.is_extern
+                || self.framework.contains(&v)
+                || crate::ir::internal::is_internal_name(&var.name)
+                || !var.ty.is_integer(tt)
+                || var.ty.quals(tt).konst
+            {
+                continue;
+            }
+            let (loc, lhs) = (var.loc, var.shown_name().to_string());
+            let current = b::var(self.prog, v);
+            let changed = self.site(
+                current,
+                loc,
+                StmtId::NONE,
+                SiteKind::Store { lhs, temp: false },
+            );
+            let tt = self.prog.types.clone();
+            out.push(b::expr_stmt(
+                b::assign(b::var(self.prog, v), changed, &tt),
+                loc,
+                StmtId::NONE,
+            ));
+        }
+        out
+    }
+
     fn stmt(&mut self, s: &mut Stmt) {
         let user = self.is_user(s);
         match &mut s.kind {
@@ -348,6 +405,7 @@ impl Instrumenter<'_> {
     fn site(&mut self, e: Expr, loc: Loc, sid: StmtId, kind: SiteKind) -> Expr {
         let key = self.key(loc);
         let id = self.sites.len() as u32;
+        let truth = kind == SiteKind::Condition || e.is_truth_valued();
         self.sites.push(Site {
             id,
             key,
@@ -355,6 +413,7 @@ impl Instrumenter<'_> {
             loc,
             slot: self.slot,
             kind,
+            truth,
         });
         let mut sel: Option<Expr> = None;
         for v in &self.diag_vars {

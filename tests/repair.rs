@@ -256,7 +256,18 @@ fn a_repair_never_brings_a_deadlock() {
             "the region holds the lock across log_event(): {r}"
         );
     }
-    let (_, j) = repair_json(&format!("{DIR}/opposite_regions.c"));
+    // Several repairs asked: the search goes past the first that verifies, through the
+    // one that locks `b` inside `a`'s order (which of two equally cheap locks is tried
+    // first is the cover's tie to break).
+    let o = run(&[
+        "repair",
+        &format!("{DIR}/opposite_regions.c"),
+        "--format",
+        "json",
+        "--repairs",
+        "3",
+    ]);
+    let j = json(&o);
     assert!(!j["repairs"].as_array().is_none_or(|a| a.is_empty()), "{j}");
     let dropped = j["dropped"].as_array().cloned().unwrap_or_default();
     assert!(
@@ -559,4 +570,24 @@ fn primitive_repairs_change_one_word_of_the_faulty_call() {
         let o = run(&["check", &p, "--property", "all", "--max-rounds", "4"]);
         assert_eq!(o.status.code(), Some(0), "{t}: {}", stdout(&o));
     }
+}
+
+/// A global's wrong start value is repaired where it is declared, in one word, and the
+/// patched program passes in every execution.
+#[test]
+fn a_wrong_start_value_is_repaired_at_its_declaration() {
+    let rel = "tests/programs/why/start_value_wrong.c";
+    let o = run(&["repair", rel, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    let r = &j["repairs"][0];
+    assert_eq!(r["kind"], "primitive", "{r}");
+    let patch = r["patch"].as_str().unwrap_or_default();
+    assert!(patch.contains("-int jobs_left = 3;"), "{patch}");
+    assert!(patch.contains("+int jobs_left = 2;"), "{patch}");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let patched = apply(rel, patch, dir.path());
+    let p = patched.display().to_string();
+    let o = run(&["check", &p, "--property", "all"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 }

@@ -316,3 +316,100 @@ fn a_preemption_the_trace_does_not_show_names_no_line() {
         "the thread's return is no candidate: {cands:?}"
     );
 }
+
+/// A thread handed the address of its creator's loop counter: the creation is named
+/// first, as the cause, because giving each thread its own copy removes the failure from
+/// every execution — the loop header and the thread's read only carry it.
+#[test]
+fn a_thread_given_its_creators_loop_counter_names_the_creation() {
+    let r = localize_json("tests/programs/why/loop_counter_address.c");
+    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
+    let first = cands.first().expect("a candidate");
+    assert_eq!(first["line"], 27, "{cands:#?}");
+    assert_eq!(first["cause"], true, "{first:#}");
+    assert!(
+        first["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("a copy of its own for each thread, not `&i`")),
+        "{first:#}"
+    );
+    // The read through the argument is not told apart from the main thread's own reads
+    // of `i`: the passing run differs in no flow seqloc follows, and says so rather than
+    // "differs in 0 of N".
+    let o = run(&["localize", "tests/programs/why/loop_counter_address.c"]);
+    let text = stdout(&o);
+    assert!(!text.contains("differs in 0 of"), "{text}");
+    assert!(
+        !text.contains("keeps the most of the failing run's orderings (5 of 5)")
+            || text.contains("keeps every ordering seqloc follows"),
+        "{text}"
+    );
+}
+
+/// A wrong start value at a global's declaration is a candidate, and a one-token change
+/// of it that makes every execution pass moves it before the lines that only carry it.
+#[test]
+fn a_globals_wrong_start_value_is_a_candidate() {
+    let r = localize_json("tests/programs/why/start_value_wrong.c");
+    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
+    let decl = cands
+        .iter()
+        .find(|c| c["line"] == 13)
+        .unwrap_or_else(|| panic!("line 13 is no candidate: {cands:#?}"));
+    assert!(decl["rank"].as_u64().is_some_and(|r| r <= 2), "{cands:#?}");
+    assert!(
+        decl["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("`jobs_left` started at") && h.contains("`2` for `3`")),
+        "{decl:#}"
+    );
+    // The thread's decrement only carries the wrong count.
+    let decrement = cands.iter().position(|c| c["line"] == 20);
+    let at = cands.iter().position(|c| c["line"] == 13);
+    assert!(at < decrement || decrement.is_none(), "{cands:#?}");
+}
+
+/// A wake-up sent before the flag it announces is set: the deadlock's cause is where the
+/// signal stands, and moving it down is what the explorer proves.
+#[test]
+fn a_signal_before_the_change_it_announces_names_the_signal() {
+    let o = run(&[
+        "localize",
+        "tests/programs/why/wake_before_flag.c",
+        "--property",
+        "all",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let r = json(&o);
+    assert_eq!(r["verdict"], "deadlock");
+    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
+    let first = cands.first().expect("a candidate");
+    assert_eq!(
+        (first["line"].clone(), first["cause"].clone()),
+        (23.into(), true.into()),
+        "{cands:#?}"
+    );
+    assert!(
+        first["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("`pthread_cond_signal(&table_ready);` moved after line")),
+        "{first:#}"
+    );
+}
+
+/// Two threads handed the same slot: the creation that repeats the argument comes first.
+#[test]
+fn a_thread_handed_anothers_argument_names_the_repeating_creation() {
+    let r = localize_json("tests/programs/why/one_slot_twice.c");
+    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
+    let first = cands.first().expect("a candidate");
+    assert_eq!(first["line"], 31, "{cands:#?}");
+    assert!(
+        first["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("handed the wrong argument: `1` for `0`")),
+        "{first:#}"
+    );
+}

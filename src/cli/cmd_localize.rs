@@ -749,6 +749,10 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
             &cex,
             &mut localized.candidates,
             v.kind != ViolationKind::Deadlock,
+            localized
+                .causes
+                .as_ref()
+                .is_some_and(|c| c.order_independent),
             t1.elapsed(),
             cfg.deadline,
         );

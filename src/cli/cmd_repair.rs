@@ -371,10 +371,17 @@ fn sites(l: &Localized, input: &Path) -> Sites {
             }
         }
     }
+    let fixed = l
+        .candidates
+        .iter()
+        .filter(|c| c.fixed_by.is_some() && names_input(&c.file, input))
+        .map(|c| c.line)
+        .collect();
     Sites {
         ranked,
         flows,
         orders,
+        fixed,
         deadlock: l.cex.violation.kind == seqloc::cex::ViolationKind::Deadlock,
     }
 }

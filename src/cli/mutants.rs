@@ -113,7 +113,8 @@ fn ran_lines(cex: &Counterexample, file: &str) -> Vec<(u32, u32)> {
 /// Reorders `cands` by the mutants of the primitives the failing run `cex` called and
 /// of the value candidates' lines (see `seqloc::mutation`), within the time the
 /// localization took (at least `MIN_TIME`) and before `deadline`. The value mutants are
-/// not tried on a deadlock (`values`).
+/// not tried on a deadlock (`values`); `order_independent`: every run with the failing
+/// inputs fails, whatever the order (the root causes' finding).
 #[allow(clippy::too_many_arguments)]
 pub fn rank(
     ctx: &Ctx,
@@ -122,6 +123,7 @@ pub fn rank(
     cex: &Counterexample,
     cands: &mut Vec<Candidate>,
     values: bool,
+    order_independent: bool,
     localization: Duration,
     deadline: Option<Instant>,
 ) {
@@ -164,7 +166,7 @@ pub fn rank(
         .iter()
         .find(|s| same_file(&s.file, &file))
         .map_or_else(|| file.clone(), |s| s.file.clone());
-    mutation::apply_primitive_fixes(cands, &prim, &named, &thread, &source);
+    mutation::apply_primitive_fixes(cands, &prim, &named, &thread, &source, order_independent);
     if prim.checked > 0 {
         verbose(
             ctx,

@@ -454,6 +454,25 @@ impl Expr {
         }
     }
 
+    /// A comparison or logical expression: its value reads as true/false.
+    pub fn is_truth_valued(&self) -> bool {
+        match &self.peel().kind {
+            ExprKind::Binary(op, ..) => matches!(
+                op,
+                BinOp::Eq
+                    | BinOp::Ne
+                    | BinOp::Lt
+                    | BinOp::Le
+                    | BinOp::Gt
+                    | BinOp::Ge
+                    | BinOp::LogAnd
+                    | BinOp::LogOr
+            ),
+            ExprKind::Unary(UnOp::LogNot, _) => true,
+            _ => false,
+        }
+    }
+
     pub fn is_lvalue(&self) -> bool {
         matches!(
             self.kind,

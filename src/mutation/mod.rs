@@ -44,8 +44,10 @@
 //! a thread's index off by one so two threads share no slot), and neither the outcomes of
 //! the input's own passing runs nor those of the fix tell them apart (39th session).
 
+pub mod arguments;
 pub mod operators;
 pub mod primitives;
+pub mod signals;
 
 use std::collections::BTreeMap;
 
@@ -231,6 +233,11 @@ pub fn apply(cands: &mut Vec<Candidate>, file: &str, ev: &Evidence) {
 
 /// Primitive mutants tried in all: each is a whole program checked.
 const PRIMITIVE_MUTANTS: usize = 12;
+/// How many mutants of the arguments handed to new threads are tried, after those, and
+/// how many moves of wake-ups.
+const ARGUMENT_MUTANTS: usize = 6;
+/// How many mutants of globals' start values are tried, after those.
+const START_VALUE_MUTANTS: usize = 8;
 
 /// A primitive mutant that removed the failure from every execution (`primitives`), and
 /// the threads of the failing run that executed its line.
@@ -266,10 +273,23 @@ pub fn primitive_evidence(
             lines.push(*l);
         }
     }
+    let in_run_order = |ms: &mut Vec<SyncMutant>, most: usize| {
+        ms.sort_by_key(|m| lines.iter().position(|l| *l == m.mutant.line));
+        ms.truncate(most);
+    };
     let mut mutants = primitive_mutants(text, &lines);
-    // In the order the run first reached them.
-    mutants.sort_by_key(|m| lines.iter().position(|l| *l == m.mutant.line));
-    for SyncMutant { mutant: m, part } in mutants.into_iter().take(PRIMITIVE_MUTANTS) {
+    in_run_order(&mut mutants, PRIMITIVE_MUTANTS);
+    // The arguments and start values after the calls, each with a share of its own: a
+    // program that creates many threads or declares many globals does not crowd out
+    // the calls' mutants.
+    let mut arguments = arguments::argument_mutants(text, &lines);
+    in_run_order(&mut arguments, ARGUMENT_MUTANTS);
+    mutants.extend(arguments);
+    let mut moves = signals::signal_moves(text, &lines);
+    in_run_order(&mut moves, ARGUMENT_MUTANTS);
+    mutants.extend(moves);
+    mutants.extend(start_values(text, &lines));
+    for SyncMutant { mutant: m, part } in mutants {
         if ev.fixes.iter().any(|f| f.mutant.line == m.line) {
             continue;
         }
@@ -301,6 +321,98 @@ pub fn primitive_evidence(
     ev
 }
 
+/// The mutants of the start values of the globals the run's lines name (a declaration
+/// is no step of the run): a count that gates the threads (`int tokens = 2;` for a
+/// one-at-a-time gate, `int remaining = 1;` for two workers) is wrong because of the
+/// schedules it allows, like a semaphore's, and no value change along the failing
+/// schedule names it — made right, the schedule cannot be followed.
+pub fn start_values(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
+    let ran: Vec<&str> = text
+        .lines()
+        .enumerate()
+        .filter(|(i, _)| lines.contains(&(*i as u32 + 1)))
+        .map(|(_, l)| l)
+        .collect();
+    let named = |name: &str| {
+        ran.iter().any(|l| {
+            l.match_indices(name).any(|(at, _)| {
+                let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+                let before = l[..at].chars().next_back().is_none_or(|c| !word(c));
+                let after = l[at + name.len()..].chars().next().is_none_or(|c| !word(c));
+                before && after
+            })
+        })
+    };
+    let mut out = Vec::new();
+    for (line, names) in operators::start_value_lines(text) {
+        if !names.iter().any(|n| named(n)) {
+            continue;
+        }
+        // Starting in a state the program only moves to (`int done = 1;` where a thread
+        // writes `done = 1` and nothing writes 0) skips the work that sets it: a fix by
+        // doing less. A flag the program sets both ways (`full = 1` by a producer,
+        // `full = 0` by a consumer) may start at either, zero included.
+        let later = assigned_literals(text, &names, line);
+        let only_taken = updated(text, &names, false) && !updated(text, &names, true);
+        out.extend(
+            mutants_at(text, line)
+                .into_iter()
+                .filter(|m| !later.contains(&m.to) || later.contains(&m.from))
+                // A stock the threads only take from, started empty (`int stock = 0;`
+                // for `1`: nobody buys), fixes by leaving the work undone; a count they
+                // add to (`hits`) starts at zero naturally.
+                .filter(|m| m.to != "0" || later.iter().any(|v| v == "0") || !only_taken)
+                .map(|mutant| SyncMutant {
+                    mutant,
+                    part: Part::StartValue,
+                }),
+        );
+        if out.len() >= START_VALUE_MUTANTS {
+            break;
+        }
+    }
+    out.truncate(START_VALUE_MUTANTS);
+    out
+}
+
+/// Whether the text adds to (`up`) or takes from one of `names`: `x++`, `++x`, `x += ..`,
+/// `x = x + ..` (or `--`, `-=`, `x = x - ..`).
+fn updated(text: &str, names: &[String], up: bool) -> bool {
+    let compound = if up { r"\+" } else { "-" };
+    names.iter().any(|name| {
+        let n = regex::escape(name);
+        let pattern = format!(
+            r"(?:^|[^\w.>]){n}\s*(?:{compound}{compound}|{compound}=)|{compound}{compound}\s*{n}\b|(?:^|[^\w.>]){n}\s*=\s*{n}\s*{compound}"
+        );
+        regex::Regex::new(&pattern).is_ok_and(|re| re.is_match(text))
+    })
+}
+
+/// The integer literals the text assigns to one of `names` (`done = 1;`) outside line
+/// `skip`, as written.
+fn assigned_literals(text: &str, names: &[String], skip: u32) -> Vec<String> {
+    let mut out = Vec::new();
+    for name in names {
+        let Ok(re) = regex::Regex::new(&format!(
+            r"(?:^|[^\w.>])\s*{}\s*=\s*(-?\d+)\s*[;,)]",
+            regex::escape(name)
+        )) else {
+            continue;
+        };
+        for (i, l) in text.lines().enumerate() {
+            if i as u32 + 1 == skip {
+                continue;
+            }
+            for c in re.captures_iter(l) {
+                if let Some(v) = c.get(1) {
+                    out.push(v.as_str().to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Puts the lines a primitive mutant fixed first, as causes: the candidate the line
 /// already had, or a new one on `file` (the input, as the other candidates name it).
 /// `thread` names a thread of the run, `source` gives a line's text.
@@ -310,6 +422,7 @@ pub fn apply_primitive_fixes(
     file: &str,
     thread: &dyn Fn(u32) -> ThreadRef,
     source: &dyn Fn(u32) -> Option<String>,
+    order_independent: bool,
 ) {
     if ev.fixes.is_empty() {
         return;
@@ -318,7 +431,15 @@ pub fn apply_primitive_fixes(
     // the others in the run's. A fix can be degenerate (a producer's wait test changed to
     // fit a consumer's wrong one leaves no deadlock, and no assertion to catch the
     // counts); the line the analyses found is the likelier fault.
-    let mut front: Vec<(usize, Candidate)> = Vec::new();
+    let mut front: Vec<((usize, u32), Candidate)> = Vec::new();
+    // A start value that fixes comes after the causes the analyses found: a count that
+    // gates a wait "fixed" to start above zero lets the waiter go on at once (a consumer
+    // takes an item nobody made), and where the threads' order is the fault the
+    // analyses named it (measured: three of the 64 buggy benchmarks lost their first
+    // line to such a start value when it came first). Unless every run with these
+    // inputs fails whatever the order (`order_independent`): then no order is the
+    // fault, and the analyses' "causes" are only where this run diverged.
+    let mut after_causes: Vec<((usize, u32), Candidate)> = Vec::new();
     for f in &ev.fixes {
         let m = &f.mutant;
         let on_line = |c: &Candidate| c.line == m.line && same_file(&c.file, file);
@@ -326,7 +447,9 @@ pub fn apply_primitive_fixes(
         let mut c = match cands.iter().position(on_line) {
             Some(i) => cands.remove(i),
             None => {
-                let kind = if f.part.is_locking() || m.from.contains("lock") {
+                let kind = if f.part == Part::StartValue {
+                    CandidateKind::Value
+                } else if f.part.is_locking() || m.from.contains("lock") {
                     CandidateKind::Locking
                 } else {
                     CandidateKind::Ordering
@@ -342,7 +465,18 @@ pub fn apply_primitive_fixes(
                 }
             }
         };
-        let change = format!("`{}` for `{}` at column {}", m.to, m.from, m.column);
+        let change = match f.part {
+            // The mutant rewrites the whole statement; what changes for the reader is the
+            // argument.
+            Part::ArgumentCopy => format!(
+                "a copy of its own for each thread, not `{}` (column {})",
+                m.from, m.column
+            ),
+            Part::SignalOrder => {
+                format!("`{}` moved after line {}", m.from, signals::moved_after(m))
+            }
+            _ => format!("`{}` for `{}` at column {}", m.to, m.from, m.column),
+        };
         let hint = format!(
             "{}: {change} removes the failure and every deadlock from every execution",
             f.part.words()
@@ -355,11 +489,28 @@ pub fn apply_primitive_fixes(
         c.fixed_by = Some(change);
         c.cause = true;
         c.plain_value = false;
-        front.push((had.unwrap_or(usize::MAX), c));
+        // Two creations handed the same argument are both "fixed" by changing either;
+        // the later one repeats what an earlier thread was already given.
+        let repeat = if f.part == Part::Argument {
+            u32::MAX - m.line
+        } else {
+            0
+        };
+        let key = (had.unwrap_or(usize::MAX), repeat);
+        if f.part == Part::StartValue && !order_independent {
+            after_causes.push((key, c));
+        } else {
+            front.push((key, c));
+        }
     }
-    front.sort_by_key(|(had, _)| *had);
+    front.sort_by_key(|(key, _)| *key);
+    after_causes.sort_by_key(|(key, _)| *key);
     let mut out: Vec<Candidate> = front.into_iter().map(|(_, c)| c).collect();
+    let causes = cands.iter().take_while(|c| c.cause).count();
+    let rest = cands.split_off(causes);
     out.append(cands);
+    out.extend(after_causes.into_iter().map(|(_, c)| c));
+    out.extend(rest);
     *cands = out;
     renumber(cands);
 }
@@ -555,7 +706,7 @@ mod tests {
             id,
             function: "f".into(),
         };
-        apply_primitive_fixes(&mut cands, &ev, "p.c", &thread, &|_| None);
+        apply_primitive_fixes(&mut cands, &ev, "p.c", &thread, &|_| None, false);
         let order: Vec<u32> = cands.iter().map(|c| c.line).collect();
         assert_eq!(order, [5, 6, 7]);
         let first = &cands[0];
@@ -572,7 +723,7 @@ mod tests {
 
         let mut had = vec![cand(6, 1), cand(5, 2)];
         // (Its old rank orders it among several fixes.)
-        apply_primitive_fixes(&mut had, &ev, "p.c", &thread, &|_| None);
+        apply_primitive_fixes(&mut had, &ev, "p.c", &thread, &|_| None, false);
         assert_eq!(had.iter().map(|c| c.line).collect::<Vec<_>>(), [5, 6]);
         assert_eq!(had.len(), 2, "no second candidate on the line");
     }
@@ -602,7 +753,7 @@ mod tests {
             id,
             function: "f".into(),
         };
-        apply_primitive_fixes(&mut cands, &ev, "p.c", &thread, &|_| None);
+        apply_primitive_fixes(&mut cands, &ev, "p.c", &thread, &|_| None, false);
         assert_eq!(cands.iter().map(|c| c.line).collect::<Vec<_>>(), [9, 4, 7]);
     }
 
@@ -615,6 +766,86 @@ mod tests {
         };
         let ev = primitive_evidence(LOCKED, &[(1, 6)], &mut o);
         assert_eq!((o.asked, ev.checked), (0, 0));
+    }
+
+    #[test]
+    fn start_values_of_the_globals_the_run_named_are_mutated_but_not_into_a_later_state() {
+        const GATE: &str = "int tokens = 2;\nint done = 0, unused = 4;\nvoid *t(void *a) {\n  tokens--;\n  done = 1;\n  return a;\n}\n";
+        let texts = |ms: Vec<SyncMutant>| -> Vec<String> {
+            ms.iter()
+                .map(|m| format!("{}:{}->{}", m.mutant.line, m.mutant.from, m.mutant.to))
+                .collect()
+        };
+        assert_eq!(
+            texts(start_values(GATE, &[4, 5])),
+            ["1:2->1", "1:2->3", "2:4->3", "2:4->5"],
+            "`done = 1` is a state the thread sets itself; `unused` shares the line"
+        );
+        assert!(
+            start_values(GATE, &[6]).is_empty(),
+            "no ran line names them"
+        );
+        const STOCK: &str =
+            "int stock = 1;\nvoid *b(void *a) {\n  stock = stock - 1;\n  return a;\n}\n";
+        assert_eq!(
+            texts(start_values(STOCK, &[3])),
+            ["1:1->2"],
+            "a stock the threads only take from is not started empty"
+        );
+        const HITS: &str = "int hits = 1;\nvoid *h(void *a) {\n  hits++;\n  return a;\n}\n";
+        assert_eq!(
+            texts(start_values(HITS, &[3])),
+            ["1:1->0", "1:1->2"],
+            "a count the threads add to may start at zero"
+        );
+        const FLAG: &str =
+            "int full = 1;\nvoid *p(void *a) {\n  full = 1;\n  full = 0;\n  return a;\n}\n";
+        assert_eq!(
+            texts(start_values(FLAG, &[3])),
+            ["1:1->0", "1:1->2"],
+            "a flag set both ways may start at either"
+        );
+        let mut o = Knows {
+            needle: "tokens = 1;",
+            asked: 0,
+        };
+        let ev = primitive_evidence(GATE, &[(1, 4)], &mut o);
+        let fixed: Vec<(u32, Part)> = ev.fixes.iter().map(|f| (f.mutant.line, f.part)).collect();
+        assert_eq!(fixed, [(1, Part::StartValue)]);
+        let mut cands = vec![cand(4, 1)];
+        let thread = |id| ThreadRef {
+            id,
+            function: "t".into(),
+        };
+        apply_primitive_fixes(&mut cands, &ev, "p.c", &thread, &|_| None, false);
+        assert_eq!((cands[0].line, cands[0].kind), (1, CandidateKind::Value));
+        assert!(
+            cands[0]
+                .hint
+                .starts_with("the start value here is wrong: `1` for `2`")
+        );
+        // After the causes the analyses found, before the rest.
+        let mut cands = vec![
+            Candidate {
+                cause: true,
+                ..cand(5, 1)
+            },
+            cand(4, 2),
+        ];
+        apply_primitive_fixes(&mut cands, &ev, "p.c", &thread, &|_| None, false);
+        let lines: Vec<u32> = cands.iter().map(|c| c.line).collect();
+        assert_eq!(lines, [5, 1, 4]);
+        // Every run fails whatever the order: the start value comes first.
+        let mut cands = vec![
+            Candidate {
+                cause: true,
+                ..cand(5, 1)
+            },
+            cand(4, 2),
+        ];
+        apply_primitive_fixes(&mut cands, &ev, "p.c", &thread, &|_| None, true);
+        let lines: Vec<u32> = cands.iter().map(|c| c.line).collect();
+        assert_eq!(lines, [1, 5, 4]);
     }
 
     #[test]

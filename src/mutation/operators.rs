@@ -1,6 +1,8 @@
 //! The mutants of one source line: the classic one-token operators of mutation testing
-//! (relational operator replacement with the nearest one, arithmetic `+`/`-` and `*`/`/`,
-//! compound assignments and increments turned around, an integer constant off by one).
+//! (relational operator replacement with the nearest one, arithmetic `+`/`-`, `*`/`/` and
+//! `+`/`*`, compound assignments and increments turned around, an integer constant off by
+//! one),
+//! inside function bodies and in the start values of file-scope declarations.
 //!
 //! What is never mutated is what the program's correctness is judged by or what only
 //! the environment decides: a statement that states the property (an assertion, an error
@@ -49,9 +51,11 @@ pub fn nearest_relop(op: &str) -> &'static [&'static str] {
 fn replacements(op: &str) -> &'static [&'static str] {
     match op {
         "<" | "<=" | ">" | ">=" | "==" | "!=" => nearest_relop(op),
-        "+" => &["-"],
+        // `*` for `+` and back: a sum written for a square (`v + v` for `v * v`) is the
+        // classic arithmetic-operator slip beside the sign.
+        "+" => &["-", "*"],
         "-" => &["+"],
-        "*" => &["/"],
+        "*" => &["/", "+"],
         "/" => &["*"],
         "+=" => &["-="],
         "-=" => &["+="],
@@ -97,14 +101,61 @@ pub fn mutants_at(text: &str, line: u32) -> Vec<Mutant> {
     let mut cursor = tree.root_node().walk();
     let items: Vec<Node> = tree.root_node().named_children(&mut cursor).collect();
     for item in items {
-        if item.kind() != "function_definition"
-            || item.start_position().row > row
-            || item.end_position().row < row
-        {
+        if item.start_position().row > row || item.end_position().row < row {
             continue;
         }
-        if let Some(body) = item.child_by_field_name("body") {
-            walk(text, body, row, &mut out);
+        match item.kind() {
+            "function_definition" => {
+                if let Some(body) = item.child_by_field_name("body") {
+                    walk(text, body, row, &mut out);
+                }
+            }
+            // A global's start value (`int pending = 3;`): the initializers only, never
+            // the declarator (an array's size is the object itself).
+            "declaration" => {
+                let mut cursor = item.walk();
+                let inits: Vec<Node> = item
+                    .children_by_field_name("declarator", &mut cursor)
+                    .filter(|d| d.kind() == "init_declarator")
+                    .filter_map(|d| d.child_by_field_name("value"))
+                    .collect();
+                for value in inits {
+                    walk(text, value, row, &mut out);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The lines (from 1) of file-scope declarations that give a start value, with the
+/// names they declare there: `int pending = 3, seen;` → (line, ["pending"]).
+pub fn start_value_lines(text: &str) -> Vec<(u32, Vec<String>)> {
+    let Ok(tree) = crate::frontend::syntax_check::parse_c(text) else {
+        return vec![];
+    };
+    let mut out: Vec<(u32, Vec<String>)> = Vec::new();
+    let mut cursor = tree.root_node().walk();
+    let items: Vec<Node> = tree.root_node().named_children(&mut cursor).collect();
+    for item in items.into_iter().filter(|i| i.kind() == "declaration") {
+        let mut cursor = item.walk();
+        for d in item.children_by_field_name("declarator", &mut cursor) {
+            let (Some(id), Some(value)) = (
+                d.child_by_field_name("declarator"),
+                d.child_by_field_name("value"),
+            ) else {
+                continue;
+            };
+            if d.kind() != "init_declarator" || id.kind() != "identifier" {
+                continue;
+            }
+            let line = value.start_position().row as u32 + 1;
+            let name = text_of(text, id).to_string();
+            match out.iter_mut().find(|(l, _)| *l == line) {
+                Some((_, names)) => names.push(name),
+                None => out.push((line, vec![name])),
+            }
         }
     }
     out
@@ -311,7 +362,7 @@ int main(void) {
 
     #[test]
     fn never_the_property_a_thread_count_an_input_or_an_object_size() {
-        assert!(texts(3).is_empty(), "outside any function");
+        assert!(texts(3).is_empty(), "a global without a start value");
         assert!(texts(13).is_empty(), "an array size");
         assert!(texts(15).is_empty(), "a loop that creates threads");
         assert!(texts(16).is_empty(), "pthread_create's arguments");
@@ -325,17 +376,36 @@ int main(void) {
     }
 
     #[test]
+    fn a_global_start_value_is_mutated_not_its_size() {
+        let g = "#define N 2\nint pending = 3, seen;\nint a[4] = {1, 2};\nint *p = 0;\nint main(void) {\n  return 0;\n}\n";
+        let at = |line| -> Vec<String> {
+            mutants_at(g, line)
+                .iter()
+                .map(|m| format!("{}->{}", m.from, m.to))
+                .collect()
+        };
+        assert!(at(1).is_empty(), "a macro");
+        assert_eq!(at(2), ["3->2", "3->4"]);
+        assert_eq!(
+            at(3),
+            ["1->0", "1->2", "2->1", "2->3"],
+            "the items, not the size"
+        );
+        assert_eq!(at(4), ["0->1"]);
+    }
+
+    #[test]
     fn the_bodies_of_checking_branches_and_creation_loops_are_mutated() {
         assert_eq!(
             texts(20),
             [">->>=", "0->1"],
             "the branch does more than check"
         );
-        assert_eq!(texts(21), ["+->-", "1->0", "1->2"]);
+        assert_eq!(texts(21), ["+->-", "+->*", "1->0", "1->2"]);
         assert!(texts(22).is_empty(), "the assertion inside it");
         assert_eq!(
             texts(25),
-            ["+->-", "1->0", "1->2"],
+            ["+->-", "+->*", "1->0", "1->2"],
             "a creation loop's body"
         );
         let neg = "int x;\nint main(void) {\n  x = -50;\n  return 0;\n}\n";

@@ -39,6 +39,16 @@ pub enum Part {
     MutexType,
     /// The test of a loop around a condition wait.
     WaitTest,
+    /// The address handed to a new thread, of a variable its creator changes
+    /// (`mutation::arguments`).
+    ArgumentCopy,
+    /// An integer in the argument handed to a new thread (`&jobs[0]` for the second).
+    Argument,
+    /// A wake-up sent before the change it announces (`mutation::signals`).
+    SignalOrder,
+    /// A global's start value (`int tokens = 2;`): the count of a hand-made
+    /// synchronization, or any value the threads start from.
+    StartValue,
 }
 
 impl Part {
@@ -49,6 +59,12 @@ impl Part {
             Part::Count => "the synchronization here is made for the wrong count",
             Part::MutexType => "the mutex is made of the wrong type",
             Part::WaitTest => "this wait loop's test decides wrongly whether the thread waits",
+            Part::ArgumentCopy => {
+                "the thread created here is given the address of a variable its creator goes on changing"
+            }
+            Part::StartValue => "the start value here is wrong",
+            Part::Argument => "the thread created here is handed the wrong argument",
+            Part::SignalOrder => "this wake-up is sent before the change it announces",
         }
     }
 

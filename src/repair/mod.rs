@@ -268,6 +268,7 @@ mod tests {
             flows: vec![(4, vec![5])],
             orders: vec![],
             deadlock: false,
+            fixed: vec![],
         };
         let props = actions::propose(&src, &sites);
         assert!(props.len() >= 2, "{props:?}");

@@ -3,7 +3,7 @@
 //! repair hint in source terms ("had the read of `x` returned 2 (it returned 1), the
 //! assertion at line 25 would hold") — never solver terms.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 mod calls;
 mod interleaving;
@@ -332,7 +332,8 @@ impl<'a> Explainer<'a> {
                 .filter(|s| s.line == lk.line && same_file(&s.file, &lk.file))
                 .map(|s| s.thread)
                 .collect();
-            if ids.is_empty() {
+            // A start value is no thread's step.
+            if ids.is_empty() && !sites.iter().all(|s| s.sid.is_none()) {
                 ids = changed.iter().map(|(_, s)| s.slot).collect();
             }
             ids.into_iter().map(|id| self.thread_ref(id)).collect()
@@ -522,6 +523,15 @@ impl<'a> Explainer<'a> {
                 .map(|s| s.slot)
                 .collect()
         };
+        // A line run several times (a loop, a helper called twice) may need each of its
+        // runs changed: the first is shown, and how many more there are, so the hint is
+        // not read as "this one change suffices".
+        let mut runs: BTreeMap<(u32, u32), usize> = BTreeMap::new();
+        for c in &f.changes {
+            if let Some(site) = self.ins.sites.get(c.site as usize) {
+                *runs.entry((site.key, site.slot)).or_insert(0) += 1;
+            }
+        }
         for c in &f.changes {
             let Some(site) = self.ins.sites.get(c.site as usize) else {
                 continue;
@@ -541,6 +551,14 @@ impl<'a> Explainer<'a> {
             if threads_of_key(site.key).len() > 1 {
                 let t = self.thread_ref(site.slot);
                 p.push_str(&format!(" in T{} {}", t.id, t.function));
+            }
+            match runs.get(&(site.key, site.slot)).copied().unwrap_or(1) {
+                0 | 1 => {}
+                2 => p.push_str(", and one later run of the line changed too"),
+                n => p.push_str(&format!(
+                    ", and {} later runs of the line changed too",
+                    n - 1
+                )),
             }
             parts.push(p);
         }
@@ -581,7 +599,7 @@ impl<'a> Explainer<'a> {
             .get(c.site as usize)
             .and_then(|s| self.stmts.get(&s.sid))
             .and_then(|s| self.stored(s))
-            .is_some_and(|(_, r)| is_truth_valued(&r));
+            .is_some_and(|(_, r)| r.is_truth_valued());
         if c.boolean || truth_valued {
             if v != 0 {
                 "true".into()
@@ -690,6 +708,11 @@ impl<'a> Explainer<'a> {
             // Two pointers that read the same (two heap objects from one line).
             SiteKind::Store { temp: false, .. } if chosen == original => format!(
                 "had {} been set to another object than {original}",
+                self.describe_site(site)
+            ),
+            // A global's start value (`instrument`'s initial values have no statement).
+            SiteKind::Store { temp: false, .. } if site.sid.is_none() => format!(
+                "had {} started at {chosen} (it starts at {original})",
                 self.describe_site(site)
             ),
             SiteKind::Store { temp: false, .. } => format!(
@@ -963,25 +986,6 @@ impl<'a> Explainer<'a> {
                 }
             }
         }
-    }
-}
-
-/// A comparison or logical expression: its value reads as true/false.
-fn is_truth_valued(e: &Expr) -> bool {
-    match &e.peel().kind {
-        ExprKind::Binary(op, ..) => matches!(
-            op,
-            BinOp::Eq
-                | BinOp::Ne
-                | BinOp::Lt
-                | BinOp::Le
-                | BinOp::Gt
-                | BinOp::Ge
-                | BinOp::LogAnd
-                | BinOp::LogOr
-        ),
-        ExprKind::Unary(UnOp::LogNot, _) => true,
-        _ => false,
     }
 }
 

@@ -144,6 +144,7 @@ mod tests {
             flows: vec![],
             orders: orders.to_vec(),
             deadlock: false,
+            fixed: Vec::new(),
         };
         let p = handshakes(&src, &sites);
         (src, p)

@@ -258,6 +258,7 @@ int main(void) {
             flows: vec![(10, vec![4])],
             orders: vec![],
             deadlock: false,
+            fixed: Vec::new(),
         };
         let p = missing_joins(&src, &sites);
         // `work` writes what line 10 reads; `idle` reaches no site.

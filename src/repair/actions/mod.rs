@@ -36,6 +36,10 @@ pub struct Sites {
     pub orders: Vec<(u32, u32)>,
     /// The failure is a deadlock.
     pub deadlock: bool,
+    /// Lines whose one-word change the localization's mutants proved fixing (`Candidate::
+    /// fixed_by`): a global's start value is proposed only there — elsewhere a start
+    /// value "fixes" by doing less (`int stock = 0;`: nobody buys).
+    pub fixed: Vec<u32>,
 }
 
 /// A region of one function under a lock.
@@ -229,7 +233,7 @@ pub fn propose(src: &Source, sites: &Sites) -> Vec<Proposal> {
     };
     let mut last = thread_orders(src, sites);
     last.extend(conditions(src, sites));
-    let words = primitives(src);
+    let words = primitives(src, sites);
     if src.text.contains("\r\n") {
         // New lines end as the file's do (a file edited on Windows stays CRLF).
         for e in out
@@ -441,6 +445,7 @@ void *t(void *a) {
             flows: vec![],
             orders: vec![],
             deadlock: false,
+            fixed: Vec::new(),
         };
         let p = propose(&src, &sites);
         assert!(!p.is_empty());
@@ -476,6 +481,7 @@ void *u(void *x) {
             flows: vec![],
             orders: vec![],
             deadlock: true,
+            fixed: Vec::new(),
         };
         let r = reorders(&src, &sites);
         let swap = r
@@ -523,6 +529,7 @@ void *c(void *x) {
             flows: vec![],
             orders: vec![],
             deadlock: true,
+            fixed: Vec::new(),
         };
         let moves: Vec<Action> = reorders(&src, &sites)
             .into_iter()

@@ -1,7 +1,8 @@
 //! A synchronization primitive of the wrong kind or count, made right in one word: the
 //! write lock for a read lock taken to write, `pthread_mutex_lock` for a `trylock` whose
 //! failure is not handled, a broadcast for a signal every waiter needs, a semaphore's or
-//! barrier's count off by one, a mutex type (`mutation::primitives` makes the words).
+//! barrier's count off by one, a mutex type (`mutation::primitives` makes the words), and
+//! a global's start value off by one (`mutation::start_values`).
 //!
 //! One word of a call the program already makes is the smallest repair there is when it
 //! is the fault: one the ranking found fixing (`mutation::primitives`) is tried before
@@ -20,31 +21,52 @@ const MAX: usize = 8;
 /// ranking found the change fixing (the CLI then tries it first).
 pub const PRIMITIVE_TIER: u8 = 4;
 
-pub(super) fn primitives(src: &Source) -> Vec<Proposal> {
+pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
     // Every line: the mutants are of calls only, and there are few.
     let lines: Vec<u32> = (1..=src.text.lines().count() as u32).collect();
     let mut out = Vec::new();
-    for crate::mutation::SyncMutant { mutant: m, part } in
-        crate::mutation::primitive_mutants(&src.text, &lines)
-            .into_iter()
-            .take(MAX)
-    {
-        let Some(s) = src.statement_at(m.line) else {
-            continue;
+    // A global's start value off by one (file scope: no function) after the calls, where
+    // the localization proved it fixing.
+    let mutants = crate::mutation::primitive_mutants(&src.text, &lines)
+        .into_iter()
+        .take(MAX)
+        .chain(
+            crate::mutation::start_values(&src.text, &lines)
+                .into_iter()
+                .filter(|m| sites.fixed.contains(&m.mutant.line))
+                .take(MAX),
+        );
+    for crate::mutation::SyncMutant { mutant: m, part } in mutants {
+        let function = match src.statement_at(m.line) {
+            Some(s) => src
+                .stmts
+                .get(s)
+                .map(|x| x.function.clone())
+                .unwrap_or_default(),
+            None if part == crate::mutation::Part::StartValue => String::new(),
+            None => continue,
         };
-        let function = src
-            .stmts
-            .get(s)
-            .map(|x| x.function.clone())
-            .unwrap_or_default();
+        let place = if function.is_empty() {
+            String::new()
+        } else {
+            format!(" of `{function}`")
+        };
         out.push(Proposal {
             summary: format!(
-                "{} at line {} of `{function}`: `{}` for `{}`",
+                "{} at line {}{place}: `{}` for `{}`",
                 match part {
                     crate::mutation::Part::Kind => "the kind of the synchronization call",
                     crate::mutation::Part::Count => "the count of the synchronization call",
                     crate::mutation::Part::MutexType => "the mutex type",
                     crate::mutation::Part::WaitTest => "the test of the wait loop",
+                    crate::mutation::Part::StartValue => "the start value",
+                    // Not made here: `arguments::argument_slots` gives each thread its
+                    // own copy with an array rather than an allocation, `moves` moves
+                    // statements; an argument's literal is left to the user.
+                    crate::mutation::Part::ArgumentCopy | crate::mutation::Part::Argument => {
+                        "the thread's argument"
+                    }
+                    crate::mutation::Part::SignalOrder => "the place of the wake-up",
                 },
                 m.line,
                 m.to,

@@ -117,6 +117,7 @@ int main(void) {
             flows: vec![],
             orders: vec![],
             deadlock: false,
+            fixed: Vec::new(),
         };
         let texts: Vec<String> = conditions(&src, &sites)
             .iter()
@@ -135,6 +136,7 @@ int main(void) {
             flows: vec![],
             orders: vec![],
             deadlock: false,
+            fixed: Vec::new(),
         };
         let p = conditions(&src, &sites);
         assert_eq!(p.len(), 1);
