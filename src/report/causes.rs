@@ -21,6 +21,11 @@ pub fn render(c: &RootCauses, st: &Style) -> String {
             c.orderings,
             super::check::schedule_interleaving(&run.schedule)
         ));
+        if run.kept >= c.orderings && c.orderings > 0 {
+            s.push_str(
+                "  (it keeps every ordering seqloc follows, and passes: the difference is in an access it does not tell apart, such as a read through a pointer)\n",
+            );
+        }
         for o in &run.flipped {
             s.push_str(&format!(
                 "  no longer: {}

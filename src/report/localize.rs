@@ -159,13 +159,20 @@ impl WhyView {
     /// these.
     pub fn lines(&self, cex: &Counterexample) -> Vec<String> {
         let n = self.projection.len();
-        let mut out = vec![format!(
-            "the closest passing schedule found ({}) differs in {n} of {} data flow{}{}",
-            self.change,
-            self.failing_flows,
-            if self.failing_flows == 1 { "" } else { "s" },
-            if n == 0 { "" } else { ":" }
-        )];
+        let flows = crate::words::count(self.failing_flows, "data flow");
+        // No differing flow, yet one run fails and the other passes: the difference is
+        // in accesses the events do not tell apart. Saying "differs in 0" would be false.
+        let mut out = vec![if n == 0 {
+            format!(
+                "the closest passing schedule found ({}) differs in none of the {flows} seqloc follows: the difference is in an access it does not tell apart (a read through a pointer, or which of one line's writes a read saw)",
+                self.change
+            )
+        } else {
+            format!(
+                "the closest passing schedule found ({}) differs in {n} of {flows}:",
+                self.change
+            )
+        }];
         let label = |t: u32| match self.passing_threads.iter().find(|(id, _)| *id == t) {
             Some((_, f)) if !cex.schedule.threads.iter().any(|c| c.id == t) => format!("T{t} {f}"),
             _ => thread_label(cex, t),
@@ -453,8 +460,8 @@ pub fn render_text(r: &LocalizeReport, prog: &Program, st: &Style) -> String {
             }
             crate::diag::explain::CandidateKind::Flow => format!(" {}", st.yellow("[flow]")),
         };
-        s.push_str(&format!(
-            "{:>3}. {}{tag}  {}{}\n",
+        let head = format!(
+            "{:>3}. {}{tag}  {}{}",
             c.rank,
             st.bold(&format!("{}:{}:{}", short_file(&c.file), c.line, c.column)),
             if threads.is_empty() {
@@ -467,7 +474,10 @@ pub fn render_text(r: &LocalizeReport, prog: &Program, st: &Style) -> String {
             } else {
                 format!("; {}", st.cyan(&access.join("; ")))
             }
-        ));
+        );
+        // A start value has no thread and no access: nothing after the location.
+        s.push_str(head.trim_end());
+        s.push('\n');
         if let Some(src) = &c.source_line {
             let gutter = c.line.to_string();
             let pad = " ".repeat(gutter.len());

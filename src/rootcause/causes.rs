@@ -414,6 +414,17 @@ pub fn atomicity_violation(orderings: &[CauseOrdering]) -> Option<String> {
             if last.line - first.line > NEARBY_LINES {
                 continue;
             }
+            // The other thread's two accesses both came between only when the one that
+            // follows the region's start is not after the one that precedes its end in
+            // that thread: crossed (T1 locks `a` before T2's region, `b` after it), they
+            // are a cycle of two threads' orders — a deadlock's shape, not an
+            // interruption.
+            let crossed = !u1.same_place(u2)
+                && u1.file == u2.file
+                && (u2.line, u2.occurrence) < (u1.line, u1.occurrence);
+            if crossed {
+                continue;
+            }
             // One line is one thing that was meant to run as one step.
             let (lines, verb, within) = if first.line == last.line {
                 (format!("line {}", first.line), "was", "in the middle of it")
@@ -610,6 +621,19 @@ mod tests {
             },
         ];
         assert_eq!(atomicity_violation(&far), None);
+        // Crossed: T1 took `a` (line 13) before T2's region and `b` (line 19) after its
+        // start — two locks taken in opposite orders, not an interruption.
+        let crossed = [
+            CauseOrdering {
+                before: access(2, 27, "b", true),
+                after: access(1, 19, "b", true),
+            },
+            CauseOrdering {
+                before: access(1, 13, "a", true),
+                after: access(2, 28, "a", true),
+            },
+        ];
+        assert_eq!(atomicity_violation(&crossed), None);
     }
 
     #[test]

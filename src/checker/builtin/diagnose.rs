@@ -335,6 +335,7 @@ fn changes(s: &Session, model: &z3::Model, ins: &Instrumented, set: &[u32]) -> V
         let w = rec.chosen.get_size();
         let (chosen, original) = (signed_value(c, w, signed), signed_value(o, w, signed));
         let boolean = site.kind == SiteKind::Condition
+            || site.truth
             || matches!(
                 rec.ty.resolve(&ins.program.types),
                 crate::ir::Type::Int(crate::ir::IntKind::Bool)
