@@ -17,7 +17,7 @@
 
 use tree_sitter::Node;
 
-use super::operators::Mutant;
+use super::operators::{Mutant, each_node, text_of};
 use super::primitives::{Part, SyncMutant};
 
 /// The calls that start a thread, and the index of their argument for it.
@@ -27,10 +27,6 @@ fn start_argument(name: &str) -> Option<usize> {
         "thrd_create" => Some(2),
         _ => None,
     }
-}
-
-fn text_of<'a>(text: &'a str, n: Node) -> &'a str {
-    text.get(n.start_byte()..n.end_byte()).unwrap_or("")
 }
 
 fn named_children(n: Node) -> Vec<Node> {
@@ -44,12 +40,8 @@ fn named_children(n: Node) -> Vec<Node> {
 /// variable the creator changes, and each integer literal of the argument off by one
 /// (`&jobs[0]` handed to two threads, `(void *)1` for the second worker's id).
 pub fn argument_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
-    let Ok(tree) = crate::frontend::syntax_check::parse_c(text) else {
-        return vec![];
-    };
     let mut out = Vec::new();
-    let mut stack = vec![tree.root_node()];
-    while let Some(n) = stack.pop() {
+    each_node(text, |n| {
         let row = n.start_position().row as u32 + 1;
         if n.kind() == "expression_statement" && lines.contains(&row) {
             if let Some(m) = copy_mutant(text, n) {
@@ -57,10 +49,7 @@ pub fn argument_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
             }
             literal_mutants(text, n, &mut out);
         }
-        let mut cursor = n.walk();
-        let children: Vec<Node> = n.children(&mut cursor).collect();
-        stack.extend(children.into_iter().rev());
-    }
+    });
     out
 }
 
@@ -134,14 +123,7 @@ fn literal_mutants(text: &str, stmt: Node, out: &mut Vec<SyncMutant>) {
                 };
                 for w in [v - 1, v + 1].into_iter().filter(|w| *w >= 0) {
                     out.push(SyncMutant {
-                        mutant: Mutant {
-                            line: n.start_position().row as u32 + 1,
-                            column: n.start_position().column as u32 + 1,
-                            start: n.start_byte(),
-                            end: n.end_byte(),
-                            from: text_of(text, n).to_string(),
-                            to: w.to_string(),
-                        },
+                        mutant: Mutant::of_node(text, n, w.to_string()),
                         part: Part::Argument,
                     });
                 }

@@ -26,6 +26,18 @@ pub struct Mutant {
 }
 
 impl Mutant {
+    /// The replacement of node `tok`'s text by `to`.
+    pub fn of_node(text: &str, tok: Node, to: String) -> Mutant {
+        Mutant {
+            line: tok.start_position().row as u32 + 1,
+            column: tok.start_position().column as u32 + 1,
+            start: tok.start_byte(),
+            end: tok.end_byte(),
+            from: text_of(text, tok).to_string(),
+            to,
+        }
+    }
+
     /// The text with this token replaced.
     pub fn apply(&self, text: &str) -> Option<String> {
         let (before, after) = (text.get(..self.start)?, text.get(self.end..)?);
@@ -74,8 +86,24 @@ fn is_check_call(name: &str) -> bool {
         || name.starts_with("__CPROVER_assert")
 }
 
-fn text_of<'a>(text: &'a str, n: Node) -> &'a str {
+pub(super) fn text_of<'a>(text: &'a str, n: Node) -> &'a str {
     text.get(n.start_byte()..n.end_byte()).unwrap_or("")
+}
+
+/// Calls `visit` on every node of `text`'s syntax tree, in the order of the text; nothing
+/// when it does not parse.
+pub(super) fn each_node(text: &str, mut visit: impl FnMut(Node)) {
+    let Ok(tree) = crate::frontend::syntax_check::parse_c(text) else {
+        return;
+    };
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        visit(n);
+        let mut cursor = n.walk();
+        let children: Vec<Node> = n.children(&mut cursor).collect();
+        // Pushed last to first: the text's order comes off the stack.
+        stack.extend(children.into_iter().rev());
+    }
 }
 
 /// Whether `n`'s subtree calls a function whose name `pred` accepts.
@@ -267,16 +295,7 @@ fn excluded(text: &str, n: Node) -> bool {
 }
 
 fn token_mutants(text: &str, n: Node, out: &mut Vec<Mutant>) {
-    let mut push = |tok: Node, to: String| {
-        out.push(Mutant {
-            line: tok.start_position().row as u32 + 1,
-            column: tok.start_position().column as u32 + 1,
-            start: tok.start_byte(),
-            end: tok.end_byte(),
-            from: text_of(text, tok).to_string(),
-            to,
-        });
-    };
+    let mut push = |tok: Node, to: String| out.push(Mutant::of_node(text, tok, to));
     match n.kind() {
         "binary_expression" | "assignment_expression" | "update_expression" => {
             if let Some(op) = n.child_by_field_name("operator") {

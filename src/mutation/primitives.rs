@@ -26,7 +26,7 @@
 
 use tree_sitter::Node;
 
-use super::operators::Mutant;
+use super::operators::{Mutant, each_node, text_of};
 
 /// What a synchronization mutant changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,19 +112,11 @@ fn count_argument(name: &str) -> Option<(usize, i64)> {
     }
 }
 
-fn text_of<'a>(text: &'a str, n: Node) -> &'a str {
-    text.get(n.start_byte()..n.end_byte()).unwrap_or("")
-}
-
 /// Every synchronization mutant on the lines `lines` (from 1) of `text`, in the order of
 /// the text.
 pub fn primitive_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
-    let Ok(tree) = crate::frontend::syntax_check::parse_c(text) else {
-        return vec![];
-    };
     let mut out = Vec::new();
-    let mut stack = vec![tree.root_node()];
-    while let Some(n) = stack.pop() {
+    each_node(text, |n| {
         let row = n.start_position().row as u32 + 1;
         if n.kind() == "call_expression" && lines.contains(&row) {
             call_mutants(text, n, &mut out);
@@ -132,11 +124,7 @@ pub fn primitive_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
         if matches!(n.kind(), "while_statement" | "do_statement") {
             wait_test_mutants(text, n, lines, &mut out);
         }
-        let mut cursor = n.walk();
-        let children: Vec<Node> = n.children(&mut cursor).collect();
-        // Pushed last to first: the text's order comes off the stack.
-        stack.extend(children.into_iter().rev());
-    }
+    });
     out
 }
 
@@ -231,14 +219,7 @@ fn call_mutants(text: &str, call: Node, out: &mut Vec<SyncMutant>) {
     let name = text_of(text, f);
     let mut push = |tok: Node, to: &str, part: Part| {
         out.push(SyncMutant {
-            mutant: Mutant {
-                line: tok.start_position().row as u32 + 1,
-                column: tok.start_position().column as u32 + 1,
-                start: tok.start_byte(),
-                end: tok.end_byte(),
-                from: text_of(text, tok).to_string(),
-                to: to.to_string(),
-            },
+            mutant: Mutant::of_node(text, tok, to.to_string()),
             part,
         });
     };

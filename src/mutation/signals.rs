@@ -11,15 +11,11 @@
 
 use tree_sitter::Node;
 
-use super::operators::Mutant;
+use super::operators::{Mutant, each_node, text_of};
 use super::primitives::{Part, SyncMutant};
 
 /// How many statements a signal is moved past, at most.
 const FURTHEST: usize = 4;
-
-fn text_of<'a>(text: &'a str, n: Node) -> &'a str {
-    text.get(n.start_byte()..n.end_byte()).unwrap_or("")
-}
 
 fn is_wake_up(name: &str) -> bool {
     matches!(
@@ -30,19 +26,12 @@ fn is_wake_up(name: &str) -> bool {
 
 /// The moves of the wake-up calls on `lines` (from 1) of `text`.
 pub fn signal_moves(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
-    let Ok(tree) = crate::frontend::syntax_check::parse_c(text) else {
-        return vec![];
-    };
     let mut out = Vec::new();
-    let mut stack = vec![tree.root_node()];
-    while let Some(n) = stack.pop() {
+    each_node(text, |n| {
         if n.kind() == "compound_statement" {
             moves_in_block(text, n, lines, &mut out);
         }
-        let mut cursor = n.walk();
-        let children: Vec<Node> = n.named_children(&mut cursor).collect();
-        stack.extend(children.into_iter().rev());
-    }
+    });
     out
 }
 
