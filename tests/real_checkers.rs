@@ -214,6 +214,26 @@ fn esbmc_paper_atomicity() {
     hits("paper/lazy01_bad", "esbmc");
 }
 
+/// ESBMC 8.4's trace of `lazy01_bad` does not show an unlock: every reading of it has a
+/// thread take a mutex another holds. It is refused with the locks honoured (never
+/// explained as a schedule that cannot happen), and the failing interleaving is the
+/// built-in search's, along which ESBMC localizes.
+#[test]
+fn esbmc_interleavings_must_honour_the_locks() {
+    let Some(exe) = checker("esbmc") else { return };
+    let r = localize("paper/lazy01_bad", "esbmc", &exe, &[]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    let reason = r.json["reason"].as_str().unwrap_or_default();
+    if reason.contains("does not reproduce") {
+        assert!(reason.contains("with the locks honoured"), "{reason}");
+        assert!(reason.contains("in its place"), "{reason}");
+    }
+    // Whichever interleaving was kept, it honours the locks: no candidate says two
+    // threads held one mutex.
+    let text = r.json.to_string();
+    assert!(!text.contains("a different mutex in each"), "{text}");
+}
+
 /// ESBMC 8.4 answers VERIFICATION SUCCESSFUL on this program (main's stack struct, written
 /// by the thread it is handed to, read before the join): its "no failure" on a program
 /// whose locals another thread reaches is no verdict. Never exit 0: a failure (should a

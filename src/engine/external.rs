@@ -74,17 +74,26 @@ impl Backstop for EngineBackstop<'_> {
             target,
             deadline: time.map(|t| Instant::now() + t),
         };
-        // Not asked here yet: `Replayer::check_locks`. The mapping ends an ESBMC 8 run
-        // before an unlock ESBMC does not show (`paper/lazy01_bad`: the auditor then
-        // locks a mutex the adder still holds), so with the locks checked no reading of
-        // that trace replays. Until the mapping moves such ends past unshown unlocks, a
-        // mapped schedule is validated with the locks dropped, as the paper's rules do.
-        prepare(&replayer, &resolved, 1)
+        let inputs = prepare(&replayer, &resolved, 1)
             .map(|d| d.replay.schedule.inputs)
             .map_err(|e| match e {
                 DiagnosisError::NotReproduced(why) => why,
                 other => other.to_string(),
-            })
+            })?;
+        // The replay drops lock calls (Table II's non-deadlock rules), sound only for a
+        // schedule made under lock semantics. A schedule read from a checker's trace may
+        // not be one: the mapping can end a run before an unlock the trace does not show
+        // (`paper/lazy01_bad` with ESBMC 8: the auditor then locks a mutex the adder still
+        // holds). Explained, such a schedule would have two threads hold one mutex; it is
+        // refused, and the driver tries its other readings of the trace, then the
+        // built-in search in the checker's place.
+        let check = replayer
+            .check_locks(&resolved, true)
+            .map_err(|e| e.to_string())?;
+        match super::replay::lock_refusal(&check) {
+            Some(why) if !matches!(check, super::replay::LockCheck::Undecided(_)) => Err(why),
+            _ => Ok(inputs),
+        }
     }
 
     fn search(
