@@ -593,14 +593,18 @@ fn stop_signals_leave_no_checker_and_no_temp_dir() {
             .stderr(std::process::Stdio::piped())
             .spawn()
             .expect("spawn");
+        // The shell creates the file before `echo` writes the pid into it: wait for a
+        // pid, not for the file (a read between the two found it empty under load).
         let started = std::time::Instant::now();
-        while !pidfile.exists() && started.elapsed() < std::time::Duration::from_secs(30) {
+        let pid = || -> Option<i32> {
+            std::fs::read_to_string(&pidfile)
+                .ok()
+                .and_then(|p| p.trim().parse().ok())
+        };
+        while pid().is_none() && started.elapsed() < std::time::Duration::from_secs(30) {
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
-        let checker: i32 = std::fs::read_to_string(&pidfile)
-            .ok()
-            .and_then(|p| p.trim().parse().ok())
-            .expect("the fake checker started");
+        let checker: i32 = pid().expect("the fake checker started");
         // SAFETY: plain syscall on the child we started.
         unsafe {
             libc::kill(child.id() as i32, signal);
