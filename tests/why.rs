@@ -14,6 +14,18 @@ fn localize_json(program: &str) -> serde_json::Value {
     json(&o)
 }
 
+/// The first candidate of `r`, checked to be on `line` and to say `hint`.
+fn first_names(r: &serde_json::Value, line: u64, hint: &str) -> serde_json::Value {
+    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
+    let first = cands.first().cloned().expect("a candidate");
+    assert_eq!(first["line"], line, "{cands:#?}");
+    assert!(
+        first["hint"].as_str().is_some_and(|h| h.contains(hint)),
+        "{first:#}"
+    );
+    first
+}
+
 /// The flows of the projection as (read line, variable, failing source line, passing
 /// source line), 0 for the initial value.
 fn flows(report: &serde_json::Value) -> Vec<(u64, String, u64, u64)> {
@@ -323,16 +335,8 @@ fn a_preemption_the_trace_does_not_show_names_no_line() {
 #[test]
 fn a_thread_given_its_creators_loop_counter_names_the_creation() {
     let r = localize_json("tests/programs/why/loop_counter_address.c");
-    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
-    let first = cands.first().expect("a candidate");
-    assert_eq!(first["line"], 27, "{cands:#?}");
+    let first = first_names(&r, 27, "a copy of its own for each thread, not `&i`");
     assert_eq!(first["cause"], true, "{first:#}");
-    assert!(
-        first["hint"]
-            .as_str()
-            .is_some_and(|h| h.contains("a copy of its own for each thread, not `&i`")),
-        "{first:#}"
-    );
     // The read through the argument is not told apart from the main thread's own reads
     // of `i`: the passing run differs in no flow seqloc follows, and says so rather than
     // "differs in 0 of N".
@@ -384,32 +388,17 @@ fn a_signal_before_the_change_it_announces_names_the_signal() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let r = json(&o);
     assert_eq!(r["verdict"], "deadlock");
-    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
-    let first = cands.first().expect("a candidate");
-    assert_eq!(
-        (first["line"].clone(), first["cause"].clone()),
-        (23.into(), true.into()),
-        "{cands:#?}"
+    let first = first_names(
+        &r,
+        23,
+        "`pthread_cond_signal(&table_ready);` moved after line",
     );
-    assert!(
-        first["hint"]
-            .as_str()
-            .is_some_and(|h| h.contains("`pthread_cond_signal(&table_ready);` moved after line")),
-        "{first:#}"
-    );
+    assert_eq!(first["cause"], true, "{first:#}");
 }
 
 /// Two threads handed the same slot: the creation that repeats the argument comes first.
 #[test]
 fn a_thread_handed_anothers_argument_names_the_repeating_creation() {
     let r = localize_json("tests/programs/why/one_slot_twice.c");
-    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
-    let first = cands.first().expect("a candidate");
-    assert_eq!(first["line"], 31, "{cands:#?}");
-    assert!(
-        first["hint"]
-            .as_str()
-            .is_some_and(|h| h.contains("handed the wrong argument: `1` for `0`")),
-        "{first:#}"
-    );
+    first_names(&r, 31, "handed the wrong argument: `1` for `0`");
 }
