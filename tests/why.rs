@@ -14,6 +14,13 @@ fn localize_json(program: &str) -> serde_json::Value {
     json(&o)
 }
 
+/// `localize_json` with every property checked (deadlocks too).
+fn localize_all_json(program: &str) -> serde_json::Value {
+    let o = run(&["localize", program, "--property", "all", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{program}: {}", stderr(&o));
+    json(&o)
+}
+
 /// The first candidate of `r`, checked to be on `line` and to say `hint`.
 fn first_names(r: &serde_json::Value, line: u64, hint: &str) -> serde_json::Value {
     let cands = r["candidates"].as_array().cloned().unwrap_or_default();
@@ -309,16 +316,7 @@ fn an_ordering_on_a_location_the_failure_does_not_read_ranks_after_the_race() {
 /// to have been preempted after its last line: the trace does not show where it was.
 #[test]
 fn a_preemption_the_trace_does_not_show_names_no_line() {
-    let o = run(&[
-        "localize",
-        "tests/programs/why/wake_before_state.c",
-        "--property",
-        "all",
-        "--format",
-        "json",
-    ]);
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let r = json(&o);
+    let r = localize_all_json("tests/programs/why/wake_before_state.c");
     assert_eq!(r["verdict"], "deadlock");
     let text = r.to_string();
     assert!(!text.contains("preempted after line 29"), "{text}");
@@ -377,16 +375,7 @@ fn a_globals_wrong_start_value_is_a_candidate() {
 /// signal stands, and moving it down is what the explorer proves.
 #[test]
 fn a_signal_before_the_change_it_announces_names_the_signal() {
-    let o = run(&[
-        "localize",
-        "tests/programs/why/wake_before_flag.c",
-        "--property",
-        "all",
-        "--format",
-        "json",
-    ]);
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let r = json(&o);
+    let r = localize_all_json("tests/programs/why/wake_before_flag.c");
     assert_eq!(r["verdict"], "deadlock");
     let first = first_names(
         &r,
