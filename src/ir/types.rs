@@ -302,6 +302,71 @@ impl TypeTable {
             .map(|i| TypedefId(i as u32))
     }
 
+    /// The element and member path (`[1]`, `[1].sum`, `.b`) of the byte `off` inside an
+    /// object of type `ty`, for a pointer to `want`: so a pointer to `parts[1]` reads
+    /// `&parts[1]` rather than `&parts (at byte 12)`, and a report or an analysis can name
+    /// the element. The path goes down until the type there is `want` (or, with no `want`,
+    /// a `void *`, stops at the first level the offset starts); `None` when the offset falls
+    /// inside a scalar, in padding, or in a union (which member is meant is unknowable).
+    pub fn path_at(
+        &self,
+        ty: &Type,
+        off: u64,
+        want: Option<&Type>,
+        dm: DataModel,
+    ) -> Option<String> {
+        let want = want.filter(|w| !w.is_void(self)).map(|w| w.resolve(self));
+        let mut path = String::new();
+        let mut shallow: Option<String> = None;
+        let mut ty = ty;
+        let mut off = off;
+        loop {
+            if off == 0 {
+                match want {
+                    None => return Some(path),
+                    Some(w) if ty.resolve(self) == w => return Some(path),
+                    Some(_) => {
+                        shallow.get_or_insert_with(|| path.clone());
+                    }
+                }
+            }
+            match ty.resolve(self) {
+                Type::Array(e, n) => {
+                    let es = e.size(self, dm).filter(|s| *s > 0)?;
+                    let i = off / es;
+                    if n.is_some_and(|n| i >= n) {
+                        break;
+                    }
+                    path.push_str(&format!("[{i}]"));
+                    off -= i * es;
+                    ty = e;
+                }
+                Type::Comp(id) => {
+                    let def = self.comp(*id);
+                    if def.is_union || !def.complete {
+                        break;
+                    }
+                    let lay = self.layout(*id, dm);
+                    let field = def.fields.iter().zip(&lay.offsets).rev().find(|(f, o)| {
+                        o.byte <= off
+                            && f.bit_width.is_none()
+                            && f.ty.size(self, dm).is_some_and(|s| off < o.byte + s)
+                    });
+                    let Some((f, o)) = field else {
+                        break;
+                    };
+                    let name = f.name.as_deref()?;
+                    path.push('.');
+                    path.push_str(name);
+                    off -= o.byte;
+                    ty = &f.ty;
+                }
+                _ => break,
+            }
+        }
+        shallow
+    }
+
     pub fn layout(&self, id: CompId, dm: DataModel) -> CompLayout {
         let def = self.comp(id);
         let mut offsets = Vec::with_capacity(def.fields.len());
@@ -593,5 +658,43 @@ impl Type {
             }
             _ => a == b,
         }
+    }
+}
+
+#[cfg(test)]
+mod path_tests {
+    use crate::ir::DataModel;
+
+    #[test]
+    fn an_offset_reads_as_the_element_and_member_it_starts() {
+        let src = "struct range { int lo; int hi; int sum; }; struct range parts[2]; \
+                   union u { int a; char b; } un; int main(void) { return 0; }";
+        let prog = crate::frontend::load_text("t.c", src, DataModel::Lp64).expect("parses");
+        let tt = &prog.types;
+        let dm = DataModel::Lp64;
+        let parts = &prog.var(prog.global_named("parts").expect("parts")).ty;
+        let elem = parts.element(tt).expect("an array").clone();
+        let int = crate::ir::Type::Int(crate::ir::IntKind::Int);
+        assert_eq!(
+            tt.path_at(parts, 12, Some(&elem), dm).as_deref(),
+            Some("[1]")
+        );
+        assert_eq!(
+            tt.path_at(parts, 0, Some(&elem), dm).as_deref(),
+            Some("[0]")
+        );
+        assert_eq!(
+            tt.path_at(parts, 20, Some(&int), dm).as_deref(),
+            Some("[1].sum")
+        );
+        // A `void *` stops where the offset starts: the whole array at 0.
+        assert_eq!(tt.path_at(parts, 0, None, dm).as_deref(), Some(""));
+        assert_eq!(tt.path_at(parts, 12, None, dm).as_deref(), Some("[1]"));
+        // Inside a scalar, or past the end: no path.
+        assert_eq!(tt.path_at(parts, 13, Some(&int), dm), None);
+        assert_eq!(tt.path_at(parts, 24, None, dm), None);
+        // A union's member is not known.
+        let un = &prog.var(prog.global_named("un").expect("un")).ty;
+        assert_eq!(tt.path_at(un, 0, Some(&int), dm).as_deref(), Some(""));
     }
 }

@@ -207,13 +207,27 @@ impl Pointers {
     }
 }
 
-/// `x`, `s.f`, `a.b.c`: a named object or a field path of one.
+/// `x`, `s.f`, `a.b.c`, `parts[1].sum`: a named object or a field and element path of one
+/// (constant indices only: `a[i]` names no one element).
 fn is_object_path(s: &str) -> bool {
     !s.is_empty()
         && s.split('.').all(|p| {
-            !p.is_empty()
-                && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                && !p.starts_with(|c: char| c.is_ascii_digit())
+            let (name, mut indices) = p
+                .split_once('[')
+                .map_or((p, ""), |(n, _)| (n, &p[n.len()..]));
+            while let Some(rest) = indices.strip_prefix('[') {
+                let Some((i, after)) = rest.split_once(']') else {
+                    return false;
+                };
+                if i.is_empty() || !i.chars().all(|c| c.is_ascii_digit()) {
+                    return false;
+                }
+                indices = after;
+            }
+            indices.is_empty()
+                && !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !name.starts_with(|c: char| c.is_ascii_digit())
         })
 }
 
@@ -308,6 +322,13 @@ mod sync_tests {
             .push(Write::named("q_1".into(), "&a[1] + 2".into()));
         p.record(&s);
         assert_eq!(p.resolve(1, "*q"), "*q");
+        // An element's address is followed to the element.
+        let mut s = step(2, 5, "");
+        s.writes
+            .push(Write::named("r_2".into(), "&parts[1]".into()));
+        p.record(&s);
+        assert_eq!(p.resolve(2, "r->sum"), "parts[1].sum");
+        assert!(!is_object_path("a[i]") && !is_object_path("a[1") && is_object_path("a[1][2].b"));
     }
 
     #[test]

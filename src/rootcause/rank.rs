@@ -184,6 +184,7 @@ pub fn by_cause(
         explainer, why, failing, &order, &started, &mut cands, &mut added,
     );
     split_sections(explainer, why, &order, &mut cands, &mut added);
+    reads_before_join(explainer, why, failing, &order, &mut cands, &mut added);
     // A change's call sites (see `lift`) rank before the lines inside the atomic
     // functions they call: index 2i for the first, 2i + 1 for the second.
     let on = |c: &Candidate, s: Option<&crate::cex::TraceStep>| {
@@ -579,6 +580,113 @@ fn split_sections(
     }
 }
 
+/// A read made before the reader joined the thread whose write it needed (see
+/// `Role::ReadBeforeJoin`): the closest passing run lets the read see another thread's
+/// write, and in the failing run the reader joins that thread only after the read. The
+/// read and the join are named: one of them moves past the other. A reader that goes on
+/// to write what it read races instead (a lost update), as in `started_before_init`.
+fn reads_before_join(
+    explainer: &Explainer,
+    why: &Why,
+    failing: &Counterexample,
+    order: &[&FlowChange],
+    cands: &mut [Candidate],
+    added: &mut Vec<Candidate>,
+) {
+    let outcome = explainer.outcome();
+    let mut named: Vec<usize> = Vec::new();
+    for ch in order.iter().filter(|c| c.inter_thread()) {
+        let r = &ch.read;
+        let Some(w) = &ch.passing else { continue };
+        // A reader that writes what it read (from the read on) updates it: a lost
+        // update races, the join is no cause.
+        let updates = why
+            .failing_execution
+            .events
+            .iter()
+            .any(|e| e.write && e.thread == r.thread && e.var == r.var && e.step >= r.step);
+        if w.thread == r.thread || updates {
+            continue;
+        }
+        let Some(j) = failing
+            .steps
+            .iter()
+            .enumerate()
+            .skip(r.step + 1)
+            .find(|(i, s)| {
+                s.thread == r.thread && joined_thread(&failing.steps, *i) == Some(w.thread)
+            })
+            .map(|(i, _)| i)
+        else {
+            continue;
+        };
+        if named.contains(&j) {
+            continue;
+        }
+        named.push(j);
+        let (Some(read), Some(join)) = (failing.steps.get(r.step), failing.steps.get(j)) else {
+            continue;
+        };
+        let reader = explainer.thread_name(r.thread);
+        let writer = explainer.thread_name(w.thread);
+        let read_hint = format!(
+            "{reader} reads `{}` here, before it joins {writer} at line {}, and {writer} writes it at line {}: the read saw a value from before that write; had it come after the join, {outcome} (an order violation: read after the join)",
+            r.var, join.line, w.line
+        );
+        let join_hint = format!(
+            "{reader} joins {writer} here, only after its read of `{}` at line {}, which needed {writer}'s write at line {}: had the join come before the read, {outcome} (an order violation)",
+            r.var, read.line, w.line
+        );
+        for (step, hint) in [(read, read_hint), (join, join_hint)] {
+            if step.line == 0 {
+                continue;
+            }
+            let named = Named {
+                kind: CandidateKind::Ordering,
+                role: Role::ReadBeforeJoin,
+                whole_thread: false,
+                hint,
+            };
+            name_step(explainer, cands, added, step, named, |c| {
+                (!c.specification && c.set.is_none()).then_some(true)
+            });
+        }
+    }
+}
+
+/// The thread the `pthread_join` at step `i` waits for, read from the trace: the value
+/// last written to the handle it names (`pthread_create(&t1, ..)` writes `*&t1 = 2`; a
+/// thread's own locals are written `t1_<thread>`). `None` when the step is no join or
+/// the handle is no variable or constant element (`th[i]`): no pattern is guessed.
+fn joined_thread(steps: &[crate::cex::TraceStep], i: usize) -> Option<u32> {
+    let s = steps.get(i)?;
+    let (_, args) = s.statement.split_once("pthread_join(")?;
+    let handle = args.split([',', ')']).next()?.trim();
+    // A constant element (`w[1]`) names one handle; `th[i]` names whichever `i` is.
+    let plain = handle.split(['[', ']']).enumerate().all(|(k, part)| {
+        if k % 2 == 1 {
+            !part.is_empty() && part.chars().all(|c| c.is_ascii_digit())
+        } else {
+            part.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        }
+    });
+    if handle.is_empty() || !plain {
+        return None;
+    }
+    let own = format!("{handle}_{}", s.thread);
+    steps.get(..i)?.iter().rev().find_map(|p| {
+        p.writes
+            .iter()
+            .rev()
+            .find(|w| {
+                let lhs = w.lhs.trim_start_matches("*&");
+                lhs == handle || lhs == own
+            })
+            .and_then(|w| w.value.parse().ok())
+    })
+}
+
 /// What a pattern of the projection names a step as.
 struct Named {
     kind: CandidateKind,
@@ -647,7 +755,9 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
     match c.role {
         // A deadlock's hold-and-wait is its cause: where the cycle closes first, then
         // where the lock it holds was taken.
-        Role::BareWait | Role::JoinBeforeWake => return (0, 0),
+        Role::BareWait | Role::JoinBeforeWake | Role::Relock | Role::SkippedWake => {
+            return (0, 0);
+        }
         Role::TookHeldLock => return (0, 1),
         Role::HoldsWhileBlocked => return (0, 2),
         // After the other values and blocked threads: a join that only waits, and a
@@ -657,7 +767,7 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         // A missing lock is the repair itself, before the order it lets happen.
         Role::Unprotected => return (0, 3),
         Role::StartedTooEarly => return (0, if c.whole_thread { 3 } else { 4 }),
-        Role::PublishedEarly | Role::SplitSection => return (0, 4),
+        Role::PublishedEarly | Role::SplitSection | Role::ReadBeforeJoin => return (0, 4),
         Role::ThreadHandle if c.kind == CandidateKind::Value => return (2, 2),
         _ => {}
     }

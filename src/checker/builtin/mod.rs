@@ -792,7 +792,11 @@ fn render(model: &Model, v: &BV, ty: &Type, s: &Session, prog: &Program) -> Stri
         };
         return match s.out.mem.objects.get(obj).map(|o| &o.kind) {
             Some(ObjKind::Var(v)) if !is_internal_name(&prog.var(*v).name) => {
-                format!("&{}{}", prog.var(*v).name, at(off))
+                let var = prog.var(*v);
+                match tt.path_at(&var.ty, off, ty.pointee(tt), prog.data_model) {
+                    Some(path) => format!("&{}{path}", var.name),
+                    None => format!("&{}{}", var.name, at(off)),
+                }
             }
             Some(ObjKind::Func(f)) => format!("&{}", prog.func(*f).name),
             Some(ObjKind::Heap(l)) => format!(

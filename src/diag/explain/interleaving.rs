@@ -373,6 +373,59 @@ impl Explainer<'_> {
             };
             self.push_step_candidate(&mut extra, &out, step, CandidateKind::Locking, &hint);
         }
+        for w in &st.skipped_wakes {
+            let hint = format!(
+                "{} leaves `{}` here without the wake-up of `{}` it makes at line {} on another path: {} waits for it at line {} for ever; make it on this path too",
+                name(w.step.thread),
+                w.function,
+                w.object,
+                w.wake_line,
+                name(w.waiter.thread),
+                w.waiter.line
+            );
+            self.push_step_candidate(&mut extra, &out, &w.step, CandidateKind::Ordering, &hint);
+        }
+        // A thread blocked locking a mutex it holds itself: a self-deadlock. The lock
+        // call is the fault when it is in the function that took the mutex; when it is
+        // in a callee, the call made holding the mutex is (call a variant that expects
+        // the lock held, or release it first).
+        let mut relocks: Vec<(crate::cex::TraceStep, String)> = Vec::new();
+        for b in &st.blocked {
+            let Some(stmt) = self.stmts.get(&b.sid) else {
+                continue;
+            };
+            let locked: Vec<String> = self
+                .calls_in(stmt)
+                .into_iter()
+                .filter(|(k, _)| *k == crate::ir::known::Known::MutexLock)
+                .map(|(_, m)| m)
+                .collect();
+            let Some(h) = st
+                .held
+                .iter()
+                .find(|h| h.thread == b.thread && locked.contains(&h.lock))
+            else {
+                continue;
+            };
+            let who = name(b.thread);
+            let site = self
+                .call_towards(h.step.sid, b.sid)
+                .and_then(|call| self.step_at(b.thread, call.id));
+            let hint = match &site {
+                Some(_) => format!(
+                    "{who} makes this call holding `{}` (taken at line {}), and the callee locks `{}` again at line {}: a thread that locks a mutex it already holds blocks for ever (a self-deadlock); call a variant that expects the lock held, or release it before the call",
+                    h.lock, h.step.line, h.lock, b.line
+                ),
+                None => format!(
+                    "{who} locks `{}` here while it already holds it (taken at line {}): a thread that locks a mutex it holds blocks for ever (a self-deadlock); leave out this lock, or release the mutex first",
+                    h.lock, h.step.line
+                ),
+            };
+            relocks.push((site.unwrap_or_else(|| b.clone()), hint));
+        }
+        for (step, hint) in &relocks {
+            self.push_step_candidate(&mut extra, &out, step, CandidateKind::Locking, hint);
+        }
         for b in &st.blocked {
             let holding: Vec<String> = st
                 .held
@@ -420,7 +473,15 @@ impl Explainer<'_> {
             self.join_wakes(b, &others)
         };
         for c in out.iter_mut() {
-            if c.kind == CandidateKind::Blocking
+            if st.skipped_wakes.iter().any(|w| at(c, &w.step)) {
+                c.role = Role::SkippedWake;
+            } else if let Some((_, hint)) = relocks.iter().find(|(s, _)| at(c, s)) {
+                c.role = Role::Relock;
+                if matches!(c.kind, CandidateKind::Value | CandidateKind::Blocking) {
+                    c.kind = CandidateKind::Locking;
+                    c.hint = hint.clone();
+                }
+            } else if c.kind == CandidateKind::Blocking
                 && st.blocked.iter().any(|b| at(c, b) && bare_wait(b))
             {
                 c.role = Role::BareWait;

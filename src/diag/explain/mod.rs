@@ -176,6 +176,16 @@ pub enum Role {
     /// location, when another thread's access came in between (a critical section
     /// released too early and taken again).
     SplitSection,
+    /// A read of what another thread writes, made before the reader's own
+    /// `pthread_join` of that thread (and the join): the reader did not wait for the
+    /// result it joins for (an order violation: the read belongs after the join).
+    ReadBeforeJoin,
+    /// A deadlock's thread locking a mutex it already holds (a self-deadlock): the second
+    /// lock, or the call made holding the mutex whose callee locks it again.
+    Relock,
+    /// A deadlock's thread that left its function by a way that skips the post or signal
+    /// the function makes on another path, while another thread waits for it.
+    SkippedWake,
     /// A value candidate on a line that is also one end of a region the failure needs
     /// preempted (`CandidateKind::Atomicity`): the atomicity analysis names no candidate
     /// of its own where a line already has one, so the line keeps its value words and

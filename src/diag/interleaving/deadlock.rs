@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::exits::exit_jumps;
+use super::exits::{exit_jumps, skips};
 use super::locks::{LockUse, locks_held};
 use crate::cex::{Counterexample, TraceStep};
 use crate::ir::{FuncId, Stmt, StmtId, StmtKind};
@@ -18,6 +18,23 @@ pub struct DeadlockState {
     pub blocked: Vec<TraceStep>,
     pub held: Vec<LockUse>,
     pub ended_holding: Vec<LeftHolding>,
+    /// Threads that ended by a way out of their function that skips the post or signal
+    /// the function makes on another path, while a blocked thread waits for it.
+    pub skipped_wakes: Vec<SkippedWake>,
+}
+
+/// A way out of a function that skips its wake-up: `sem_post(&done)` on one path, a
+/// `return` without it on another, and a thread blocked in `sem_wait(&done)`.
+#[derive(Clone, Debug)]
+pub struct SkippedWake {
+    /// The statement by which the thread left the function.
+    pub step: TraceStep,
+    pub function: String,
+    /// The object and the line of the wake-up the function makes elsewhere.
+    pub object: String,
+    pub wake_line: u32,
+    /// Where the waiter blocks.
+    pub waiter: TraceStep,
 }
 
 /// A way out of a function with a lock still held, by a thread that then ended.
@@ -100,7 +117,150 @@ pub fn deadlock_state(
             }
         }
     }
+    st.skipped_wakes = skipped_wakes(prep, steps, &st.blocked, &last_block, waiting);
     st
+}
+
+/// The wake-ups a blocked thread needs, by the object it waits on: a semaphore's posts,
+/// a condition's signals and broadcasts.
+fn wake_kinds(k: crate::ir::known::Known) -> &'static [crate::ir::known::Known] {
+    use crate::ir::known::Known;
+    match k {
+        Known::SemWait => &[Known::SemPost],
+        Known::CondWait => &[Known::CondSignal, Known::CondBroadcast],
+        _ => &[],
+    }
+}
+
+/// The library calls statement `s` itself makes (not a branch's), with the object its
+/// first argument names (`&done` as `done`).
+fn sync_calls(prog: &crate::ir::Program, s: &Stmt) -> Vec<(crate::ir::known::Known, String)> {
+    use crate::ir::ExprKind;
+    let mut out = Vec::new();
+    if matches!(
+        s.kind,
+        StmtKind::Block(_)
+            | StmtKind::If { .. }
+            | StmtKind::While { .. }
+            | StmtKind::DoWhile { .. }
+            | StmtKind::For { .. }
+            | StmtKind::Switch { .. }
+    ) {
+        return out;
+    }
+    crate::ir::visit::each_expr(s, &mut |e| {
+        if let ExprKind::Call(f, args) = &e.kind {
+            if let ExprKind::Func(fid) = f.peel().kind {
+                let k = crate::ir::known::classify(&prog.func(fid).name);
+                let obj = args
+                    .first()
+                    .map(|a| crate::ir::print::expr_to_string(prog, a))
+                    .unwrap_or_default();
+                out.push((k, obj.trim_start_matches('&').trim().to_string()));
+            }
+        }
+    });
+    out
+}
+
+/// Threads that ended having left their function by a way that skips the wake-up it
+/// makes on another path, which a blocked thread waits for (see [`SkippedWake`]). Only a
+/// thread that made no such wake-up at all in the run counts (a loop that posts too
+/// few times is another fault), and only a way out `exit_jumps` can name.
+fn skipped_wakes(
+    prep: &Prepared,
+    steps: &[TraceStep],
+    blocked: &[TraceStep],
+    last_block: &BTreeMap<u32, Stop>,
+    waiting: &[(u32, StmtId)],
+) -> Vec<SkippedWake> {
+    let prog = &prep.normalized;
+    let stmt_of = |sid: StmtId| -> Option<Stmt> {
+        let f = prep.index.get(sid)?.func;
+        let mut found = None;
+        crate::ir::visit::each_stmt(prog.func(f).body.as_ref()?, &mut |s| {
+            if s.id == sid && found.is_none() {
+                found = Some(s.clone());
+            }
+        });
+        found
+    };
+    let mut out: Vec<SkippedWake> = Vec::new();
+    for b in blocked {
+        let Some(stmt) = stmt_of(b.sid) else { continue };
+        for (k, object) in sync_calls(prog, &stmt) {
+            let kinds = wake_kinds(k);
+            if kinds.is_empty() {
+                continue;
+            }
+            for (t, until) in last_block {
+                let ended = *until == Stop::End
+                    && *t != b.thread
+                    && !waiting.iter().any(|(w, _)| w == t)
+                    && !blocked.iter().any(|x| x.thread == *t);
+                let Some(last) = steps.iter().rev().find(|s| s.thread == *t) else {
+                    continue;
+                };
+                if !ended {
+                    continue;
+                }
+                let Some(func) = prep.index.get(last.sid).map(|e| e.func) else {
+                    continue;
+                };
+                let Some(body) = prog.func(func).body.as_ref() else {
+                    continue;
+                };
+                let mut wakes: Vec<(StmtId, u32)> = Vec::new();
+                crate::ir::visit::each_stmt(body, &mut |s| {
+                    if sync_calls(prog, s)
+                        .iter()
+                        .any(|(c, o)| kinds.contains(c) && *o == object)
+                    {
+                        wakes.push((s.id, prog.sources.line(s.loc)));
+                    }
+                });
+                let woke = steps
+                    .iter()
+                    .any(|s| s.thread == *t && wakes.iter().any(|(w, _)| *w == s.sid));
+                if woke {
+                    continue;
+                }
+                let Some(jumps) = exit_jumps(body, last.sid) else {
+                    continue;
+                };
+                // A signal to nobody shows no step: only a way out that cannot have
+                // passed a wake-up (another branch, or after the `return`) counts.
+                let Some(exit) = jumps.last().map(|j| j.id) else {
+                    continue;
+                };
+                if !wakes.iter().all(|(w, _)| skips(body, exit, *w)) {
+                    continue;
+                }
+                let Some(&(_, wake_line)) = wakes.first() else {
+                    continue;
+                };
+                for j in jumps {
+                    let Some(step) = step_of(prep, *t, j) else {
+                        continue;
+                    };
+                    if out
+                        .iter()
+                        .any(|o| o.step.sid == step.sid && o.step.thread == *t)
+                    {
+                        continue;
+                    }
+                    out.push(SkippedWake {
+                        step,
+                        function: prog.func(func).name.clone(),
+                        object: object.clone(),
+                        wake_line,
+                        waiter: b.clone(),
+                    });
+                }
+            }
+        }
+    }
+    out
 }
 
 /// How thread `t` left the function whose statement `steps[acq]` took `lock`, which it
