@@ -391,3 +391,76 @@ fn a_thread_handed_anothers_argument_names_the_repeating_creation() {
     let r = localize_json("tests/programs/why/one_slot_twice.c");
     first_names(&r, 31, "handed the wrong argument: `1` for `0`");
 }
+
+/// A thread that leaves by a `return` skipping the post it makes on its other path: the
+/// `return` is named, before the semaphore's start value (which would "fix" it by letting
+/// the collector go on without any post).
+#[test]
+fn a_way_out_that_skips_the_post_is_named() {
+    let r = localize_all_json("tests/programs/why/skipped_post.c");
+    assert_eq!(r["verdict"], "deadlock");
+    let first = first_names(
+        &r,
+        21,
+        "without the wake-up of `loaded` it makes at line 18",
+    );
+    assert_eq!(first["cause"], true, "{first:#}");
+}
+
+/// A thread holding a mutex calls a helper that locks it again: the call is named.
+#[test]
+fn a_call_that_relocks_a_held_mutex_is_named() {
+    let r = localize_all_json("tests/programs/why/relock_through_helper.c");
+    assert_eq!(r["verdict"], "deadlock");
+    first_names(&r, 34, "a self-deadlock");
+}
+
+/// A writer's loop that posts one chunk fewer than the reader waits for: no value of
+/// its test avoids the deadlock along the schedule; the verified change of the test does.
+#[test]
+fn a_loop_that_posts_too_few_times_is_named() {
+    let r = localize_all_json("tests/programs/why/chunks_short.c");
+    assert_eq!(r["verdict"], "deadlock");
+    first_names(&r, 16, "wakes the other threads the wrong number of times");
+}
+
+/// A condition wait that tests the wrong flag.
+#[test]
+fn a_wait_for_the_wrong_flag_is_named() {
+    let r = localize_json("tests/programs/why/wait_for_wrong_flag.c");
+    first_names(&r, 34, "`ready` for `loading`");
+}
+
+/// A result read before the join of the thread that writes it (through a pointer to
+/// its slot): the read and the join are named.
+#[test]
+fn a_read_before_the_join_names_the_read_and_the_join() {
+    let r = localize_json("tests/programs/why/result_before_join.c");
+    first_names(&r, 36, "before it joins T2 count_evens at line 37");
+    let second = r["candidates"][1].clone();
+    assert_eq!(second["line"], 37, "{second:#}");
+    // The write through `j->evens` is named by the element it writes.
+    assert!(
+        flows(&r)
+            .iter()
+            .any(|(read, var, _, passing)| *read == 36 && var == "jobs[1].evens" && *passing == 23),
+        "{:?}",
+        flows(&r)
+    );
+}
+
+/// A lightswitch whose test waits for the second viewer instead of the first: no value
+/// of the test avoids the failure along the schedule (the first viewer would wait for
+/// the gallery the cleaner holds); the verified change of the test does.
+#[test]
+fn a_test_deciding_whether_a_thread_waits_is_named() {
+    let r = localize_json("tests/programs/why/lightswitch_guard.c");
+    first_names(&r, 18, "decides wrongly whether the thread waits");
+}
+
+/// A creating loop that hands every thread slot 0 through a local pointer.
+#[test]
+fn a_constant_slot_in_a_creating_loop_is_named() {
+    let r = localize_json("tests/programs/why/orders_one_slot.c");
+    first_names(&r, 30, "`i` for `0`");
+}

@@ -49,8 +49,70 @@ pub fn argument_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
             }
             literal_mutants(text, n, &mut out);
         }
+        if n.kind() == "for_statement" {
+            index_mutants(text, n, lines, &mut out);
+        }
     });
     out
+}
+
+/// In a loop that creates threads, the address of a constant element (`&jobs[0]`) on a
+/// line of `lines` made the address of the loop counter's element (`&jobs[i]`): each
+/// round's thread was meant to get its own slot, whether the address is handed over
+/// directly or through a local first.
+fn index_mutants(text: &str, lp: Node, lines: &[u32], out: &mut Vec<SyncMutant>) {
+    let counter = lp.child_by_field_name("update").and_then(|u| {
+        let t = match u.kind() {
+            "update_expression" => u.child_by_field_name("argument"),
+            "assignment_expression" => u.child_by_field_name("left"),
+            _ => None,
+        }?;
+        (t.kind() == "identifier").then(|| text_of(text, t).to_string())
+    });
+    let (Some(counter), Some(body)) = (counter, lp.child_by_field_name("body")) else {
+        return;
+    };
+    let creates = {
+        let mut found = false;
+        let mut stack = vec![body];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "call_expression"
+                && n.child_by_field_name("function")
+                    .is_some_and(|f| start_argument(text_of(text, f)).is_some())
+            {
+                found = true;
+                break;
+            }
+            stack.extend(named_children(n));
+        }
+        found
+    };
+    if !creates {
+        return;
+    }
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        stack.extend(named_children(n));
+        let row = n.start_position().row as u32 + 1;
+        let is_address = n.kind() == "pointer_expression"
+            && n.child_by_field_name("operator")
+                .is_some_and(|o| text_of(text, o) == "&");
+        if !is_address || !lines.contains(&row) {
+            continue;
+        }
+        let Some(index) = n
+            .child_by_field_name("argument")
+            .filter(|a| a.kind() == "subscript_expression")
+            .and_then(|a| a.child_by_field_name("index"))
+            .filter(|i| i.kind() == "number_literal")
+        else {
+            continue;
+        };
+        out.push(SyncMutant {
+            mutant: Mutant::of_node(text, index, counter.clone()),
+            part: Part::Argument,
+        });
+    }
 }
 
 /// The mutant of one statement (`pthread_create(..);` or `rc = pthread_create(..);`).
@@ -289,5 +351,17 @@ int main(void) {
             "{ms:?}"
         );
         assert_eq!(ms[1], "11:Argument:0->1", "never below zero, never a size");
+    }
+
+    #[test]
+    fn a_constant_slot_in_a_creating_loop_becomes_the_counters() {
+        let prog = "struct job { int id; };\nvoid *f(void *p) { return p; }\nint main(void) {\n  pthread_t t[2];\n  struct job jobs[2];\n  for (int i = 0; i < 2; i++) {\n    struct job *j = &jobs[0];\n    j->id = i;\n    pthread_create(&t[i], 0, f, j);\n  }\n  for (int k = 0; k < 2; k++)\n    jobs[0].id = k + *&jobs[1].id;\n  return 0;\n}\n";
+        let ms: Vec<String> = argument_mutants(prog, &[7, 9, 12])
+            .iter()
+            .map(|m| format!("{}:{}->{}", m.mutant.line, m.mutant.from, m.mutant.to))
+            .collect();
+        // Not in the loop that creates no thread; not on a line the run did not make.
+        assert_eq!(ms, ["7:0->i"]);
+        assert!(argument_mutants(prog, &[9, 12]).is_empty());
     }
 }

@@ -45,6 +45,7 @@
 //! the input's own passing runs nor those of the fix tell them apart (39th session).
 
 pub mod arguments;
+pub mod guards;
 pub mod operators;
 pub mod primitives;
 pub mod signals;
@@ -289,6 +290,12 @@ pub fn primitive_evidence(
     in_run_order(&mut moves, ARGUMENT_MUTANTS);
     mutants.extend(moves);
     mutants.extend(start_values(text, &lines));
+    let mut bounds = guards::loop_bound_mutants(text, &lines);
+    in_run_order(&mut bounds, ARGUMENT_MUTANTS);
+    mutants.extend(bounds);
+    let mut guarded = guards::guard_mutants(text, &lines);
+    in_run_order(&mut guarded, ARGUMENT_MUTANTS);
+    mutants.extend(guarded);
     for SyncMutant { mutant: m, part } in mutants {
         if ev.fixes.iter().any(|f| f.mutant.line == m.line) {
             continue;
@@ -355,7 +362,7 @@ pub fn apply_primitive_fixes(
         let mut c = match cands.iter().position(on_line) {
             Some(i) => cands.remove(i),
             None => {
-                let kind = if f.part == Part::StartValue {
+                let kind = if matches!(f.part, Part::StartValue | Part::LoopBound) {
                     CandidateKind::Value
                 } else if f.part.is_locking() || m.from.contains("lock") {
                     CandidateKind::Locking
@@ -405,7 +412,16 @@ pub fn apply_primitive_fixes(
             0
         };
         let key = (had.unwrap_or(usize::MAX), repeat);
-        if f.part == Part::StartValue && !order_independent {
+        // A loop bound, likewise: a waiting loop "fixed" to wait less is a fix by doing
+        // less, which the analyses' causes outrank.
+        // A semaphore that starts at zero waits for a post; started above zero, a waiter
+        // goes on before any thread posted — a fix by doing less, whatever the order:
+        // after the causes even when every order fails (a post skipped on one path is
+        // such a cause).
+        let raises_zero = f.part == Part::Count && m.from.trim() == "0";
+        if raises_zero
+            || (matches!(f.part, Part::StartValue | Part::LoopBound) && !order_independent)
+        {
             after_causes.push((key, c));
         } else {
             front.push((key, c));

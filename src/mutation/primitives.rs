@@ -49,6 +49,11 @@ pub enum Part {
     /// A global's start value (`int tokens = 2;`): the count of a hand-made
     /// synchronization, or any value the threads start from.
     StartValue,
+    /// The test of a loop that posts or signals (`mutation::guards`): it wakes the
+    /// others the wrong number of times.
+    LoopBound,
+    /// The test of an `if` whose branch waits or wakes (`mutation::guards`).
+    Guard,
 }
 
 impl Part {
@@ -65,6 +70,8 @@ impl Part {
             Part::StartValue => "the start value here is wrong",
             Part::Argument => "the thread created here is handed the wrong argument",
             Part::SignalOrder => "this wake-up is sent before the change it announces",
+            Part::LoopBound => "this loop wakes the other threads the wrong number of times",
+            Part::Guard => "this test decides wrongly whether the thread waits or wakes the others",
         }
     }
 
@@ -153,6 +160,9 @@ fn wait_test_mutants(text: &str, lp: Node, lines: &[u32], out: &mut Vec<SyncMuta
             });
         }
     }
+    // The wrong flag waited for (`while (!started)` for `while (!done)`): a global the
+    // test names swapped for another global of the same declared type.
+    out.extend(flag_swaps(text, test));
     // The test turned around (`while (ready)` for `while (!ready)`): a predicate written
     // the wrong way round is the wait test's own mistake. Only where the run never
     // waited in this loop: turned around there, the thread waits — more synchronization.
@@ -210,6 +220,62 @@ fn wait_test_mutants(text: &str, lp: Node, lines: &[u32], out: &mut Vec<SyncMuta
         },
         part: Part::WaitTest,
     });
+}
+
+/// The file-scope scalar variables of `text` with their declared type's text
+/// (`int started = 0, done;` gives `started` and `done`, both `int`).
+fn scalar_globals(text: &str) -> Vec<(String, String)> {
+    let Ok(tree) = crate::frontend::syntax_check::parse_c(text) else {
+        return vec![];
+    };
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    let mut out = Vec::new();
+    for item in root.named_children(&mut cursor) {
+        if item.kind() != "declaration" {
+            continue;
+        }
+        let Some(ty) = item.child_by_field_name("type") else {
+            continue;
+        };
+        let mut c = item.walk();
+        for d in item.children_by_field_name("declarator", &mut c) {
+            let name = if d.kind() == "init_declarator" {
+                d.child_by_field_name("declarator")
+            } else {
+                Some(d)
+            };
+            if let Some(n) = name.filter(|n| n.kind() == "identifier") {
+                out.push((text_of(text, n).to_string(), text_of(text, ty).to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// Each global a wait test names, swapped for each other global of its type.
+fn flag_swaps(text: &str, test: Node) -> Vec<SyncMutant> {
+    let globals = scalar_globals(text);
+    let mut out = Vec::new();
+    let mut stack = vec![test];
+    while let Some(n) = stack.pop() {
+        let mut cursor = n.walk();
+        stack.extend(n.named_children(&mut cursor));
+        if n.kind() != "identifier" {
+            continue;
+        }
+        let name = text_of(text, n);
+        let Some((_, ty)) = globals.iter().find(|(g, _)| g == name) else {
+            continue;
+        };
+        for (other, _) in globals.iter().filter(|(g, t)| g != name && t == ty) {
+            out.push(SyncMutant {
+                mutant: Mutant::of_node(text, n, other.clone()),
+                part: Part::WaitTest,
+            });
+        }
+    }
+    out
 }
 
 fn call_mutants(text: &str, call: Node, out: &mut Vec<SyncMutant>) {
@@ -358,6 +424,18 @@ void *f(void *arg) {
             primitive_mutants(PROG, &[14]).first().map(|m| m.part),
             Some(Part::WaitTest)
         );
+    }
+
+    #[test]
+    fn a_wait_test_may_name_the_wrong_flag() {
+        let prog = "#include <pthread.h>\npthread_mutex_t m; pthread_cond_t c;\nint started = 0, done;\nlong other;\nvoid *f(void *a) {\n  while (!started)\n    pthread_cond_wait(&c, &m);\n  return a;\n}\n";
+        let swaps: Vec<String> = primitive_mutants(prog, &[6])
+            .iter()
+            .filter(|m| m.mutant.from == "started")
+            .map(|m| m.mutant.to.clone())
+            .collect();
+        // Another global of the same type only: not `other` (a `long`), not `m`.
+        assert_eq!(swaps, ["done"]);
     }
 
     #[test]

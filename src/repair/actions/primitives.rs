@@ -35,6 +35,13 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                 .into_iter()
                 .filter(|m| sites.fixed.contains(&m.mutant.line))
                 .take(MAX),
+        )
+        // A waking loop's bound, likewise only where the localization proved it fixing.
+        .chain(
+            crate::mutation::guards::loop_bound_mutants(&src.text, &lines)
+                .into_iter()
+                .filter(|m| sites.fixed.contains(&m.mutant.line))
+                .take(MAX),
         );
     for crate::mutation::SyncMutant { mutant: m, part } in mutants {
         let function = match src.statement_at(m.line) {
@@ -67,13 +74,21 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                         "the thread's argument"
                     }
                     crate::mutation::Part::SignalOrder => "the place of the wake-up",
+                    crate::mutation::Part::LoopBound => "the test of the waking loop",
+                    crate::mutation::Part::Guard =>
+                        "the test that decides whether the thread waits or wakes",
                 },
                 m.line,
                 m.to,
                 m.from
             ),
             // A wait loop's test is a condition like any other: its change is one.
-            action: if part == crate::mutation::Part::WaitTest {
+            action: if matches!(
+                part,
+                crate::mutation::Part::WaitTest
+                    | crate::mutation::Part::LoopBound
+                    | crate::mutation::Part::Guard
+            ) {
                 Action::Condition {
                     function,
                     line: m.line,
