@@ -464,3 +464,12 @@ fn a_constant_slot_in_a_creating_loop_is_named() {
     let r = localize_json("tests/programs/why/orders_one_slot.c");
     first_names(&r, 30, "`i` for `0`");
 }
+
+/// A synchronization object declared inside the function the threads run: each thread
+/// has its own; the declaration is named (a mutex here, a once control below).
+#[test]
+fn a_mutex_each_thread_declares_for_itself_is_named() {
+    let r = localize_json("tests/programs/why/local_mutex.c");
+    let first = first_names(&r, 11, "each has its own `guard`");
+    assert_eq!(first["cause"], true, "{first:#}");
+}

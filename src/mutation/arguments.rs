@@ -110,7 +110,7 @@ fn index_mutants(text: &str, lp: Node, lines: &[u32], out: &mut Vec<SyncMutant>)
         };
         out.push(SyncMutant {
             mutant: Mutant::of_node(text, index, counter.clone()),
-            part: Part::Argument,
+            part: Part::Slot,
         });
     }
 }

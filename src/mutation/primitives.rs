@@ -44,6 +44,8 @@ pub enum Part {
     ArgumentCopy,
     /// An integer in the argument handed to a new thread (`&jobs[0]` for the second).
     Argument,
+    /// A constant element in a loop that creates threads (`&jobs[0]` for `&jobs[i]`).
+    Slot,
     /// A wake-up sent before the change it announces (`mutation::signals`).
     SignalOrder,
     /// A global's start value (`int tokens = 2;`): the count of a hand-made
@@ -69,6 +71,7 @@ impl Part {
             }
             Part::StartValue => "the start value here is wrong",
             Part::Argument => "the thread created here is handed the wrong argument",
+            Part::Slot => "every thread this loop creates is handed the same element",
             Part::SignalOrder => "this wake-up is sent before the change it announces",
             Part::LoopBound => "this loop wakes the other threads the wrong number of times",
             Part::Guard => "this test decides wrongly whether the thread waits or wakes the others",

@@ -389,7 +389,7 @@ impl Explainer<'_> {
         // call is the fault when it is in the function that took the mutex; when it is
         // in a callee, the call made holding the mutex is (call a variant that expects
         // the lock held, or release it first).
-        let mut relocks: Vec<(crate::cex::TraceStep, String)> = Vec::new();
+        let mut relocks: Vec<(crate::cex::TraceStep, String, bool)> = Vec::new();
         for b in &st.blocked {
             let Some(stmt) = self.stmts.get(&b.sid) else {
                 continue;
@@ -411,19 +411,29 @@ impl Explainer<'_> {
             let site = self
                 .call_towards(h.step.sid, b.sid)
                 .and_then(|call| self.step_at(b.thread, call.id));
+            // A callee that only wraps another function of the program in the lock
+            // (`lock; work(); unlock`) offers the variant the caller should have
+            // called: then the call is the fault. Otherwise the outer lock is as
+            // likely, and the call is named after where the lock was taken.
+            let wrapper = site.is_some() && self.wraps_a_call(b.sid);
             let hint = match &site {
-                Some(_) => format!(
-                    "{who} makes this call holding `{}` (taken at line {}), and the callee locks `{}` again at line {}: a thread that locks a mutex it already holds blocks for ever (a self-deadlock); call a variant that expects the lock held, or release it before the call",
+                Some(_) if wrapper => format!(
+                    "{who} makes this call holding `{}` (taken at line {}), and the callee locks `{}` again at line {} around work another function does: a thread that locks a mutex it already holds blocks for ever (a self-deadlock); call that function, which expects the lock held, or release the lock before the call",
                     h.lock, h.step.line, h.lock, b.line
+                ),
+                Some(_) => format!(
+                    "{who} makes this call holding `{}` (taken at line {}), and the callee locks `{}` again at line {}: a thread that locks a mutex it already holds blocks for ever (a self-deadlock); release it before the call, or do not take it at line {}",
+                    h.lock, h.step.line, h.lock, b.line, h.step.line
                 ),
                 None => format!(
                     "{who} locks `{}` here while it already holds it (taken at line {}): a thread that locks a mutex it holds blocks for ever (a self-deadlock); leave out this lock, or release the mutex first",
                     h.lock, h.step.line
                 ),
             };
-            relocks.push((site.unwrap_or_else(|| b.clone()), hint));
+            let first = site.is_none() || wrapper;
+            relocks.push((site.unwrap_or_else(|| b.clone()), hint, first));
         }
-        for (step, hint) in &relocks {
+        for (step, hint, _) in &relocks {
             self.push_step_candidate(&mut extra, &out, step, CandidateKind::Locking, hint);
         }
         for b in &st.blocked {
@@ -475,8 +485,10 @@ impl Explainer<'_> {
         for c in out.iter_mut() {
             if st.skipped_wakes.iter().any(|w| at(c, &w.step)) {
                 c.role = Role::SkippedWake;
-            } else if let Some((_, hint)) = relocks.iter().find(|(s, _)| at(c, s)) {
-                c.role = Role::Relock;
+            } else if let Some((_, hint, first)) = relocks.iter().find(|(s, _, _)| at(c, s)) {
+                if *first {
+                    c.role = Role::Relock;
+                }
                 if matches!(c.kind, CandidateKind::Value | CandidateKind::Blocking) {
                     c.kind = CandidateKind::Locking;
                     c.hint = hint.clone();
@@ -512,6 +524,28 @@ impl Explainer<'_> {
         }
         renumber(&mut out);
         out
+    }
+
+    /// Whether the function holding `sid` calls another function of the program that
+    /// has a body: a wrapper (`lock; work(); unlock`) whose work can be called alone.
+    fn wraps_a_call(&self, sid: StmtId) -> bool {
+        let Some(f) = self.function_of(sid) else {
+            return false;
+        };
+        let Some(body) = self.normalized.funcs.get(f).and_then(|x| x.body.as_ref()) else {
+            return false;
+        };
+        let mut found = false;
+        crate::ir::visit::each_stmt(body, &mut |s| {
+            crate::ir::visit::each_expr(s, &mut |e| {
+                if let ExprKind::Call(callee, _) = &e.kind {
+                    if let ExprKind::Func(g) = callee.peel().kind {
+                        found |= g.0 as usize != f && self.normalized.func(g).body.is_some();
+                    }
+                }
+            });
+        });
+        found
     }
 
     /// The library calls a simple statement makes (its own expressions, not a branch's),

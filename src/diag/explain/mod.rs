@@ -186,6 +186,9 @@ pub enum Role {
     /// A deadlock's thread that left its function by a way that skips the post or signal
     /// the function makes on another path, while another thread waits for it.
     SkippedWake,
+    /// A synchronization object declared as a local of a function several threads run:
+    /// each thread locks, waits on or initialises its own copy, which excludes nothing.
+    OwnCopy,
     /// A value candidate on a line that is also one end of a region the failure needs
     /// preempted (`CandidateKind::Atomicity`): the atomicity analysis names no candidate
     /// of its own where a line already has one, so the line keeps its value words and

@@ -70,7 +70,9 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                     // Not made here: `arguments::argument_slots` gives each thread its
                     // own copy with an array rather than an allocation, `moves` moves
                     // statements; an argument's literal is left to the user.
-                    crate::mutation::Part::ArgumentCopy | crate::mutation::Part::Argument => {
+                    crate::mutation::Part::ArgumentCopy
+                    | crate::mutation::Part::Argument
+                    | crate::mutation::Part::Slot => {
                         "the thread's argument"
                     }
                     crate::mutation::Part::SignalOrder => "the place of the wake-up",

@@ -1,0 +1,514 @@
+//! The patterns the projection shows, each naming the statements a repair would change
+//! (see `rank`'s module comment for where they rank): a reader started before the write
+//! it needed, a publication out of order, a critical section split between check and
+//! act, a read made before the join of the thread whose write it needed, and a
+//! synchronization object each thread has its own copy of.
+
+use super::{Event, FlowChange, Why};
+use crate::cex::Counterexample;
+use crate::diag::explain::{Candidate, CandidateKind, Explainer, Role, same_file};
+use crate::ir::StmtId;
+
+/// A use before initialisation by the creator (see `Role::StartedTooEarly`): a thread
+/// that writes nothing of what it read, created by the thread whose write the closest
+/// passing run lets it read, which that thread made only after the creation. The
+/// creation decides the order: it is named, and when the write is made inside a call, the
+/// call in the creator's own code after the creation (which would move before it).
+pub(super) fn started_before_init(
+    explainer: &Explainer,
+    why: &Why,
+    failing: &Counterexample,
+    order: &[&FlowChange],
+    cands: &mut [Candidate],
+    added: &mut Vec<Candidate>,
+) -> Vec<u32> {
+    use crate::diag::ordering::creation_index;
+    let outcome = explainer.outcome();
+    let mut readers: Vec<u32> = Vec::new();
+    for ch in order.iter().filter(|c| c.inter_thread()) {
+        let r = &ch.read;
+        let Some(w) = &ch.passing else { continue };
+        if w.thread == r.thread
+            || readers.contains(&r.thread)
+            || why.writers.contains(&(r.var.clone(), r.thread))
+        {
+            continue;
+        }
+        let made_after_creation = creation_index(&why.passing.steps, r.thread)
+            .and_then(|i| why.passing.steps.get(i).map(|s| (i, s)))
+            .is_some_and(|(i, s)| s.thread == w.thread && i < w.step);
+        let Some(create) = creation_index(&failing.steps, r.thread)
+            .and_then(|i| failing.steps.get(i))
+            .filter(|s| s.thread == w.thread && s.line > 0)
+        else {
+            continue;
+        };
+        if !made_after_creation {
+            continue;
+        }
+        let Some(write) = why.passing.steps.get(w.step) else {
+            continue;
+        };
+        readers.push(r.thread);
+        let creator = explainer.thread_name(w.thread);
+        let reader = explainer.thread_name(r.thread);
+        let call = explainer
+            .call_towards(create.sid, write.sid)
+            .and_then(|st| explainer.step_at(w.thread, st.id));
+        let via = call
+            .as_ref()
+            .map(|c| format!(" (made inside the call at line {})", c.line))
+            .unwrap_or_default();
+        let hint = format!(
+            "{creator} creates {reader} here, before its own write of `{}` at line {}{via}; {reader} reads it at line {} and never writes it, so it used it before it was set: had {creator} created {reader} after that write, {outcome} (an order violation: create it later, or make it wait)",
+            r.var, w.line, r.line
+        );
+        let call_hint = format!(
+            "this call makes {creator}'s write of `{}` at line {}, which {reader} (created at line {}) needed before its read at line {}: had it come before the creation, {outcome} (an order violation)",
+            r.var, w.line, create.line, r.line
+        );
+        for (step, hint) in [Some((create, hint)), call.as_ref().map(|c| (c, call_hint))]
+            .into_iter()
+            .flatten()
+        {
+            let named = Named {
+                kind: CandidateKind::Ordering,
+                role: Role::StartedTooEarly,
+                whole_thread: std::ptr::eq(step, create),
+                hint,
+            };
+            // A value change of the handle or of the call's result says less than the
+            // order does.
+            name_step(explainer, cands, added, step, named, |c| {
+                (!c.specification && c.set.is_none()).then_some(true)
+            });
+        }
+    }
+    readers
+}
+
+/// A publication out of order (see `Role::PublishedEarly`): a read that saw an old value
+/// of a location another thread writes later, although the same reader had already seen
+/// and tested a later write of that thread to another location (a flag, a count) — the
+/// writer made the second write visible before the first. Both writes are named, in program order.
+/// A write the writer made before it created the reader hands over a start value, it
+/// publishes nothing, and does not count.
+pub(super) fn published_early(
+    explainer: &Explainer,
+    why: &Why,
+    failing: &Counterexample,
+    order: &[&FlowChange],
+    started: &[u32],
+    cands: &mut [Candidate],
+    added: &mut Vec<Candidate>,
+) {
+    use crate::diag::ordering::creation_index;
+    let outcome = explainer.outcome();
+    let fex = &why.failing_execution;
+    let mut named: Vec<(u32, u32)> = Vec::new();
+    for ch in order.iter().filter(|c| c.inter_thread()) {
+        let r = &ch.read;
+        let Some(late) = &ch.passing else { continue };
+        let writer = late.thread;
+        // A reader started too early is explained by its creation already.
+        if writer == r.thread
+            || started.contains(&r.thread)
+            || ch.failing.as_ref().is_some_and(|f| f.thread != writer)
+        {
+            continue;
+        }
+        // The late write did not happen before the read in the failing run.
+        if fex
+            .find(&late.key)
+            .and_then(|i| fex.events.get(i))
+            .is_some_and(|e| e.step < r.step)
+        {
+            continue;
+        }
+        let created = creation_index(&failing.steps, r.thread);
+        let handed_over = |e: &Event| {
+            e.thread
+                == failing
+                    .steps
+                    .get(created.unwrap_or(0))
+                    .map_or(u32::MAX, |s| s.thread)
+                && created.is_some_and(|c| e.step < c)
+        };
+        // Of the writer's writes to other locations the reader saw before, the last one
+        // the writer made: everything it wrote before that was visible anyway.
+        let Some(early) = fex
+            .flows
+            .iter()
+            .filter_map(|fl| {
+                let rd = fex.events.get(fl.read)?;
+                let src = fex.events.get(fl.source?)?;
+                (rd.thread == r.thread
+                    && rd.step < r.step
+                    && rd.var != r.var
+                    && src.thread == writer
+                    && !handed_over(src))
+                .then_some((rd, src))
+            })
+            .max_by_key(|(_, src)| src.step)
+        else {
+            continue;
+        };
+        // The reader tested what it saw (a flag, a count): it went on because of it. A
+        // snapshot of both locations that tests neither is an atomicity violation, which
+        // the boundaries name.
+        let (seen, early) = early;
+        if !explainer.read_decides(seen.key.sid) {
+            continue;
+        };
+        if named.contains(&(writer, early.line)) {
+            continue;
+        }
+        named.push((writer, early.line));
+        let w = explainer.thread_name(writer);
+        let reader = explainer.thread_name(r.thread);
+        let hint = format!(
+            "{w} writes `{}` here, and {reader} saw it, before {w} wrote `{}` at line {}: {reader} then read `{}` at line {} too early (its old value); had {w} made the write at line {} first, {outcome} (an order violation: publish after the data is written)",
+            early.var, late.var, late.line, r.var, r.line, late.line
+        );
+        let late_hint = format!(
+            "{w} writes `{}` here only after its write of `{}` at line {}, which {reader} already saw: {reader}'s read at line {} came before this write; made before line {}, {outcome} (an order violation)",
+            late.var, early.var, early.line, r.line, early.line
+        );
+        let steps = [
+            failing.steps.get(early.step).map(|s| (s, hint)),
+            why.passing.steps.get(late.step).map(|s| (s, late_hint)),
+        ];
+        for (step, hint) in steps.into_iter().flatten() {
+            if step.line == 0 {
+                continue;
+            }
+            let named = Named {
+                kind: CandidateKind::Ordering,
+                role: Role::PublishedEarly,
+                whole_thread: false,
+                hint,
+            };
+            // A flow or boundary keeps its words; a value change says less.
+            // A value candidate that is also a region's end takes the pattern, which
+            // says why the line matters.
+            name_step(explainer, cands, added, step, named, |c| {
+                let plain = matches!(c.role, Role::Plain | Role::AlsoBoundary);
+                (!c.specification && c.set.is_none() && plain)
+                    .then_some(c.kind == CandidateKind::Value)
+            });
+        }
+    }
+}
+
+/// A check and its act split across two critical sections (see `Role::SplitSection`):
+/// a read that missed a write another thread made too late, when that thread had
+/// accessed the same location earlier in the same function and released and re-took the
+/// mutex in between. The unlock and the lock are named.
+pub(super) fn split_sections(
+    explainer: &Explainer,
+    why: &Why,
+    order: &[&FlowChange],
+    cands: &mut [Candidate],
+    added: &mut Vec<Candidate>,
+) {
+    let outcome = explainer.outcome();
+    let fex = &why.failing_execution;
+    let mut named: Vec<StmtId> = Vec::new();
+    for ch in order.iter().filter(|c| c.inter_thread()) {
+        let r = &ch.read;
+        let Some(late) = &ch.passing else { continue };
+        let owner = late.thread;
+        if owner == r.thread {
+            continue;
+        }
+        let Some(first) = fex
+            .events
+            .iter()
+            .rfind(|e| e.thread == owner && e.var == late.var && e.step < r.step)
+        else {
+            continue;
+        };
+        let Some((unlock, lock)) = explainer.split_section(first.key.sid, late.key.sid) else {
+            continue;
+        };
+        if named.contains(&unlock) {
+            continue;
+        }
+        named.push(unlock);
+        let t = explainer.thread_name(owner);
+        let other = explainer.thread_name(r.thread);
+        for (sid, what) in [(unlock, "releases"), (lock, "takes back")] {
+            let Some(step) = explainer.step_at(owner, sid) else {
+                continue;
+            };
+            let hint = format!(
+                "{t} {what} the mutex here, between its access of `{}` at line {} and its write at line {}: {other}'s read at line {} came in between and saw the old value; kept as one critical section, {outcome} (an atomicity violation: the section was split)",
+                late.var, first.line, late.line, r.line
+            );
+            let named = Named {
+                kind: CandidateKind::Atomicity,
+                role: Role::SplitSection,
+                whole_thread: false,
+                hint,
+            };
+            // Where a thread would have resumed is the schedule's word for the same
+            // boundary; the split says why it is one.
+            name_step(explainer, cands, added, &step, named, |c| {
+                let plain = matches!(
+                    c.role,
+                    Role::Plain | Role::NotResumed | Role::NotResumedInCallee | Role::AlsoBoundary
+                );
+                (!c.specification && c.set.is_none() && plain).then_some(true)
+            });
+        }
+    }
+}
+
+/// A read made before the reader joined the thread whose write it needed (see
+/// `Role::ReadBeforeJoin`): the closest passing run lets the read see another thread's
+/// write, and in the failing run the reader joins that thread only after the read. The
+/// read and the join are named: one of them moves past the other. A reader that goes on
+/// to write what it read races instead (a lost update), as in `started_before_init`.
+pub(super) fn reads_before_join(
+    explainer: &Explainer,
+    why: &Why,
+    failing: &Counterexample,
+    order: &[&FlowChange],
+    cands: &mut [Candidate],
+    added: &mut Vec<Candidate>,
+) {
+    let outcome = explainer.outcome();
+    let mut named: Vec<usize> = Vec::new();
+    for ch in order.iter().filter(|c| c.inter_thread()) {
+        let r = &ch.read;
+        let Some(w) = &ch.passing else { continue };
+        // A reader that writes what it read (from the read on) updates it: a lost
+        // update races, the join is no cause.
+        let updates = why
+            .failing_execution
+            .events
+            .iter()
+            .any(|e| e.write && e.thread == r.thread && e.var == r.var && e.step >= r.step);
+        if w.thread == r.thread || updates {
+            continue;
+        }
+        let Some(j) = failing
+            .steps
+            .iter()
+            .enumerate()
+            .skip(r.step + 1)
+            .find(|(i, s)| {
+                s.thread == r.thread && joined_thread(&failing.steps, *i) == Some(w.thread)
+            })
+            .map(|(i, _)| i)
+        else {
+            continue;
+        };
+        if named.contains(&j) {
+            continue;
+        }
+        named.push(j);
+        let (Some(read), Some(join)) = (failing.steps.get(r.step), failing.steps.get(j)) else {
+            continue;
+        };
+        let reader = explainer.thread_name(r.thread);
+        let writer = explainer.thread_name(w.thread);
+        let read_hint = format!(
+            "{reader} reads `{}` here, before it joins {writer} at line {}, and {writer} writes it at line {}: the read saw a value from before that write; had it come after the join, {outcome} (an order violation: read after the join)",
+            r.var, join.line, w.line
+        );
+        let join_hint = format!(
+            "{reader} joins {writer} here, only after its read of `{}` at line {}, which needed {writer}'s write at line {}: had the join come before the read, {outcome} (an order violation)",
+            r.var, read.line, w.line
+        );
+        for (step, hint) in [(read, read_hint), (join, join_hint)] {
+            if step.line == 0 {
+                continue;
+            }
+            let named = Named {
+                kind: CandidateKind::Ordering,
+                role: Role::ReadBeforeJoin,
+                whole_thread: false,
+                hint,
+            };
+            name_step(explainer, cands, added, step, named, |c| {
+                (!c.specification && c.set.is_none()).then_some(true)
+            });
+        }
+    }
+}
+
+/// The thread the `pthread_join` at step `i` waits for, read from the trace: the value
+/// last written to the handle it names (`pthread_create(&t1, ..)` writes `*&t1 = 2`; a
+/// thread's own locals are written `t1_<thread>`). `None` when the step is no join or
+/// the handle is no variable or constant element (`th[i]`): no pattern is guessed.
+fn joined_thread(steps: &[crate::cex::TraceStep], i: usize) -> Option<u32> {
+    let s = steps.get(i)?;
+    let (_, args) = s.statement.split_once("pthread_join(")?;
+    let handle = args.split([',', ')']).next()?.trim();
+    // A constant element (`w[1]`) names one handle; `th[i]` names whichever `i` is.
+    let plain = handle.split(['[', ']']).enumerate().all(|(k, part)| {
+        if k % 2 == 1 {
+            !part.is_empty() && part.chars().all(|c| c.is_ascii_digit())
+        } else {
+            part.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        }
+    });
+    if handle.is_empty() || !plain {
+        return None;
+    }
+    let own = format!("{handle}_{}", s.thread);
+    steps.get(..i)?.iter().rev().find_map(|p| {
+        p.writes
+            .iter()
+            .rev()
+            .find(|w| {
+                let lhs = w.lhs.trim_start_matches("*&");
+                lhs == handle || lhs == own
+            })
+            .and_then(|w| w.value.parse().ok())
+    })
+}
+
+/// What a pattern of the projection names a step as.
+struct Named {
+    kind: CandidateKind,
+    role: Role,
+    whole_thread: bool,
+    hint: String,
+}
+
+/// Names `step` as `named`: the line's candidate, when it has one, takes the role when
+/// `takes` says so (`Some(true)`: with the kind and words too, `Some(false)`: the role
+/// only, `None`: left alone); otherwise a new candidate.
+fn name_step(
+    explainer: &Explainer,
+    cands: &mut [Candidate],
+    added: &mut Vec<Candidate>,
+    step: &crate::cex::TraceStep,
+    named: Named,
+    takes: impl Fn(&Candidate) -> Option<bool>,
+) {
+    let on = |c: &Candidate| c.line == step.line && same_file(&c.file, &step.file);
+    if let Some(c) = cands.iter_mut().chain(added.iter_mut()).find(|c| on(c)) {
+        if let Some(words) = takes(c) {
+            c.role = named.role;
+            c.whole_thread = named.whole_thread;
+            if words {
+                c.kind = named.kind;
+                c.hint = named.hint;
+            }
+        }
+        return;
+    }
+    let before = added.len();
+    explainer.push_step_candidate(added, cands, step, named.kind, &named.hint);
+    if let Some(c) = added.get_mut(before) {
+        c.role = named.role;
+        c.whole_thread = named.whole_thread;
+    }
+}
+
+/// A mutex, condition, semaphore or once control declared as a local (not `static`) of
+/// a function that two or more threads of the failing run executed, whose address is
+/// only ever handed to the library's calls: every thread has its own, so it orders and
+/// excludes nothing (`pthread_once_t once = PTHREAD_ONCE_INIT;` inside the thread
+/// function). Its declaration is named. A local whose address goes anywhere else (a new
+/// thread's argument, a pointer) may be shared on purpose and is left alone.
+pub(crate) fn local_sync_objects(
+    explainer: &Explainer,
+    failing: &Counterexample,
+    cands: &mut [Candidate],
+    added: &mut Vec<Candidate>,
+) {
+    use crate::ir::{ExprKind, StmtKind, VarKind};
+    let prog = explainer.normalized;
+    let tt = &prog.types;
+    for (f, func) in prog.funcs.iter().enumerate() {
+        let Some(body) = &func.body else { continue };
+        let mut threads: Vec<u32> = Vec::new();
+        for s in &failing.steps {
+            if explainer.function_of(s.sid) == Some(f) && !threads.contains(&s.thread) {
+                threads.push(s.thread);
+            }
+        }
+        if threads.len() < 2 {
+            continue;
+        }
+        // The locals of `f` of a synchronization type, with their declarations.
+        let mut decls: Vec<(crate::ir::VarId, StmtId)> = Vec::new();
+        crate::ir::visit::each_stmt(body, &mut |st| {
+            if let StmtKind::Decl { var, .. } = &st.kind {
+                let v = prog.var(*var);
+                if v.kind == VarKind::Local && !v.is_static && sync_typed(&v.ty, tt) {
+                    decls.push((*var, st.id));
+                }
+            }
+        });
+        for (v, decl) in decls {
+            // Every use of the object is `&v` as a library call's argument: as many
+            // mentions of `v` as such arguments.
+            let (mut mentions, mut handed) = (0usize, 0usize);
+            crate::ir::visit::each_expr(body, &mut |e| match &e.kind {
+                ExprKind::Var(w) if *w == v => mentions += 1,
+                ExprKind::Call(callee, args)
+                    if matches!(callee.peel().kind, ExprKind::Func(g)
+                        if prog.func(g).body.is_none()) =>
+                {
+                    handed += args
+                        .iter()
+                        .filter(|a| {
+                            matches!(&a.peel().kind, ExprKind::AddrOf(x)
+                            if matches!(x.peel().kind, ExprKind::Var(w) if w == v))
+                        })
+                        .count();
+                }
+                _ => {}
+            });
+            let only_calls = mentions > 0 && mentions == handed;
+            if !only_calls {
+                continue;
+            }
+            let Some(step) = threads
+                .first()
+                .and_then(|t| explainer.step_at(*t, decl))
+                .filter(|s| s.line > 0)
+            else {
+                continue;
+            };
+            let name = &prog.var(v).name;
+            let hint = format!(
+                "`{name}` is a local of `{}`, which {} threads run: each has its own `{name}`, so it synchronizes nothing between them; declare it once, outside the function (a global or `static`)",
+                func.name,
+                threads.len()
+            );
+            let named = Named {
+                kind: CandidateKind::Locking,
+                role: Role::OwnCopy,
+                whole_thread: false,
+                hint,
+            };
+            name_step(explainer, cands, added, &step, named, |c| {
+                (!c.specification && c.set.is_none()).then_some(true)
+            });
+        }
+    }
+}
+
+/// Whether `ty` is a pthread or C11 synchronization object (through typedefs).
+fn sync_typed(ty: &crate::ir::Type, tt: &crate::ir::TypeTable) -> bool {
+    let mut t = ty;
+    loop {
+        match t {
+            crate::ir::Type::Typedef(id) => {
+                if crate::ir::known::sync_typedef(&tt.typedef(*id).name).is_some() {
+                    return true;
+                }
+                t = &tt.typedef(*id).ty;
+            }
+            crate::ir::Type::Qualified(inner, _) => t = inner,
+            _ => return false,
+        }
+    }
+}
