@@ -242,13 +242,12 @@ fn benchmarks_localize_to_a_known_faulty_line() {
 /// Benchmarks with no ground-truth line among the candidates marked `cause` (where the
 /// failure arises), with the reason. The test fails when another task loses it, and when
 /// a listed one gains it (so the list stays true).
-const KNOWN_CAUSE_MISSES: &[(&str, &str)] = &[
-    (
-        "paper/account_bad.yml",
-        "the assertion itself is the fault; the failing check is never a cause",
-    ),
-    ("seeds/traffic_meter_read_then_write_bad.yml", TRAFFIC_METER),
-];
+///
+/// `paper/account_bad` left the list in the 43rd session: its closest passing schedule
+/// had a thread take the mutex another held (the replay drops lock calls), and with that
+/// schedule refused no cause is established, so every candidate counts.
+const KNOWN_CAUSE_MISSES: &[(&str, &str)] =
+    &[("seeds/traffic_meter_read_then_write_bad.yml", TRAFFIC_METER)];
 
 /// Along the shortest failing run (`checker::builtin::canonical`) the lost update shows
 /// inside the two locked helpers: the projection names their accesses (lines 47 and 55),

@@ -61,6 +61,22 @@ pub fn target_kinds(t: Target) -> Vec<PropKind> {
     }
 }
 
+/// Whether two runs of one schedule leave every thread at the same place: each thread's
+/// last step that is no synchronization call is the same statement in both (one replay
+/// keeps the lock calls, the other drops them). A thread the lock-kept replay stopped at
+/// a lock another thread held ends elsewhere; loops that went round a different number
+/// of times (a condition wait kept in one) do not count.
+fn same_ends(a: &Counterexample, b: &Counterexample) -> bool {
+    let ends = |c: &Counterexample| -> std::collections::BTreeMap<u32, crate::ir::StmtId> {
+        c.steps
+            .iter()
+            .filter(|s| !s.statement.contains("pthread_") && !s.statement.contains("sem_"))
+            .map(|s| (s.thread, s.sid))
+            .collect()
+    };
+    ends(a) == ends(b)
+}
+
 /// What [`Replayer::passing`] found.
 enum Passing {
     Run(Box<Counterexample>),
@@ -220,10 +236,17 @@ impl<'a> Replayer<'a> {
         if replay.bound_reached() {
             return Ok(Passing::Cut);
         }
+        let run = replay.counterexample(&model, self.prep);
         // The non-deadlock rules drop lock calls: a variant of a failing schedule may run
         // a thread into a critical section another holds. Such a run is no execution.
-        if self.check_locks(r, false)? != LockCheck::Honoured {
-            return Ok(Passing::None);
+        // Replayed with the locks kept, a thread run "until end" stops at the held lock
+        // (its block ends there), so "some run follows" is not enough: the run with the
+        // locks must leave every thread where the one without does.
+        if self.target == Target::Failure && self.drops_lock_calls() && !self.keeps_locks() {
+            match self.run_with_locks(r)? {
+                Some(kept) if same_ends(&run, &kept) => {}
+                _ => return Ok(Passing::None),
+            }
         }
         // Nor is a run that ends with every live thread blocked a pass: a failure's
         // replay has no deadlock property, so ask the deadlock group's replay.
@@ -236,9 +259,31 @@ impl<'a> Replayer<'a> {
                 return Ok(Passing::None);
             }
         }
-        Ok(Passing::Run(Box::new(
-            replay.counterexample(&model, self.prep),
-        )))
+        Ok(Passing::Run(Box::new(run)))
+    }
+
+    /// A run that follows `r` with the lock calls kept (the deadlock group's rules, no
+    /// deadlock property), when one does.
+    fn run_with_locks(&self, r: &Resolved) -> Result<Option<Counterexample>, ReplayError> {
+        let opts = SeqOptions {
+            deadlock: false,
+            rules: self.framework.deadlock_rules.clone(),
+            ..self.seq_options()
+        };
+        let sq = match sequentialize(
+            &self.prep.normalized,
+            &self.prep.shared,
+            Mode::Concrete(r),
+            &opts,
+        ) {
+            Ok(sq) => sq,
+            Err(_) => return Ok(None),
+        };
+        let mut replay = Replay::encode(sq, self.deadline, false)?;
+        Ok(match replay.followable(true) {
+            Answer::Violated(model) => Some(replay.counterexample(&model, self.prep)),
+            _ => None,
+        })
     }
 
     /// One replay of `r`. Without `follow`, "no failure" is not asked whether a run

@@ -117,12 +117,17 @@ pub fn loop_bound_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
     test_mutants(text, lines, Part::LoopBound, loop_parts, &is_wake_up)
 }
 
-/// The mutants of the tests of the `if`s on `lines` (from 1) whose branch waits or
-/// wakes the others.
+/// The mutants of the tests of the `if`s on `lines` (from 1) whose branch waits
+/// (`Part::Guard`) or, without waiting, wakes the others (`Part::WakeGuard`).
 pub fn guard_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
-    test_mutants(text, lines, Part::Guard, if_parts, &|f| {
-        is_wait(f) || is_wake_up(f)
-    })
+    let mut out = test_mutants(text, lines, Part::Guard, if_parts, &is_wait);
+    let waits: Vec<(usize, usize)> = out.iter().map(|m| (m.mutant.start, m.mutant.end)).collect();
+    out.extend(
+        test_mutants(text, lines, Part::WakeGuard, if_parts, &is_wake_up)
+            .into_iter()
+            .filter(|m| !waits.contains(&(m.mutant.start, m.mutant.end))),
+    );
+    out
 }
 
 #[cfg(test)]

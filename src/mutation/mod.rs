@@ -362,7 +362,10 @@ pub fn apply_primitive_fixes(
         let mut c = match cands.iter().position(on_line) {
             Some(i) => cands.remove(i),
             None => {
-                let kind = if matches!(f.part, Part::StartValue | Part::LoopBound) {
+                let kind = if matches!(
+                    f.part,
+                    Part::StartValue | Part::LoopBound | Part::Guard | Part::WakeGuard
+                ) {
                     CandidateKind::Value
                 } else if f.part.is_locking() || m.from.contains("lock") {
                     CandidateKind::Locking
@@ -412,15 +415,20 @@ pub fn apply_primitive_fixes(
             0
         };
         let key = (had.unwrap_or(usize::MAX), repeat);
-        // A loop bound, likewise: a waiting loop "fixed" to wait less is a fix by doing
-        // less, which the analyses' causes outrank.
+        // A loop bound or the guard of a wake-up, likewise: they change how much a
+        // thread does, and a changed guard "fixes" a wrong count as readily as the
+        // count itself (`remaining != 0` for a `remaining` started one too low), so the
+        // analyses' causes and the lines the ranking already named come first. A guard
+        // that makes a thread wait where the run went on adds synchronization, as a
+        // wait loop's test does, and stays in front.
         // A semaphore that starts at zero waits for a post; started above zero, a waiter
         // goes on before any thread posted — a fix by doing less, whatever the order:
         // after the causes even when every order fails (a post skipped on one path is
         // such a cause).
         let raises_zero = f.part == Part::Count && m.from.trim() == "0";
         if raises_zero
-            || (matches!(f.part, Part::StartValue | Part::LoopBound) && !order_independent)
+            || (matches!(f.part, Part::StartValue | Part::LoopBound | Part::WakeGuard)
+                && !order_independent)
         {
             after_causes.push((key, c));
         } else {

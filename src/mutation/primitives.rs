@@ -54,8 +54,10 @@ pub enum Part {
     /// The test of a loop that posts or signals (`mutation::guards`): it wakes the
     /// others the wrong number of times.
     LoopBound,
-    /// The test of an `if` whose branch waits or wakes (`mutation::guards`).
+    /// The test of an `if` whose branch waits (`mutation::guards`).
     Guard,
+    /// The test of an `if` whose branch wakes the others and does not wait.
+    WakeGuard,
 }
 
 impl Part {
@@ -74,7 +76,8 @@ impl Part {
             Part::Slot => "every thread this loop creates is handed the same element",
             Part::SignalOrder => "this wake-up is sent before the change it announces",
             Part::LoopBound => "this loop wakes the other threads the wrong number of times",
-            Part::Guard => "this test decides wrongly whether the thread waits or wakes the others",
+            Part::Guard => "this test decides wrongly whether the thread waits",
+            Part::WakeGuard => "this test decides wrongly when the thread wakes the others",
         }
     }
 

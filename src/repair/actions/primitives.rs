@@ -78,7 +78,10 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                     crate::mutation::Part::SignalOrder => "the place of the wake-up",
                     crate::mutation::Part::LoopBound => "the test of the waking loop",
                     crate::mutation::Part::Guard =>
-                        "the test that decides whether the thread waits or wakes",
+                        "the test that decides whether the thread waits",
+                    crate::mutation::Part::WakeGuard => {
+                        "the test that decides when the thread wakes the others"
+                    }
                 },
                 m.line,
                 m.to,
@@ -90,6 +93,7 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                 crate::mutation::Part::WaitTest
                     | crate::mutation::Part::LoopBound
                     | crate::mutation::Part::Guard
+                    | crate::mutation::Part::WakeGuard
             ) {
                 Action::Condition {
                     function,
