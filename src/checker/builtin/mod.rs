@@ -885,6 +885,11 @@ fn extract(
     let mut all_points: Vec<(u32, u32, StmtId)> = Vec::new();
     // Whether a statement ran after each of `all_points` (before the next point).
     let mut ran_after: Vec<bool> = Vec::new();
+    // The source lines of the statements each of `all_points` ran (until its thread's
+    // next point): a block's `ran` lists every line it executed, not only those that
+    // head a switch point (a loop header's first test, a local update, a store).
+    let mut point_lines: Vec<Vec<String>> = Vec::new();
+    let mut last_point_of: HashMap<u32, usize> = HashMap::new();
     for ev in &s.out.events {
         if !truth(model, &ev.guard) {
             continue;
@@ -897,8 +902,20 @@ fn extract(
                 // A thread's exit point names no statement of the program: it belongs to
                 // the thread's last block ("until end").
                 if let Some((k, p)) = ev.point {
+                    last_point_of.insert(k, all_points.len());
                     all_points.push((k, p, ev.sid));
                     ran_after.push(false);
+                    // The point's own statement, which may run no statement of its own
+                    // that shows (a library call the rules turn into state changes).
+                    point_lines.push(
+                        index
+                            .get(ev.sid)
+                            .map(|e| {
+                                format!("{}:{}", crate::seq::schedule::short_file(&e.file), e.line)
+                            })
+                            .into_iter()
+                            .collect(),
+                    );
                     if !ev.sid.is_none() {
                         points.push((k, p, ev.sid));
                     }
@@ -916,6 +933,16 @@ fn extract(
                     Some(p) => (p.file.to_string(), p.line),
                     None => (String::new(), 0),
                 };
+                if let Some(lines) = last_point_of
+                    .get(&k)
+                    .and_then(|i| point_lines.get_mut(*i))
+                    .filter(|_| line > 0)
+                {
+                    let l = format!("{}:{line}", crate::seq::schedule::short_file(&file));
+                    if lines.last() != Some(&l) {
+                        lines.push(l);
+                    }
+                }
                 let statement = index
                     .get(ev.sid)
                     .map(|e| e.text.clone())
@@ -970,24 +997,35 @@ fn extract(
     // add a context switch that changes nothing.)
     let named_threads: HashSet<u32> = points.iter().map(|(k, _, _)| *k).collect();
     let mut runs: Vec<(u32, Vec<(u32, StmtId)>)> = Vec::new();
+    // Each run's executed lines; a thread's lines that fall in no run (its entry, before
+    // its first named point) go to its next run.
+    let mut run_lines: Vec<Vec<String>> = Vec::new();
+    let mut pending: HashMap<u32, Vec<String>> = HashMap::new();
     let mut has_run: HashSet<u32> = HashSet::new();
     for (i, (k, p, sid)) in all_points.iter().enumerate() {
         let named = !sid.is_none();
+        let lines = point_lines.get(i).cloned().unwrap_or_default();
         match runs.last_mut() {
-            Some((t, v)) if t == k && named => v.push((*p, *sid)),
-            Some((t, _)) if t == k => {}
-            _ if named => {
-                runs.push((*k, vec![(*p, *sid)]));
-                has_run.insert(*k);
+            Some((t, v)) if t == k => {
+                if named {
+                    v.push((*p, *sid));
+                }
+                if let Some(r) = run_lines.last_mut() {
+                    r.extend(lines);
+                }
             }
-            _ if !named_threads.contains(k)
-                && !has_run.contains(k)
-                && ran_after.get(i).copied().unwrap_or(false) =>
+            _ if named
+                || (!named_threads.contains(k)
+                    && !has_run.contains(k)
+                    && ran_after.get(i).copied().unwrap_or(false)) =>
             {
-                runs.push((*k, vec![]));
+                runs.push((*k, if named { vec![(*p, *sid)] } else { vec![] }));
+                let mut r = pending.remove(k).unwrap_or_default();
+                r.extend(lines);
+                run_lines.push(r);
                 has_run.insert(*k);
             }
-            _ => {}
+            _ => pending.entry(*k).or_default().extend(lines),
         }
     }
     // The code each slot ran, to name its points.
@@ -1073,11 +1111,19 @@ fn extract(
             }
         };
         let mut ran: Vec<String> = Vec::new();
-        for (_, sid) in run {
-            if let Some(e) = index.get(*sid) {
-                let l = format!("{}:{}", crate::seq::schedule::short_file(&e.file), e.line);
-                if ran.last() != Some(&l) {
-                    ran.push(l);
+        for l in run_lines.get(i).into_iter().flatten() {
+            if ran.last() != Some(l) {
+                ran.push(l.clone());
+            }
+        }
+        // Where no statement shows (a run of points only), the points' own lines.
+        if ran.is_empty() {
+            for (_, sid) in run {
+                if let Some(e) = index.get(*sid) {
+                    let l = format!("{}:{}", crate::seq::schedule::short_file(&e.file), e.line);
+                    if ran.last() != Some(&l) {
+                        ran.push(l);
+                    }
                 }
             }
         }
