@@ -473,3 +473,13 @@ fn a_mutex_each_thread_declares_for_itself_is_named() {
     let first = first_names(&r, 11, "each has its own `guard`");
     assert_eq!(first["cause"], true, "{first:#}");
 }
+
+/// A critical section split between check and act whose act re-tests the copy made
+/// before the unlock: the stale test is named first, before the unlock and the lock.
+#[test]
+fn a_stale_test_in_a_section_taken_back_is_named() {
+    let r = localize_json("tests/programs/why/stale_recheck.c");
+    first_names(&r, 22, "tests `open` here, a copy it made at line 17");
+    let lines = candidate_lines(&r);
+    assert!(lines.iter().take(3).any(|l| *l == 21), "{lines:?}");
+}

@@ -237,6 +237,26 @@ pub(super) fn split_sections(
         named.push(unlock);
         let t = explainer.thread_name(owner);
         let other = explainer.thread_name(r.thread);
+        // The section taken back tests a copy made before the unlock (`if (avail)` of an
+        // `avail = stock > 0` from the first section): the test is stale, and testing the
+        // shared state itself there is the repair that keeps both sections.
+        if let Some((test, copy)) = explainer.stale_test(first.key.sid, lock, late.key.sid)
+            && let Some(step) = explainer.step_at(owner, test)
+        {
+            let hint = format!(
+                "{t} tests `{copy}` here, a copy it made at line {} before releasing the mutex: under the lock taken back, `{}` may have changed ({other}'s access at line {} came in between), so the test decides on a stale value; test `{}` itself here (an atomicity violation: a stale check)",
+                first.line, late.var, r.line, late.var
+            );
+            let named = Named {
+                kind: CandidateKind::Atomicity,
+                role: Role::StaleTest,
+                whole_thread: false,
+                hint,
+            };
+            name_step(explainer, cands, added, &step, named, |c| {
+                (!c.specification && c.set.is_none()).then_some(true)
+            });
+        }
         for (sid, what) in [(unlock, "releases"), (lock, "takes back")] {
             let Some(step) = explainer.step_at(owner, sid) else {
                 continue;

@@ -375,6 +375,8 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         // A missing lock is the repair itself, before the order it lets happen.
         Role::Unprotected => return (0, 3),
         Role::StartedTooEarly => return (0, if c.whole_thread { 3 } else { 4 }),
+        // A stale test is where the split section's repair keeps both sections.
+        Role::StaleTest => return (0, 3),
         Role::PublishedEarly | Role::SplitSection | Role::ReadBeforeJoin => return (0, 4),
         Role::ThreadHandle if c.kind == CandidateKind::Value => return (2, 2),
         _ => {}

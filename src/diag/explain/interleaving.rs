@@ -632,6 +632,95 @@ impl Explainer<'_> {
         Some((unlock.1, *lock))
     }
 
+    /// In the function of `first` (a shared read), an `if` after the lock `lock` and up
+    /// to `last`'s line whose line reads only locals, one of which a statement on
+    /// `first`'s line assigned: the test of a copy made before the section was split.
+    /// The `if` and the local's name.
+    pub(crate) fn stale_test(
+        &self,
+        first: StmtId,
+        lock: StmtId,
+        last: StmtId,
+    ) -> Option<(StmtId, String)> {
+        let f = self.function_of(first)?;
+        let body = self.normalized.funcs.get(f)?.body.as_ref()?;
+        let pos = |sid: StmtId| {
+            let st = self.stmts.get(&sid)?;
+            self.normalized.sources.position(st.loc)
+        };
+        let (first_at, lock_line, last_line) = (pos(first)?, pos(lock)?.line, pos(last)?.line);
+        let line_of = |s: &Stmt| self.normalized.sources.position(s.loc).map(|p| p.line);
+        let is_local = |v: crate::ir::VarId| {
+            matches!(
+                self.normalized.var(v).kind,
+                crate::ir::VarKind::Local | crate::ir::VarKind::Param
+            )
+        };
+        // The locals the first section's line assigns.
+        let mut copies: Vec<crate::ir::VarId> = Vec::new();
+        crate::ir::visit::each_stmt(body, &mut |s| {
+            if line_of(s) != Some(first_at.line) {
+                return;
+            }
+            let target = match &s.kind {
+                StmtKind::Decl { var, .. } => Some(*var),
+                StmtKind::Expr(e) => match &e.kind {
+                    ExprKind::Assign(l, _) => match l.peel().kind {
+                        ExprKind::Var(v) => Some(v),
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(v) = target.filter(|v| is_local(*v)) {
+                copies.push(v);
+            }
+        });
+        let mut found: Option<(StmtId, String)> = None;
+        crate::ir::visit::each_stmt(body, &mut |s| {
+            if found.is_some() || !matches!(s.kind, StmtKind::If { .. }) {
+                return;
+            }
+            let Some(l) = line_of(s).filter(|l| *l > lock_line && *l <= last_line) else {
+                return;
+            };
+            let (reads, _) = self.accesses(first_at.file, l);
+            if !reads.is_empty() {
+                return;
+            }
+            // The locals the statements on the test's line read.
+            let mut read = None;
+            crate::ir::visit::each_stmt(body, &mut |t| {
+                if line_of(t) != Some(l) || matches!(t.kind, StmtKind::Block(_)) {
+                    return;
+                }
+                let own: Vec<&Expr> = match &t.kind {
+                    StmtKind::If { cond, .. } => vec![cond],
+                    StmtKind::Decl {
+                        init: Some(crate::ir::Init::Expr(e)),
+                        ..
+                    } => vec![e],
+                    StmtKind::Expr(e) => vec![e],
+                    _ => vec![],
+                };
+                for e in own {
+                    crate::ir::visit::each_subexpr(e, &mut |x| {
+                        if let ExprKind::Var(v) = x.kind
+                            && copies.contains(&v)
+                        {
+                            read = Some(v);
+                        }
+                    });
+                }
+            });
+            if let Some(v) = read {
+                found = Some((s.id, self.normalized.var(v).name.clone()));
+            }
+        });
+        found
+    }
+
     /// One of the statements of an instrumented line creates a thread.
     pub(super) fn creates_thread(&self, sites: &[&crate::instrument::Site]) -> bool {
         sites.iter().any(|site| {

@@ -189,6 +189,9 @@ pub enum Role {
     /// A synchronization object declared as a local of a function several threads run:
     /// each thread locks, waits on or initialises its own copy, which excludes nothing.
     OwnCopy,
+    /// A test, in a critical section taken back, of a local copied from shared data in
+    /// the thread's earlier section of the same mutex: it decides on a stale value.
+    StaleTest,
     /// A value candidate on a line that is also one end of a region the failure needs
     /// preempted (`CandidateKind::Atomicity`): the atomicity analysis names no candidate
     /// of its own where a line already has one, so the line keeps its value words and
