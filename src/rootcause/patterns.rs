@@ -178,25 +178,15 @@ pub(super) fn published_early(
             failing.steps.get(early.step).map(|s| (s, hint)),
             why.passing.steps.get(late.step).map(|s| (s, late_hint)),
         ];
-        for (step, hint) in steps.into_iter().flatten() {
-            if step.line == 0 {
-                continue;
-            }
-            let named = Named {
-                kind: CandidateKind::Ordering,
-                role: Role::PublishedEarly,
-                whole_thread: false,
-                hint,
-            };
-            // A flow or boundary keeps its words; a value change says less.
-            // A value candidate that is also a region's end takes the pattern, which
-            // says why the line matters.
-            name_step(explainer, cands, added, step, named, |c| {
-                let plain = matches!(c.role, Role::Plain | Role::AlsoBoundary);
-                (!c.specification && c.set.is_none() && plain)
-                    .then_some(c.kind == CandidateKind::Value)
-            });
-        }
+        // A flow or boundary keeps its words; a value change says less. A value
+        // candidate that is also a region's end takes the pattern, which says why the
+        // line matters.
+        let steps = steps.into_iter().flatten();
+        let as_ = (CandidateKind::Ordering, Role::PublishedEarly);
+        name_steps(explainer, cands, added, steps, as_, |c| {
+            let plain = matches!(c.role, Role::Plain | Role::AlsoBoundary);
+            (!c.specification && c.set.is_none() && plain).then_some(c.kind == CandidateKind::Value)
+        });
     }
 }
 
@@ -247,16 +237,12 @@ pub(super) fn split_sections(
                 "{t} tests `{copy}` here, a copy it made at line {} before releasing the mutex: under the lock taken back, `{}` may have changed ({other}'s access at line {} came in between), so the test decides on a stale value; test `{}` itself here (an atomicity violation: a stale check)",
                 first.line, late.var, r.line, late.var
             );
-            let named = Named {
-                kind: CandidateKind::Atomicity,
-                role: Role::StaleTest,
-                whole_thread: false,
-                hint,
-            };
-            name_step(explainer, cands, added, &step, named, |c| {
+            let as_ = (CandidateKind::Atomicity, Role::StaleTest);
+            name_steps(explainer, cands, added, [(&step, hint)], as_, |c| {
                 (!c.specification && c.set.is_none()).then_some(true)
             });
         }
+        let mut ends = Vec::new();
         for (sid, what) in [(unlock, "releases"), (lock, "takes back")] {
             let Some(step) = explainer.step_at(owner, sid) else {
                 continue;
@@ -265,15 +251,14 @@ pub(super) fn split_sections(
                 "{t} {what} the mutex here, between its access of `{}` at line {} and its write at line {}: {other}'s read at line {} came in between and saw the old value; kept as one critical section, {outcome} (an atomicity violation: the section was split)",
                 late.var, first.line, late.line, r.line
             );
-            let named = Named {
-                kind: CandidateKind::Atomicity,
-                role: Role::SplitSection,
-                whole_thread: false,
-                hint,
-            };
+            ends.push((step, hint));
+        }
+        {
+            let steps = ends.iter().map(|(s, h)| (s, h.clone()));
+            let as_ = (CandidateKind::Atomicity, Role::SplitSection);
             // Where a thread would have resumed is the schedule's word for the same
             // boundary; the split says why it is one.
-            name_step(explainer, cands, added, &step, named, |c| {
+            name_steps(explainer, cands, added, steps, as_, |c| {
                 let plain = matches!(
                     c.role,
                     Role::Plain | Role::NotResumed | Role::NotResumedInCallee | Role::AlsoBoundary
@@ -341,20 +326,11 @@ pub(super) fn reads_before_join(
             "{reader} joins {writer} here, only after its read of `{}` at line {}, which needed {writer}'s write at line {}: had the join come before the read, {outcome} (an order violation)",
             r.var, read.line, w.line
         );
-        for (step, hint) in [(read, read_hint), (join, join_hint)] {
-            if step.line == 0 {
-                continue;
-            }
-            let named = Named {
-                kind: CandidateKind::Ordering,
-                role: Role::ReadBeforeJoin,
-                whole_thread: false,
-                hint,
-            };
-            name_step(explainer, cands, added, step, named, |c| {
-                (!c.specification && c.set.is_none()).then_some(true)
-            });
-        }
+        let steps = [(read, read_hint), (join, join_hint)];
+        let as_ = (CandidateKind::Ordering, Role::ReadBeforeJoin);
+        name_steps(explainer, cands, added, steps, as_, |c| {
+            (!c.specification && c.set.is_none()).then_some(true)
+        });
     }
 }
 
@@ -389,6 +365,30 @@ fn joined_thread(steps: &[crate::cex::TraceStep], i: usize) -> Option<u32> {
             })
             .and_then(|w| w.value.parse().ok())
     })
+}
+
+/// Names each of `steps` that has a line as a candidate of `kind` with `role` and its
+/// hint (see [`name_step`] for `takes`).
+fn name_steps<'s>(
+    explainer: &Explainer,
+    cands: &mut [Candidate],
+    added: &mut Vec<Candidate>,
+    steps: impl IntoIterator<Item = (&'s crate::cex::TraceStep, String)>,
+    (kind, role): (CandidateKind, Role),
+    takes: impl Fn(&Candidate) -> Option<bool>,
+) {
+    for (step, hint) in steps {
+        if step.line == 0 {
+            continue;
+        }
+        let named = Named {
+            kind,
+            role,
+            whole_thread: false,
+            hint,
+        };
+        name_step(explainer, cands, added, step, named, &takes);
+    }
 }
 
 /// What a pattern of the projection names a step as.
