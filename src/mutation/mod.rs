@@ -346,7 +346,7 @@ pub fn apply_primitive_fixes(
     // the others in the run's. A fix can be degenerate (a producer's wait test changed to
     // fit a consumer's wrong one leaves no deadlock, and no assertion to catch the
     // counts); the line the analyses found is the likelier fault.
-    let mut front: Vec<((usize, u32), Candidate)> = Vec::new();
+    let mut front: Vec<((u32, usize, u32), Candidate)> = Vec::new();
     // A start value that fixes comes after the causes the analyses found: a count that
     // gates a wait "fixed" to start above zero lets the waiter go on at once (a consumer
     // takes an item nobody made), and where the threads' order is the fault the
@@ -354,7 +354,7 @@ pub fn apply_primitive_fixes(
     // line to such a start value when it came first). Unless every run with these
     // inputs fails whatever the order (`order_independent`): then no order is the
     // fault, and the analyses' "causes" are only where this run diverged.
-    let mut after_causes: Vec<((usize, u32), Candidate)> = Vec::new();
+    let mut after_causes: Vec<((u32, usize, u32), Candidate)> = Vec::new();
     for f in &ev.fixes {
         let m = &f.mutant;
         let on_line = |c: &Candidate| c.line == m.line && same_file(&c.file, file);
@@ -414,7 +414,10 @@ pub fn apply_primitive_fixes(
         } else {
             0
         };
-        let key = (had.unwrap_or(usize::MAX), repeat);
+        // A flag swapped in a wait test can "fix" by waiting for any global the other
+        // thread happens to set first (`result` for `done`): after the other fixes.
+        let swapped = u32::from(f.part == Part::WaitFlag);
+        let key = (swapped, had.unwrap_or(usize::MAX), repeat);
         // A loop bound or the guard of a wake-up, likewise: they change how much a
         // thread does, and a changed guard "fixes" a wrong count as readily as the
         // count itself (`remaining != 0` for a `remaining` started one too low), so the

@@ -39,6 +39,9 @@ pub enum Part {
     MutexType,
     /// The test of a loop around a condition wait.
     WaitTest,
+    /// A global a wait loop's test names, swapped for another of its type: the wrong
+    /// flag waited for.
+    WaitFlag,
     /// The address handed to a new thread, of a variable its creator changes
     /// (`mutation::arguments`).
     ArgumentCopy,
@@ -68,6 +71,7 @@ impl Part {
             Part::Count => "the synchronization here is made for the wrong count",
             Part::MutexType => "the mutex is made of the wrong type",
             Part::WaitTest => "this wait loop's test decides wrongly whether the thread waits",
+            Part::WaitFlag => "this wait loop waits for the wrong flag",
             Part::ArgumentCopy => {
                 "the thread created here is given the address of a variable its creator goes on changing"
             }
@@ -277,7 +281,7 @@ fn flag_swaps(text: &str, test: Node) -> Vec<SyncMutant> {
         for (other, _) in globals.iter().filter(|(g, t)| g != name && t == ty) {
             out.push(SyncMutant {
                 mutant: Mutant::of_node(text, n, other.clone()),
-                part: Part::WaitTest,
+                part: Part::WaitFlag,
             });
         }
     }

@@ -430,7 +430,9 @@ impl Explainer<'_> {
                     h.lock, h.step.line
                 ),
             };
-            let first = site.is_none() || wrapper;
+            // A second lock in the same function: which of the two names the wrong
+            // mutex is not known, and where the lock was taken keeps its place first.
+            let first = wrapper;
             relocks.push((site.unwrap_or_else(|| b.clone()), hint, first));
         }
         for (step, hint, _) in &relocks {

@@ -66,6 +66,7 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                     crate::mutation::Part::Count => "the count of the synchronization call",
                     crate::mutation::Part::MutexType => "the mutex type",
                     crate::mutation::Part::WaitTest => "the test of the wait loop",
+                    crate::mutation::Part::WaitFlag => "the flag the wait loop tests",
                     crate::mutation::Part::StartValue => "the start value",
                     // Not made here: `arguments::argument_slots` gives each thread its
                     // own copy with an array rather than an allocation, `moves` moves
@@ -91,6 +92,7 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
             action: if matches!(
                 part,
                 crate::mutation::Part::WaitTest
+                    | crate::mutation::Part::WaitFlag
                     | crate::mutation::Part::LoopBound
                     | crate::mutation::Part::Guard
                     | crate::mutation::Part::WakeGuard
