@@ -794,7 +794,9 @@ fn assertion_text(call: &Expr) -> Option<String> {
     }
 }
 
-fn sync_kind_of(ty: &Type, tt: &TypeTable) -> Option<crate::ir::known::SyncKind> {
+/// The pthread or C11 synchronization object `ty` is (through typedefs, qualifiers and
+/// arrays), if any.
+pub fn sync_kind_of(ty: &Type, tt: &TypeTable) -> Option<crate::ir::known::SyncKind> {
     let mut t = ty;
     loop {
         match t {

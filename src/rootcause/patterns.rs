@@ -461,7 +461,10 @@ pub(crate) fn local_sync_objects(
         crate::ir::visit::each_stmt(body, &mut |st| {
             if let StmtKind::Decl { var, .. } = &st.kind {
                 let v = prog.var(*var);
-                if v.kind == VarKind::Local && !v.is_static && sync_typed(&v.ty, tt) {
+                if v.kind == VarKind::Local
+                    && !v.is_static
+                    && crate::analysis::facts::sync_kind_of(&v.ty, tt).is_some()
+                {
                     decls.push((*var, st.id));
                 }
             }
@@ -512,23 +515,6 @@ pub(crate) fn local_sync_objects(
             name_step(explainer, cands, added, &step, named, |c| {
                 (!c.specification && c.set.is_none()).then_some(true)
             });
-        }
-    }
-}
-
-/// Whether `ty` is a pthread or C11 synchronization object (through typedefs).
-fn sync_typed(ty: &crate::ir::Type, tt: &crate::ir::TypeTable) -> bool {
-    let mut t = ty;
-    loop {
-        match t {
-            crate::ir::Type::Typedef(id) => {
-                if crate::ir::known::sync_typedef(&tt.typedef(*id).name).is_some() {
-                    return true;
-                }
-                t = &tt.typedef(*id).ty;
-            }
-            crate::ir::Type::Qualified(inner, _) => t = inner,
-            _ => return false,
         }
     }
 }
