@@ -16,7 +16,7 @@ use std::time::Instant;
 use z3::ast::Bool;
 
 use crate::cex::Counterexample;
-use crate::checker::builtin::symex::{PropKind, SymexError};
+use crate::checker::builtin::symex::{PropKind, SymexError, Validity};
 use crate::checker::builtin::{Answer, BmcError, Limit, Session, Stats};
 use crate::instrument::Target;
 use crate::passes::Prepared;
@@ -495,7 +495,7 @@ impl Replay {
     ) -> Result<Replay, ReplayError> {
         let bound = sq.steps + 2 + extra;
         let session = if valid_loads {
-            Session::new_valid_loads(sq, bound, deadline)?
+            Session::new_valid(sq, bound, deadline, Validity::Objects)?
         } else {
             Session::new(sq, bound, deadline)?
         };

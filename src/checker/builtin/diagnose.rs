@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use z3::ast::{BV, Bool};
 
-use super::symex::PropKind;
+use super::symex::{PropKind, Validity};
 use super::{Answer, BmcError, Session, Stats, signed_value, truth, value};
 use crate::checker::oracle::{Answered, Next, Oracle, OracleError, Stop};
 use crate::instrument::Instrumented;
@@ -46,7 +46,7 @@ impl<'a> Diagnose<'a> {
         // Concrete programs are loop-free after unrolling; the framework's loop runs once
         // per block.
         let bound = model.steps + 2;
-        let mut s = match Session::new_valid_loads(model, bound, deadline) {
+        let mut s = match Session::new_valid(model, bound, deadline, Validity::InBounds) {
             Ok(s) => s,
             Err(BmcError::Symex(super::symex::SymexError::Timeout)) => {
                 return Err(OracleError::Limit(

@@ -28,7 +28,7 @@ use crate::ir::*;
 use crate::seq::Sequentialized;
 use crate::seq::schedule::{Block, InputValue, Schedule, StmtIndex, ThreadSpec, Until};
 use memory::ObjKind;
-use symex::{EventKind, Output, PropKind, Symex, SymexError, SymexOptions};
+use symex::{EventKind, Output, PropKind, Symex, SymexError, SymexOptions, Validity};
 
 #[derive(Debug, thiserror::Error)]
 pub enum BmcError {
@@ -244,24 +244,25 @@ impl Session {
         loop_bound: u32,
         deadline: Option<Instant>,
     ) -> Result<Session, BmcError> {
-        Session::encode(seq, loop_bound, deadline, false)
+        Session::encode(seq, loop_bound, deadline, Validity::Any)
     }
 
-    /// Like [`Session::new`], discarding executions that read through a pointer into no
-    /// object (for the localizer: see [`SymexOptions::valid_loads`]).
-    pub fn new_valid_loads(
+    /// Like [`Session::new`], discarding the executions with an access `valid` rules
+    /// out (for the localizer: see [`Validity`]).
+    pub fn new_valid(
         seq: Sequentialized,
         loop_bound: u32,
         deadline: Option<Instant>,
+        valid: Validity,
     ) -> Result<Session, BmcError> {
-        Session::encode(seq, loop_bound, deadline, true)
+        Session::encode(seq, loop_bound, deadline, valid)
     }
 
     fn encode(
         seq: Sequentialized,
         loop_bound: u32,
         deadline: Option<Instant>,
-        valid_loads: bool,
+        valid: Validity,
     ) -> Result<Session, BmcError> {
         // After a stop the thread's Z3 context may be cancelled for good: no new encoding
         // (the callers read the stop as the limit it is).
@@ -276,7 +277,7 @@ impl Session {
                     loop_bound,
                     max_call_depth: 64,
                     deadline,
-                    valid_loads,
+                    valid,
                 },
             )?;
             sx.run_main()?;

@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use z3::ast::{Ast, BV, Bool};
 
-use super::memory::{Layout, Memory, Namer, ObjKind};
+use super::memory::{Content, Layout, Memory, Namer, ObjKind};
 use crate::analysis::shared::address_taken_vars;
 use crate::ir::known::{Known, classify};
 use crate::ir::*;
@@ -111,10 +111,24 @@ pub struct SymexOptions {
     pub loop_bound: u32,
     pub max_call_depth: u32,
     pub deadline: Option<Instant>,
-    /// Executions that read through a pointer into no object (NULL, freed or made up)
-    /// are discarded. The localizer sets this: a changed value that only avoids the
-    /// failure by reading garbage through a bad pointer is no repair.
-    pub valid_loads: bool,
+    /// Which executions with an undefined access are discarded.
+    pub valid: Validity,
+}
+
+/// The accesses an execution may make and still count (see [`SymexOptions::valid`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Validity {
+    /// Every access counts; one into no object reads an unconstrained value.
+    Any,
+    /// A read through a pointer into no object (NULL, freed or made up) discards the
+    /// execution. The failing run's replay sets this: a failure that rests on such a
+    /// read is none the program shows.
+    Objects,
+    /// Also a read or a store outside its object (an index off either end). The
+    /// diagnosis model sets this: a changed value that only avoids the failure through
+    /// an access C leaves undefined is no repair, and its value is no hint to offer. (The
+    /// failing run itself may make such an access: then only changes that avoid it count.)
+    InBounds,
 }
 
 /// What kind of bound cut an execution off.
@@ -460,25 +474,60 @@ impl<'p> Symex<'p> {
     }
 
     fn load(&mut self, p: &BV, bits: u32) -> BV {
-        if self.opts.valid_loads && self.guard.as_bool() != Some(false) {
-            // Only pointers that may point into no object (NULL, a function) get the
-            // constraint: the others read one of their objects anyway.
-            if let Some(cands) = self.mem.candidates(p, &self.nm.defs) {
-                let data = self.mem.data_objects();
-                if cands.iter().any(|o| !data.contains(o)) {
-                    let obj = self.lay.obj_of(p);
-                    let ok: Vec<Bool> = cands
-                        .iter()
-                        .filter(|o| data.contains(o))
-                        .map(|o| obj.eq(BV::from_u64(*o as u64, self.lay.obj_bits)))
-                        .collect();
-                    let valid = Bool::or(&ok).simplify();
-                    let g = self.guard.clone();
-                    self.nm.asserts.push(g.implies(&valid));
-                }
-            }
-        }
+        self.require_valid(p, u64::from(bits.div_ceil(8)));
         self.mem.load(p, bits, &mut self.nm)
+    }
+
+    /// Discards the executions in which an access of `bytes` at `p` is undefined as
+    /// [`SymexOptions::valid`] asks: lands in no object (NULL, a function) or, with
+    /// [`Validity::InBounds`], outside its object.
+    fn require_valid(&mut self, p: &BV, bytes: u64) {
+        if self.opts.valid == Validity::Any || self.guard.as_bool() == Some(false) {
+            return;
+        }
+        let bounded = self.opts.valid == Validity::InBounds;
+        let Some(cands) = self.mem.candidates(p, &self.nm.defs) else {
+            return;
+        };
+        let obj = self.lay.obj_of(p);
+        let off = self.lay.off_of(p).simplify();
+        let mut ok: Vec<Bool> = Vec::new();
+        let mut restricts = false;
+        for o in cands {
+            let Some(object) = self.mem.objects.get(o as usize) else {
+                restricts = true;
+                continue;
+            };
+            if matches!(object.content, Content::None) {
+                restricts = true;
+                continue;
+            }
+            let is = obj.eq(BV::from_u64(o as u64, self.lay.obj_bits));
+            // An object of unknown size (a block of a symbolic length) is not bounded here.
+            // The framework's own arrays (recorded inputs, waiters) are read past their
+            // end on purpose: a changed run that makes more choices than the failing run
+            // recorded reads an unconstrained one there.
+            let framework = crate::ir::internal::is_internal_name(&object.name);
+            let fits = match object.size {
+                _ if !bounded || framework => Bool::from_bool(true),
+                Some(size) if size >= bytes => {
+                    let last = BV::from_u64(size - bytes, self.lay.off_bits);
+                    off.bvule(&last).simplify()
+                }
+                Some(_) => Bool::from_bool(false),
+                None => Bool::from_bool(true),
+            };
+            if fits.as_bool() != Some(true) {
+                restricts = true;
+            }
+            ok.push(Bool::and(&[is, fits]));
+        }
+        if !restricts {
+            return;
+        }
+        let valid = Bool::or(&ok).simplify();
+        let g = self.guard.clone();
+        self.nm.asserts.push(g.implies(&valid));
     }
 
     fn copy_bytes(&mut self, dst: &BV, src: &BV, n: u64, guard: &Bool) -> R<()> {
@@ -1640,6 +1689,7 @@ impl<'p> Symex<'p> {
             }
             _ => {
                 let p = self.addr(l)?;
+                self.require_valid(&p, u64::from(v.get_size().div_ceil(8)));
                 let g = self.guard.clone();
                 let v = self.name_bv("value", v);
                 self.store(&p, &v, &g);
