@@ -6,7 +6,9 @@
 //! return value, a lock acquisition's effect on the lock, a pointer to data — every
 //! branch condition, and the start value of each global integer the program initializes
 //! where it declares it (changed at the start of `main`, before any thread runs). Not instrumented: the framework's own bookkeeping (`__seq_*`,
-//! `order[]`), aggregate values, `void *` and function pointers, and values computed by
+//! `order[]`), aggregate values, `void *` and function pointers, opaque handles
+//! (`pthread_t`, `pthread_once_t`, keys: a made-up thread id "fixes" a deadlock by
+//! joining another thread and leaving the blocked one behind), and values computed by
 //! library calls. (The built-in checker replaces a pointer by NULL or the start of an
 //! existing object of the pointed-to type; an external checker picks any pointer.) The `diag` value of a copy is its original line
 //! ([`LineKey`]), so all copies of one line change together: "change this line".
@@ -283,6 +285,7 @@ impl Instrumenter<'_> {
                 || self.framework.contains(&v)
                 || crate::ir::internal::is_internal_name(&var.name)
                 || !var.ty.is_integer(tt)
+                || var.ty.named_by(tt, crate::ir::known::handle_typedef)
                 || var.ty.quals(tt).konst
             {
                 continue;
@@ -391,7 +394,10 @@ impl Instrumenter<'_> {
                 .ty
                 .pointee(tt)
                 .is_some_and(|t| t.is_function(tt) || t.is_void(tt));
-        if !(l.ty.is_integer(tt) || data_pointer) || has_call(r) {
+        if !(l.ty.is_integer(tt) || data_pointer)
+            || has_call(r)
+            || l.ty.named_by(tt, crate::ir::known::handle_typedef)
+        {
             return false;
         }
         match root_var(l) {

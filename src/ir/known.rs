@@ -549,6 +549,16 @@ pub fn sync_typedef(name: &str) -> Option<SyncKind> {
     }
 }
 
+/// The typedef names of opaque handles: values the library hands out (a thread id, a key)
+/// or keeps for itself (a once control), which a program may copy and compare but never
+/// makes up. A different value of one is no repair a programmer could write.
+pub fn handle_typedef(name: &str) -> bool {
+    matches!(
+        name,
+        "pthread_t" | "thrd_t" | "pthread_key_t" | "tss_t" | "pthread_once_t" | "once_flag"
+    )
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SyncKind {

@@ -495,6 +495,26 @@ impl Type {
     }
 
     /// The qualifiers at the top level (through typedefs).
+    /// Whether some typedef on the way from `self` to its resolved type (through
+    /// qualifiers) has a name `pred` accepts: `pthread_t` survives as a name even where
+    /// it resolves to `unsigned long`.
+    pub fn named_by(&self, tt: &TypeTable, pred: impl Fn(&str) -> bool) -> bool {
+        let mut t = self;
+        loop {
+            match t {
+                Type::Typedef(id) => {
+                    let def = tt.typedef(*id);
+                    if pred(&def.name) {
+                        return true;
+                    }
+                    t = &def.ty;
+                }
+                Type::Qualified(inner, _) => t = inner,
+                _ => return false,
+            }
+        }
+    }
+
     pub fn quals(&self, tt: &TypeTable) -> Quals {
         let mut t = self;
         let mut q = Quals::default();
