@@ -38,16 +38,60 @@ impl Explainer<'_> {
                         .join(", ")
                 )
             };
-            let hint = match (&sw.last, &sw.resume) {
-                // One line, preempted inside: a statement that is no single step (a loop
-                // written on one line, a library call seqloc writes out as one).
-                (Some(l), Some(r)) if l.line == r.line && same_file(&l.file, &r.file) => format!(
-                    "{} was preempted inside line {} (its statement is several steps) and {others} ran in between{on}; without that context switch {outcome}: line {} needs to run atomically (one critical section)",
+            // Preempted inside a critical section the other threads' accesses did not
+            // take: the region is one section already, and "make it atomic" would be
+            // false; what is missing is the lock on the other side.
+            let section = sw.held.iter().find_map(|h| {
+                let lines: BTreeSet<u32> = sw
+                    .unprotected
+                    .iter()
+                    .filter(|u| u.holder == sw.thread && u.lock == h.lock)
+                    .map(|u| u.step.line)
+                    .collect();
+                let threads: BTreeSet<u32> = sw
+                    .unprotected
+                    .iter()
+                    .filter(|u| u.holder == sw.thread && u.lock == h.lock)
+                    .map(|u| u.thread)
+                    .collect();
+                (!lines.is_empty()).then(|| {
+                    let lines: Vec<String> = lines.iter().map(u32::to_string).collect();
+                    let who: Vec<String> = threads.iter().map(|t| name(*t)).collect();
+                    format!(
+                        "inside its critical section on `{lock}` (taken at line {at}), and {who} ran before it could go on; had it not been preempted there, {outcome}. The section excluded nothing: {who} accessed {what} at line {lines} without taking `{lock}`, and must take it there too",
+                        lock = h.lock,
+                        at = h.step.line,
+                        who = who.join(", "),
+                        what = if sw.conflicts.is_empty() {
+                            "the same data".to_string()
+                        } else {
+                            sw.conflicts
+                                .iter()
+                                .map(|c| format!("`{c}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        },
+                        lines = lines.join(", "),
+                    )
+                })
+            });
+            let hint = match (&sw.last, &sw.resume, &section) {
+                (Some(l), _, Some(section)) => format!(
+                    "{} was preempted after line {} {section}",
                     name(sw.thread),
-                    l.line,
                     l.line
                 ),
-                (Some(l), Some(r)) => format!(
+                // One line, preempted inside: a statement that is no single step (a loop
+                // written on one line, a library call seqloc writes out as one).
+                (Some(l), Some(r), None) if l.line == r.line && same_file(&l.file, &r.file) => {
+                    format!(
+                        "{} was preempted inside line {} (its statement is several steps) and {others} ran in between{on}; without that context switch {outcome}: line {} needs to run atomically (one critical section)",
+                        name(sw.thread),
+                        l.line,
+                        l.line
+                    )
+                }
+                (Some(l), Some(r), None) => format!(
                     "{} was preempted between line {} and line {} and {others} ran in between{on}; without that context switch {outcome}: lines {}–{} need to run atomically (one critical section)",
                     name(sw.thread),
                     l.line,
@@ -55,7 +99,7 @@ impl Explainer<'_> {
                     l.line.min(r.line),
                     l.line.max(r.line)
                 ),
-                (Some(l), None) => format!(
+                (Some(l), None, None) => format!(
                     "{} was preempted after line {l} and {others} ran before it could go on{on}; had it not been preempted there, {outcome}: the code after line {l} belongs in the same critical section",
                     name(sw.thread),
                     l = l.line

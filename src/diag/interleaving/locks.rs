@@ -1,6 +1,6 @@
 //! Lock sets along a trace, read from the printed statements of its steps.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::cex::TraceStep;
 
@@ -37,27 +37,31 @@ pub struct Unprotected {
 /// After each step, per thread, the locks held with the step that took each.
 pub(super) type LockSets = Vec<BTreeMap<u32, Vec<(String, usize)>>>;
 
-/// After each step: the locks every thread holds, with the step that acquired each.
+/// After each step: the locks every thread holds, with the step that acquired each. A
+/// semaphore the trace uses as a lock (see [`lock_like_semaphores`]) counts as one.
 pub(super) fn locks_held(steps: &[TraceStep]) -> LockSets {
+    let sems = lock_like_semaphores(steps);
     let mut cur: BTreeMap<u32, Vec<(String, usize)>> = BTreeMap::new();
     let mut out = Vec::with_capacity(steps.len());
     // A condition wait shows twice: it releases its mutex when the thread starts waiting
     // and takes it again when the thread wakes.
     let mut waits: BTreeMap<(u32, crate::ir::StmtId), u32> = BTreeMap::new();
     for (i, s) in steps.iter().enumerate() {
-        let op = lock_op(&s.statement).or_else(|| {
-            let lock = wait_mutex(&s.statement)?;
-            let n = waits.entry((s.thread, s.sid)).or_default();
-            *n += 1;
-            Some((
-                if *n % 2 == 1 {
-                    LockOp::Release
-                } else {
-                    LockOp::Acquire
-                },
-                lock,
-            ))
-        });
+        let op = lock_op(&s.statement)
+            .or_else(|| sem_op(&s.statement).filter(|(_, sem)| sems.contains(sem)))
+            .or_else(|| {
+                let lock = wait_mutex(&s.statement)?;
+                let n = waits.entry((s.thread, s.sid)).or_default();
+                *n += 1;
+                Some((
+                    if *n % 2 == 1 {
+                        LockOp::Release
+                    } else {
+                        LockOp::Acquire
+                    },
+                    lock,
+                ))
+            });
         if let Some((op, lock)) = op {
             let mine = cur.entry(s.thread).or_default();
             match op {
@@ -77,6 +81,85 @@ pub(super) fn locks_held(steps: &[TraceStep]) -> LockSets {
 enum LockOp {
     Acquire,
     Release,
+}
+
+/// The semaphores this trace uses as locks: made with the value 1 (`sem_init(&s, 0, 1)`
+/// in the trace), and every thread that touches one waits on it before it posts it, one
+/// post per wait, never while another thread holds it (a binary semaphore around a
+/// critical section). A semaphore one thread posts and another waits on is a signal, and
+/// one that starts higher or is waited on twice before a post counts something: neither
+/// is a lock. A `sem_trywait` or `sem_timedwait` may fail, which the trace does not say,
+/// so a semaphore taken that way is not counted either.
+fn lock_like_semaphores(steps: &[TraceStep]) -> BTreeSet<String> {
+    let mut holder: BTreeMap<String, u32> = BTreeMap::new();
+    let mut broken: BTreeSet<String> = BTreeSet::new();
+    let mut binary: BTreeSet<String> = BTreeSet::new();
+    for s in steps {
+        if let Some(p) = s.statement.find("sem_init(") {
+            let args: Vec<&str> = s.statement[p + "sem_init(".len()..]
+                .split(')')
+                .next()
+                .unwrap_or("")
+                .split(',')
+                .map(str::trim)
+                .collect();
+            if let (Some(sem), Some(value)) = (args.first(), args.get(2)) {
+                let sem = sem.strip_prefix('&').unwrap_or(sem).trim().to_string();
+                if *value == "1" {
+                    binary.insert(sem);
+                } else {
+                    broken.insert(sem);
+                }
+            }
+            continue;
+        }
+        if let Some(sem) = call_arg(&s.statement, &["sem_trywait(", "sem_timedwait("]) {
+            broken.insert(sem);
+            continue;
+        }
+        let Some((op, sem)) = sem_op(&s.statement) else {
+            continue;
+        };
+        match (op, holder.get(&sem).copied()) {
+            (LockOp::Acquire, None) => {
+                holder.insert(sem, s.thread);
+            }
+            (LockOp::Release, Some(t)) if t == s.thread => {
+                holder.remove(&sem);
+            }
+            _ => {
+                broken.insert(sem);
+            }
+        }
+    }
+    binary.difference(&broken).cloned().collect()
+}
+
+/// A semaphore's `sem_wait` (taking it) or `sem_post` (giving it back).
+fn sem_op(stmt: &str) -> Option<(LockOp, String)> {
+    if let Some(sem) = call_arg(stmt, &["sem_wait("]) {
+        return Some((LockOp::Acquire, sem));
+    }
+    call_arg(stmt, &["sem_post("]).map(|sem| (LockOp::Release, sem))
+}
+
+/// The first argument of a call to one of `calls` (each written with its parenthesis)
+/// in a trace statement, named as written (`&m` → `m`).
+fn call_arg(stmt: &str, calls: &[&str]) -> Option<String> {
+    let rest = calls.iter().find_map(|c| {
+        stmt.match_indices(c)
+            // `sem_wait(` must not match inside `my_sem_wait(`.
+            .find(|(p, _)| {
+                stmt[..*p]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|ch| !(ch.is_alphanumeric() || ch == '_'))
+            })
+            .map(|(p, _)| &stmt[p + c.len()..])
+    })?;
+    let arg = rest.split([')', ',']).next()?.trim();
+    let name = arg.strip_prefix('&').unwrap_or(arg).trim();
+    (!name.is_empty()).then(|| name.to_string())
 }
 
 /// A mutex operation in a trace statement, with the lock named as written (`&m` → `m`).
@@ -166,6 +249,42 @@ mod tests {
         ));
         assert!(lock_op("pthread_mutex_trylock(&m);").is_none());
         assert!(lock_op("x = y + 1;").is_none());
+    }
+
+    #[test]
+    fn a_binary_semaphore_around_a_section_is_a_lock_and_a_signal_is_not() {
+        let steps = vec![
+            step(0, 1, "sem_init(&room, 0, 1);"),
+            step(0, 2, "sem_init(&ready, 0, 0);"),
+            step(1, 10, "sem_wait(&room);"),
+            step(1, 11, "x = x + 1;"),
+            step(2, 20, "sem_post(&ready);"),
+            step(1, 12, "sem_post(&room);"),
+            step(3, 30, "sem_wait(&ready);"),
+            step(3, 31, "sem_wait(&room);"),
+        ];
+        let held = locks_held(&steps);
+        assert_eq!(held[3][&1], vec![("room".to_string(), 2)]);
+        assert!(held[5][&1].is_empty(), "the post gives it back");
+        assert!(
+            held[6].get(&3).is_none_or(|v| v.is_empty()),
+            "`ready` starts at 0 and is posted by one thread for another: a signal"
+        );
+        assert_eq!(held[7][&3], vec![("room".to_string(), 7)]);
+        // Made with 1 but held by two threads at once: it counts, no lock.
+        let counting = vec![
+            step(0, 1, "sem_init(&slots, 0, 1);"),
+            step(1, 10, "sem_wait(&slots);"),
+            step(2, 20, "sem_post(&slots);"),
+            step(2, 21, "sem_wait(&slots);"),
+        ];
+        assert!(lock_like_semaphores(&counting).is_empty());
+        // Never made in the trace: its start value is unknown.
+        assert!(
+            lock_like_semaphores(&[step(1, 10, "sem_wait(&s);"), step(1, 11, "sem_post(&s);")])
+                .is_empty()
+        );
+        assert!(call_arg("my_sem_wait(&s);", &["sem_wait("]).is_none());
     }
 
     #[test]

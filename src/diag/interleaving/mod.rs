@@ -64,6 +64,9 @@ pub struct NecessarySwitch {
     /// A conflicting access, of the preempted thread or of a thread in between, made
     /// holding no lock while the other side held one at its access.
     pub unprotected: Vec<Unprotected>,
+    /// The locks the preempted thread held when it was preempted (a mutex, or a
+    /// semaphore the trace uses as one), each with the step that took it.
+    pub held: Vec<LockUse>,
     /// The schedule without the preemption: it passes (or no run follows it).
     pub passing: Resolved,
 }
@@ -162,6 +165,7 @@ fn describe(
         conflicts: vec![],
         locks: vec![],
         unprotected: vec![],
+        held: vec![],
         passing: resolved.clone(),
     };
     // The thread's k-th block is its k-th run in the trace when every block ran a
@@ -235,6 +239,19 @@ fn describe(
         my_writes.extend(w);
     }
     let held = locks_held(steps);
+    if let Some(mine) = end.checked_sub(1).and_then(|e| held.get(e)?.get(&thread)) {
+        for (lock, acq) in mine {
+            if let Some(step) = steps.get(*acq) {
+                sw.held.push(LockUse {
+                    thread,
+                    lock: lock.clone(),
+                    step: step.clone(),
+                    access_line: 0,
+                    same_name: false,
+                });
+            }
+        }
+    }
     let mut conflicts = BTreeSet::new();
     for (bi, s) in (end..between_end).zip(between.iter()) {
         let (r, w) = touched(s);
