@@ -80,11 +80,15 @@ fn render_causes(c: &RootCauses, st: &Style) -> String {
     } else {
         format!("Root causes ({})", c.causes.len())
     };
+    // Sufficiency is the solver's answer among the runs of the encoding's bounds: a
+    // longer run may keep the orderings and pass, so the bounds are part of the claim.
     s.push_str(&format!(
-        "{}: orderings that by themselves force the failure ({} of the run's {} inter-thread orderings{}):\n",
+        "{}: orderings that by themselves force the failure ({} of the run's {} inter-thread orderings; every complete run of up to {}, loops to {}, that keeps them fails{}):\n",
         st.bold(&head),
         c.causes.iter().map(|x| x.orderings.len()).min().unwrap_or(0),
         c.orderings,
+        crate::words::count(c.rounds, "round"),
+        c.unwind,
         if c.complete { "" } else { "; more may exist" }
     ));
     for (i, cause) in c.causes.iter().enumerate() {
