@@ -483,3 +483,71 @@ fn a_stale_test_in_a_section_taken_back_is_named() {
     let lines = candidate_lines(&r);
     assert!(lines.iter().take(3).any(|l| *l == 21), "{lines:?}");
 }
+
+/// A changed value that avoids the failure only through an access outside its array
+/// (`box[-1]`) is no repair: the diagnosis model keeps every access in bounds, so the
+/// index line is no candidate and no hint names such a value.
+#[test]
+fn no_value_hint_reaches_outside_an_array() {
+    let r = localize_json("tests/programs/why/index_in_bounds.c");
+    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
+    assert!(
+        cands.iter().any(|c| c["line"] == 15),
+        "the producer's late write is named: {cands:#?}"
+    );
+    assert!(
+        cands.iter().all(|c| c["line"] != 22),
+        "the index line is only a fix through box[-1]: {cands:#?}"
+    );
+}
+
+/// A thread handle's value is the library's: "had `r` been set to 1" at the line that
+/// creates the reader makes `main` join the writer twice and leave the blocked reader
+/// behind, which only hides the deadlock. No handle is a site, so the creation line is
+/// no value candidate.
+#[test]
+fn no_value_hint_makes_up_a_thread_handle() {
+    let r = localize_all_json("tests/programs/why/chunks_short.c");
+    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
+    assert!(
+        cands.iter().any(|c| c["line"] == 16),
+        "the writer's loop is named: {cands:#?}"
+    );
+    for c in &cands {
+        let hint = c["hint"].as_str().unwrap_or("");
+        assert!(
+            !(hint.contains("`r` been set") || hint.contains("`w` been set")),
+            "a made-up thread id: {c:#}"
+        );
+    }
+}
+
+/// A binary semaphore taken and given back around a section is a lock: the auditor's
+/// read made without it is named as the access that must take it, and no sentence says
+/// the updater's section "belongs in one critical section" — it is one already.
+#[test]
+fn a_binary_semaphore_section_is_a_lock() {
+    let r = localize_json("tests/programs/why/semaphore_section.c");
+    first_names(&r, 26, "must hold `gate` here too");
+    for c in r["candidates"].as_array().into_iter().flatten() {
+        let hint = c["hint"].as_str().unwrap_or("");
+        assert!(
+            !hint.contains("belongs in the same critical section")
+                && !hint.contains("need to run atomically"),
+            "{c:#}"
+        );
+    }
+}
+
+/// A store copied from another function unchanged (`hits = hits + 1` in the miss path)
+/// leaves the variable meant written nowhere: no value stored there fixes it, the store's
+/// target does, and the copy in the function named like that variable comes first.
+#[test]
+fn a_store_to_the_wrong_variable_is_named() {
+    let r = localize_json("tests/programs/why/copied_store.c");
+    let first = first_names(&r, 22, "this store writes the wrong variable");
+    assert_eq!(
+        first["fixed_by"],
+        "`misses = misses + 1` for `hits = hits + 1` at column 5"
+    );
+}

@@ -50,6 +50,7 @@ pub mod operators;
 pub mod primitives;
 pub mod signals;
 pub mod start_values;
+pub mod targets;
 
 use std::collections::BTreeMap;
 
@@ -296,6 +297,10 @@ pub fn primitive_evidence(
     let mut guarded = guards::guard_mutants(text, &lines);
     in_run_order(&mut guarded, ARGUMENT_MUTANTS);
     mutants.extend(guarded);
+    // Already in the order to try them (the store named like its variable first).
+    let mut targets = targets::store_target_mutants(text, &lines);
+    targets.truncate(ARGUMENT_MUTANTS);
+    mutants.extend(targets);
     for SyncMutant { mutant: m, part } in mutants {
         if ev.fixes.iter().any(|f| f.mutant.line == m.line) {
             continue;
@@ -364,7 +369,11 @@ pub fn apply_primitive_fixes(
             None => {
                 let kind = if matches!(
                     f.part,
-                    Part::StartValue | Part::LoopBound | Part::Guard | Part::WakeGuard
+                    Part::StartValue
+                        | Part::LoopBound
+                        | Part::Guard
+                        | Part::WakeGuard
+                        | Part::StoreTarget
                 ) {
                     CandidateKind::Value
                 } else if f.part.is_locking() || m.from.contains("lock") {

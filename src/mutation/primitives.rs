@@ -61,6 +61,9 @@ pub enum Part {
     Guard,
     /// The test of an `if` whose branch wakes the others and does not wait.
     WakeGuard,
+    /// The global a store writes, swapped for one of its type that nothing writes
+    /// (`mutation::targets`): a store copied from another function unchanged.
+    StoreTarget,
 }
 
 impl Part {
@@ -82,6 +85,7 @@ impl Part {
             Part::LoopBound => "this loop wakes the other threads the wrong number of times",
             Part::Guard => "this test decides wrongly whether the thread waits",
             Part::WakeGuard => "this test decides wrongly when the thread wakes the others",
+            Part::StoreTarget => "this store writes the wrong variable",
         }
     }
 
@@ -234,7 +238,7 @@ fn wait_test_mutants(text: &str, lp: Node, lines: &[u32], out: &mut Vec<SyncMuta
 
 /// The file-scope scalar variables of `text` with their declared type's text
 /// (`int started = 0, done;` gives `started` and `done`, both `int`).
-fn scalar_globals(text: &str) -> Vec<(String, String)> {
+pub(super) fn scalar_globals(text: &str) -> Vec<(String, String)> {
     let Ok(tree) = crate::frontend::syntax_check::parse_c(text) else {
         return vec![];
     };

@@ -42,6 +42,13 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                 .into_iter()
                 .filter(|m| sites.fixed.contains(&m.mutant.line))
                 .take(MAX),
+        )
+        // A store to the wrong variable, likewise.
+        .chain(
+            crate::mutation::targets::store_target_mutants(&src.text, &lines)
+                .into_iter()
+                .filter(|m| sites.fixed.contains(&m.mutant.line))
+                .take(MAX),
         );
     for crate::mutation::SyncMutant { mutant: m, part } in mutants {
         let function = match src.statement_at(m.line) {
@@ -83,6 +90,7 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                     crate::mutation::Part::WakeGuard => {
                         "the test that decides when the thread wakes the others"
                     }
+                    crate::mutation::Part::StoreTarget => "the variable the store writes",
                 },
                 m.line,
                 m.to,
