@@ -168,24 +168,13 @@ fn call_arg(stmt: &str, calls: &[&str]) -> Option<String> {
 fn lock_op(stmt: &str) -> Option<(LockOp, String)> {
     // A spinlock is a mutex that busy-waits. A trylock may fail; the trace does not say,
     // so it is not counted as held.
-    let find = |names: &[&str]| {
-        names
-            .iter()
-            .find_map(|n| stmt.find(n).map(|p| &stmt[p + n.len()..]))
-    };
-    if find(&["pthread_mutex_trylock(", "pthread_spin_trylock("]).is_some() {
+    if call_arg(stmt, &["pthread_mutex_trylock(", "pthread_spin_trylock("]).is_some() {
         return None;
     }
-    let (op, rest) = if let Some(r) = find(&["pthread_mutex_lock(", "pthread_spin_lock("]) {
-        (LockOp::Acquire, r)
-    } else if let Some(r) = find(&["pthread_mutex_unlock(", "pthread_spin_unlock("]) {
-        (LockOp::Release, r)
-    } else {
-        return None;
-    };
-    let arg = rest.split(')').next()?.trim();
-    let name = arg.strip_prefix('&').unwrap_or(arg).trim();
-    (!name.is_empty()).then(|| (op, name.to_string()))
+    if let Some(m) = call_arg(stmt, &["pthread_mutex_lock(", "pthread_spin_lock("]) {
+        return Some((LockOp::Acquire, m));
+    }
+    call_arg(stmt, &["pthread_mutex_unlock(", "pthread_spin_unlock("]).map(|m| (LockOp::Release, m))
 }
 
 /// The mutex a `pthread_cond_wait` or `pthread_cond_timedwait` statement releases while
