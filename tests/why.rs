@@ -551,3 +551,14 @@ fn a_store_to_the_wrong_variable_is_named() {
         "`misses = misses + 1` for `hits = hits + 1` at column 5"
     );
 }
+
+/// Two sections under different mutexes: the one under the lock the rest of the program
+/// does not take around that data (`log_lock` in hold(), where restock() and count() take
+/// `inv_lock`) is the slip, and comes first.
+#[test]
+fn the_odd_lock_out_comes_first() {
+    let r = localize_json("tests/programs/why/odd_lock_out.c");
+    first_names(&r, 24, "takes `log_lock` here");
+    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
+    assert!(cands.iter().any(|c| c["line"] == 37), "{cands:#?}");
+}

@@ -164,7 +164,16 @@ impl Explainer<'_> {
                     };
                 }
             }
-            for l in &sw.locks {
+            // Two sections under different locks: the lock the program's other accesses
+            // of that data take is the one meant, the section under the odd one out is
+            // the slip (consistent locking as the program's own belief). The lock fewer
+            // functions take around the data comes first; an equal count keeps the order.
+            let mut locks: Vec<&crate::diag::interleaving::LockUse> = sw.locks.iter().collect();
+            if locks.len() > 1 && !locks.iter().any(|l| l.same_name) {
+                let users = self.lock_users(&sw.conflicts);
+                locks.sort_by_key(|l| users.get(&l.lock).copied().unwrap_or(0));
+            }
+            for l in locks {
                 let hint = if l.same_name {
                     format!(
                         "{} takes `{}` here around its access at line {}, and so does the other thread, but it is a different mutex in each (both held it at once): the two critical sections do not exclude each other; both must lock the same mutex",
@@ -596,6 +605,67 @@ impl Explainer<'_> {
 
     /// The library calls a simple statement makes (its own expressions, not a branch's),
     /// with their first argument as the program writes it (`&m` as `m`).
+    /// For each mutex, how many functions of the program touch one of `vars` (global
+    /// names, as the conflicts name them; `items[]` for an element) while holding it,
+    /// the locks followed statement by statement through each function's body.
+    fn lock_users(&self, vars: &[String]) -> std::collections::BTreeMap<String, usize> {
+        use crate::ir::known::Known;
+        let wanted: BTreeSet<&str> = vars
+            .iter()
+            .map(|v| v.trim_end_matches("[]"))
+            .filter(|v| !v.contains(['.', '-', '*', '[']))
+            .collect();
+        let mut users: std::collections::BTreeMap<String, BTreeSet<usize>> = Default::default();
+        for (fi, f) in self.normalized.funcs.iter().enumerate() {
+            let Some(body) = &f.body else { continue };
+            let mut held: Vec<String> = Vec::new();
+            crate::ir::visit::each_stmt(body, &mut |s| {
+                // The statement's own expressions: a branch's condition, not its body.
+                let touches_in = |st: &Stmt| {
+                    let mut hit = false;
+                    crate::ir::visit::each_expr(st, &mut |x| {
+                        if let ExprKind::Var(v) = &x.kind {
+                            let var = self.normalized.var(*v);
+                            hit |= var.kind == VarKind::Global && wanted.contains(var.shown_name());
+                        }
+                    });
+                    hit
+                };
+                let condition = |cond: &Expr| Stmt {
+                    kind: StmtKind::Expr(cond.clone()),
+                    ..s.clone()
+                };
+                let touches = match &s.kind {
+                    StmtKind::Expr(_) => {
+                        for (k, obj) in self.calls_in(s) {
+                            match k {
+                                Known::MutexLock => held.push(obj),
+                                Known::MutexUnlock => {
+                                    if let Some(p) = held.iter().rposition(|h| *h == obj) {
+                                        held.remove(p);
+                                    }
+                                }
+                                _ => {}
+                            }
+                        }
+                        touches_in(s)
+                    }
+                    StmtKind::Decl { .. } | StmtKind::Return(_) => touches_in(s),
+                    StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => {
+                        touches_in(&condition(cond))
+                    }
+                    _ => false,
+                };
+                if touches {
+                    for h in &held {
+                        users.entry(h.clone()).or_default().insert(fi);
+                    }
+                }
+            });
+        }
+        users.into_iter().map(|(k, v)| (k, v.len())).collect()
+    }
+
     fn calls_in(&self, s: &Stmt) -> Vec<(crate::ir::known::Known, String)> {
         struct Calls<'p, 'e> {
             ex: &'p Explainer<'e>,
