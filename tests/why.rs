@@ -562,3 +562,23 @@ fn the_odd_lock_out_comes_first() {
     let cands = r["candidates"].as_array().cloned().unwrap_or_default();
     assert!(cands.iter().any(|c| c["line"] == 37), "{cands:#?}");
 }
+
+/// A thread preempted inside its condition wait gave its mutex up by design: the
+/// switch is named, with no advice to make the wait atomic. The signal that should
+/// have been a broadcast comes first.
+#[test]
+fn a_switch_inside_a_condition_wait_asks_for_no_atomic_section() {
+    let r = localize_all_json("tests/programs/why/gate_signal_one.c");
+    first_names(&r, 27, "`pthread_cond_broadcast` for `pthread_cond_signal`");
+    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
+    let wait = cands
+        .iter()
+        .find(|c| c["line"] == 14)
+        .expect("the wait's switch is named");
+    let hint = wait["hint"].as_str().unwrap_or("");
+    assert!(
+        hint.contains("inside its condition wait at line 14"),
+        "{wait:#}"
+    );
+    assert!(!hint.contains("atomically"), "{wait:#}");
+}

@@ -81,6 +81,20 @@ impl Explainer<'_> {
                     name(sw.thread),
                     l.line
                 ),
+                // Preempted inside a condition wait: the wait gives its mutex up while it
+                // waits by design, so no "make it atomic" — only where it was preempted.
+                (Some(l), Some(r), None)
+                    if l.line == r.line
+                        && same_file(&l.file, &r.file)
+                        && (l.statement.contains("pthread_cond_wait(")
+                            || l.statement.contains("pthread_cond_timedwait(")) =>
+                {
+                    format!(
+                        "{} was preempted inside its condition wait at line {} and {others} ran in between{on}; without that context switch {outcome}",
+                        name(sw.thread),
+                        l.line
+                    )
+                }
                 // One line, preempted inside: a statement that is no single step (a loop
                 // written on one line, a library call seqloc writes out as one).
                 (Some(l), Some(r), None) if l.line == r.line && same_file(&l.file, &r.file) => {
