@@ -635,20 +635,32 @@ impl Explainer<'_> {
             let mut held: Vec<String> = Vec::new();
             crate::ir::visit::each_stmt(body, &mut |s| {
                 // The statement's own expressions: a branch's condition, not its body.
-                let touches_in = |st: &Stmt| {
-                    let mut hit = false;
-                    crate::ir::visit::each_expr(st, &mut |x| {
+                struct Names<'p> {
+                    prog: &'p Program,
+                    wanted: &'p BTreeSet<&'p str>,
+                    hit: bool,
+                }
+                impl crate::ir::visit::Visitor for Names<'_> {
+                    fn visit_expr(&mut self, x: &Expr) {
                         if let ExprKind::Var(v) = &x.kind {
-                            let var = self.normalized.var(*v);
-                            hit |= var.kind == VarKind::Global && wanted.contains(var.shown_name());
+                            let var = self.prog.var(*v);
+                            self.hit |= var.kind == VarKind::Global
+                                && self.wanted.contains(var.shown_name());
                         }
-                    });
-                    hit
+                        crate::ir::visit::walk_expr(self, x)
+                    }
+                }
+                let names = |visit: &dyn Fn(&mut Names)| {
+                    let mut n = Names {
+                        prog: self.normalized,
+                        wanted: &wanted,
+                        hit: false,
+                    };
+                    visit(&mut n);
+                    n.hit
                 };
-                let condition = |cond: &Expr| Stmt {
-                    kind: StmtKind::Expr(cond.clone()),
-                    ..s.clone()
-                };
+                let touches_in = |st: &Stmt| names(&|n| crate::ir::visit::walk_stmt(n, st));
+                let condition = |cond: &Expr| names(&|n| crate::ir::visit::walk_expr(n, cond));
                 let touches = match &s.kind {
                     StmtKind::Expr(_) => {
                         for (k, obj) in self.calls_in(s) {
@@ -665,9 +677,7 @@ impl Explainer<'_> {
                         touches_in(s)
                     }
                     StmtKind::Decl { .. } | StmtKind::Return(_) => touches_in(s),
-                    StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => {
-                        touches_in(&condition(cond))
-                    }
+                    StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => condition(cond),
                     _ => false,
                 };
                 if touches {
