@@ -95,17 +95,10 @@ fn lock_like_semaphores(steps: &[TraceStep]) -> BTreeSet<String> {
     let mut broken: BTreeSet<String> = BTreeSet::new();
     let mut binary: BTreeSet<String> = BTreeSet::new();
     for s in steps {
-        if let Some(p) = s.statement.find("sem_init(") {
-            let args: Vec<&str> = s.statement[p + "sem_init(".len()..]
-                .split(')')
-                .next()
-                .unwrap_or("")
-                .split(',')
-                .map(str::trim)
-                .collect();
+        if let Some(args) = call_args(&s.statement, &["sem_init("]) {
             if let (Some(sem), Some(value)) = (args.first(), args.get(2)) {
                 let sem = sem.strip_prefix('&').unwrap_or(sem).trim().to_string();
-                if *value == "1" {
+                if value == "1" {
                     binary.insert(sem);
                 } else {
                     broken.insert(sem);
@@ -146,6 +139,15 @@ fn sem_op(stmt: &str) -> Option<(LockOp, String)> {
 /// The first argument of a call to one of `calls` (each written with its parenthesis)
 /// in a trace statement, named as written (`&m` → `m`).
 fn call_arg(stmt: &str, calls: &[&str]) -> Option<String> {
+    let args = call_args(stmt, calls)?;
+    let arg = args.first()?;
+    let name = arg.strip_prefix('&').unwrap_or(arg).trim();
+    (!name.is_empty()).then(|| name.to_string())
+}
+
+/// The arguments, trimmed, of a call to one of `calls` in a trace statement: the text up
+/// to the first `)` split at commas (the calls read here take plain arguments).
+fn call_args(stmt: &str, calls: &[&str]) -> Option<Vec<String>> {
     let rest = calls.iter().find_map(|c| {
         stmt.match_indices(c)
             // `sem_wait(` must not match inside `my_sem_wait(`.
@@ -157,9 +159,8 @@ fn call_arg(stmt: &str, calls: &[&str]) -> Option<String> {
             })
             .map(|(p, _)| &stmt[p + c.len()..])
     })?;
-    let arg = rest.split([')', ',']).next()?.trim();
-    let name = arg.strip_prefix('&').unwrap_or(arg).trim();
-    (!name.is_empty()).then(|| name.to_string())
+    let inner = rest.split(')').next()?;
+    Some(inner.split(',').map(|a| a.trim().to_string()).collect())
 }
 
 /// A mutex operation in a trace statement, with the lock named as written (`&m` → `m`).
@@ -274,6 +275,15 @@ mod tests {
                 .is_empty()
         );
         assert!(call_arg("my_sem_wait(&s);", &["sem_wait("]).is_none());
+        // A wrapper named like the library call makes no semaphore.
+        assert!(
+            lock_like_semaphores(&[
+                step(0, 1, "my_sem_init(&s, 0, 1);"),
+                step(1, 10, "sem_wait(&s);"),
+                step(1, 11, "sem_post(&s);"),
+            ])
+            .is_empty()
+        );
     }
 
     #[test]
