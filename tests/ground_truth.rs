@@ -246,15 +246,11 @@ fn benchmarks_localize_to_a_known_faulty_line() {
 /// `paper/account_bad` left the list in the 43rd session: its closest passing schedule
 /// had a thread take the mutex another held (the replay drops lock calls), and with that
 /// schedule refused no cause is established, so every candidate counts.
-const KNOWN_CAUSE_MISSES: &[(&str, &str)] =
-    &[("seeds/traffic_meter_read_then_write_bad.yml", TRAFFIC_METER)];
-
-/// Along the shortest failing run (`checker::builtin::canonical`) the lost update shows
-/// inside the two locked helpers: the projection names their accesses (lines 47 and 55),
-/// not the calls (61, 62) whose split is the fault; no interleaving analysis names the
-/// calls. Under Z3's first model it ranked first on 3 of 4 seeds, by chance of the run.
-const TRAFFIC_METER: &str = "the projection names the locked helpers' accesses (47, 55), \
-    not the calls (61, 62) that split the read and the write; the calls rank 7th";
+///
+/// `seeds/traffic_meter_read_then_write_bad` left it in the 45th session: the lost update
+/// shows inside two locked helpers, and the calls of the helpers (lines 61, 62), whose
+/// split is the fault, are now named as the boundary in the thread's own code.
+const KNOWN_CAUSE_MISSES: &[(&str, &str)] = &[];
 
 /// The candidates marked `cause` are the head of the ranking, and hold a ground-truth
 /// line; their number is what a user reads first (median at most 3, issue 23).
@@ -305,13 +301,10 @@ fn check_causes(results: &[(Outcome, Vec<bool>)]) {
 /// Benchmarks whose first ground-truth line is ranked below third, with the reason. The
 /// test fails when another task leaves the top three, and when a listed one enters it
 /// (so the list stays true).
-const KNOWN_BELOW_TOP_THREE: &[(&str, &str)] = &[
-    ("seeds/traffic_meter_read_then_write_bad.yml", TRAFFIC_METER),
-    (
-        "paper/account_bad.yml",
-        "the assertion itself is the fault, and the failing check ranks last by design",
-    ),
-];
+const KNOWN_BELOW_TOP_THREE: &[(&str, &str)] = &[(
+    "paper/account_bad.yml",
+    "the assertion itself is the fault, and the failing check ranks last by design",
+)];
 
 /// The rank of the first ground-truth line among the distinct candidate lines (the
 /// ranking a user reads) is at most 3.

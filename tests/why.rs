@@ -582,3 +582,79 @@ fn a_switch_inside_a_condition_wait_asks_for_no_atomic_section() {
     );
     assert!(!hint.contains("atomically"), "{wait:#}");
 }
+
+/// A thread that never ran before the failure has no block to move: its code says what
+/// it writes, and the run with it first passes. The creation of the thread that used
+/// the table too early is named first.
+#[test]
+fn a_thread_that_never_ran_names_the_early_creation() {
+    let r = localize_json("tests/programs/why/table_loader_unstarted.c");
+    first_names(&r, 38, "before T1 loader has reached line 18");
+}
+
+/// A statement of a helper that ran too early is named at the helper's call in the
+/// thread's own code, first; the helper's line stays a candidate.
+#[test]
+fn a_helper_that_ran_too_early_is_named_at_its_call() {
+    let r = localize_json("tests/programs/why/reset_before_join.c");
+    first_names(
+        &r,
+        43,
+        "makes the call into `meter_retire` here, whose line 15",
+    );
+    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
+    assert!(cands.iter().any(|c| c["line"] == 15), "{cands:#?}");
+}
+
+/// Of two sections under different mutexes, each taken by one function around the
+/// count, the one whose mutex also guards other data (the belt) borrowed it; the
+/// section's lock is paired with its own access (line 36), not with an access of
+/// another section.
+#[test]
+fn a_lock_that_guards_other_data_is_the_borrowed_one() {
+    let r = localize_json("tests/programs/why/borrowed_lock.c");
+    first_names(&r, 35, "around its access at line 36");
+    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
+    let other = cands
+        .iter()
+        .find(|c| c["line"] == 23)
+        .expect("the painter's lock is named too");
+    assert!(
+        other["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("around its access at line 24")),
+        "{other:#}"
+    );
+}
+
+/// A thread preempted inside `sum += v` after its unlock: the one-line region comes
+/// before the reorderings of the locked sections beside it, which only ran in some order.
+#[test]
+fn a_statement_split_by_a_switch_comes_before_ordered_sections() {
+    let r = localize_json("tests/programs/why/sum_after_unlock.c");
+    first_names(&r, 23, "was preempted inside line 23");
+}
+
+/// Preempted inside the first setter's call, the thread's own code shows the boundary
+/// at the call: the two calls were meant as one update.
+#[test]
+fn a_switch_inside_a_callee_names_the_call_first() {
+    let r = localize_json("tests/programs/why/two_setters.c");
+    first_names(&r, 27, "was preempted after line 14");
+    let lines: Vec<u64> = r["candidates"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|c| c["line"].as_u64())
+        .collect();
+    assert!(lines.iter().take(3).any(|l| *l == 28), "{lines:?}");
+}
+
+/// A check made through a helper that locks on its own, and an act under the lock taken
+/// again: the test in the caller, where the thread resumed, is the boundary named first.
+#[test]
+fn a_check_through_a_locking_helper_names_the_test() {
+    let r = localize_json("tests/programs/why/stock_via_helper.c");
+    first_names(&r, 22, "preempted between line 16 and line 22");
+}

@@ -23,6 +23,7 @@ use crate::diag::interleaving::{
 };
 use crate::diag::ordering::{
     MissingJoin, OrderSearch, detached_joins, missing_joins, order_violations,
+    unstarted_order_violations,
 };
 use crate::diag::waits::unlooped_waits;
 use crate::instrument::Target;
@@ -380,6 +381,10 @@ pub fn localize(
             necessary_switches(&replays, &d.resolved, &d.replay, &accesses).map(Analysed::Switches)
         } else {
             order_violations(&replays, &d.resolved, &d.replay, &accesses).and_then(|mut o| {
+                let u =
+                    unstarted_order_violations(prep, &replays, &d.resolved, &d.replay, &accesses)?;
+                o.violations.extend(u.violations);
+                o.replays += u.replays;
                 detached_joins(prep, &d.resolved, &d.replay, &mut o.violations);
                 let j = missing_joins(prep, &replays, &d.resolved, &d.replay, &accesses)?;
                 Ok(Analysed::Ordering(o, j))

@@ -102,10 +102,13 @@ pub(super) fn published_early(
     cands: &mut [Candidate],
     added: &mut Vec<Candidate>,
 ) {
+    use crate::diag::interleaving::locks_held;
     use crate::diag::ordering::creation_index;
     let outcome = explainer.outcome();
     let fex = &why.failing_execution;
     let mut named: Vec<(u32, u32)> = Vec::new();
+    let mut held_f = None;
+    let mut held_p = None;
     for ch in order.iter().filter(|c| c.inter_thread()) {
         let r = &ch.read;
         let Some(late) = &ch.passing else { continue };
@@ -160,6 +163,29 @@ pub(super) fn published_early(
         if !explainer.read_decides(seen.key.sid) {
             continue;
         };
+        // The reader tested and read inside one section of a mutex the writer held at
+        // both writes: it saw one consistent state, and the later write is a later
+        // section of the writer's (the next round of a loop), which nothing published.
+        let held_f = held_f.get_or_insert_with(|| locks_held(&failing.steps));
+        let held_p = held_p.get_or_insert_with(|| locks_held(&why.passing.steps));
+        let at = |h: &crate::diag::interleaving::LockSets, step: usize, t: u32| {
+            h.get(step)
+                .and_then(|m| m.get(&t))
+                .cloned()
+                .unwrap_or_default()
+        };
+        let reader_test = at(held_f, seen.step, r.thread);
+        let reader_read = at(held_f, r.step, r.thread);
+        let writer_early = at(held_f, early.step, writer);
+        let writer_late = at(held_p, late.step, writer);
+        let one_section = reader_test.iter().any(|(l, acq)| {
+            reader_read.contains(&(l.clone(), *acq))
+                && writer_early.iter().any(|(w, _)| w == l)
+                && writer_late.iter().any(|(w, _)| w == l)
+        });
+        if one_section {
+            continue;
+        }
         if named.contains(&(writer, early.line)) {
             continue;
         }
@@ -184,7 +210,10 @@ pub(super) fn published_early(
         let steps = steps.into_iter().flatten();
         let as_ = (CandidateKind::Ordering, Role::PublishedEarly);
         name_steps(explainer, cands, added, steps, as_, |c| {
-            let plain = matches!(c.role, Role::Plain | Role::AlsoBoundary);
+            let plain = matches!(
+                c.role,
+                Role::Plain | Role::AlsoBoundary | Role::SplitStatement
+            );
             (!c.specification && c.set.is_none() && plain).then_some(c.kind == CandidateKind::Value)
         });
     }
@@ -261,7 +290,11 @@ pub(super) fn split_sections(
             name_steps(explainer, cands, added, steps, as_, |c| {
                 let plain = matches!(
                     c.role,
-                    Role::Plain | Role::NotResumed | Role::NotResumedInCallee | Role::AlsoBoundary
+                    Role::Plain
+                        | Role::NotResumed
+                        | Role::NotResumedInCallee
+                        | Role::AlsoBoundary
+                        | Role::SplitStatement
                 );
                 (!c.specification && c.set.is_none() && plain).then_some(true)
             });

@@ -113,6 +113,7 @@ pub fn by_cause(
     let Some(why) = why else {
         let mut out = cands;
         out.sort_by_key(|c| after_tail(tier(c, None), c, &tail));
+        debug_tiers(&out, |c| tier(c, None));
         mark_causes(&mut out, |c| tier(c, None));
         for c in &mut out {
             c.plain_value = c.kind == CandidateKind::Value && tier(c, None) == PLAIN_VALUE;
@@ -245,6 +246,7 @@ pub fn by_cause(
     let mut out = cands;
     out.extend(added);
     out.sort_by_key(|c| after_tail(key(c), c, &tail));
+    debug_tiers(&out, key);
     mark_causes(&mut out, key);
     let plain: Vec<bool> = out
         .iter()
@@ -255,6 +257,22 @@ pub fn by_cause(
     }
     renumber(&mut out);
     out
+}
+
+/// The tiers behind an order, for whoever tunes the ranking (as `SEQLOC_DEBUG_LOCALIZE`
+/// shows the candidate loop's queries).
+fn debug_tiers(out: &[Candidate], key: impl Fn(&Candidate) -> (u8, usize)) {
+    if std::env::var_os("SEQLOC_DEBUG_RANK").is_some() {
+        for c in out {
+            eprintln!(
+                "rank: line {} {:?} {:?} {:?}",
+                c.line,
+                c.kind,
+                c.role,
+                key(c)
+            );
+        }
+    }
 }
 
 /// The tier of the values that may only carry the failure (see the module comment).
@@ -386,6 +404,11 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         // One end of a violated region that was a value candidate first: after the
         // boundaries the analysis named itself.
         Role::AlsoBoundary if touches => return (0, 9),
+        // The whole region on one line: right after the boundaries the analysis named.
+        Role::SplitStatement if touches => return (0, 6),
+        // Two sections of one mutex in the wrong order: after a region split inside a
+        // statement beside them.
+        Role::OrderedSections => return (0, 7),
         Role::CallBoundary => return (0, 5),
         Role::BoundaryInCallee => return (0, 6),
         Role::NotResumed if touches => return (0, 6),

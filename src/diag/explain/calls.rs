@@ -26,6 +26,38 @@ impl Explainer<'_> {
         }
     }
 
+    /// The call that made `step`: the thread's last earlier step of the trace that calls
+    /// the step's function (directly or through the program's own functions) from
+    /// another function — the helper's call site in its caller. `None` when the step is
+    /// made by the thread's function itself, and when the step's runs in the trace sit
+    /// under different calls (a helper called from two places): which one to name is
+    /// then not clear.
+    pub(crate) fn outer_call(&self, step: &crate::cex::TraceStep) -> Option<crate::cex::TraceStep> {
+        let steps = &self.cex.steps;
+        let mut found: Option<crate::cex::TraceStep> = None;
+        let mut any = false;
+        for (at, s) in steps.iter().enumerate() {
+            if s.thread != step.thread || s.sid != step.sid {
+                continue;
+            }
+            any = true;
+            let mut call: Option<&crate::cex::TraceStep> = None;
+            for p in steps[..at].iter().rev().filter(|p| p.thread == step.thread) {
+                if self.calls_toward(p.sid, s.sid) {
+                    call = Some(p);
+                    break;
+                }
+            }
+            match (&found, call) {
+                (_, None) => return None,
+                (None, Some(c)) => found = Some(c.clone()),
+                (Some(f), Some(c)) if f.sid == c.sid => {}
+                _ => return None,
+            }
+        }
+        found.filter(|_| any)
+    }
+
     /// The statement `sid` calls the function of `target` (directly or through the
     /// program's own functions), which is another function than its own: `sid` is where
     /// `target`'s step shows in its caller's code.

@@ -8,6 +8,15 @@ use std::collections::BTreeSet;
 use super::{Candidate, CandidateKind, Explainer, Role, before_specification, renumber, same_file};
 use crate::ir::*;
 
+/// How a mutex is used around some data (`Explainer::lock_users`).
+#[derive(Clone, Copy, Debug, Default)]
+struct LockUsers {
+    /// Functions that touch the data while holding it.
+    functions: usize,
+    /// Other globals it is held around anywhere in the program.
+    other_data: usize,
+}
+
 impl Explainer<'_> {
     /// Candidates from the context switches the failure needs, after `value` candidates
     /// (lines already named there are not repeated), ranked in the same numbering.
@@ -126,6 +135,12 @@ impl Explainer<'_> {
                 (None, Some(sid)) => self.step_at(sw.thread, sid),
                 _ => None,
             };
+            let one_line = matches!(
+                (&sw.last, &sw.resume),
+                (Some(l), Some(r)) if l.line == r.line
+                    && same_file(&l.file, &r.file)
+                    && !l.statement.contains("pthread_cond_")
+            );
             for step in [&sw.last, &sw.resume].into_iter().flatten() {
                 self.push_step_candidate(&mut extra, &out, step, CandidateKind::Atomicity, &hint);
                 // A value candidate already on the line is this end of the region too.
@@ -137,7 +152,12 @@ impl Explainer<'_> {
                         && !c.specification
                         && c.set.is_none()
                     {
-                        c.role = Role::AlsoBoundary;
+                        if one_line {
+                            c.role = Role::SplitStatement;
+                            c.hint = format!("{hint}; {}", c.hint);
+                        } else {
+                            c.role = Role::AlsoBoundary;
+                        }
                     }
                 }
             }
@@ -178,14 +198,68 @@ impl Explainer<'_> {
                     };
                 }
             }
+            // Preempted inside a call, to resume (or stopped) in the caller: the call is
+            // the boundary in the thread's own code (`set_timeout(300); set_retries(3);`
+            // meant as one update), the line inside the callee comes after it.
+            let other_end = sw.resume.as_ref().or(next.as_ref());
+            if let (Some(l), Some(o)) = (&sw.last, other_end) {
+                let caller = self.function_of(o.sid);
+                let call = self
+                    .outer_call(l)
+                    .filter(|_| caller.is_some() && self.function_of(l.sid) != caller)
+                    .filter(|c| self.function_of(c.sid) == caller);
+                if let Some(call) = call {
+                    let on = |c: &Candidate, s: &crate::cex::TraceStep| {
+                        c.line == s.line && same_file(&c.file, &s.file)
+                    };
+                    let mut named = false;
+                    for c in out.iter_mut().chain(extra.iter_mut()) {
+                        if on(c, &call) && !c.specification && c.set.is_none() {
+                            c.kind = CandidateKind::Atomicity;
+                            c.role = Role::CallBoundary;
+                            c.hint = hint.clone();
+                            named = true;
+                        } else if on(c, l) && c.kind == CandidateKind::Atomicity {
+                            c.role = Role::BoundaryInCallee;
+                        }
+                    }
+                    if !named {
+                        let before = extra.len();
+                        self.push_step_candidate(
+                            &mut extra,
+                            &out,
+                            &call,
+                            CandidateKind::Atomicity,
+                            &hint,
+                        );
+                        if let Some(c) = extra.get_mut(before) {
+                            c.role = Role::CallBoundary;
+                        }
+                    }
+                }
+            }
             // Two sections under different locks: the lock the program's other accesses
             // of that data take is the one meant, the section under the odd one out is
             // the slip (consistent locking as the program's own belief). The lock fewer
             // functions take around the data comes first; an equal count keeps the order.
+            // On a tie, the lock also held around other data is the one borrowed for
+            // this data (`queue_lock` around `jobs_done`, beside `stats_lock`, which
+            // guards nothing else).
             let mut locks: Vec<&crate::diag::interleaving::LockUse> = sw.locks.iter().collect();
             if locks.len() > 1 && !locks.iter().any(|l| l.same_name) {
-                let users = self.lock_users(&sw.conflicts);
-                locks.sort_by_key(|l| users.get(&l.lock).copied().unwrap_or(0));
+                let mut vars: Vec<String> = Vec::new();
+                for l in &locks {
+                    for v in &l.variables {
+                        if !vars.contains(v) {
+                            vars.push(v.clone());
+                        }
+                    }
+                }
+                let users = self.lock_users(&vars);
+                locks.sort_by_key(|l| {
+                    let u = users.get(&l.lock).copied().unwrap_or_default();
+                    (u.functions, std::cmp::Reverse(u.other_data))
+                });
             }
             for l in locks {
                 let hint = if l.same_name {
@@ -203,6 +277,27 @@ impl Explainer<'_> {
                         l.access_line
                     )
                 };
+                // A lock already named as one end of a region is that section's lock:
+                // the lock is the more precise reading, at its place in the lock order.
+                let on = |c: &Candidate| c.line == l.step.line && same_file(&c.file, &l.step.file);
+                let next = extra.len();
+                if let Some(c) = extra.iter_mut().find(|c| {
+                    on(c)
+                        && c.kind == CandidateKind::Atomicity
+                        && !c.specification
+                        && c.set.is_none()
+                }) {
+                    c.kind = CandidateKind::Locking;
+                    c.role = Role::default();
+                    c.hint = hint;
+                    c.rank = next;
+                    let by = self.thread_ref(l.thread);
+                    if !c.threads.iter().any(|t| t.id == by.id) {
+                        c.threads.push(by);
+                        c.threads.sort_by_key(|t| t.id);
+                    }
+                    continue;
+                }
                 self.push_step_candidate(&mut extra, &out, &l.step, CandidateKind::Locking, &hint);
             }
         }
@@ -266,7 +361,53 @@ impl Explainer<'_> {
                 name(v.late_thread),
                 name(v.late_thread)
             );
+            // Made inside a call of the thread's own code (a helper such as `close(s)`):
+            // the call is what the thread's code orders, and comes first — unless another
+            // analysis named the statement already (a boundary inside the helper: the
+            // helper's own code is then at fault, not where it is called). A plain value
+            // change there says only that the helper could have stored something else.
+            let start = extra.len();
+            let named_already = out.iter().chain(extra.iter()).any(|c| {
+                c.line == v.early.line
+                    && same_file(&c.file, &v.early.file)
+                    && !(c.kind == CandidateKind::Value && c.role == Role::Plain)
+            });
+            let call = if named_already {
+                None
+            } else {
+                self.outer_call(&v.early).filter(|c| c.line != v.early.line)
+            };
+            if let Some(call) = call {
+                let callee = self
+                    .function_of(v.early.sid)
+                    .and_then(|f| self.normalized.funcs.get(f))
+                    .map(|f| format!("`{}`", f.name))
+                    .unwrap_or_else(|| "a function".into());
+                let call_hint = format!(
+                    "{} makes the call into {callee} here, whose line {} ran before {} reached line {} (both touch {on}); had {} run first, {outcome}: this call must wait for {} (an order violation)",
+                    name(v.early.thread),
+                    v.early.line,
+                    name(v.late_thread),
+                    v.late_step.line,
+                    name(v.late_thread),
+                    name(v.late_thread)
+                );
+                self.push_step_candidate(
+                    &mut extra,
+                    &out,
+                    &call,
+                    CandidateKind::Ordering,
+                    &call_hint,
+                );
+            }
             self.push_step_candidate(&mut extra, &out, &v.early, CandidateKind::Ordering, &hint);
+            if v.same_lock.is_some() {
+                for c in extra.iter_mut().skip(start) {
+                    if c.kind == CandidateKind::Ordering && c.role == Role::Plain {
+                        c.role = Role::OrderedSections;
+                    }
+                }
+            }
             if let Some(d) = &v.detached {
                 let what = format!(
                     "line {} ran before {} reached line {}",
@@ -620,16 +761,19 @@ impl Explainer<'_> {
     /// The library calls a simple statement makes (its own expressions, not a branch's),
     /// with their first argument as the program writes it (`&m` as `m`).
     /// For each mutex, how many functions of the program touch one of `vars` (global
-    /// names, as the conflicts name them; `items[]` for an element) while holding it,
-    /// the locks followed statement by statement through each function's body.
-    fn lock_users(&self, vars: &[String]) -> std::collections::BTreeMap<String, usize> {
+    /// names, as the conflicts name them; `items[]` for an element, the struct for a
+    /// member `pool.count`) while holding it, and how many other globals it is held
+    /// around anywhere: the locks followed statement by statement through each
+    /// function's body. The lock and unlock calls themselves touch nothing.
+    fn lock_users(&self, vars: &[String]) -> std::collections::BTreeMap<String, LockUsers> {
         use crate::ir::known::Known;
         let wanted: BTreeSet<&str> = vars
             .iter()
-            .map(|v| v.trim_end_matches("[]"))
-            .filter(|v| !v.contains(['.', '-', '*', '[']))
+            .map(|v| v.split('.').next().unwrap_or(v).trim_end_matches("[]"))
+            .filter(|v| !v.is_empty() && !v.contains(['-', '*', '[']))
             .collect();
         let mut users: std::collections::BTreeMap<String, BTreeSet<usize>> = Default::default();
+        let mut others: std::collections::BTreeMap<String, BTreeSet<VarId>> = Default::default();
         for (fi, f) in self.normalized.funcs.iter().enumerate() {
             let Some(body) = &f.body else { continue };
             let mut held: Vec<String> = Vec::new();
@@ -639,13 +783,19 @@ impl Explainer<'_> {
                     prog: &'p Program,
                     wanted: &'p BTreeSet<&'p str>,
                     hit: bool,
+                    other: BTreeSet<VarId>,
                 }
                 impl crate::ir::visit::Visitor for Names<'_> {
                     fn visit_expr(&mut self, x: &Expr) {
                         if let ExprKind::Var(v) = &x.kind {
                             let var = self.prog.var(*v);
-                            self.hit |= var.kind == VarKind::Global
-                                && self.wanted.contains(var.shown_name());
+                            if var.kind == VarKind::Global {
+                                if self.wanted.contains(var.shown_name()) {
+                                    self.hit = true;
+                                } else if !crate::ir::internal::is_internal_name(&var.name) {
+                                    self.other.insert(*v);
+                                }
+                            }
                         }
                         crate::ir::visit::walk_expr(self, x)
                     }
@@ -655,39 +805,60 @@ impl Explainer<'_> {
                         prog: self.normalized,
                         wanted: &wanted,
                         hit: false,
+                        other: BTreeSet::new(),
                     };
                     visit(&mut n);
-                    n.hit
+                    (n.hit, n.other)
                 };
                 let touches_in = |st: &Stmt| names(&|n| crate::ir::visit::walk_stmt(n, st));
                 let condition = |cond: &Expr| names(&|n| crate::ir::visit::walk_expr(n, cond));
-                let touches = match &s.kind {
+                let (touches, other) = match &s.kind {
                     StmtKind::Expr(_) => {
+                        let mut locking = false;
                         for (k, obj) in self.calls_in(s) {
                             match k {
-                                Known::MutexLock => held.push(obj),
+                                Known::MutexLock => {
+                                    held.push(obj);
+                                    locking = true;
+                                }
                                 Known::MutexUnlock => {
                                     if let Some(p) = held.iter().rposition(|h| *h == obj) {
                                         held.remove(p);
                                     }
+                                    locking = true;
                                 }
                                 _ => {}
                             }
                         }
-                        touches_in(s)
+                        if locking {
+                            (false, BTreeSet::new())
+                        } else {
+                            touches_in(s)
+                        }
                     }
                     StmtKind::Decl { .. } | StmtKind::Return(_) => touches_in(s),
                     StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => condition(cond),
-                    _ => false,
+                    _ => (false, BTreeSet::new()),
                 };
-                if touches {
-                    for h in &held {
+                for h in &held {
+                    if touches {
                         users.entry(h.clone()).or_default().insert(fi);
                     }
+                    others
+                        .entry(h.clone())
+                        .or_default()
+                        .extend(other.iter().copied());
                 }
             });
         }
-        users.into_iter().map(|(k, v)| (k, v.len())).collect()
+        let mut out: std::collections::BTreeMap<String, LockUsers> = Default::default();
+        for (lock, fs) in users {
+            out.entry(lock).or_default().functions = fs.len();
+        }
+        for (lock, vs) in others {
+            out.entry(lock).or_default().other_data = vs.len();
+        }
+        out
     }
 
     fn calls_in(&self, s: &Stmt) -> Vec<(crate::ir::known::Known, String)> {

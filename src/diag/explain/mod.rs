@@ -197,6 +197,15 @@ pub enum Role {
     /// of its own where a line already has one, so the line keeps its value words and
     /// takes this role — a boundary, after the ones the analysis named itself.
     AlsoBoundary,
+    /// The same, where the thread was preempted inside this one line (a read-modify-write
+    /// such as `total += v` split between its read and its write): the line is the whole
+    /// region, not one end of it, and ranks with the boundaries the analysis named.
+    SplitStatement,
+    /// A statement that ran too early inside a critical section whose mutex the other
+    /// thread held at its conflicting access too: the lock excluded the two, and only
+    /// their order failed — a protocol between the sections (a wait for a condition),
+    /// which a data race beside it more often explains. After the other boundaries.
+    OrderedSections,
     /// A conflicting access made holding no lock, when the other thread held one at its
     /// access to the same location along the failing run (`diag::interleaving::Unprotected`,
     /// Eraser's lockset rule): the two accesses never excluded each other, and this is the

@@ -106,6 +106,7 @@ pub fn deadlock_state(
                     step: step.clone(),
                     access_line: 0,
                     same_name: false,
+                    variables: vec![],
                 });
                 // A thread whose last block runs "to the end" may have blocked instead.
                 let ended = matches!(last_block.get(t), Some(Stop::End))

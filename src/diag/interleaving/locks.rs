@@ -16,6 +16,8 @@ pub struct LockUse {
     /// The other thread's lock is written the same way (`j->lock`) but is another mutex:
     /// both threads held it at once.
     pub same_name: bool,
+    /// The shared locations of the conflict it was found on (`jobs_done`, `pool.count`).
+    pub variables: Vec<String>,
 }
 
 /// A conflicting access made without a lock that the other side of the conflict held at
@@ -35,11 +37,11 @@ pub struct Unprotected {
 }
 
 /// After each step, per thread, the locks held with the step that took each.
-pub(super) type LockSets = Vec<BTreeMap<u32, Vec<(String, usize)>>>;
+pub(crate) type LockSets = Vec<BTreeMap<u32, Vec<(String, usize)>>>;
 
 /// After each step: the locks every thread holds, with the step that acquired each. A
 /// semaphore the trace uses as a lock (see [`lock_like_semaphores`]) counts as one.
-pub(super) fn locks_held(steps: &[TraceStep]) -> LockSets {
+pub(crate) fn locks_held(steps: &[TraceStep]) -> LockSets {
     let sems = lock_like_semaphores(steps);
     let mut cur: BTreeMap<u32, Vec<(String, usize)>> = BTreeMap::new();
     let mut out = Vec::with_capacity(steps.len());

@@ -28,7 +28,7 @@ use std::collections::BTreeSet;
 use super::Replays;
 use crate::cex::{Counterexample, TraceStep};
 use crate::seq::schedule::{Resolved, Stop};
-use locks::locks_held;
+pub(crate) use locks::{LockSets, locks_held};
 pub use locks::{LockUse, Unprotected};
 
 /// A run of one thread in the trace: (thread, first step, one past its last step).
@@ -248,6 +248,7 @@ fn describe(
                     step: step.clone(),
                     access_line: 0,
                     same_name: false,
+                    variables: vec![],
                 });
             }
         }
@@ -326,30 +327,50 @@ fn describe(
                 }
             }
         }
-        conflicts.extend(clash);
-        // Both sets are held at once (the preempted thread keeps its locks while the
-        // other accesses), and the trace respects mutual exclusion (the checker models
-        // locks), so a lock written the same way in both (`j->lock`, `&w->m`) is a
-        // different mutex in each thread: the sections never excluded each other.
-        if their_set.is_empty() || my_set.is_empty() {
+        conflicts.extend(clash.iter().cloned());
+        // The preempted thread's locks at its own access to what clashes: the locks it
+        // holds at the switch may guard other data (`jobs_done` under `stats_lock`
+        // while the clash is on `queue_head`, taken under `queue_lock` earlier).
+        let (mine_at, mine_line) = match my_access {
+            Some(&(mi, m)) => (held_by(mi, thread), m.line),
+            None => (my_set.clone(), my_line),
+        };
+        if their_set.is_empty() || mine_at.is_empty() {
             continue;
         }
-        let same_name = !their_set.is_disjoint(&my_set);
-        for (t, at) in [(s.thread, bi), (thread, end - 1)] {
-            for (lock, acq) in held[at].get(&t).into_iter().flatten() {
+        // A lock both took around the two accesses excluded them, unless the preempted
+        // thread still held it at the switch while the other accessed: the trace
+        // respects mutual exclusion (the checker models locks), so a lock written the
+        // same way in both (`j->lock`, `&w->m`) is then a different mutex in each.
+        let common: Vec<&String> = their_set.intersection(&mine_at).copied().collect();
+        if !common.is_empty() && !common.iter().any(|l| my_set.contains(*l)) {
+            continue;
+        }
+        let same_name = !common.is_empty();
+        let mine_index = my_access.map(|&(mi, _)| mi).unwrap_or(end - 1);
+        for (t, at, line) in [(s.thread, bi, s.line), (thread, mine_index, mine_line)] {
+            for (lock, acq) in held.get(at).and_then(|h| h.get(&t)).into_iter().flatten() {
                 if let Some(step) = steps.get(*acq) {
-                    if !sw
+                    match sw
                         .locks
-                        .iter()
-                        .any(|l| l.step.line == step.line && l.thread == t)
+                        .iter_mut()
+                        .find(|l| l.step.line == step.line && l.thread == t)
                     {
-                        sw.locks.push(LockUse {
+                        Some(known) => {
+                            for v in &clash {
+                                if !known.variables.contains(v) {
+                                    known.variables.push(v.clone());
+                                }
+                            }
+                        }
+                        None => sw.locks.push(LockUse {
                             thread: t,
                             lock: lock.clone(),
                             step: step.clone(),
-                            access_line: if t == thread { my_line } else { s.line },
+                            access_line: line,
                             same_name,
-                        });
+                            variables: clash.clone(),
+                        }),
                     }
                 }
             }

@@ -16,7 +16,11 @@
 //! As in [`super::interleaving`], every verdict is a concrete replay on the built-in
 //! checker; a replay that cannot follow its schedule is never taken as evidence.
 
+mod unstarted;
+
 use std::collections::BTreeSet;
+
+pub use unstarted::unstarted_order_violations;
 
 use super::Replays;
 use super::interleaving::Accesses;
@@ -52,6 +56,9 @@ pub struct OrderViolation {
     /// The early thread had joined the late one before, and the join did not wait: the
     /// late thread was detached (`detached_joins`).
     pub detached: Option<DetachedJoin>,
+    /// A lock both threads held at their conflicting accesses in the failing run: the two
+    /// sections excluded each other, and only their order failed.
+    pub same_lock: Option<String>,
 }
 
 /// A join that answered at once (EINVAL) because its thread was detached, and where it
@@ -95,6 +102,7 @@ pub fn order_violations<R: Replays>(
     };
     let mut out: Vec<OrderViolation> = Vec::new();
     let mut tested = 0;
+    let held = crate::diag::interleaving::locks_held(steps);
 
     for (i, bi) in resolved.blocks.iter().enumerate() {
         let (start, end) = runs[i];
@@ -173,7 +181,9 @@ pub fn order_violations<R: Replays>(
                                 .iter()
                                 .any(|o| conflicts.iter().any(|c| may_alias(c, o, wild)))
                     });
+                    let same_lock = shared_lock(&held, k, step.thread, their_k, bj.thread);
                     out.push(OrderViolation {
+                        same_lock,
                         early: step.clone(),
                         reader_only,
                         late_thread: bj.thread,
@@ -384,6 +394,24 @@ pub fn missing_joins<R: Replays>(
         }
     }
     Ok(out)
+}
+
+/// A lock thread `a` held at step `i` that thread `b` held at step `j` too.
+fn shared_lock(
+    held: &crate::diag::interleaving::LockSets,
+    i: usize,
+    a: u32,
+    j: usize,
+    b: u32,
+) -> Option<String> {
+    let at = |k: usize, t: u32| -> Vec<&String> {
+        held.get(k)
+            .and_then(|h| h.get(&t))
+            .map(|v| v.iter().map(|(l, _)| l).collect())
+            .unwrap_or_default()
+    };
+    let theirs = at(j, b);
+    at(i, a).into_iter().find(|l| theirs.contains(l)).cloned()
 }
 
 /// The schedule with a block running thread `y` to its end inserted in front of step `k`
