@@ -658,3 +658,27 @@ fn a_check_through_a_locking_helper_names_the_test() {
     let r = localize_json("tests/programs/why/stock_via_helper.c");
     first_names(&r, 22, "preempted between line 16 and line 22");
 }
+
+/// A C11 atomic flag read without the lock is by design, no missing lock: the flag
+/// raised before the data it announces is named first.
+#[test]
+fn an_atomic_read_without_a_lock_is_no_missing_lock() {
+    let r = localize_json("tests/programs/why/atomic_ready_first.c");
+    first_names(&r, 19, "writes `ready` here");
+    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
+    assert!(
+        !cands.iter().any(|c| c["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("holding no lock"))),
+        "{cands:#?}"
+    );
+}
+
+/// The call of a helper whose statement ran too early takes the order's words where
+/// it was only a value candidate ("had `b` been NULL").
+#[test]
+fn a_helpers_call_named_as_a_value_takes_the_orders_words() {
+    let r = localize_json("tests/programs/why/reset_before_join.c");
+    let first = first_names(&r, 43, "this call must wait for T1 ticker");
+    assert_eq!(first["kind"], "ordering", "{first:#}");
+}

@@ -64,6 +64,13 @@
 //! with an unlock and a lock of the same mutex between them in one function, and another
 //! thread's access in the gap — the unlock and the lock are named).
 //!
+//! A value candidate on the one line a thread was preempted inside (`Role::SplitStatement`:
+//! `sum += v` split between its read and its write) is that whole region, right after the
+//! boundaries the analyses named. An order between two sections of one mutex
+//! (`Role::OrderedSections`: the lock excluded them, only their order failed) is a
+//! replay's word that either order may be meant: after the projection's lines, and never
+//! taken for where the failure arises.
+//!
 //! Where a preempted thread that never ran again would have resumed (`Role::NotResumed`,
 //! from the schedule) comes after the boundaries the run showed, before the boundaries
 //! that are one only by position; inside a function its last step was calling, after
@@ -275,6 +282,10 @@ fn debug_tiers(out: &[Candidate], key: impl Fn(&Candidate) -> (u8, usize)) {
     }
 }
 
+/// The tier of an order between two sections of one mutex (`Role::OrderedSections`):
+/// after the projection's lines, never taken for where the failure arises.
+const ORDERED_SECTIONS: (u8, usize) = (1, usize::MAX - 2);
+
 /// The tier of the values that may only carry the failure (see the module comment).
 const PLAIN_VALUE: (u8, usize) = (2, 0);
 
@@ -342,9 +353,14 @@ fn mark_causes(out: &mut [Candidate], tier: impl Fn(&Candidate) -> (u8, usize)) 
     let tiers: Vec<(u8, usize)> = out.iter().map(&tier).collect();
     let schedule = tiers.iter().any(|t| t.0 == 0);
     // `first_change` numbers change i's sites 2i and the other lines on it 2i + 1.
-    let divergence = tiers.iter().filter(|t| t.0 == 1).map(|t| t.1 / 2).min();
+    let divergence = tiers
+        .iter()
+        .filter(|t| t.0 == 1 && **t != ORDERED_SECTIONS)
+        .map(|t| t.1 / 2)
+        .min();
     for (c, t) in out.iter_mut().zip(tiers) {
-        c.cause = t.0 == 0 || (!schedule && t.0 == 1 && Some(t.1 / 2) == divergence);
+        c.cause = t.0 == 0
+            || (!schedule && t.0 == 1 && t != ORDERED_SECTIONS && Some(t.1 / 2) == divergence);
     }
 }
 
@@ -406,9 +422,10 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         Role::AlsoBoundary if touches => return (0, 9),
         // The whole region on one line: right after the boundaries the analysis named.
         Role::SplitStatement if touches => return (0, 6),
-        // Two sections of one mutex in the wrong order: after a region split inside a
-        // statement beside them.
-        Role::OrderedSections => return (0, 7),
+        // Two sections of one mutex in the wrong order: the lock excluded them, and
+        // either order may be what the program means (the check may be what is wrong).
+        // A replay's word, not where the failure arises: after the projection's lines.
+        Role::OrderedSections => return ORDERED_SECTIONS,
         Role::CallBoundary => return (0, 5),
         Role::BoundaryInCallee => return (0, 6),
         Role::NotResumed if touches => return (0, 6),

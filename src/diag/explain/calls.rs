@@ -26,6 +26,15 @@ impl Explainer<'_> {
         }
     }
 
+    /// `name` (as an access is named) is a global of a C11 `_Atomic` type
+    /// (`atomic_int`, `_Atomic long`): one made to be accessed without a lock.
+    pub(crate) fn is_atomic_global(&self, name: &str) -> bool {
+        let prog = self.normalized;
+        prog.vars.iter().any(|v| {
+            v.kind == VarKind::Global && v.shown_name() == name && v.ty.quals(&prog.types).atomic
+        })
+    }
+
     /// The call that made `step`: the thread's last earlier step of the trace that calls
     /// the step's function (directly or through the program's own functions) from
     /// another function — the helper's call site in its caller. `None` when the step is

@@ -51,16 +51,21 @@ impl Explainer<'_> {
             // take: the region is one section already, and "make it atomic" would be
             // false; what is missing is the lock on the other side.
             let section = sw.held.iter().find_map(|h| {
+                let bare = |u: &&crate::diag::interleaving::Unprotected| {
+                    u.holder == sw.thread
+                        && u.lock == h.lock
+                        && !u.variables.iter().all(|v| self.is_atomic_global(v))
+                };
                 let lines: BTreeSet<u32> = sw
                     .unprotected
                     .iter()
-                    .filter(|u| u.holder == sw.thread && u.lock == h.lock)
+                    .filter(bare)
                     .map(|u| u.step.line)
                     .collect();
                 let threads: BTreeSet<u32> = sw
                     .unprotected
                     .iter()
-                    .filter(|u| u.holder == sw.thread && u.lock == h.lock)
+                    .filter(bare)
                     .map(|u| u.thread)
                     .collect();
                 (!lines.is_empty()).then(|| {
@@ -303,6 +308,10 @@ impl Explainer<'_> {
         }
         for sw in switches {
             for u in &sw.unprotected {
+                // A C11 atomic is made to be accessed without a lock.
+                if u.variables.iter().all(|v| self.is_atomic_global(v)) {
+                    continue;
+                }
                 let hint = format!(
                     "{} accesses `{}` here holding no lock, while {} holds `{}` around its access at line {}: the two accesses do not exclude each other; {} must hold `{}` here too",
                     name(u.thread),
@@ -392,13 +401,30 @@ impl Explainer<'_> {
                     name(v.late_thread),
                     name(v.late_thread)
                 );
-                self.push_step_candidate(
-                    &mut extra,
-                    &out,
-                    &call,
-                    CandidateKind::Ordering,
-                    &call_hint,
-                );
+                // A value change of the call's line ("had `b` been NULL") says less
+                // than the order does: the line takes the order's words.
+                let on_call = |c: &Candidate| c.line == call.line && same_file(&c.file, &call.file);
+                if let Some(c) = out.iter_mut().find(|c| {
+                    on_call(c)
+                        && c.kind == CandidateKind::Value
+                        && c.role == Role::Plain
+                        && !c.specification
+                        && c.set.is_none()
+                }) {
+                    c.kind = CandidateKind::Ordering;
+                    c.hint = call_hint;
+                    if v.same_lock.is_some() {
+                        c.role = Role::OrderedSections;
+                    }
+                } else {
+                    self.push_step_candidate(
+                        &mut extra,
+                        &out,
+                        &call,
+                        CandidateKind::Ordering,
+                        &call_hint,
+                    );
+                }
             }
             self.push_step_candidate(&mut extra, &out, &v.early, CandidateKind::Ordering, &hint);
             if v.same_lock.is_some() {

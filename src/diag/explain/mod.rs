@@ -204,7 +204,9 @@ pub enum Role {
     /// A statement that ran too early inside a critical section whose mutex the other
     /// thread held at its conflicting access too: the lock excluded the two, and only
     /// their order failed — a protocol between the sections (a wait for a condition),
-    /// which a data race beside it more often explains. After the other boundaries.
+    /// which a data race beside it more often explains, or a check that asks for one
+    /// order of two updates that may come in either. Not marked where the failure
+    /// arises; after the projection's lines.
     OrderedSections,
     /// A conflicting access made holding no lock, when the other thread held one at its
     /// access to the same location along the failing run (`diag::interleaving::Unprotected`,

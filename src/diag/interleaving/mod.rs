@@ -473,6 +473,48 @@ mod tests {
     }
 
     #[test]
+    fn a_wrong_lock_is_paired_with_the_section_of_the_access() {
+        // Thread 1 read `x` under `a`, let it go and holds `b` (around other data) at the
+        // switch; thread 2 writes `x` under `c`: `a` and `c` did not exclude each other.
+        let steps = vec![
+            step(1, 30, "pthread_mutex_lock(&a);"),
+            step(1, 31, "r = x;"),
+            step(1, 32, "pthread_mutex_unlock(&a);"),
+            step(1, 33, "pthread_mutex_lock(&b);"),
+            step(2, 21, "pthread_mutex_lock(&c);"),
+            step(2, 22, "x = 1;"),
+            step(2, 23, "pthread_mutex_unlock(&c);"),
+            step(1, 34, "x = r + 1;"),
+        ];
+        let sw = switch_in(&steps);
+        let mut locks: Vec<(u32, String, u32, u32)> = sw
+            .locks
+            .iter()
+            .map(|l| (l.thread, l.lock.clone(), l.step.line, l.access_line))
+            .collect();
+        locks.sort();
+        assert_eq!(
+            locks,
+            vec![(1, "a".into(), 30, 31), (2, "c".into(), 21, 22)],
+            "{:?}",
+            sw.locks
+        );
+        assert!(sw.locks.iter().all(|l| l.variables == ["x"]));
+        // Under `a` on both sides, released before the switch: they excluded each other.
+        let steps = vec![
+            step(1, 30, "pthread_mutex_lock(&a);"),
+            step(1, 31, "r = x;"),
+            step(1, 32, "pthread_mutex_unlock(&a);"),
+            step(1, 33, "pthread_mutex_lock(&b);"),
+            step(2, 21, "pthread_mutex_lock(&a);"),
+            step(2, 22, "x = 1;"),
+            step(2, 23, "pthread_mutex_unlock(&a);"),
+            step(1, 34, "x = r + 1;"),
+        ];
+        assert!(switch_in(&steps).locks.is_empty());
+    }
+
+    #[test]
     fn segments_are_runs_of_one_thread() {
         let steps = vec![
             step(0, 1, ""),

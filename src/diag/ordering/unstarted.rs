@@ -24,8 +24,9 @@ use crate::diag::interleaving::Accesses;
 use crate::passes::Prepared;
 use crate::seq::schedule::{Resolved, ResolvedBlock, Stop};
 
-/// Replays tried at most for one thread that never ran.
+/// Replays tried at most for one thread that never ran, and for all of them.
 const MAX_TESTED: usize = 8;
+const MAX_TESTED_IN_ALL: usize = 24;
 
 /// Order violations against the threads the failing run created but never ran (see the
 /// module comment).
@@ -59,6 +60,9 @@ pub fn unstarted_order_violations<R: Replays>(
     }
     let structure = crate::analysis::facts::thread_structure(&prep.normalized);
     for (y, f) in never {
+        if found.replays >= MAX_TESTED_IN_ALL {
+            break;
+        }
         let Some(cy) = creation_index(steps, y) else {
             continue;
         };
