@@ -513,13 +513,20 @@ pub fn localize(
                 joins.len(),
                 v.replays
             ));
-            neighbours.extend(v.violations.iter().map(|o| Neighbour {
-                change: format!(
-                    "T{} (from line {}) run before T{}'s line {}",
-                    o.late_thread, o.late_step.line, o.early.thread, o.early.line
-                ),
-                schedule: o.passing.clone(),
-            }));
+            // A thread that never ran, run first, may only overwrite a wrong start value:
+            // no closest passing run to explain the failure by.
+            neighbours.extend(
+                v.violations
+                    .iter()
+                    .filter(|o| !o.sibling_never_ran)
+                    .map(|o| Neighbour {
+                        change: format!(
+                            "T{} (from line {}) run before T{}'s line {}",
+                            o.late_thread, o.late_step.line, o.early.thread, o.early.line
+                        ),
+                        schedule: o.passing.clone(),
+                    }),
+            );
             neighbours.extend(joins.iter().map(|j| Neighbour {
                 change: format!(
                     "T{} ({}) run before T{}'s line {}",

@@ -69,7 +69,9 @@
 //! boundaries the analyses named. An order between two sections of one mutex
 //! (`Role::OrderedSections`: the lock excluded them, only their order failed) is a
 //! replay's word that either order may be meant: after the projection's lines, and never
-//! taken for where the failure arises.
+//! taken for where the failure arises. A statement, or its thread's creation, that ran
+//! before a thread that never ran at all (`Role::NeverRanFirst`) comes right after the
+//! plain values: that thread's writes may only overwrite a wrong start value.
 //!
 //! Where a preempted thread that never ran again would have resumed (`Role::NotResumed`,
 //! from the schedule) comes after the boundaries the run showed, before the boundaries
@@ -426,6 +428,8 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         // either order may be what the program means (the check may be what is wrong).
         // A replay's word, not where the failure arises: after the projection's lines.
         Role::OrderedSections => return ORDERED_SECTIONS,
+        // Before a thread that never ran: right after the plain values.
+        Role::NeverRanFirst => return (2, 1),
         Role::CallBoundary => return (0, 5),
         Role::BoundaryInCallee => return (0, 6),
         Role::NotResumed if touches => return (0, 6),

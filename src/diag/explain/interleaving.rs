@@ -381,7 +381,9 @@ impl Explainer<'_> {
                     && same_file(&c.file, &v.early.file)
                     && !(c.kind == CandidateKind::Value && c.role == Role::Plain)
             });
-            let call = if named_already {
+            // Before a sibling that never ran, the order is the threads' (the creation),
+            // not a call's.
+            let call = if named_already || v.sibling_never_ran {
                 None
             } else {
                 self.outer_call(&v.early).filter(|c| c.line != v.early.line)
@@ -415,6 +417,9 @@ impl Explainer<'_> {
                     c.hint = call_hint;
                     if v.same_lock.is_some() {
                         c.role = Role::OrderedSections;
+                    }
+                    if v.sibling_never_ran {
+                        c.role = Role::NeverRanFirst;
                     }
                 } else {
                     self.push_step_candidate(
@@ -458,8 +463,16 @@ impl Explainer<'_> {
                 self.push_step_candidate(&mut extra, &out, c, CandidateKind::Ordering, &hint);
                 if let Some(last) = extra.last_mut().filter(|x| x.line == c.line) {
                     last.whole_thread = true;
-                    if v.reader_only {
+                    // A creation named for another thread that never ran keeps its role.
+                    if v.reader_only && last.role != Role::NeverRanFirst && !v.sibling_never_ran {
                         last.role = Role::StartedTooEarly;
+                    }
+                }
+            }
+            if v.sibling_never_ran {
+                for c in extra.iter_mut().skip(start) {
+                    if c.kind == CandidateKind::Ordering {
+                        c.role = Role::NeverRanFirst;
                     }
                 }
             }

@@ -208,6 +208,11 @@ pub enum Role {
     /// order of two updates that may come in either. Not marked where the failure
     /// arises; after the projection's lines.
     OrderedSections,
+    /// A statement (or the creation of its thread) that ran before a thread that never
+    /// ran at all in the failing run (`diag::ordering::unstarted`): running that thread
+    /// first passes, but its writes may only overwrite a wrong start value the statement
+    /// read, and a reader running first is often meant. With the plain values.
+    NeverRanFirst,
     /// A conflicting access made holding no lock, when the other thread held one at its
     /// access to the same location along the failing run (`diag::interleaving::Unprotected`,
     /// Eraser's lockset rule): the two accesses never excluded each other, and this is the

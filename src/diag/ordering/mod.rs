@@ -59,6 +59,11 @@ pub struct OrderViolation {
     /// A lock both threads held at their conflicting accesses in the failing run: the two
     /// sections excluded each other, and only their order failed.
     pub same_lock: Option<String>,
+    /// The late thread never ran in the failing run (`unstarted`) and the early statement
+    /// is another thread's than its creator's: the late thread's writes, run first, may
+    /// only overwrite a wrong start value the statement read (a sibling reading first is
+    /// often meant). A creator reading its child's work before the child ran is not this.
+    pub sibling_never_ran: bool,
 }
 
 /// A join that answered at once (EINVAL) because its thread was detached, and where it
@@ -131,18 +136,7 @@ pub fn order_violations<R: Replays>(
                     let step = &steps[k];
                     let (r, w) = touched(step);
                     let clash = theirs.iter().find_map(|(tk, (tr, tw))| {
-                        let hits = |v: &&String, set: &BTreeSet<String>| {
-                            set.iter().any(|o| may_alias(v, o, wild))
-                        };
-                        let mut c: Vec<String> = w
-                            .iter()
-                            .filter(|v| hits(v, tr) || hits(v, tw))
-                            .chain(r.iter().filter(|v| hits(v, tw)))
-                            .cloned()
-                            .collect();
-                        // A location read and written is one conflict.
-                        c.sort();
-                        c.dedup();
+                        let c = conflicts_of((&r, &w), (tr, tw), wild);
                         (!c.is_empty()).then_some((*tk, c))
                     });
                     let Some((their_k, conflicts)) = clash else {
@@ -184,6 +178,7 @@ pub fn order_violations<R: Replays>(
                     let same_lock = shared_lock(&held, k, step.thread, their_k, bj.thread);
                     out.push(OrderViolation {
                         same_lock,
+                        sibling_never_ran: false,
                         early: step.clone(),
                         reader_only,
                         late_thread: bj.thread,
@@ -394,6 +389,26 @@ pub fn missing_joins<R: Replays>(
         }
     }
     Ok(out)
+}
+
+/// The locations on which an access `(reads, writes)` conflicts with another thread's
+/// `(their reads, their writes)`: a write against a read or a write, named once.
+fn conflicts_of(
+    (r, w): (&BTreeSet<String>, &BTreeSet<String>),
+    (tr, tw): (&BTreeSet<String>, &BTreeSet<String>),
+    wild: bool,
+) -> Vec<String> {
+    let hits = |v: &&String, set: &BTreeSet<String>| set.iter().any(|o| may_alias(v, o, wild));
+    let mut c: Vec<String> = w
+        .iter()
+        .filter(|v| hits(v, tr) || hits(v, tw))
+        .chain(r.iter().filter(|v| hits(v, tw)))
+        .cloned()
+        .collect();
+    // A location read and written is one conflict.
+    c.sort();
+    c.dedup();
+    c
 }
 
 /// A lock thread `a` held at step `i` that thread `b` held at step `j` too.

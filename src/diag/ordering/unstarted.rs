@@ -10,6 +10,12 @@
 //! in front of the step's block when the step sits inside a critical section the thread
 //! would have to wait for. When the failure disappears, the step ran too early.
 //!
+//! For a statement of another thread than the creator, such a run is weak evidence: the
+//! unstarted thread's writes may only overwrite a wrong start value the statement read (a
+//! sibling that runs first is often meant), so its candidates rank with the plain values
+//! (`Role::NeverRanFirst`) and its run is no closest passing run. The creator reading
+//! its child's work before the child ran (no join before the read) is a missing join.
+//!
 //! When it was the step's thread's first access to that data and the thread was created
 //! after the one that never ran, one more replay runs the unstarted thread to its end in
 //! front of that creation: when that passes too, the `pthread_create` is a repair
@@ -17,7 +23,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{OrderSearch, OrderViolation, block_runs, creation_index, may_alias};
+use super::{OrderSearch, OrderViolation, block_runs, conflicts_of, creation_index, may_alias};
 use crate::cex::{Counterexample, TraceStep};
 use crate::diag::Replays;
 use crate::diag::interleaving::Accesses;
@@ -89,17 +95,7 @@ pub fn unstarted_order_violations<R: Replays>(
                 let step = &steps[k];
                 let (r, w) = touched(step);
                 let clash = theirs.iter().find_map(|(ts, tr, tw)| {
-                    let hits = |v: &&String, set: &BTreeSet<String>| {
-                        set.iter().any(|o| may_alias(v, o, false))
-                    };
-                    let mut c: Vec<String> = w
-                        .iter()
-                        .filter(|v| hits(v, tr) || hits(v, tw))
-                        .chain(r.iter().filter(|v| hits(v, tw)))
-                        .cloned()
-                        .collect();
-                    c.sort();
-                    c.dedup();
+                    let c = conflicts_of((&r, &w), (tr, tw), false);
                     (!c.is_empty()).then(|| (ts.clone(), c))
                 });
                 let Some((late_step, conflicts)) = clash else {
@@ -155,6 +151,7 @@ pub fn unstarted_order_violations<R: Replays>(
                         }
                     }
                 }
+                let by_creator = steps.get(cy).is_some_and(|c| c.thread == step.thread);
                 found.violations.push(OrderViolation {
                     early: step.clone(),
                     late_thread: y,
@@ -165,6 +162,7 @@ pub fn unstarted_order_violations<R: Replays>(
                     passing,
                     detached: None,
                     same_lock: None,
+                    sibling_never_ran: !by_creator,
                 });
                 done.insert(b.thread);
                 continue 'steps;
