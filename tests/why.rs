@@ -682,3 +682,13 @@ fn a_helpers_call_named_as_a_value_takes_the_orders_words() {
     let first = first_names(&r, 43, "this call must wait for T1 ticker");
     assert_eq!(first["kind"], "ordering", "{first:#}");
 }
+
+/// A helper's call that takes an order's words keeps the order's place: after the
+/// boundary of the region the thread was preempted inside (`carry` lets go of one
+/// room's lock before it takes the other's), not ahead of it as its value would be.
+#[test]
+fn a_helpers_call_with_the_orders_words_ranks_after_the_violated_region() {
+    let r = localize_json("tests/programs/why/shelf_restock.c");
+    let first = first_names(&r, 31, "preempted after line 31");
+    assert_eq!(first["kind"], "atomicity", "{first:#}");
+}

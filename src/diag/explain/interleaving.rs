@@ -404,15 +404,18 @@ impl Explainer<'_> {
                     name(v.late_thread)
                 );
                 // A value change of the call's line ("had `b` been NULL") says less
-                // than the order does: the line takes the order's words.
+                // than the order does: the line takes the order's words, and the order's
+                // place — after the boundaries the interleaving analyses named, as any
+                // order violation's line (a value's place would put it ahead of them).
                 let on_call = |c: &Candidate| c.line == call.line && same_file(&c.file, &call.file);
-                if let Some(c) = out.iter_mut().find(|c| {
+                if let Some(at) = out.iter().position(|c| {
                     on_call(c)
                         && c.kind == CandidateKind::Value
                         && c.role == Role::Plain
                         && !c.specification
                         && c.set.is_none()
                 }) {
+                    let mut c = out.remove(at);
                     c.kind = CandidateKind::Ordering;
                     c.hint = call_hint;
                     if v.same_lock.is_some() {
@@ -421,6 +424,7 @@ impl Explainer<'_> {
                     if v.sibling_never_ran {
                         c.role = Role::NeverRanFirst;
                     }
+                    extra.push(c);
                 } else {
                     self.push_step_candidate(
                         &mut extra,
