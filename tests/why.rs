@@ -692,3 +692,38 @@ fn a_helpers_call_with_the_orders_words_ranks_after_the_violated_region() {
     let first = first_names(&r, 31, "preempted after line 31");
     assert_eq!(first["kind"], "atomicity", "{first:#}");
 }
+
+/// A thread that tests under the lock, lets it go and then uses what it tested
+/// without it: the unlock is where its section ended too early.
+#[test]
+fn a_section_released_before_the_use_it_guards_names_the_unlock() {
+    let r = localize_json("tests/programs/why/lease_expire.c");
+    let first = first_names(&r, 31, "the critical section ended too early");
+    assert_eq!(first["kind"], "atomicity", "{first:#}");
+}
+
+/// An update put inside a section that is mostly about other data, under that data's
+/// lock, while every other access of it takes another lock: the update is named
+/// first, not the section's lock, which is right for its own data.
+#[test]
+fn an_update_under_another_datas_lock_is_named_before_that_lock() {
+    let r = localize_json("tests/programs/why/index_counter.c");
+    let first = first_names(&r, 27, "this access belongs under `count_lock`");
+    assert_eq!(first["kind"], "locking", "{first:#}");
+}
+
+/// A barrier made for fewer threads than wait at it lets `main` through with one
+/// scanner: its `pthread_barrier_init` is named first.
+#[test]
+fn a_barrier_made_for_too_few_threads_names_its_init() {
+    let r = localize_json("tests/programs/why/stage_barrier.c");
+    first_names(&r, 34, "a barrier made for too few threads");
+}
+
+/// The reader tests the flag through a helper that returns a copy of it: the flag
+/// raised before the data is still the publication out of order.
+#[test]
+fn a_flag_tested_through_a_helpers_return_is_published_early() {
+    let r = localize_json("tests/programs/why/ready_helper.c");
+    first_names(&r, 24, "publish after the data is written");
+}

@@ -200,22 +200,27 @@ pub(super) fn published_early(
             "{w} writes `{}` here only after its write of `{}` at line {}, which {reader} already saw: {reader}'s read at line {} came before this write; made before line {}, {outcome} (an order violation)",
             late.var, early.var, early.line, r.line, early.line
         );
-        let steps = [
-            failing.steps.get(early.step).map(|s| (s, hint)),
-            why.passing.steps.get(late.step).map(|s| (s, late_hint)),
-        ];
         // A flow or boundary keeps its words; a value change says less. A value
         // candidate that is also a region's end takes the pattern, which says why the
-        // line matters.
-        let steps = steps.into_iter().flatten();
-        let as_ = (CandidateKind::Ordering, Role::PublishedEarly);
-        name_steps(explainer, cands, added, steps, as_, |c| {
+        // line matters. The flag is what was published early: it comes first.
+        let takes = |c: &Candidate| {
             let plain = matches!(
                 c.role,
                 Role::Plain | Role::AlsoBoundary | Role::SplitStatement
             );
             (!c.specification && c.set.is_none() && plain).then_some(c.kind == CandidateKind::Value)
-        });
+        };
+        for (step, hint, role) in [
+            (failing.steps.get(early.step), hint, Role::PublishedEarly),
+            (
+                why.passing.steps.get(late.step),
+                late_hint,
+                Role::PublishedData,
+            ),
+        ] {
+            let as_ = (CandidateKind::Ordering, role);
+            name_steps(explainer, cands, added, step.map(|s| (s, hint)), as_, takes);
+        }
     }
 }
 

@@ -59,7 +59,8 @@
 //! thread that also writes what it read races instead (a lost update), and keeps the
 //! other tiers. With it come two patterns the projection shows: a publication out of
 //! order (`Role::PublishedEarly`: a reader tested a flag a thread wrote and then read
-//! data that thread wrote only after the flag — both writes are named) and a split
+//! data that thread wrote only after the flag — both writes are named, the flag first,
+//! the data write (`Role::PublishedData`) with the analyses' own lines) and a split
 //! critical section (`Role::SplitSection`: a thread's check and its act on a location,
 //! with an unlock and a lock of the same mutex between them in one function, and another
 //! thread's access in the gap — the unlock and the lock are named).
@@ -410,10 +411,14 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         // A use before initialisation names where the order is decided.
         // A missing lock is the repair itself, before the order it lets happen.
         Role::Unprotected => return (0, 3),
+        // The count a barrier was made with decides the order its waits force.
+        Role::ShortBarrier => return (0, 3),
         Role::StartedTooEarly => return (0, if c.whole_thread { 3 } else { 4 }),
         // A stale test is where the split section's repair keeps both sections.
         Role::StaleTest => return (0, 3),
         Role::PublishedEarly | Role::SplitSection | Role::ReadBeforeJoin => return (0, 4),
+        // The data written after the flag: the other end, with the analyses' own lines.
+        Role::PublishedData => return (0, 5),
         Role::ThreadHandle if c.kind == CandidateKind::Value => return (2, 2),
         _ => {}
     }
@@ -519,6 +524,16 @@ mod tests {
         calls.sort_by_key(|c| tier(c, None));
         let lines: Vec<u32> = calls.iter().map(|c| c.line).collect();
         assert_eq!(lines, vec![36, 34, 35, 37, 32, 33, 31, 30]);
+        // The data a flag announced comes after the flag, whichever was named first;
+        // a barrier's count comes with the missing locks.
+        let mut published = [
+            with(40, Flow, Role::PublishedData, false),
+            with(41, Ordering, Role::PublishedEarly, false),
+            with(42, Ordering, Role::ShortBarrier, false),
+        ];
+        published.sort_by_key(|c| tier(c, None));
+        let lines: Vec<u32> = published.iter().map(|c| c.line).collect();
+        assert_eq!(lines, vec![42, 41, 40]);
     }
 
     #[test]

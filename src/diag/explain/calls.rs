@@ -116,8 +116,14 @@ impl Explainer<'_> {
 
     /// A branch (`if`, a loop, `switch`) is on the line of `sid`: a shared read there
     /// decides the control flow (normalization moves the read into a temporary just
-    /// before the test, on the same line).
+    /// before the test, on the same line). So does a read copied into a local that its
+    /// function returns, when a call of that function is on a branch's line
+    /// (`r = ready; ... return r;` under `if (is_ready())`).
     pub(crate) fn read_decides(&self, sid: StmtId) -> bool {
+        self.branch_beside(sid) || self.returned_to_a_branch(sid)
+    }
+
+    fn branch_beside(&self, sid: StmtId) -> bool {
         let Some(at) = self
             .stmts
             .get(&sid)
@@ -140,6 +146,67 @@ impl Explainer<'_> {
                     .sources
                     .position(s.loc)
                     .is_some_and(|p| p.line == at.line && p.file == at.file)
+        })
+    }
+
+    fn returned_to_a_branch(&self, sid: StmtId) -> bool {
+        let Some(s) = self.stmts.get(&sid) else {
+            return false;
+        };
+        let local = match &s.kind {
+            StmtKind::Decl { var, init: Some(_) } => *var,
+            StmtKind::Expr(e) => match &e.kind {
+                ExprKind::Assign(l, _) => match l.peel().kind {
+                    ExprKind::Var(v) => v,
+                    _ => return false,
+                },
+                _ => return false,
+            },
+            _ => return false,
+        };
+        if self.normalized.var(local).kind == VarKind::Global {
+            return false;
+        }
+        let Some(f) = self.function_of(sid) else {
+            return false;
+        };
+        let returns_it = self
+            .normalized
+            .funcs
+            .get(f)
+            .and_then(|f| f.body.as_ref())
+            .is_some_and(|b| {
+                let mut hit = false;
+                crate::ir::visit::each_stmt(b, &mut |st| {
+                    if let StmtKind::Return(Some(e)) = &st.kind {
+                        hit |= matches!(e.peel().kind, ExprKind::Var(v) if v == local);
+                    }
+                });
+                hit
+            });
+        if !returns_it {
+            return false;
+        }
+        let callee: std::collections::HashSet<usize> = [f].into();
+        self.stmts.iter().any(|(id, st)| match &st.kind {
+            StmtKind::Expr(_) | StmtKind::Decl { .. } => {
+                calls_into(st, &callee) && self.branch_beside(*id)
+            }
+            StmtKind::If { cond, .. }
+            | StmtKind::While { cond, .. }
+            | StmtKind::DoWhile { cond, .. }
+            | StmtKind::Switch { cond, .. } => {
+                let mut hit = false;
+                crate::ir::visit::each_subexpr(cond, &mut |e| {
+                    if let ExprKind::Call(g, _) = &e.kind
+                        && let ExprKind::Func(fid) = g.peel().kind
+                    {
+                        hit |= fid.0 as usize == f;
+                    }
+                });
+                hit
+            }
+            _ => false,
         })
     }
 

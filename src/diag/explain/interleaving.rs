@@ -8,6 +8,20 @@ use std::collections::BTreeSet;
 use super::{Candidate, CandidateKind, Explainer, Role, before_specification, renumber, same_file};
 use crate::ir::*;
 
+/// Per mutex acquisition statement, what its section touches (`Explainer::lock_users`).
+type Sections = std::collections::BTreeMap<StmtId, SectionUse>;
+
+/// What one critical section touches, statement by statement.
+#[derive(Clone, Debug, Default)]
+struct SectionUse {
+    /// Other globals than the data asked about.
+    other: BTreeSet<VarId>,
+    /// Source lines that touch the data asked about, and lines that touch only other
+    /// globals (a line normalization splits in two counts once).
+    this_data: BTreeSet<u32>,
+    other_data: BTreeSet<u32>,
+}
+
 /// How a mutex is used around some data (`Explainer::lock_users`).
 #[derive(Clone, Copy, Debug, Default)]
 struct LockUsers {
@@ -35,17 +49,11 @@ impl Explainer<'_> {
             } else {
                 others.join(", ")
             };
-            let on = if sw.conflicts.is_empty() {
+            let touched = quoted(&sw.conflicts);
+            let on = if touched.is_empty() {
                 String::new()
             } else {
-                format!(
-                    " (they touch {})",
-                    sw.conflicts
-                        .iter()
-                        .map(|c| format!("`{c}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
+                format!(" (they touch {touched})")
             };
             // Preempted inside a critical section the other threads' accesses did not
             // take: the region is one section already, and "make it atomic" would be
@@ -76,14 +84,10 @@ impl Explainer<'_> {
                         lock = h.lock,
                         at = h.step.line,
                         who = who.join(", "),
-                        what = if sw.conflicts.is_empty() {
-                            "the same data".to_string()
+                        what = if touched.is_empty() {
+                            "the same data"
                         } else {
-                            sw.conflicts
-                                .iter()
-                                .map(|c| format!("`{c}`"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
+                            touched.as_str()
                         },
                         lines = lines.join(", "),
                     )
@@ -251,6 +255,7 @@ impl Explainer<'_> {
             // this data (`queue_lock` around `jobs_done`, beside `stats_lock`, which
             // guards nothing else).
             let mut locks: Vec<&crate::diag::interleaving::LockUse> = sw.locks.iter().collect();
+            let mut sections = Sections::default();
             if locks.len() > 1 && !locks.iter().any(|l| l.same_name) {
                 let mut vars: Vec<String> = Vec::new();
                 for l in &locks {
@@ -260,11 +265,64 @@ impl Explainer<'_> {
                         }
                     }
                 }
-                let users = self.lock_users(&vars);
+                let (users, found) = self.lock_users(&vars);
+                sections = found;
                 locks.sort_by_key(|l| {
                     let u = users.get(&l.lock).copied().unwrap_or_default();
                     (u.functions, std::cmp::Reverse(u.other_data))
                 });
+            }
+            // The section under the odd lock is mostly about other data (`table_insert`
+            // holds `table_lock` around two statements on the table and bumps
+            // `refcount` in a third): that lock is right where it is, and the access
+            // that raced is what sits under the wrong one. It comes first; the lock
+            // lines follow. A section mostly about the raced data took the wrong lock
+            // at its lock line.
+            let guards = |l: &crate::diag::interleaving::LockUse| -> Option<Vec<String>> {
+                let sec = sections.get(&l.step.sid)?;
+                let other_only = sec.other_data.difference(&sec.this_data).count();
+                Some(if other_only > sec.this_data.len() {
+                    sec.other
+                        .iter()
+                        .map(|v| self.normalized.var(*v).shown_name().to_string())
+                        .collect()
+                } else {
+                    Vec::new()
+                })
+            };
+            if let [first, rest @ ..] = locks.as_slice()
+                && !first.same_name
+                && let Some(other) = guards(first).filter(|o| !o.is_empty())
+                && let Some(access) = &first.access
+                && let Some(theirs) = rest.iter().find(|o| {
+                    o.thread != first.thread
+                        && o.lock != first.lock
+                        && guards(o).is_some_and(|g| g.is_empty())
+                })
+            {
+                let hint = format!(
+                    "{} accesses {} here inside its section on `{}` (taken at line {}), which guards {}; {} holds `{}` around its own access at line {}: the two do not exclude each other, and this access belongs under `{}`",
+                    name(first.thread),
+                    quoted(&first.variables),
+                    first.lock,
+                    first.step.line,
+                    quoted(&other),
+                    name(theirs.thread),
+                    theirs.lock,
+                    theirs.access_line,
+                    theirs.lock
+                );
+                // Preempted inside it, or one end of a region: the lock says more.
+                for c in out.iter_mut() {
+                    if c.line == access.line
+                        && same_file(&c.file, &access.file)
+                        && c.kind == CandidateKind::Value
+                        && matches!(c.role, Role::SplitStatement | Role::AlsoBoundary)
+                    {
+                        c.role = Role::Plain;
+                    }
+                }
+                self.take_or_push(&mut out, &mut extra, access, CandidateKind::Locking, &hint);
             }
             for l in locks {
                 let hint = if l.same_name {
@@ -312,6 +370,38 @@ impl Explainer<'_> {
                 if u.variables.iter().all(|v| self.is_atomic_global(v)) {
                     continue;
                 }
+                // The preempted thread let go of the lock in the same function before
+                // the switch and went on to this access without it: its section ended
+                // too early (`closed` tested under the lock, `buf` used after it).
+                let early = sw.released.iter().find(|r| {
+                    u.thread == sw.thread
+                        && r.lock == u.lock
+                        && self.function_of(r.step.sid).is_some()
+                        && self.function_of(r.step.sid) == self.function_of(u.step.sid)
+                });
+                if let Some(r) = early {
+                    let hint = format!(
+                        "{} releases `{}` here, and at line {} accesses {} holding no lock; {} accessed it under `{}` at line {} in between: had the section gone on over line {}, {outcome} (an atomicity violation: the critical section ended too early)",
+                        name(sw.thread),
+                        r.lock,
+                        u.step.line,
+                        quoted(&u.variables),
+                        name(u.holder),
+                        u.lock,
+                        u.holder_line,
+                        u.step.line
+                    );
+                    if let Some(i) = self.take_or_push(
+                        &mut out,
+                        &mut extra,
+                        &r.step,
+                        CandidateKind::Atomicity,
+                        &hint,
+                    ) && let Some(c) = extra.get_mut(i)
+                    {
+                        c.role = Role::SplitSection;
+                    }
+                }
                 let hint = format!(
                     "{} accesses `{}` here holding no lock, while {} holds `{}` around its access at line {}: the two accesses do not exclude each other; {} must hold `{}` here too",
                     name(u.thread),
@@ -345,6 +435,38 @@ impl Explainer<'_> {
         before_specification(out, extra)
     }
 
+    /// Names `step` as a `kind` candidate with `hint` among `extra`: a plain value
+    /// candidate already on its line takes these words and moves to this place (a
+    /// value's place would sort it ahead of the analyses' own lines); a line named
+    /// otherwise keeps its name. The index in `extra` when the line was placed there now.
+    pub(super) fn take_or_push(
+        &self,
+        out: &mut Vec<Candidate>,
+        extra: &mut Vec<Candidate>,
+        step: &crate::cex::TraceStep,
+        kind: CandidateKind,
+        hint: &str,
+    ) -> Option<usize> {
+        let on = |c: &Candidate| c.line == step.line && same_file(&c.file, &step.file);
+        if let Some(at) = out.iter().position(|c| {
+            on(c)
+                && c.kind == CandidateKind::Value
+                && c.role == Role::Plain
+                && !c.specification
+                && c.set.is_none()
+        }) {
+            let mut c = out.remove(at);
+            c.kind = kind;
+            c.hint = hint.to_string();
+            c.rank = extra.len();
+            extra.push(c);
+            return Some(extra.len() - 1);
+        }
+        let before = extra.len();
+        self.push_step_candidate(extra, out, step, kind, hint);
+        (extra.len() > before).then_some(before)
+    }
+
     /// Candidates from order violations, after the others (lines already named are not
     /// repeated).
     pub fn ordering_candidates(
@@ -356,12 +478,10 @@ impl Explainer<'_> {
         let name = |t: u32| self.thread_name(t);
         let mut extra: Vec<Candidate> = Vec::new();
         for v in violations {
-            let on = v
-                .conflicts
-                .iter()
-                .map(|c| format!("`{c}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
+            let on = match quoted(&v.conflicts) {
+                q if q.is_empty() => "the same data".to_string(),
+                q => q,
+            };
             let hint = format!(
                 "{} ran this before {} reached line {} (both touch {on}); had {} run first, {outcome}: this line must wait for {} (an order violation)",
                 name(v.early.thread),
@@ -407,35 +527,24 @@ impl Explainer<'_> {
                 // than the order does: the line takes the order's words, and the order's
                 // place — after the boundaries the interleaving analyses named, as any
                 // order violation's line (a value's place would put it ahead of them).
-                let on_call = |c: &Candidate| c.line == call.line && same_file(&c.file, &call.file);
-                if let Some(at) = out.iter().position(|c| {
-                    on_call(c)
-                        && c.kind == CandidateKind::Value
-                        && c.role == Role::Plain
-                        && !c.specification
-                        && c.set.is_none()
-                }) {
-                    let mut c = out.remove(at);
-                    c.kind = CandidateKind::Ordering;
-                    c.hint = call_hint;
+                if let Some(i) = self.take_or_push(
+                    &mut out,
+                    &mut extra,
+                    &call,
+                    CandidateKind::Ordering,
+                    &call_hint,
+                ) && let Some(c) = extra.get_mut(i)
+                {
                     if v.same_lock.is_some() {
                         c.role = Role::OrderedSections;
                     }
                     if v.sibling_never_ran {
                         c.role = Role::NeverRanFirst;
                     }
-                    extra.push(c);
-                } else {
-                    self.push_step_candidate(
-                        &mut extra,
-                        &out,
-                        &call,
-                        CandidateKind::Ordering,
-                        &call_hint,
-                    );
                 }
             }
             self.push_step_candidate(&mut extra, &out, &v.early, CandidateKind::Ordering, &hint);
+            self.push_short_barrier(&mut out, &mut extra, v);
             if v.same_lock.is_some() {
                 for c in extra.iter_mut().skip(start) {
                     if c.kind == CandidateKind::Ordering && c.role == Role::Plain {
@@ -807,8 +916,12 @@ impl Explainer<'_> {
     /// names, as the conflicts name them; `items[]` for an element, the struct for a
     /// member `pool.count`) while holding it, and how many other globals it is held
     /// around anywhere: the locks followed statement by statement through each
-    /// function's body. The lock and unlock calls themselves touch nothing.
-    fn lock_users(&self, vars: &[String]) -> std::collections::BTreeMap<String, LockUsers> {
+    /// function's body. The lock and unlock calls themselves touch nothing. Beside it,
+    /// per acquisition statement, the other globals its own section touches.
+    fn lock_users(
+        &self,
+        vars: &[String],
+    ) -> (std::collections::BTreeMap<String, LockUsers>, Sections) {
         use crate::ir::known::Known;
         let wanted: BTreeSet<&str> = vars
             .iter()
@@ -817,9 +930,11 @@ impl Explainer<'_> {
             .collect();
         let mut users: std::collections::BTreeMap<String, BTreeSet<usize>> = Default::default();
         let mut others: std::collections::BTreeMap<String, BTreeSet<VarId>> = Default::default();
+        // Per acquisition statement: the other globals its section touches.
+        let mut sections = Sections::default();
         for (fi, f) in self.normalized.funcs.iter().enumerate() {
             let Some(body) = &f.body else { continue };
-            let mut held: Vec<String> = Vec::new();
+            let mut held: Vec<(String, StmtId)> = Vec::new();
             crate::ir::visit::each_stmt(body, &mut |s| {
                 // The statement's own expressions: a branch's condition, not its body.
                 struct Names<'p> {
@@ -861,11 +976,11 @@ impl Explainer<'_> {
                         for (k, obj) in self.calls_in(s) {
                             match k {
                                 Known::MutexLock => {
-                                    held.push(obj);
+                                    held.push((obj, s.id));
                                     locking = true;
                                 }
                                 Known::MutexUnlock => {
-                                    if let Some(p) = held.iter().rposition(|h| *h == obj) {
+                                    if let Some(p) = held.iter().rposition(|h| h.0 == obj) {
                                         held.remove(p);
                                     }
                                     locking = true;
@@ -883,7 +998,7 @@ impl Explainer<'_> {
                     StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => condition(cond),
                     _ => (false, BTreeSet::new()),
                 };
-                for h in &held {
+                for (h, at) in &held {
                     if touches {
                         users.entry(h.clone()).or_default().insert(fi);
                     }
@@ -891,6 +1006,16 @@ impl Explainer<'_> {
                         .entry(h.clone())
                         .or_default()
                         .extend(other.iter().copied());
+                    let sec = sections.entry(*at).or_default();
+                    sec.other.extend(other.iter().copied());
+                    let line = self.normalized.sources.position(s.loc).map(|p| p.line);
+                    if let Some(line) = line {
+                        if touches {
+                            sec.this_data.insert(line);
+                        } else if !other.is_empty() {
+                            sec.other_data.insert(line);
+                        }
+                    }
                 }
             });
         }
@@ -901,10 +1026,10 @@ impl Explainer<'_> {
         for (lock, vs) in others {
             out.entry(lock).or_default().other_data = vs.len();
         }
-        out
+        (out, sections)
     }
 
-    fn calls_in(&self, s: &Stmt) -> Vec<(crate::ir::known::Known, String)> {
+    pub(super) fn calls_in(&self, s: &Stmt) -> Vec<(crate::ir::known::Known, String)> {
         struct Calls<'p, 'e> {
             ex: &'p Explainer<'e>,
             out: Vec<(crate::ir::known::Known, String)>,
@@ -1173,4 +1298,14 @@ enum JoinWakes {
     Surely,
     Maybe,
     Nothing,
+}
+
+/// `a`, `b` for a list of locations, without the model's own names (the pointer an
+/// atomic operation's model writes through): empty when no other is left.
+fn quoted(vars: &[String]) -> String {
+    vars.iter()
+        .filter(|v| !crate::ir::internal::mentions_internal_name(v))
+        .map(|v| format!("`{v}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+mod barriers;
 mod calls;
 mod interleaving;
 
@@ -169,9 +170,12 @@ pub enum Role {
     /// violation), whose repair is to start the reader later or make it wait.
     StartedTooEarly,
     /// A write another thread saw before the same writer's earlier-needed write to
-    /// another location (a flag raised before the data it announces), and that data
-    /// write: the writer published out of order.
+    /// another location (a flag raised before the data it announces): the writer
+    /// published out of order.
     PublishedEarly,
+    /// The data write of a publication out of order (see `PublishedEarly`), made only
+    /// after the flag another thread saw: the other end of the same repair.
+    PublishedData,
     /// The unlock and the lock that split a thread's check from its act on the same
     /// location, when another thread's access came in between (a critical section
     /// released too early and taken again).
@@ -218,6 +222,9 @@ pub enum Role {
     /// Eraser's lockset rule): the two accesses never excluded each other, and this is the
     /// one without the lock — where a dropped `pthread_mutex_lock` belongs.
     Unprotected,
+    /// The `pthread_barrier_init` of a barrier made for fewer threads than wait at it:
+    /// it let a thread through before another arrived, whose work the first then used.
+    ShortBarrier,
 }
 
 /// Context for explaining answers.

@@ -100,14 +100,7 @@ pub fn deadlock_state(
                 let Some(step) = steps.get(*acq) else {
                     continue;
                 };
-                st.held.push(LockUse {
-                    thread: *t,
-                    lock: lock.clone(),
-                    step: step.clone(),
-                    access_line: 0,
-                    same_name: false,
-                    variables: vec![],
-                });
+                st.held.push(LockUse::at(*t, lock, step));
                 // A thread whose last block runs "to the end" may have blocked instead.
                 let ended = matches!(last_block.get(t), Some(Stop::End))
                     && !waiting.iter().any(|(w, _)| w == t);

@@ -18,6 +18,23 @@ pub struct LockUse {
     pub same_name: bool,
     /// The shared locations of the conflict it was found on (`jobs_done`, `pool.count`).
     pub variables: Vec<String>,
+    /// The conflicting access itself, when the trace shows it.
+    pub access: Option<TraceStep>,
+}
+
+impl LockUse {
+    /// A lock a thread holds, or let go of, at `step`, tied to no access.
+    pub(crate) fn at(thread: u32, lock: &str, step: &TraceStep) -> Self {
+        LockUse {
+            thread,
+            lock: lock.to_string(),
+            step: step.clone(),
+            access_line: 0,
+            same_name: false,
+            variables: vec![],
+            access: None,
+        }
+    }
 }
 
 /// A conflicting access made without a lock that the other side of the conflict held at

@@ -67,6 +67,9 @@ pub struct NecessarySwitch {
     /// The locks the preempted thread held when it was preempted (a mutex, or a
     /// semaphore the trace uses as one), each with the step that took it.
     pub held: Vec<LockUse>,
+    /// The locks the preempted thread released in its run before the switch and did not
+    /// take back, each with the step that released it.
+    pub released: Vec<LockUse>,
     /// The schedule without the preemption: it passes (or no run follows it).
     pub passing: Resolved,
 }
@@ -166,6 +169,7 @@ fn describe(
         locks: vec![],
         unprotected: vec![],
         held: vec![],
+        released: vec![],
         passing: resolved.clone(),
     };
     // The thread's k-th block is its k-th run in the trace when every block ran a
@@ -242,14 +246,33 @@ fn describe(
     if let Some(mine) = end.checked_sub(1).and_then(|e| held.get(e)?.get(&thread)) {
         for (lock, acq) in mine {
             if let Some(step) = steps.get(*acq) {
-                sw.held.push(LockUse {
-                    thread,
-                    lock: lock.clone(),
-                    step: step.clone(),
-                    access_line: 0,
-                    same_name: false,
-                    variables: vec![],
-                });
+                sw.held.push(LockUse::at(thread, lock, step));
+            }
+        }
+    }
+    // Released in the run before the switch: held before a step of the run, not after
+    // it, and not held again at the switch. A condition wait gives its mutex up by
+    // design and is no release of a section.
+    let at_switch: Vec<&String> = end
+        .checked_sub(1)
+        .and_then(|e| held.get(e)?.get(&thread))
+        .map(|v| v.iter().map(|(l, _)| l).collect())
+        .unwrap_or_default();
+    for j in start.max(1)..end {
+        let (Some(step), Some(before), Some(after)) = (steps.get(j), held.get(j - 1), held.get(j))
+        else {
+            continue;
+        };
+        if step.thread != thread || step.statement.contains("pthread_cond_") {
+            continue;
+        }
+        let now: Vec<&String> = after
+            .get(&thread)
+            .map(|v| v.iter().map(|(l, _)| l).collect())
+            .unwrap_or_default();
+        for (lock, _) in before.get(&thread).into_iter().flatten() {
+            if !now.contains(&lock) && !at_switch.contains(&lock) {
+                sw.released.push(LockUse::at(thread, lock, step));
             }
         }
     }
@@ -348,7 +371,11 @@ fn describe(
         }
         let same_name = !common.is_empty();
         let mine_index = my_access.map(|&(mi, _)| mi).unwrap_or(end - 1);
-        for (t, at, line) in [(s.thread, bi, s.line), (thread, mine_index, mine_line)] {
+        let my_step = my_access.map(|&(_, m)| m.clone());
+        for (t, at, line, access) in [
+            (s.thread, bi, s.line, Some((*s).clone())),
+            (thread, mine_index, mine_line, my_step),
+        ] {
             for (lock, acq) in held.get(at).and_then(|h| h.get(&t)).into_iter().flatten() {
                 if let Some(step) = steps.get(*acq) {
                     match sw
@@ -370,6 +397,7 @@ fn describe(
                             access_line: line,
                             same_name,
                             variables: clash.clone(),
+                            access: access.clone(),
                         }),
                     }
                 }
