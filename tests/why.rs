@@ -727,3 +727,13 @@ fn a_flag_tested_through_a_helpers_return_is_published_early() {
     let r = localize_json("tests/programs/why/ready_helper.c");
     first_names(&r, 24, "publish after the data is written");
 }
+
+/// A load and a store of one atomic in a helper (a read-modify-write split in two) is a
+/// lost update: the pair is named as the region, not the call of the helper that ran too
+/// early, and not the store alone (preempted between its operands and the store, the
+/// thread was preempted before the line).
+#[test]
+fn an_atomic_load_and_store_pair_is_no_call_made_too_early() {
+    let r = localize_json("tests/programs/why/visit_counter.c");
+    first_names(&r, 16, "lines 15–16 need to run atomically");
+}

@@ -43,6 +43,31 @@ impl Explainer<'_> {
         let mut extra: Vec<Candidate> = Vec::new();
         let name = |t: u32| self.thread_name(t);
         for sw in switches {
+            // Preempted inside a line before the line touched anything shared (an atomic
+            // store's operands evaluated, the store not made yet): the same as preempted
+            // before the line, and the region starts at the thread's last step before it
+            // that touched shared data (the load of a load-and-store pair).
+            let last = match (&sw.last, &sw.resume) {
+                (Some(l), Some(r))
+                    if l.line == r.line
+                        && same_file(&l.file, &r.file)
+                        && !l.statement.contains("pthread_cond_")
+                        && self.touches_nothing_shared(l)
+                        && sw
+                            .run_before
+                            .iter()
+                            .take_while(|s| s.line == l.line)
+                            .all(|s| self.touches_nothing_shared(s)) =>
+                {
+                    sw.run_before
+                        .iter()
+                        .filter(|s| s.line != l.line)
+                        .find(|s| !self.touches_nothing_shared(s))
+                        .cloned()
+                        .or_else(|| sw.last.clone())
+                }
+                _ => sw.last.clone(),
+            };
             let others: Vec<String> = sw.between.iter().map(|t| name(*t)).collect();
             let others = if others.is_empty() {
                 "the other threads".to_string()
@@ -93,7 +118,7 @@ impl Explainer<'_> {
                     )
                 })
             });
-            let hint = match (&sw.last, &sw.resume, &section) {
+            let hint = match (&last, &sw.resume, &section) {
                 (Some(l), _, Some(section)) => format!(
                     "{} was preempted after line {} {section}",
                     name(sw.thread),
@@ -145,12 +170,12 @@ impl Explainer<'_> {
                 _ => None,
             };
             let one_line = matches!(
-                (&sw.last, &sw.resume),
+                (&last, &sw.resume),
                 (Some(l), Some(r)) if l.line == r.line
                     && same_file(&l.file, &r.file)
                     && !l.statement.contains("pthread_cond_")
             );
-            for step in [&sw.last, &sw.resume].into_iter().flatten() {
+            for step in [&last, &sw.resume].into_iter().flatten() {
                 self.push_step_candidate(&mut extra, &out, step, CandidateKind::Atomicity, &hint);
                 // A value candidate already on the line is this end of the region too.
                 for c in out.iter_mut() {
@@ -161,12 +186,12 @@ impl Explainer<'_> {
                         && !c.specification
                         && c.set.is_none()
                     {
-                        if one_line {
-                            c.role = Role::SplitStatement;
-                            c.hint = format!("{hint}; {}", c.hint);
+                        c.role = if one_line {
+                            Role::SplitStatement
                         } else {
-                            c.role = Role::AlsoBoundary;
-                        }
+                            Role::AlsoBoundary
+                        };
+                        c.hint = format!("{hint}; {}", c.hint);
                     }
                 }
             }
@@ -174,7 +199,7 @@ impl Explainer<'_> {
             // is the boundary in the thread's own code (it encloses the accesses that
             // conflict), the line inside the callee comes after it. A value candidate on
             // the call's line says less than the boundary does.
-            if let (Some(l), Some(r)) = (&sw.last, &sw.resume) {
+            if let (Some(l), Some(r)) = (&last, &sw.resume) {
                 if self.calls_toward(l.sid, r.sid) {
                     let on = |c: &Candidate, s: &crate::cex::TraceStep| {
                         c.line == s.line && same_file(&c.file, &s.file)
@@ -211,7 +236,7 @@ impl Explainer<'_> {
             // the boundary in the thread's own code (`set_timeout(300); set_retries(3);`
             // meant as one update), the line inside the callee comes after it.
             let other_end = sw.resume.as_ref().or(next.as_ref());
-            if let (Some(l), Some(o)) = (&sw.last, other_end) {
+            if let (Some(l), Some(o)) = (&last, other_end) {
                 let caller = self.function_of(o.sid);
                 let call = self
                     .outer_call(l)
@@ -435,6 +460,41 @@ impl Explainer<'_> {
         before_specification(out, extra)
     }
 
+    /// The statement of `step` reads and writes no shared location.
+    fn touches_nothing_shared(&self, step: &crate::cex::TraceStep) -> bool {
+        self.stmt_access(step.sid)
+            .is_some_and(|(r, w)| r.is_empty() && w.is_empty())
+    }
+
+    /// The early statement of `v` reads what conflicts, and the same thread's next
+    /// statement in the same function that touches it writes it (along the failing run):
+    /// a read-modify-write split in two, a lost update.
+    fn writes_back(&self, v: &crate::diag::ordering::OrderViolation) -> bool {
+        let steps = &self.cex.steps;
+        let Some(at) = steps
+            .iter()
+            .position(|s| s.thread == v.early.thread && s.sid == v.early.sid)
+        else {
+            return false;
+        };
+        let f = self.function_of(v.early.sid);
+        let (reads, _) = self.accesses(&v.early.file, v.early.line);
+        if f.is_none() || !v.conflicts.iter().any(|c| reads.contains(c)) {
+            return false;
+        }
+        steps
+            .iter()
+            .skip(at + 1)
+            .filter(|s| s.thread == v.early.thread && s.line != v.early.line)
+            .take_while(|s| self.function_of(s.sid) == f)
+            .find_map(|s| {
+                let (r, w) = self.accesses(&s.file, s.line);
+                let touches = |set: &[String]| v.conflicts.iter().any(|c| set.contains(c));
+                (touches(&r) || touches(&w)).then(|| touches(&w))
+            })
+            .unwrap_or(false)
+    }
+
     /// Names `step` as a `kind` candidate with `hint` among `extra`: a plain value
     /// candidate already on its line takes these words and moves to this place (a
     /// value's place would sort it ahead of the analyses' own lines); a line named
@@ -502,8 +562,10 @@ impl Explainer<'_> {
                     && !(c.kind == CandidateKind::Value && c.role == Role::Plain)
             });
             // Before a sibling that never ran, the order is the threads' (the creation),
-            // not a call's.
-            let call = if named_already || v.sibling_never_ran {
+            // not a call's. A read the thread goes on to write back in the same function
+            // (`cur = load(&n); store(&n, cur + 1)`) is a lost update: the region is
+            // what is wrong, not when the helper was called.
+            let call = if named_already || v.sibling_never_ran || self.writes_back(v) {
                 None
             } else {
                 self.outer_call(&v.early).filter(|c| c.line != v.early.line)

@@ -40,6 +40,9 @@ pub type Accesses<'a> = dyn Fn(&TraceStep) -> (Vec<String>, Vec<String>) + 'a;
 /// Preemptions tested at most (each costs one replay).
 const MAX_TESTED: usize = 24;
 
+/// Steps kept of a preempted thread's run before its last step (`run_before`).
+const RUN_BEFORE: usize = 16;
+
 /// A preemption the failure needs.
 #[derive(Clone, Debug)]
 pub struct NecessarySwitch {
@@ -70,6 +73,9 @@ pub struct NecessarySwitch {
     /// The locks the preempted thread released in its run before the switch and did not
     /// take back, each with the step that released it.
     pub released: Vec<LockUse>,
+    /// The preempted thread's steps of its run before `last`, the latest first (at most
+    /// a few): where a region that `last`'s line only seems to split starts.
+    pub run_before: Vec<TraceStep>,
     /// The schedule without the preemption: it passes (or no run follows it).
     pub passing: Resolved,
 }
@@ -170,6 +176,7 @@ fn describe(
         unprotected: vec![],
         held: vec![],
         released: vec![],
+        run_before: vec![],
         passing: resolved.clone(),
     };
     // The thread's k-th block is its k-th run in the trace when every block ran a
@@ -204,6 +211,15 @@ fn describe(
     }
     let resume_at = runs.get(k + 1).map(|r| r.1);
     sw.last = steps.get(end - 1).cloned();
+    sw.run_before = steps
+        .get(start..end.saturating_sub(1))
+        .unwrap_or_default()
+        .iter()
+        .rev()
+        .filter(|s| s.thread == thread)
+        .take(RUN_BEFORE)
+        .cloned()
+        .collect();
     sw.resume = resume_at.and_then(|i| steps.get(i).cloned());
     if sw.resume.is_none() {
         if let Some(sid) = resolved.blocks.get(block).and_then(|b| b.until.stmt()) {
