@@ -26,9 +26,7 @@ impl Explainer<'_> {
     /// their text (`&b` → `b`): one reached under two names is missed, never confused.
     pub(super) fn short_barrier(&self, v: &OrderViolation) -> Option<ShortBarrier> {
         let steps = &self.cex.steps;
-        let at = steps
-            .iter()
-            .position(|s| s.thread == v.early.thread && s.sid == v.early.sid)?;
+        let at = self.first_run_of(&v.early)?;
         let barrier_calls = |s: &TraceStep, kind: Known| -> Vec<String> {
             self.stmts
                 .get(&s.sid)

@@ -460,6 +460,14 @@ impl Explainer<'_> {
         before_specification(out, extra)
     }
 
+    /// Where in the failing run `step`'s thread first ran its statement.
+    pub(super) fn first_run_of(&self, step: &crate::cex::TraceStep) -> Option<usize> {
+        self.cex
+            .steps
+            .iter()
+            .position(|s| s.thread == step.thread && s.sid == step.sid)
+    }
+
     /// The statement of `step` reads and writes no shared location.
     fn touches_nothing_shared(&self, step: &crate::cex::TraceStep) -> bool {
         self.stmt_access(step.sid)
@@ -471,10 +479,7 @@ impl Explainer<'_> {
     /// a read-modify-write split in two, a lost update.
     fn writes_back(&self, v: &crate::diag::ordering::OrderViolation) -> bool {
         let steps = &self.cex.steps;
-        let Some(at) = steps
-            .iter()
-            .position(|s| s.thread == v.early.thread && s.sid == v.early.sid)
-        else {
+        let Some(at) = self.first_run_of(&v.early) else {
             return false;
         };
         let f = self.function_of(v.early.sid);
