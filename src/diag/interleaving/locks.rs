@@ -67,6 +67,7 @@ pub(crate) fn locks_held(steps: &[TraceStep]) -> LockSets {
     let mut waits: BTreeMap<(u32, crate::ir::StmtId), u32> = BTreeMap::new();
     for (i, s) in steps.iter().enumerate() {
         let op = lock_op(&s.statement)
+            .or_else(|| took_by_trying(s))
             .or_else(|| sem_op(&s.statement).filter(|(_, sem)| sems.contains(sem)))
             .or_else(|| {
                 let lock = wait_mutex(&s.statement)?;
@@ -197,6 +198,21 @@ fn lock_op(stmt: &str) -> Option<(LockOp, String)> {
     call_arg(stmt, &["pthread_mutex_unlock(", "pthread_spin_unlock("]).map(|m| (LockOp::Release, m))
 }
 
+/// A `trylock` that took its mutex: the trace shows the mutex written (held) by the
+/// step. A failed attempt writes nothing, and a trace that does not show the mutex's
+/// state (an external checker's) leaves the attempt uncounted, as before.
+fn took_by_trying(s: &TraceStep) -> Option<(LockOp, String)> {
+    let m = call_arg(
+        &s.statement,
+        &["pthread_mutex_trylock(", "pthread_spin_trylock("],
+    )?;
+    let names_m = |name: &str| name.strip_prefix("*&").unwrap_or(name) == m;
+    s.writes
+        .iter()
+        .any(|w| (names_m(&w.lhs) || w.shown.as_deref().is_some_and(names_m)) && w.value != "0")
+        .then_some((LockOp::Acquire, m))
+}
+
 /// The mutex a `pthread_cond_wait` or `pthread_cond_timedwait` statement releases while
 /// it waits, named as written (`&m` → `m`).
 fn wait_mutex(stmt: &str) -> Option<String> {
@@ -244,6 +260,18 @@ mod tests {
         assert!(!has(1, 1), "waiting releases m");
         assert!(has(2, 2) && !has(2, 1));
         assert!(has(5, 1), "waking takes m again");
+    }
+
+    #[test]
+    fn a_trylock_holds_its_mutex_only_when_the_trace_shows_it_taken() {
+        let mut took = step(1, 18, "pthread_mutex_trylock(&a->lock)");
+        took.writes
+            .push(crate::cex::Write::named("*&a->lock".into(), "3".into()));
+        let failed = step(2, 18, "pthread_mutex_trylock(&a->lock)");
+        let held = locks_held(&[took, failed]);
+        let has = |at: usize, t: u32| held[at].get(&t).is_some_and(|v| !v.is_empty());
+        assert!(has(0, 1), "the write shows the mutex taken");
+        assert!(!has(1, 2), "a failed attempt writes nothing");
     }
 
     #[test]

@@ -300,6 +300,8 @@ fn describe(
             .filter(|v| my_reads.contains(*v) || my_writes.contains(*v))
             .chain(r.iter().filter(|v| my_writes.contains(*v)))
             .cloned()
+            .collect::<BTreeSet<String>>()
+            .into_iter()
             .collect();
         if clash.is_empty() {
             continue;
