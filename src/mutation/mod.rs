@@ -438,7 +438,17 @@ pub fn apply_primitive_fixes(
         // after the causes even when every order fails (a post skipped on one path is
         // such a cause).
         let raises_zero = f.part == Part::Count && m.from.trim() == "0";
+        // A `trylock` whose result decides a branch (`if (pthread_mutex_trylock(..))`)
+        // has a path for the failure to take it: made a blocking lock, that path is
+        // never taken — a fix by doing less, while the analyses name what the path does
+        // wrong (an access without the lock). A call whose result is dropped, or kept
+        // only to decide the unlock (`busy = pthread_mutex_trylock(..)`), goes on to the
+        // data either way: the call is the fault itself.
+        let tested_try = f.part == Part::Kind
+            && (m.from.ends_with("_trylock") || m.from.ends_with("_trywait"))
+            && source(m.line).is_some_and(|l| branch_on(&l, &m.from));
         if raises_zero
+            || tested_try
             || (matches!(f.part, Part::StartValue | Part::LoopBound | Part::WakeGuard)
                 && !order_independent)
         {
@@ -457,6 +467,24 @@ pub fn apply_primitive_fixes(
     out.extend(rest);
     *cands = out;
     renumber(cands);
+}
+
+/// `call` is made inside the test of an `if` or a loop on `line` (the source text).
+fn branch_on(line: &str, call: &str) -> bool {
+    let Some(at) = line.find(call) else {
+        return false;
+    };
+    let before = &line[..at];
+    ["if", "while"].iter().any(|kw| {
+        before.match_indices(kw).any(|(p, _)| {
+            let head = before[..p]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+            let tail = before[p + kw.len()..].trim_start().starts_with('(');
+            head && tail
+        })
+    })
 }
 
 #[cfg(test)]
@@ -699,6 +727,60 @@ mod tests {
         };
         apply_primitive_fixes(&mut cands, &ev, "p.c", &thread, &|_| None, false);
         assert_eq!(cands.iter().map(|c| c.line).collect::<Vec<_>>(), [9, 4, 7]);
+    }
+
+    /// A `trylock` made blocking "fixes" by never taking its failure path: when the
+    /// program tests its result, the causes the analyses found come first; a bare call
+    /// whose result is dropped stays in front.
+    #[test]
+    fn a_tested_trylock_made_blocking_comes_after_the_causes() {
+        let ev = PrimitiveEvidence {
+            fixes: vec![PrimitiveFix {
+                mutant: Mutant {
+                    line: 4,
+                    column: 9,
+                    start: 0,
+                    end: 1,
+                    from: "pthread_mutex_trylock".into(),
+                    to: "pthread_mutex_lock".into(),
+                },
+                part: Part::Kind,
+                threads: vec![1],
+            }],
+            ..PrimitiveEvidence::default()
+        };
+        let thread = |id: u32| ThreadRef {
+            id,
+            function: "f".into(),
+        };
+        let order = |text: &'static str| {
+            let mut cands = vec![
+                Candidate {
+                    cause: true,
+                    ..cand(5, 1)
+                },
+                cand(8, 2),
+            ];
+            apply_primitive_fixes(
+                &mut cands,
+                &ev,
+                "p.c",
+                &thread,
+                &|_| Some(text.into()),
+                false,
+            );
+            cands.iter().map(|c| c.line).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            order("    if (pthread_mutex_trylock(&m) != 0) {"),
+            [5, 4, 8]
+        );
+        assert_eq!(order("    pthread_mutex_trylock(&m);"), [4, 5, 8]);
+        assert_eq!(order("  int busy = pthread_mutex_trylock(&m);"), [4, 5, 8]);
+        assert_eq!(
+            order("  } else if (pthread_mutex_trylock(&m)) {"),
+            [5, 4, 8]
+        );
     }
 
     /// A call the failing run never made is not mutated.
