@@ -295,8 +295,11 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                         // A spin-wait: a blocking point whose enabling condition is read
                         // each time the thread tries to go on.
                         let c = args.first().cloned().unwrap_or_else(|| b::int(1));
+                        // The wait itself runs as a statement once its condition holds,
+                        // so that the run shows where the thread tested it (a hand-made
+                        // lock's test, where a preemption splits test and set).
                         return vec![Step {
-                            stmts: vec![],
+                            stmts: vec![b::expr_stmt(e.clone(), loc, id)],
                             head: id,
                             loc,
                             visible: true,
