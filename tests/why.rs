@@ -737,3 +737,44 @@ fn an_atomic_load_and_store_pair_is_no_call_made_too_early() {
     let r = localize_json("tests/programs/why/visit_counter.c");
     first_names(&r, 16, "lines 15–16 need to run atomically");
 }
+
+/// Double-checked initialisation with the flag raised before the data: the unlocked
+/// first test is the idiom's fast path, so the flag's early write is named first, not a
+/// lock missing at the test.
+#[test]
+fn a_double_checked_flag_raised_before_its_data_is_published_early() {
+    let r = localize_json("tests/programs/why/lazy_settings.c");
+    first_names(&r, 20, "publish after the data is written");
+}
+
+/// A `trylock` whose failure path still touches the data: that unlocked access is
+/// named, before the blocking lock that would never take the path.
+#[test]
+fn a_trylock_failure_path_without_the_lock_is_named() {
+    let r = localize_json("tests/programs/why/trylock_backlog.c");
+    let first = first_names(&r, 19, "holding no lock");
+    assert_eq!(first["kind"], "locking", "{first:#}");
+}
+
+/// A hand-made lock's test and set split by a switch: the busy-wait's test is where
+/// the region starts (the wait shows in the run), and both ends are named first.
+#[test]
+fn a_busy_wait_split_from_its_set_names_the_test_and_the_set() {
+    let r = localize_json("tests/programs/why/busy_flag_gate.c");
+    let first = first_names(&r, 12, "between line 12 and line 14");
+    assert_eq!(first["kind"], "atomicity", "{first:#}");
+    let lines: Vec<u64> = r["candidates"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|c| c["line"].as_u64()).collect())
+        .unwrap_or_default();
+    assert_eq!(lines.get(1), Some(&14), "{lines:?}");
+}
+
+/// One helper appends for both threads, one caller holds the lock around its call and
+/// the other does not: the call without the lock is named, not the line inside.
+#[test]
+fn a_helper_called_without_the_callers_lock_names_the_call() {
+    let r = localize_json("tests/programs/why/shared_append.c");
+    let first = first_names(&r, 31, "calls `append` here holding no lock");
+    assert_eq!(first["kind"], "locking", "{first:#}");
+}

@@ -139,7 +139,7 @@ pub(super) fn published_early(
         };
         // Of the writer's writes to other locations the reader saw before, the last one
         // the writer made: everything it wrote before that was visible anyway.
-        let Some(early) = fex
+        let seen_from: Vec<(&Event, &Event)> = fex
             .flows
             .iter()
             .filter_map(|fl| {
@@ -152,15 +152,19 @@ pub(super) fn published_early(
                     && !handed_over(src))
                 .then_some((rd, src))
             })
-            .max_by_key(|(_, src)| src.step)
-        else {
+            .collect();
+        let Some(last) = seen_from.iter().map(|(_, src)| src.step).max() else {
             continue;
         };
         // The reader tested what it saw (a flag, a count): it went on because of it. A
         // snapshot of both locations that tests neither is an atomicity violation, which
-        // the boundaries name.
-        let (seen, early) = early;
-        if !explainer.read_decides(seen.key.sid) {
+        // the boundaries name. Of several reads of that write (`if (p == NULL)`, then
+        // `t = p`), the one that tested it counts.
+        let Some(&(seen, early)) = seen_from
+            .iter()
+            .filter(|(_, src)| src.step == last)
+            .find(|(rd, _)| explainer.read_decides(rd.key.sid))
+        else {
             continue;
         };
         // The reader tested and read inside one section of a mutex the writer held at

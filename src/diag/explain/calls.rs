@@ -210,6 +210,38 @@ impl Explainer<'_> {
         })
     }
 
+    /// The function of `sid` tests one of `vars`, takes `lock`, and tests it again (the
+    /// double-checked idiom, `if (!init) { lock(m); if (!init) ... }`): its accesses
+    /// without `lock` are the intended fast path, not a lock forgotten. Lines as the
+    /// source has them; `None` when the function does not read that way.
+    pub(crate) fn double_checked(&self, sid: StmtId, vars: &[String], lock: &str) -> Option<u32> {
+        let f = self.function_of(sid)?;
+        let line = |s: &Stmt| self.normalized.sources.position(s.loc).map(|p| p.line);
+        let mine = || {
+            self.stmts
+                .iter()
+                .filter(move |(id, _)| self.function_of(**id) == Some(f))
+        };
+        let locked = mine()
+            .filter(|(_, s)| {
+                self.lock_call(s).is_some_and(|(name, obj)| {
+                    obj == lock && (name == "pthread_mutex_lock" || name == "pthread_spin_lock")
+                })
+            })
+            .filter_map(|(_, s)| line(s))
+            .min()?;
+        let tests: Vec<u32> = mine()
+            .filter(|(id, _)| {
+                self.stmt_access(**id)
+                    .is_some_and(|(reads, _)| reads.iter().any(|r| vars.contains(r)))
+                    && self.read_decides(**id)
+            })
+            .filter_map(|(_, s)| line(s))
+            .collect();
+        let again = tests.iter().copied().filter(|l| *l > locked).min()?;
+        tests.iter().any(|l| *l < locked).then_some(again)
+    }
+
     /// A step of `thread` at statement `sid`, for naming a statement the run did not make.
     pub(crate) fn step_at(&self, thread: u32, sid: StmtId) -> Option<crate::cex::TraceStep> {
         let st = self.stmts.get(&sid)?;

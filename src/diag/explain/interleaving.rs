@@ -438,18 +438,63 @@ impl Explainer<'_> {
                     u.lock
                 );
                 let step = &u.step;
+                // A double-checked fast path reads without the lock on purpose: what it
+                // read too early is an order of the writes, which the projection names;
+                // the lock stays a repair, with the analyses' own lines.
+                let fast_path = self.double_checked(step.sid, &u.variables, &u.lock);
+                let (role, hint) = match fast_path {
+                    Some(again) => (
+                        Role::Plain,
+                        format!(
+                            "{hint} (it tests again under `{}` at line {again}: a double-checked fast path, which must not see the flag before the data)",
+                            u.lock
+                        ),
+                    ),
+                    None => (Role::Unprotected, hint),
+                };
+                // Both made the access in one helper, which the holder called with the
+                // lock taken in its own code: the lock is missing around this thread's
+                // call of the helper, and the line inside is only where that shows.
+                let role = match self.unlocked_call(u) {
+                    Some((call, callee)) if role == Role::Unprotected => {
+                        let call_hint = format!(
+                            "{} calls `{callee}` here holding no lock; inside it, at line {}, it accesses {}, which {} accessed in the same function at line {} holding `{}` (taken in its caller): {} must hold `{}` around this call too",
+                            name(u.thread),
+                            u.step.line,
+                            quoted(&u.variables),
+                            name(u.holder),
+                            u.holder_line,
+                            u.lock,
+                            name(u.thread),
+                            u.lock
+                        );
+                        let at = extra.len();
+                        self.push_step_candidate(
+                            &mut extra,
+                            &out,
+                            &call,
+                            CandidateKind::Locking,
+                            &call_hint,
+                        );
+                        if let Some(c) = extra.get_mut(at) {
+                            c.role = Role::Unprotected;
+                        }
+                        Role::Plain
+                    }
+                    _ => role,
+                };
                 let on = |c: &Candidate| c.line == step.line && same_file(&c.file, &step.file);
                 let before = extra.len();
                 self.push_step_candidate(&mut extra, &out, step, CandidateKind::Locking, &hint);
                 if let Some(c) = extra.get_mut(before) {
-                    c.role = Role::Unprotected;
+                    c.role = role;
                     continue;
                 }
                 // Already named (a value, or one end of a region): it is this access.
                 for c in out.iter_mut().chain(extra.iter_mut()).filter(|c| on(c)) {
                     if !c.specification && c.set.is_none() && c.role != Role::Unprotected {
                         c.kind = CandidateKind::Locking;
-                        c.role = Role::Unprotected;
+                        c.role = role;
                         c.hint = hint.clone();
                     }
                 }
@@ -458,6 +503,40 @@ impl Explainer<'_> {
         // Locking first: it names the repair; then the atomicity pairs in trace order.
         extra.sort_by_key(|c| (c.kind != CandidateKind::Locking, c.rank));
         before_specification(out, extra)
+    }
+
+    /// The call of a helper that made an unprotected access (see `Unprotected`), when the
+    /// holder made its own access inside the same helper and the helper takes no lock of
+    /// that name itself: the holder's lock came from its caller, and this thread's call
+    /// is where the lock is missing. With the callee's name.
+    fn unlocked_call(
+        &self,
+        u: &crate::diag::interleaving::Unprotected,
+    ) -> Option<(crate::cex::TraceStep, String)> {
+        let f = self.function_of(u.step.sid)?;
+        let mut holder_here = false;
+        for (id, st) in &self.stmts {
+            if self.function_of(*id) != Some(f) {
+                continue;
+            }
+            if self
+                .lock_call(st)
+                .is_some_and(|(name, obj)| obj == u.lock && name.ends_with("lock"))
+            {
+                return None;
+            }
+            holder_here |= self
+                .normalized
+                .sources
+                .position(st.loc)
+                .is_some_and(|p| p.line == u.holder_line && same_file(p.file, &u.step.file));
+        }
+        if !holder_here {
+            return None;
+        }
+        let call = self.outer_call(&u.step)?;
+        let callee = self.normalized.funcs.get(f)?.name.clone();
+        Some((call, callee))
     }
 
     /// Where in the failing run `step`'s thread first ran its statement.
@@ -834,6 +913,14 @@ impl Explainer<'_> {
             else {
                 continue;
             };
+            // Mutexes are told apart by their text: `a->mu` in a helper names another
+            // mutex for each `a`. Such a text is the same mutex only when no other
+            // thread holds a lock — then the mutex this thread waits for can only be
+            // held by itself. A plain global's name is always the one mutex.
+            let through_pointer = ["->", "*", "["].iter().any(|p| h.lock.contains(p));
+            if through_pointer && st.held.iter().any(|o| o.thread != b.thread) {
+                continue;
+            }
             let who = name(b.thread);
             let site = self
                 .call_towards(h.step.sid, b.sid)
