@@ -756,6 +756,105 @@ fn a_trylock_failure_path_without_the_lock_is_named() {
     assert_eq!(first["kind"], "locking", "{first:#}");
 }
 
+/// A trylock whose result is dropped: the printer that lost the race goes on and, at the
+/// end, unlocks the spool the other printer holds. The attempt is named first, with the
+/// unlock that freed the other's section; the unlock itself is named too.
+#[test]
+fn a_dropped_trylock_that_unlocks_the_holders_mutex_is_named() {
+    let r = localize_json("tests/programs/why/claim_ignored.c");
+    let first = first_names(&r, 14, "unlocked `spool_lock` at line 18");
+    assert_eq!(first["kind"], "locking", "{first:#}");
+    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
+    assert!(
+        cands.iter().any(|c| c["line"] == 18
+            && c["hint"]
+                .as_str()
+                .is_some_and(|h| h.contains("without holding it"))),
+        "{cands:#?}"
+    );
+}
+
+/// Opposite transfers take two accounts' locks through a `lock_account` helper: the
+/// deadlock names the helper's calls in the mover (where the order is decided), not the
+/// lock inside the helper that every take goes through.
+#[test]
+fn a_deadlock_through_a_lock_helper_names_the_callers_calls() {
+    let r = localize_all_json("tests/programs/why/transfer_lock_helpers.c");
+    assert_eq!(r["verdict"], "deadlock");
+    let lines: Vec<u64> = r["candidates"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|c| c["line"].as_u64()).collect())
+        .unwrap_or_default();
+    let mut first_two = lines.get(..2).map(<[u64]>::to_vec).unwrap_or_default();
+    first_two.sort_unstable();
+    assert_eq!(first_two, vec![19, 20], "{lines:?}");
+}
+
+/// A block-scope `static` total in a helper both workers call: the declaration is named
+/// first (without `static`, each call has its own), before the accesses where it races.
+#[test]
+fn a_static_scratch_variable_shared_by_threads_names_its_declaration() {
+    let r = localize_json("tests/programs/why/static_scratch.c");
+    let first = first_names(&r, 8, "declared `static` inside `score`");
+    assert_eq!(first["kind"], "atomicity", "{first:#}");
+}
+
+/// `take` returns early on an empty mailbox without the unlock at its end, and the
+/// reader's next poll locks the mutex it still holds: the early `return` is named first.
+#[test]
+fn an_early_return_that_skips_the_unlock_ranks_first_in_its_deadlock() {
+    let r = localize_all_json("tests/programs/why/early_return_lock.c");
+    assert_eq!(r["verdict"], "deadlock");
+    first_names(&r, 15, "skipping the unlock");
+}
+
+/// The shutdown joins its workers through a helper while it holds the lock they need:
+/// the helper's call, whose caller unlocks only after it, is named first.
+#[test]
+fn a_join_helper_called_holding_the_lock_ranks_first_in_its_deadlock() {
+    let r = localize_all_json("tests/programs/why/join_helper_holding.c");
+    assert_eq!(r["verdict"], "deadlock");
+    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
+    assert_eq!(
+        cands.first().map(|c| c["line"].clone()),
+        Some(33.into()),
+        "{cands:#?}"
+    );
+}
+
+/// A leaving car frees its space and signals a condition variable nobody waits on, while
+/// the waiting car sleeps on one nothing signals: the signal is named first.
+#[test]
+fn a_signal_to_the_wrong_condition_variable_ranks_first_in_its_deadlock() {
+    let r = localize_all_json("tests/programs/why/wrong_condition_signal.c");
+    assert_eq!(r["verdict"], "deadlock");
+    let first = first_names(&r, 25, "wrong condition variable");
+    assert_eq!(first["kind"], "ordering", "{first:#}");
+}
+
+/// The drainer's wait loop tests a copy of `closing` taken once before the wait: woken
+/// by the close, it waits again for ever. The test and the copy are named first.
+#[test]
+fn a_wait_loop_testing_a_stale_copy_names_the_test_and_the_copy() {
+    let r = localize_all_json("tests/programs/why/stale_wait_copy.c");
+    assert_eq!(r["verdict"], "deadlock");
+    let lines: Vec<u64> = r["candidates"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|c| c["line"].as_u64()).collect())
+        .unwrap_or_default();
+    assert_eq!(lines.get(..2), Some(&[15, 14][..]), "{lines:?}");
+    first_names(&r, 15, "a copy of `closing` made at line 14");
+}
+
+/// A helper that takes the lock for its other callers, called by a thread that holds it
+/// already: the call is named first, before the outer lock and the helper's own lock.
+#[test]
+fn a_call_of_a_locking_helper_made_holding_its_lock_ranks_first() {
+    let r = localize_all_json("tests/programs/why/miss_counter_relock.c");
+    assert_eq!(r["verdict"], "deadlock");
+    first_names(&r, 34, "a self-deadlock");
+}
+
 /// A hand-made lock's test and set split by a switch: the busy-wait's test is where
 /// the region starts (the wait shows in the run), and both ends are named first.
 #[test]

@@ -505,6 +505,11 @@ pub fn localize(
     }
     let waits = unlooped_waits(&prep.normalized, &d.replay.steps);
     candidates = explainer.wait_candidates(&waits, candidates);
+    candidates = explainer.foreign_unlock_candidates(
+        &crate::diag::interleaving::foreign_unlocks(&d.replay.steps),
+        candidates,
+    );
+    candidates = explainer.shared_static_candidates(candidates);
     match ordering {
         Ok((Ok(Analysed::Ordering(v, joins)), ms)) => {
             notes.push(format!(
@@ -546,6 +551,8 @@ pub fn localize(
     if d.target == Target::Deadlock {
         let st = deadlock_state(prep, &d.resolved, &d.replay, &d.waiting);
         candidates = explainer.deadlock_candidates(&st, candidates);
+        candidates = explainer.wrong_wake_candidates(&st, candidates);
+        candidates = explainer.stale_wait_candidates(&st, candidates);
     }
     let t = Instant::now();
     // Per statement, not per line: a line's call binding or condition step is no access

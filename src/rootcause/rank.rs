@@ -400,6 +400,8 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         | Role::JoinBeforeWake
         | Role::Relock
         | Role::SkippedWake
+        | Role::SkippedUnlock
+        | Role::WrongWake
         | Role::OwnCopy => {
             return (0, 0);
         }
@@ -409,7 +411,13 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         // thread handle's value.
         Role::Bystander => return (2, 1),
         // A use before initialisation names where the order is decided.
-        // A missing lock is the repair itself, before the order it lets happen.
+        // A missing lock is the repair itself, before the order it lets happen; a lock
+        // attempt that failed and freed another thread's section by its unlock, before
+        // the accesses that then ran unprotected.
+        Role::ForeignUnlock => return (0, 2),
+        // A function's scratch shared by every call: the declaration is the repair, the
+        // accesses only where the race shows.
+        Role::SharedStatic => return (0, 2),
         Role::Unprotected => return (0, 3),
         // The count a barrier was made with decides the order its waits force.
         Role::ShortBarrier => return (0, 3),

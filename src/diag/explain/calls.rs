@@ -26,6 +26,38 @@ impl Explainer<'_> {
         }
     }
 
+    /// The function of `inner` is called, directly, from a function other than
+    /// `caller`'s: a helper that has other callers, which may not hold its lock.
+    pub(crate) fn called_elsewhere(&self, inner: StmtId, caller: StmtId) -> bool {
+        let (Some(g), Some(f)) = (self.function_of(inner), self.function_of(caller)) else {
+            return false;
+        };
+        let set: std::collections::HashSet<usize> = [g].into();
+        self.normalized.funcs.iter().enumerate().any(|(fi, func)| {
+            fi != f && fi != g && func.body.as_ref().is_some_and(|b| calls_into(b, &set))
+        })
+    }
+
+    /// `s` calls a function of the program that joins a thread (directly or through
+    /// others): `joins` tells a statement that joins.
+    pub(crate) fn calls_a_joiner(&self, s: &Stmt, joins: &dyn Fn(&Stmt) -> bool) -> bool {
+        let mut joiners = std::collections::HashSet::new();
+        for (fi, f) in self.normalized.funcs.iter().enumerate() {
+            let Some(body) = &f.body else { continue };
+            let mut found = false;
+            crate::ir::visit::each_stmt(body, &mut |x| {
+                found |= !matches!(x.kind, StmtKind::Block(_)) && joins(x);
+            });
+            if found {
+                joiners.extend(self.reaching(fi));
+            }
+        }
+        if let Some(own) = self.function_of(s.id) {
+            joiners.remove(&own);
+        }
+        !joiners.is_empty() && calls_into(s, &joiners)
+    }
+
     /// `name` (as an access is named) is a global of a C11 `_Atomic` type
     /// (`atomic_int`, `_Atomic long`): one made to be accessed without a lock.
     pub(crate) fn is_atomic_global(&self, name: &str) -> bool {

@@ -860,11 +860,24 @@ impl Explainer<'_> {
         st: &crate::diag::interleaving::DeadlockState,
         mut out: Vec<Candidate>,
     ) -> Vec<Candidate> {
+        let orig = st;
+        let lifted = self.lifted_out_of_helpers(st);
+        let st = &lifted;
         let name = |t: u32| self.thread_name(t);
         let mut extra: Vec<Candidate> = Vec::new();
+        // The ways out that skipped an unlock, with their words: a value candidate the
+        // line already has (the `return`'s value) takes them.
+        let mut skipped_unlocks: Vec<(crate::cex::TraceStep, String)> = Vec::new();
         for l in &st.ended_holding {
             let (step, lock) = (&l.step, &l.lock);
-            let hint = if l.exit {
+            let hint = if l.went_on {
+                format!(
+                    "{} leaves `{}` here still holding `{lock}` (taken at line {}), skipping the unlock the function makes on its other way out; it, or another thread, then blocks on `{lock}` for ever; release it on this path",
+                    name(step.thread),
+                    l.function,
+                    l.acquired.line
+                )
+            } else if l.exit {
                 format!(
                     "{} leaves `{}` here still holding `{lock}` (taken at line {}): every thread that locks it later blocks for ever; release it on this path",
                     name(step.thread),
@@ -877,6 +890,9 @@ impl Explainer<'_> {
                     name(step.thread)
                 )
             };
+            if l.went_on {
+                skipped_unlocks.push((step.clone(), hint.clone()));
+            }
             self.push_step_candidate(&mut extra, &out, step, CandidateKind::Locking, &hint);
         }
         for w in &st.skipped_wakes {
@@ -895,8 +911,10 @@ impl Explainer<'_> {
         // call is the fault when it is in the function that took the mutex; when it is
         // in a callee, the call made holding the mutex is (call a variant that expects
         // the lock held, or release it first).
+        // Read off the locks where they were made (a lock helper's line), and named
+        // where the lifted picture puts the blocked lock (its call).
         let mut relocks: Vec<(crate::cex::TraceStep, String, bool)> = Vec::new();
-        for b in &st.blocked {
+        for (b, named) in orig.blocked.iter().zip(&st.blocked) {
             let Some(stmt) = self.stmts.get(&b.sid) else {
                 continue;
             };
@@ -906,7 +924,7 @@ impl Explainer<'_> {
                 .filter(|(k, _)| *k == crate::ir::known::Known::MutexLock)
                 .map(|(_, m)| m)
                 .collect();
-            let Some(h) = st
+            let Some(h) = orig
                 .held
                 .iter()
                 .find(|h| h.thread == b.thread && locked.contains(&h.lock))
@@ -918,7 +936,7 @@ impl Explainer<'_> {
             // thread holds a lock — then the mutex this thread waits for can only be
             // held by itself. A plain global's name is always the one mutex.
             let through_pointer = ["->", "*", "["].iter().any(|p| h.lock.contains(p));
-            if through_pointer && st.held.iter().any(|o| o.thread != b.thread) {
+            if through_pointer && orig.held.iter().any(|o| o.thread != b.thread) {
                 continue;
             }
             let who = name(b.thread);
@@ -946,8 +964,13 @@ impl Explainer<'_> {
             };
             // A second lock in the same function: which of the two names the wrong
             // mutex is not known, and where the lock was taken keeps its place first.
-            let first = wrapper;
-            relocks.push((site.unwrap_or_else(|| b.clone()), hint, first));
+            // A callee that other functions call too takes the lock for them: the call
+            // made holding it is the fault.
+            let first = wrapper
+                || site
+                    .as_ref()
+                    .is_some_and(|call| self.called_elsewhere(b.sid, call.sid));
+            relocks.push((site.unwrap_or_else(|| named.clone()), hint, first));
         }
         for (step, hint, _) in &relocks {
             self.push_step_candidate(&mut extra, &out, step, CandidateKind::Locking, hint);
@@ -1001,6 +1024,12 @@ impl Explainer<'_> {
         for c in out.iter_mut() {
             if st.skipped_wakes.iter().any(|w| at(c, &w.step)) {
                 c.role = Role::SkippedWake;
+            } else if let Some((_, hint)) = skipped_unlocks.iter().find(|(s, _)| at(c, s)) {
+                c.role = Role::SkippedUnlock;
+                if c.kind == CandidateKind::Value && !c.specification && c.set.is_none() {
+                    c.kind = CandidateKind::Locking;
+                    c.hint = hint.clone();
+                }
             } else if let Some((_, hint, first)) = relocks.iter().find(|(s, _, _)| at(c, s)) {
                 if *first {
                     c.role = Role::Relock;
@@ -1372,18 +1401,21 @@ impl Explainer<'_> {
     /// waits on, and no call of the program's own functions, which might); it closes
     /// the cycle when one does for certain ([`JoinWakes::Surely`]: the join holds that
     /// wake-up back).
-    fn join_wakes(
+    /// A blocked call of the program's own function that joins (a join helper's call,
+    /// see `lock_helpers`) counts as the join.
+    pub(super) fn join_wakes(
         &self,
         step: &crate::cex::TraceStep,
         others: &[&crate::cex::TraceStep],
     ) -> Option<JoinWakes> {
         use crate::ir::known::Known;
         let stmt = self.stmts.get(&step.sid)?;
-        if !self
-            .calls_in(stmt)
-            .iter()
-            .any(|(k, _)| *k == Known::ThreadJoin)
-        {
+        let joins = |s: &Stmt| {
+            self.calls_in(s)
+                .iter()
+                .any(|(k, _)| *k == Known::ThreadJoin)
+        };
+        if !joins(stmt) && !self.calls_a_joiner(stmt, &joins) {
             return None;
         }
         let mut waited: BTreeSet<String> = BTreeSet::new();
@@ -1448,7 +1480,7 @@ impl Explainer<'_> {
 
 /// See [`Explainer::join_wakes`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum JoinWakes {
+pub(super) enum JoinWakes {
     Surely,
     Maybe,
     Nothing,

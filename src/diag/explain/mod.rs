@@ -8,6 +8,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 mod barriers;
 mod calls;
 mod interleaving;
+mod lock_helpers;
+mod statics;
+mod unlocks;
+mod wakes;
 
 use crate::analysis::shared::SharedInfo;
 use crate::cex::{Counterexample, ViolationKind};
@@ -187,6 +191,10 @@ pub enum Role {
     /// A deadlock's thread locking a mutex it already holds (a self-deadlock): the second
     /// lock, or the call made holding the mutex whose callee locks it again.
     Relock,
+    /// A deadlock's thread that left a function holding a mutex the function unlocks on
+    /// another path (an early `return` between the lock and the unlock), then went on
+    /// and blocked: the way out that skipped the unlock.
+    SkippedUnlock,
     /// A deadlock's thread that left its function by a way that skips the post or signal
     /// the function makes on another path, while another thread waits for it.
     SkippedWake,
@@ -222,6 +230,18 @@ pub enum Role {
     /// Eraser's lockset rule): the two accesses never excluded each other, and this is the
     /// one without the lock — where a dropped `pthread_mutex_lock` belongs.
     Unprotected,
+    /// A thread's `trylock` whose failure it did not test, when the thread then unlocked
+    /// the mutex another thread held (`diag::interleaving::ForeignUnlock`): the unlock
+    /// freed the holder's section, and this attempt is where the thread went on without
+    /// the lock.
+    ForeignUnlock,
+    /// A deadlock's signal or broadcast sent to another condition variable than the one
+    /// a blocked thread waits on, which nothing signals (`diag::explain::wakes`).
+    WrongWake,
+    /// The declaration of a block-scope `static` that several threads' calls of its
+    /// function used as scratch (`diag::explain::statics`): the one variable all calls
+    /// share, where each needed its own.
+    SharedStatic,
     /// The `pthread_barrier_init` of a barrier made for fewer threads than wait at it:
     /// it let a thread through before another arrived, whose work the first then used.
     ShortBarrier,

@@ -51,6 +51,8 @@ pub struct LeftHolding {
     pub function: String,
     /// `step` is a statement that leaves the function (not merely its last step).
     pub exit: bool,
+    /// The thread went on and blocked (see `left_then_blocked`), rather than ended.
+    pub went_on: bool,
 }
 
 /// The wait-for picture of a deadlocked replay (no solving: read off the schedule, the
@@ -106,7 +108,10 @@ pub fn deadlock_state(
                     && !waiting.iter().any(|(w, _)| w == t);
                 if ended {
                     st.ended_holding
-                        .extend(left_holding(prep, steps, *acq, *t, lock));
+                        .extend(left_holding(prep, steps, *acq, steps.len(), *t, lock));
+                } else if blocked_at.contains_key(t) {
+                    st.ended_holding
+                        .extend(left_then_blocked(prep, steps, *acq, *t, lock));
                 }
             }
         }
@@ -260,10 +265,12 @@ fn skipped_wakes(
 /// How thread `t` left the function whose statement `steps[acq]` took `lock`, which it
 /// never released: the jumps from its last step there to a `return` of that function
 /// (an inlined `return` runs no step of its own), else that last step.
+/// Only the steps before `end` count.
 fn left_holding(
     prep: &Prepared,
     steps: &[TraceStep],
     acq: usize,
+    end: usize,
     t: u32,
     lock: &str,
 ) -> Vec<LeftHolding> {
@@ -271,7 +278,9 @@ fn left_holding(
         return vec![];
     };
     let func = prep.index.get(acquired.sid).map(|e| e.func);
-    let Some(last) = steps[acq..]
+    let Some(last) = steps
+        .get(acq..end)
+        .unwrap_or_default()
         .iter()
         .rev()
         .filter(|s| s.thread == t)
@@ -288,6 +297,7 @@ fn left_holding(
         acquired: acquired.clone(),
         function: function.clone(),
         exit,
+        went_on: false,
     };
     let jumps = func
         .and_then(|f| prep.normalized.func(f).body.as_ref())
@@ -300,6 +310,86 @@ fn left_holding(
         .collect();
     if out.is_empty() {
         return vec![entry(last.clone(), false)];
+    }
+    out
+}
+
+/// A lock a blocked thread still holds, taken by a function the thread has returned
+/// from since, when that function unlocks the mutex on another path: the way out it
+/// took skipped the unlock (an early `return` between the lock and the unlock), and the
+/// thread, or another, blocks on the mutex later. See [`left_holding`]; the function's
+/// run ends at the thread's first later step outside it and its callees. A function
+/// with no unlock of the mutex (a lock helper, `lock_account(a)`) returns holding it by
+/// design, and is not named.
+fn left_then_blocked(
+    prep: &Prepared,
+    steps: &[TraceStep],
+    acq: usize,
+    t: u32,
+    lock: &str,
+) -> Vec<LeftHolding> {
+    let prog = &prep.normalized;
+    let Some(func) = steps
+        .get(acq)
+        .and_then(|s| prep.index.get(s.sid))
+        .map(|e| e.func)
+    else {
+        return vec![];
+    };
+    let Some(body) = prog.func(func).body.as_ref() else {
+        return vec![];
+    };
+    let mut unlocks = false;
+    crate::ir::visit::each_stmt(body, &mut |s| {
+        unlocks |= sync_calls(prog, s)
+            .iter()
+            .any(|(k, o)| *k == crate::ir::known::Known::MutexUnlock && o == lock);
+    });
+    if !unlocks {
+        return vec![];
+    }
+    let inside = callees(prog, func);
+    let Some(end) = steps
+        .iter()
+        .enumerate()
+        .skip(acq + 1)
+        .find(|(_, s)| {
+            s.thread == t
+                && prep
+                    .index
+                    .get(s.sid)
+                    .is_some_and(|e| !inside.contains(&e.func))
+        })
+        .map(|(i, _)| i)
+    else {
+        return vec![];
+    };
+    left_holding(prep, steps, acq, end, t, lock)
+        .into_iter()
+        .filter(|l| l.exit)
+        .map(|l| LeftHolding { went_on: true, ..l })
+        .collect()
+}
+
+/// `f` and every function of the program it calls, directly or through others.
+fn callees(prog: &crate::ir::Program, f: FuncId) -> Vec<FuncId> {
+    let mut out = vec![f];
+    let mut i = 0;
+    while let Some(&g) = out.get(i) {
+        i += 1;
+        let Some(body) = prog.func(g).body.as_ref() else {
+            continue;
+        };
+        crate::ir::visit::each_stmt(body, &mut |s| {
+            crate::ir::visit::each_expr(s, &mut |e| {
+                if let crate::ir::ExprKind::Call(c, _) = &e.kind
+                    && let crate::ir::ExprKind::Func(h) = c.peel().kind
+                    && !out.contains(&h)
+                {
+                    out.push(h);
+                }
+            });
+        });
     }
     out
 }

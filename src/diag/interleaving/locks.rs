@@ -56,17 +56,49 @@ pub struct Unprotected {
 /// After each step, per thread, the locks held with the step that took each.
 pub(crate) type LockSets = Vec<BTreeMap<u32, Vec<(String, usize)>>>;
 
+/// An unlock of a mutex the unlocking thread does not hold, made while another thread
+/// holds it: the unlock frees the other thread's lock (the checkers' models, like most
+/// libraries for a default mutex, do not refuse it), and that thread goes on inside a
+/// section nothing excludes any more. POSIX leaves it undefined; it is a fault wherever
+/// it happens, and in a failing run the likeliest one.
+#[derive(Clone, Debug)]
+pub struct ForeignUnlock {
+    /// The thread that unlocked, and its unlock.
+    pub thread: u32,
+    pub step: TraceStep,
+    pub lock: String,
+    /// The thread that held the mutex, and the step that took it.
+    pub holder: u32,
+    pub taken: TraceStep,
+    /// The unlocking thread's own earlier release of the mutex, when it had held it
+    /// before: this unlock is then one too many, not the end of a failed attempt.
+    pub released_before: Option<TraceStep>,
+}
+
 /// After each step: the locks every thread holds, with the step that acquired each. A
 /// semaphore the trace uses as a lock (see [`lock_like_semaphores`]) counts as one.
 pub(crate) fn locks_held(steps: &[TraceStep]) -> LockSets {
+    lock_history(steps).0
+}
+
+/// The unlocks of the trace that freed another thread's mutex (see [`ForeignUnlock`]).
+pub fn foreign_unlocks(steps: &[TraceStep]) -> Vec<ForeignUnlock> {
+    lock_history(steps).1
+}
+
+fn lock_history(steps: &[TraceStep]) -> (LockSets, Vec<ForeignUnlock>) {
     let sems = lock_like_semaphores(steps);
     let mut cur: BTreeMap<u32, Vec<(String, usize)>> = BTreeMap::new();
     let mut out = Vec::with_capacity(steps.len());
+    let mut foreign = Vec::new();
+    let mut released: BTreeMap<(u32, String), usize> = BTreeMap::new();
     // A condition wait shows twice: it releases its mutex when the thread starts waiting
     // and takes it again when the thread wakes.
     let mut waits: BTreeMap<(u32, crate::ir::StmtId), u32> = BTreeMap::new();
     for (i, s) in steps.iter().enumerate() {
-        let op = lock_op(&s.statement)
+        let unlock_call = lock_op(&s.statement);
+        let op = unlock_call
+            .clone()
             .or_else(|| took_by_trying(s))
             .or_else(|| sem_op(&s.statement).filter(|(_, sem)| sems.contains(sem)))
             .or_else(|| {
@@ -89,15 +121,61 @@ pub(crate) fn locks_held(steps: &[TraceStep]) -> LockSets {
                 LockOp::Release => {
                     if let Some(p) = mine.iter().rposition(|(l, _)| *l == lock) {
                         mine.remove(p);
+                        released.insert((s.thread, lock), i);
+                    } else if matches!(unlock_call, Some((LockOp::Release, _)))
+                        && names_one_object(&lock)
+                        && writes_lock(s, &lock)
+                    {
+                        // Only where the step shows the mutex written: a trace that does
+                        // not show mutex states may also hide a trylock that took it.
+                        let holder = cur.iter().find_map(|(t, v)| {
+                            (*t != s.thread)
+                                .then(|| v.iter().rposition(|(l, _)| *l == lock))
+                                .flatten()
+                                .map(|p| (*t, p))
+                        });
+                        if let Some((holder, p)) = holder
+                            && let Some(v) = cur.get_mut(&holder)
+                        {
+                            let (_, acq) = v.remove(p);
+                            if let Some(taken) = steps.get(acq) {
+                                foreign.push(ForeignUnlock {
+                                    thread: s.thread,
+                                    step: s.clone(),
+                                    lock: lock.clone(),
+                                    holder,
+                                    taken: taken.clone(),
+                                    released_before: released
+                                        .get(&(s.thread, lock.clone()))
+                                        .and_then(|r| steps.get(*r))
+                                        .cloned(),
+                                });
+                            }
+                        }
                     }
                 }
             }
         }
         out.push(cur.clone());
     }
-    out
+    (out, foreign)
 }
 
+/// A lock text that names one mutex in every thread: not reached through a pointer or an
+/// index (`a->mu` is a different mutex for each `a`).
+fn names_one_object(lock: &str) -> bool {
+    !lock.contains("->") && !lock.contains('*') && !lock.contains('[')
+}
+
+/// The step writes the mutex `m` (its state, as the built-in checker's trace shows it).
+fn writes_lock(s: &TraceStep, m: &str) -> bool {
+    let names_m = |name: &str| name.strip_prefix("*&").unwrap_or(name) == m;
+    s.writes
+        .iter()
+        .any(|w| names_m(&w.lhs) || w.shown.as_deref().is_some_and(names_m))
+}
+
+#[derive(Clone)]
 enum LockOp {
     Acquire,
     Release,
@@ -272,6 +350,58 @@ mod tests {
         let has = |at: usize, t: u32| held[at].get(&t).is_some_and(|v| !v.is_empty());
         assert!(has(0, 1), "the write shows the mutex taken");
         assert!(!has(1, 2), "a failed attempt writes nothing");
+    }
+
+    #[test]
+    fn an_unlock_of_a_mutex_another_thread_holds_frees_it() {
+        let shows = |mut s: TraceStep, m: &str, v: &str| {
+            s.writes
+                .push(crate::cex::Write::named(format!("*&{m}"), v.into()));
+            s
+        };
+        let steps = vec![
+            shows(step(1, 14, "pthread_mutex_trylock(&spool)"), "spool", "1"),
+            step(2, 15, "job = next;"),
+            shows(step(2, 18, "pthread_mutex_unlock(&spool);"), "spool", "0"),
+            step(1, 15, "job = next;"),
+        ];
+        let held = locks_held(&steps);
+        let has = |at: usize, t: u32| held[at].get(&t).is_some_and(|v| !v.is_empty());
+        assert!(has(1, 1));
+        assert!(!has(3, 1), "T2's unlock freed T1's mutex");
+        let f = foreign_unlocks(&steps);
+        assert_eq!(f.len(), 1);
+        assert_eq!((f[0].thread, f[0].holder, f[0].taken.line), (2, 1, 14));
+        assert!(f[0].released_before.is_none());
+
+        // A second unlock after the thread's own section: one too many.
+        let twice = vec![
+            shows(step(2, 10, "pthread_mutex_lock(&m);"), "m", "2"),
+            shows(step(2, 11, "pthread_mutex_unlock(&m);"), "m", "0"),
+            shows(step(1, 20, "pthread_mutex_lock(&m);"), "m", "1"),
+            shows(step(2, 12, "pthread_mutex_unlock(&m);"), "m", "0"),
+        ];
+        let f = foreign_unlocks(&twice);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].released_before.as_ref().map(|s| s.line), Some(11));
+
+        // A trace that does not show the mutex's state claims nothing (a trylock it
+        // does not show may have taken it), nor does a mutex reached by a pointer.
+        let hidden = vec![
+            step(1, 20, "pthread_mutex_lock(&m);"),
+            step(2, 12, "pthread_mutex_unlock(&m);"),
+        ];
+        assert!(foreign_unlocks(&hidden).is_empty());
+        let pointer = vec![
+            shows(step(1, 20, "pthread_mutex_lock(&a->m);"), "a->m", "1"),
+            shows(step(2, 12, "pthread_mutex_unlock(&a->m);"), "a->m", "0"),
+        ];
+        assert!(foreign_unlocks(&pointer).is_empty());
+        assert!(
+            locks_held(&pointer)[1]
+                .get(&1)
+                .is_some_and(|v| !v.is_empty())
+        );
     }
 
     #[test]
