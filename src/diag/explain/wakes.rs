@@ -87,7 +87,12 @@ impl Explainer<'_> {
                     self.thread_name(b.thread),
                     b.line,
                 );
-                self.name_wrong_wake(&mut out, &step, &hint);
+                self.name_as(
+                    &mut out,
+                    &step,
+                    &hint,
+                    (CandidateKind::Ordering, Role::WrongWake),
+                );
             }
         }
         super::renumber(&mut out);
@@ -186,7 +191,12 @@ impl Explainer<'_> {
                     changed = change.line,
                 );
                 for (step, hint) in [(test, test_hint), (copy, copy_hint)] {
-                    self.name_stale(&mut out, step, &hint);
+                    self.name_as(
+                        &mut out,
+                        step,
+                        &hint,
+                        (CandidateKind::Value, Role::StaleTest),
+                    );
                 }
             }
         }
@@ -194,38 +204,28 @@ impl Explainer<'_> {
         out
     }
 
-    fn name_stale(&self, out: &mut Vec<Candidate>, step: &TraceStep, hint: &str) {
+    /// Names `step` as a `kind` candidate with `role` and `hint`: the candidate its line
+    /// already has takes them (the analyses found the cause there), else a new one.
+    fn name_as(
+        &self,
+        out: &mut Vec<Candidate>,
+        step: &TraceStep,
+        hint: &str,
+        (kind, role): (CandidateKind, Role),
+    ) {
         let on = |c: &Candidate| c.line == step.line && super::same_file(&c.file, &step.file);
         if let Some(c) = out.iter_mut().find(|c| on(c)) {
             if !c.specification && c.set.is_none() {
-                c.kind = CandidateKind::Value;
-                c.role = Role::StaleTest;
+                c.kind = kind;
+                c.role = role;
                 c.hint = hint.to_string();
             }
             return;
         }
         let mut extra = Vec::new();
-        self.push_step_candidate(&mut extra, out, step, CandidateKind::Value, hint);
+        self.push_step_candidate(&mut extra, out, step, kind, hint);
         for mut c in extra {
-            c.role = Role::StaleTest;
-            out.push(c);
-        }
-    }
-
-    fn name_wrong_wake(&self, out: &mut Vec<Candidate>, step: &TraceStep, hint: &str) {
-        let on = |c: &Candidate| c.line == step.line && super::same_file(&c.file, &step.file);
-        if let Some(c) = out.iter_mut().find(|c| on(c)) {
-            if !c.specification && c.set.is_none() {
-                c.kind = CandidateKind::Ordering;
-                c.role = Role::WrongWake;
-                c.hint = hint.to_string();
-            }
-            return;
-        }
-        let mut extra = Vec::new();
-        self.push_step_candidate(&mut extra, out, step, CandidateKind::Ordering, hint);
-        for mut c in extra {
-            c.role = Role::WrongWake;
+            c.role = role;
             out.push(c);
         }
     }
