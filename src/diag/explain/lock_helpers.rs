@@ -29,15 +29,7 @@ impl Explainer<'_> {
             }
             // Blocked inside the helper: the thread's latest call toward it is the one
             // it is in (a helper that only locks does not recurse).
-            let call = self
-                .cex
-                .steps
-                .iter()
-                .rev()
-                .find(|p| p.thread == b.thread && self.calls_toward(p.sid, b.sid))
-                .cloned()
-                .or_else(|| self.unseen_call(self.cex.steps.len(), b));
-            if let Some(call) = call {
+            if let Some(call) = self.helper_call(self.cex.steps.len(), b) {
                 *b = call;
             }
         }
@@ -66,19 +58,25 @@ impl Explainer<'_> {
             if !blocked.contains(&h.thread) || !self.in_lock_helper(h.step.sid) {
                 continue;
             }
-            let call = steps
-                .get(..at)
-                .unwrap_or_default()
-                .iter()
-                .rev()
-                .find(|p| p.thread == h.thread && self.calls_toward(p.sid, h.step.sid))
-                .cloned()
-                .or_else(|| self.unseen_call(at, &h.step));
-            if let Some(call) = call {
+            if let Some(call) = self.helper_call(at, &h.step) {
                 h.step = call;
             }
         }
         out
+    }
+
+    /// The call in its caller that made `step`, a step of a helper's: the thread's last
+    /// step before `upto` that calls toward the helper (a helper that only locks or
+    /// joins does not recurse), else the call that ran no step (see `unseen_call`).
+    fn helper_call(&self, upto: usize, step: &TraceStep) -> Option<TraceStep> {
+        self.cex
+            .steps
+            .get(..upto)?
+            .iter()
+            .rev()
+            .find(|p| p.thread == step.thread && self.calls_toward(p.sid, step.sid))
+            .cloned()
+            .or_else(|| self.unseen_call(upto, step))
     }
 
     /// The call toward `step`'s function that ran no step of its own (a call with no

@@ -102,7 +102,7 @@ impl Explainer<'_> {
     /// step of that thread. A failed attempt writes nothing, so the trace may not show it.
     fn untested_trylock(&self, f: &ForeignUnlock) -> Option<TraceStep> {
         let func = self.function_of(f.step.sid)?;
-        let mut best: Option<(u32, StmtId, crate::ir::Loc)> = None;
+        let mut best: Option<(u32, StmtId)> = None;
         for (id, st) in &self.stmts {
             if self.function_of(*id) != Some(func) {
                 continue;
@@ -119,25 +119,11 @@ impl Explainer<'_> {
             if !super::same_file(p.file, &f.step.file) || p.line >= f.step.line {
                 continue;
             }
-            if best.is_none_or(|(l, _, _)| p.line > l) {
-                best = Some((p.line, *id, st.loc));
+            if best.is_none_or(|(l, _)| p.line > l) {
+                best = Some((p.line, *id));
             }
         }
-        let (line, sid, loc) = best?;
-        Some(TraceStep {
-            thread: f.thread,
-            loc,
-            sid,
-            file: f.step.file.clone(),
-            line,
-            statement: self
-                .normalized
-                .sources
-                .source_line(loc)
-                .unwrap_or_default()
-                .trim()
-                .to_string(),
-            writes: vec![],
-        })
+        let (_, sid) = best?;
+        self.step_at(f.thread, sid)
     }
 }

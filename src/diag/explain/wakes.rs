@@ -5,8 +5,6 @@
 //! that tests a local copy of shared data, taken once before the wait: woken, it tests
 //! the stale copy and waits again.
 
-use std::collections::BTreeSet;
-
 use super::{Candidate, CandidateKind, Explainer, Role};
 use crate::cex::TraceStep;
 use crate::diag::interleaving::DeadlockState;
@@ -23,12 +21,7 @@ impl Explainer<'_> {
     ) -> Vec<Candidate> {
         let steps = &self.cex.steps;
         for b in &st.blocked {
-            let Some(cv) = self.stmts.get(&b.sid).and_then(|s| {
-                self.calls_in(s)
-                    .into_iter()
-                    .find(|(k, _)| *k == Known::CondWait)
-                    .map(|(_, o)| o)
-            }) else {
+            let Some(cv) = self.waited_condition(b) else {
                 continue;
             };
             if self.anything_wakes(&cv) {
@@ -37,18 +30,12 @@ impl Explainer<'_> {
             }
             // What the wait loop tests: the reads of the waiter's last step before it
             // blocked on another line (the loop's test).
-            let Some(test) = steps
-                .iter()
-                .rev()
-                .find(|s| s.thread == b.thread && s.line != b.line)
+            let Some(tested) = self
+                .wait_test(b)
+                .and_then(|i| steps.get(i))
+                .and_then(|test| self.stmt_access(test.sid))
+                .map(|(reads, _)| reads)
             else {
-                continue;
-            };
-            let Some(tested) = self.stmts.get(&test.sid).map(|s| {
-                let (mut r, mut w) = (BTreeSet::new(), BTreeSet::new());
-                self.stmt_accesses(s, &mut r, &mut w);
-                r
-            }) else {
                 continue;
             };
             let since = steps
@@ -61,11 +48,9 @@ impl Explainer<'_> {
                 .skip(since + 1)
                 .filter(|s| s.thread != b.thread)
             {
-                let Some(ws) = self.stmts.get(&w.sid) else {
+                let Some((_, wr)) = self.stmt_access(w.sid) else {
                     continue;
                 };
-                let (mut r, mut wr) = (BTreeSet::new(), BTreeSet::new());
-                self.stmt_accesses(ws, &mut r, &mut wr);
                 if !wr.iter().any(|v| tested.contains(v)) {
                     continue;
                 }
@@ -111,17 +96,11 @@ impl Explainer<'_> {
         let steps = &self.cex.steps;
         let prog = self.normalized;
         for b in &st.blocked {
-            let waits = self
-                .stmts
-                .get(&b.sid)
-                .is_some_and(|s| self.calls_in(s).iter().any(|(k, _)| *k == Known::CondWait));
+            let waits = self.waited_condition(b).is_some();
             let Some(f) = self.function_of(b.sid) else {
                 continue;
             };
-            let Some(test_at) = steps
-                .iter()
-                .rposition(|s| s.thread == b.thread && s.line != b.line)
-            else {
+            let Some(test_at) = self.wait_test(b) else {
                 continue;
             };
             let Some(test) = steps.get(test_at) else {
@@ -202,6 +181,24 @@ impl Explainer<'_> {
         }
         super::renumber(&mut out);
         out
+    }
+
+    /// The condition variable the blocked statement `b` waits on.
+    fn waited_condition(&self, b: &TraceStep) -> Option<String> {
+        let s = self.stmts.get(&b.sid)?;
+        self.calls_in(s)
+            .into_iter()
+            .find(|(k, _)| *k == Known::CondWait)
+            .map(|(_, o)| o)
+    }
+
+    /// Where the waiter's loop test ran last: its last step in the run on another line
+    /// than the wait it blocked at.
+    fn wait_test(&self, b: &TraceStep) -> Option<usize> {
+        self.cex
+            .steps
+            .iter()
+            .rposition(|s| s.thread == b.thread && s.line != b.line)
     }
 
     /// Names `step` as a `kind` candidate with `role` and `hint`: the candidate its line
