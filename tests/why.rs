@@ -877,3 +877,37 @@ fn a_helper_called_without_the_callers_lock_names_the_call() {
     let first = first_names(&r, 31, "calls `append` here holding no lock");
     assert_eq!(first["kind"], "locking", "{first:#}");
 }
+
+/// A read of the neighbour's phase-one cell made above the barrier that separates the
+/// phases: the barrier wait is named first, with the line it belongs before.
+#[test]
+fn a_read_above_its_barrier_names_the_barrier_wait() {
+    let r = localize_json("tests/programs/why/phase_read_before_barrier.c");
+    first_names(&r, 17, "moved before line 16");
+}
+
+/// A `sem_post` that announces a copy not yet made: the post is named first, with the
+/// line it belongs after.
+#[test]
+fn a_post_before_the_copy_it_announces_is_named_first() {
+    let r = localize_json("tests/programs/why/ticket_posted_early.c");
+    first_names(&r, 15, "moved after line 16");
+}
+
+/// One request object handed to every thread a loop creates, through a pointer the
+/// round points at it: that pointing is named first.
+#[test]
+fn one_object_handed_to_every_thread_names_the_pointing() {
+    let r = localize_json("tests/programs/why/shared_request.c");
+    first_names(&r, 27, "handed this one object");
+}
+
+/// A dispatcher's upload path bails out through the bookkeeping helper instead of the
+/// wrapper that also posts the permit: the call is named first, before the permit
+/// count that would let both uploaders in.
+#[test]
+fn a_helper_called_where_its_posting_wrapper_was_meant_ranks_first() {
+    let r = localize_all_json("tests/programs/why/permit_skipped_release.c");
+    assert_eq!(r["verdict"], "deadlock");
+    first_names(&r, 32, "a call of `permit_return`, not `note_return`");
+}

@@ -51,6 +51,7 @@ pub fn argument_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
         }
         if n.kind() == "for_statement" {
             index_mutants(text, n, lines, &mut out);
+            object_mutants(text, n, lines, &mut out);
         }
     });
     out
@@ -113,6 +114,110 @@ fn index_mutants(text: &str, lp: Node, lines: &[u32], out: &mut Vec<SyncMutant>)
             part: Part::Slot,
         });
     }
+}
+
+/// In a loop that creates threads, a local pointer handed to each new thread that the
+/// round points at one object declared outside the loop (`struct job *a = &args;
+/// a->id = i; pthread_create(.., a);`): every thread gets the same object, which the next
+/// round rewrites. The mutant gives each round a fresh object (`malloc(sizeof args)`),
+/// which the round's writes through the pointer fill.
+fn object_mutants(text: &str, lp: Node, lines: &[u32], out: &mut Vec<SyncMutant>) {
+    let Some(body) = lp.child_by_field_name("body") else {
+        return;
+    };
+    let mut handed: Vec<String> = Vec::new();
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        stack.extend(named_children(n));
+        if n.kind() != "expression_statement" {
+            continue;
+        }
+        let Some(arg) = find_call(text, n).and_then(|call| {
+            let index = start_argument(text_of(text, call.child_by_field_name("function")?))?;
+            named_children(call.child_by_field_name("arguments")?)
+                .get(index)
+                .copied()
+        }) else {
+            continue;
+        };
+        let arg = match arg.kind() {
+            "cast_expression" => arg.child_by_field_name("value").unwrap_or(arg),
+            _ => arg,
+        };
+        if arg.kind() == "identifier" {
+            handed.push(text_of(text, arg).to_string());
+        }
+    }
+    if handed.is_empty() {
+        return;
+    }
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        stack.extend(named_children(n));
+        // `T *p = &x;` or `p = &x;`, `p` handed to the new threads.
+        let (target, value) = match n.kind() {
+            "init_declarator" => (
+                n.child_by_field_name("declarator")
+                    .and_then(|d| declared_name(text, d)),
+                n.child_by_field_name("value"),
+            ),
+            "assignment_expression" => (
+                n.child_by_field_name("left")
+                    .filter(|l| l.kind() == "identifier")
+                    .map(|l| text_of(text, l)),
+                n.child_by_field_name("right"),
+            ),
+            _ => continue,
+        };
+        let (Some(target), Some(value)) = (target, value) else {
+            continue;
+        };
+        let row = value.start_position().row as u32 + 1;
+        if !handed.iter().any(|h| h == target)
+            || value.kind() != "pointer_expression"
+            || value.child(0).is_none_or(|o| text_of(text, o) != "&")
+            || !lines.contains(&row)
+        {
+            continue;
+        }
+        let Some(object) = value
+            .child_by_field_name("argument")
+            .filter(|a| a.kind() == "identifier")
+        else {
+            continue;
+        };
+        let name = text_of(text, object);
+        // An object of the round's own: each thread has its own already.
+        if declares(text, body, name) {
+            continue;
+        }
+        out.push(SyncMutant {
+            mutant: Mutant::of_node(text, value, format!("malloc(sizeof {name})")),
+            part: Part::SharedObject,
+        });
+    }
+}
+
+/// Whether `n`'s subtree declares `name`.
+fn declares(text: &str, n: Node, name: &str) -> bool {
+    if n.kind() == "declaration" {
+        let mut cursor = n.walk();
+        return n
+            .children_by_field_name("declarator", &mut cursor)
+            .any(|d| declared_name(text, d) == Some(name));
+    }
+    named_children(n)
+        .into_iter()
+        .any(|c| declares(text, c, name))
+}
+
+/// The name a declarator declares (`*p = &x` declares `p`, `v[3]` declares `v`).
+fn declared_name<'t>(text: &'t str, d: Node) -> Option<&'t str> {
+    let mut d = d;
+    while d.kind() != "identifier" {
+        d = d.child_by_field_name("declarator")?;
+    }
+    Some(text_of(text, d))
 }
 
 /// The mutant of one statement (`pthread_create(..);` or `rc = pthread_create(..);`).
@@ -363,5 +468,34 @@ int main(void) {
         // Not in the loop that creates no thread; not on a line the run did not make.
         assert_eq!(ms, ["7:0->i"]);
         assert!(argument_mutants(prog, &[9, 12]).is_empty());
+    }
+
+    #[test]
+    fn one_object_handed_through_a_pointer_gets_a_fresh_one_each_round() {
+        let prog = "int main(void) {\n  struct job one, *p;\n  for (int i = 0; i < 2; i++) {\n    struct job mine;\n    struct job *a = &one;\n    p = &one;\n    struct job *b = &mine;\n    a->id = i;\n    pthread_create(&t[i], 0, w, a);\n    pthread_create(&t[i], 0, w, (void *)p);\n    pthread_create(&t[i], 0, w, b);\n  }\n  int *q = &one.id;\n}\n";
+        let all: Vec<u32> = (1..=14).collect();
+        let ms: Vec<SyncMutant> = argument_mutants(prog, &all)
+            .into_iter()
+            .filter(|m| m.part == Part::SharedObject)
+            .collect();
+        let mut got: Vec<(u32, String)> = ms
+            .iter()
+            .map(|m| (m.mutant.line, m.mutant.to.clone()))
+            .collect();
+        got.sort();
+        assert_eq!(
+            got,
+            [
+                (5, "malloc(sizeof one)".to_string()),
+                (6, "malloc(sizeof one)".to_string())
+            ],
+            "not the round's own `mine`, nor outside the loop"
+        );
+        let lines_not_run: Vec<u32> = vec![1, 2, 3];
+        assert!(
+            argument_mutants(prog, &lines_not_run)
+                .iter()
+                .all(|m| m.part != Part::SharedObject)
+        );
     }
 }

@@ -45,6 +45,7 @@
 //! the input's own passing runs nor those of the fix tell them apart (39th session).
 
 pub mod arguments;
+pub mod callees;
 pub mod guards;
 pub mod operators;
 pub mod primitives;
@@ -290,6 +291,12 @@ pub fn primitive_evidence(
     let mut moves = signals::signal_moves(text, &lines);
     in_run_order(&mut moves, ARGUMENT_MUTANTS);
     mutants.extend(moves);
+    let mut moves = signals::wait_moves(text, &lines);
+    in_run_order(&mut moves, ARGUMENT_MUTANTS);
+    mutants.extend(moves);
+    let mut wrappers = callees::wrapper_mutants(text, &lines);
+    in_run_order(&mut wrappers, ARGUMENT_MUTANTS);
+    mutants.extend(wrappers);
     mutants.extend(start_values(text, &lines));
     let mut bounds = guards::loop_bound_mutants(text, &lines);
     in_run_order(&mut bounds, ARGUMENT_MUTANTS);
@@ -402,6 +409,14 @@ pub fn apply_primitive_fixes(
             Part::SignalOrder => {
                 format!("`{}` moved after line {}", m.from, signals::moved_after(m))
             }
+            Part::Callee => format!("a call of `{}`, not `{}`", m.to, m.from),
+            Part::WaitOrder => {
+                format!(
+                    "`{}` moved before line {}",
+                    m.from,
+                    signals::moved_before(m)
+                )
+            }
             _ => format!("`{}` for `{}` at column {}", m.to, m.from, m.column),
         };
         let hint = format!(
@@ -425,7 +440,16 @@ pub fn apply_primitive_fixes(
         };
         // A flag swapped in a wait test can "fix" by waiting for any global the other
         // thread happens to set first (`result` for `done`): after the other fixes.
-        let swapped = u32::from(f.part == Part::WaitFlag);
+        // A semaphore given more permits lets threads on that waited: a fix by
+        // synchronizing less, after the fixes that keep every wait (the wrapper that
+        // posts, a post moved down).
+        let loosened = f.part == Part::Count
+            && source(m.line).is_some_and(|l| l.contains("sem_init"))
+            && matches!(
+                (m.from.trim().parse::<i64>(), m.to.trim().parse::<i64>()),
+                (Ok(a), Ok(b)) if b > a
+            );
+        let swapped = u32::from(f.part == Part::WaitFlag || loosened);
         let key = (swapped, had.unwrap_or(usize::MAX), repeat);
         // A loop bound or the guard of a wake-up, likewise: they change how much a
         // thread does, and a changed guard "fixes" a wrong count as readily as the

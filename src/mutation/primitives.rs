@@ -49,8 +49,17 @@ pub enum Part {
     Argument,
     /// A constant element in a loop that creates threads (`&jobs[0]` for `&jobs[i]`).
     Slot,
+    /// One object handed to every thread a loop creates, through a local pointer
+    /// (`a = &args;`, `mutation::arguments`).
+    SharedObject,
     /// A wake-up sent before the change it announces (`mutation::signals`).
     SignalOrder,
+    /// A helper called where its wrapper, which also releases or wakes, was meant
+    /// (`mutation::callees`).
+    Callee,
+    /// A barrier or semaphore wait made after statements it should protect
+    /// (`mutation::signals`).
+    WaitOrder,
     /// A global's start value (`int tokens = 2;`): the count of a hand-made
     /// synchronization, or any value the threads start from.
     StartValue,
@@ -81,7 +90,12 @@ impl Part {
             Part::StartValue => "the start value here is wrong",
             Part::Argument => "the thread created here is handed the wrong argument",
             Part::Slot => "every thread this loop creates is handed the same element",
+            Part::SharedObject => {
+                "every thread this loop creates is handed this one object, which the next round rewrites"
+            }
             Part::SignalOrder => "this wake-up is sent before the change it announces",
+            Part::WaitOrder => "this wait comes after statements it should protect",
+            Part::Callee => "this call skips what its wrapper gives back to the other threads",
             Part::LoopBound => "this loop wakes the other threads the wrong number of times",
             Part::Guard => "this test decides wrongly whether the thread waits",
             Part::WakeGuard => "this test decides wrongly when the thread wakes the others",

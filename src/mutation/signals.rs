@@ -1,13 +1,21 @@
 //! A wake-up sent before the change it announces: `pthread_cond_signal(&cv);` and only
 //! then `done = 1;`. A waiter that tests `done` between the two finds it unset and waits
-//! for a signal that has already gone: a lost wake-up.
+//! for a signal that has already gone: a lost wake-up. A `sem_post` made before the copy
+//! it announces is done (`sem_post(&copied); quota = args->quota;`) is the same mistake:
+//! the poster's creator rewrites `args` first.
 //!
-//! Why a mutant of its own: along the deadlocking schedule the signal ran (to nobody)
-//! and the waiter blocked; no value its line computes avoids the deadlock — the fix is
-//! where the call stands. The mutant moves the call statement down past one, two, … of
-//! the statements that follow it in its block (at most [`FURTHEST`], never past a
-//! `return`, `break`, `continue` or `goto`), and counts, as every mutant, only when the
-//! oracle proves the moved program free of failures and deadlocks in every execution.
+//! And its mirror, a wait made after the statements it should protect: a
+//! `pthread_barrier_wait` or `sem_wait` below a read of what the other threads write
+//! before they arrive (`merge(); pthread_barrier_wait(&b);` for the opposite order).
+//!
+//! Why mutants of their own: along the failing schedule the wake-up ran (to nobody), or
+//! the read ran before the wait; no value either line computes avoids the failure — the
+//! fix is where the call stands. A wake-up's mutant moves the call statement down past
+//! one, two, … of the statements that follow it in its block, a wait's moves it up past
+//! those before it (at most [`FURTHEST`], never across a `return`, `break`, `continue`
+//! or `goto`, nor a declaration whose name the call uses), and counts, as every mutant,
+//! only when the oracle proves the moved program free of failures and deadlocks in every
+//! execution.
 
 use tree_sitter::Node;
 
@@ -20,16 +28,39 @@ const FURTHEST: usize = 4;
 fn is_wake_up(name: &str) -> bool {
     matches!(
         name,
-        "pthread_cond_signal" | "pthread_cond_broadcast" | "cnd_signal" | "cnd_broadcast"
+        "pthread_cond_signal"
+            | "pthread_cond_broadcast"
+            | "cnd_signal"
+            | "cnd_broadcast"
+            | "sem_post"
     )
 }
 
-/// The moves of the wake-up calls on `lines` (from 1) of `text`.
+/// A wait that lets a thread on only once the others have done their part: nothing but
+/// its place decides what it protects. (A condition wait sits in a loop on its
+/// predicate, a join is the repair's `joins`.)
+fn is_gate(name: &str) -> bool {
+    matches!(name, "pthread_barrier_wait" | "sem_wait")
+}
+
+/// The moves of the wake-up calls on `lines` (from 1) of `text`, down their blocks.
 pub fn signal_moves(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
     let mut out = Vec::new();
     each_node(text, |n| {
         if n.kind() == "compound_statement" {
             moves_in_block(text, n, lines, &mut out);
+        }
+    });
+    out
+}
+
+/// The moves of the barrier and semaphore waits on `lines` (from 1) of `text`, up
+/// their blocks.
+pub fn wait_moves(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
+    let mut out = Vec::new();
+    each_node(text, |n| {
+        if n.kind() == "compound_statement" {
+            moves_up_in_block(text, n, lines, &mut out);
         }
     });
     out
@@ -59,22 +90,11 @@ fn owns_lines(text: &str, n: Node) -> bool {
 }
 
 fn moves_in_block(text: &str, block: Node, lines: &[u32], out: &mut Vec<SyncMutant>) {
-    let mut cursor = block.walk();
-    let stmts: Vec<Node> = block
-        .named_children(&mut cursor)
-        .filter(|c| c.kind() != "comment")
-        .collect();
+    let (stmts, names) = calls_in(text, block);
     for (i, s) in stmts.iter().enumerate() {
         let row = s.start_position().row as u32 + 1;
-        let call = s.named_child(0).filter(|c| c.kind() == "call_expression");
-        let name = call
-            .and_then(|c| c.child_by_field_name("function"))
-            .map_or("", |f| text_of(text, f));
-        if s.kind() != "expression_statement"
-            || !is_wake_up(name)
-            || !lines.contains(&row)
-            || !owns_lines(text, *s)
-        {
+        let name = names.get(i).copied().unwrap_or("");
+        if !is_wake_up(name) || !lines.contains(&row) || !owns_lines(text, *s) {
             continue;
         }
         let from = line_start(text, s.start_byte());
@@ -114,10 +134,122 @@ fn moves_in_block(text: &str, block: Node, lines: &[u32], out: &mut Vec<SyncMuta
     }
 }
 
+/// The statements of `block`, and the function each calls when it is a call statement
+/// (else "").
+fn calls_in<'t>(text: &'t str, block: Node<'t>) -> (Vec<Node<'t>>, Vec<&'t str>) {
+    let mut cursor = block.walk();
+    let stmts: Vec<Node> = block
+        .named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment")
+        .collect();
+    let names = stmts
+        .iter()
+        .map(|s| {
+            s.named_child(0)
+                .filter(|c| s.kind() == "expression_statement" && c.kind() == "call_expression")
+                .and_then(|c| c.child_by_field_name("function"))
+                .map_or("", |f| text_of(text, f))
+        })
+        .collect();
+    (stmts, names)
+}
+
+fn moves_up_in_block(text: &str, block: Node, lines: &[u32], out: &mut Vec<SyncMutant>) {
+    let (stmts, names) = calls_in(text, block);
+    for (i, s) in stmts.iter().enumerate() {
+        let row = s.start_position().row as u32 + 1;
+        let name = names.get(i).copied().unwrap_or("");
+        if !is_gate(name) || !lines.contains(&row) || !owns_lines(text, *s) {
+            continue;
+        }
+        let own_start = line_start(text, s.start_byte());
+        let to = line_end(text, s.end_byte());
+        let Some(own) = text.get(own_start..to) else {
+            continue;
+        };
+        let mut own = own.to_string();
+        if !own.ends_with('\n') {
+            own.push('\n');
+        }
+        let call = text_of(text, *s);
+        for prev in stmts.iter().take(i).rev().take(FURTHEST) {
+            if matches!(
+                prev.kind(),
+                "return_statement" | "break_statement" | "continue_statement" | "goto_statement"
+            ) || !owns_lines(text, *prev)
+                || declares_used(text, *prev, call)
+            {
+                break;
+            }
+            let from = line_start(text, prev.start_byte());
+            let Some(between) = text.get(from..own_start) else {
+                break;
+            };
+            out.push(SyncMutant {
+                mutant: Mutant {
+                    line: row,
+                    column: s.start_position().column as u32 + 1,
+                    start: from,
+                    end: to,
+                    from: call.to_string(),
+                    to: format!("{own}{between}"),
+                },
+                part: Part::WaitOrder,
+            });
+        }
+    }
+}
+
+/// `stmt` declares a name that `call`'s text uses: the call cannot move above it.
+fn declares_used(text: &str, stmt: Node, call: &str) -> bool {
+    if stmt.kind() != "declaration" {
+        return false;
+    }
+    let mut names = Vec::new();
+    each_identifier(stmt, &mut |n| {
+        if n.parent().is_some_and(|p| {
+            matches!(
+                p.kind(),
+                "init_declarator" | "array_declarator" | "pointer_declarator" | "declaration"
+            )
+        }) {
+            names.push(text_of(text, n).to_string());
+        }
+    });
+    names.iter().any(|n| mentions(call, n))
+}
+
+fn each_identifier<'t>(n: Node<'t>, f: &mut dyn FnMut(Node<'t>)) {
+    if n.kind() == "identifier" {
+        f(n);
+    }
+    let mut c = n.walk();
+    for ch in n.named_children(&mut c) {
+        each_identifier(ch, f);
+    }
+}
+
+/// `text` names the identifier `name` (not as a part of a longer one).
+fn mentions(text: &str, name: &str) -> bool {
+    text.match_indices(name).any(|(at, _)| {
+        let ident = |c: char| c.is_alphanumeric() || c == '_';
+        let before = text.get(..at).and_then(|t| t.chars().next_back());
+        let after = text.get(at + name.len()..).and_then(|t| t.chars().next());
+        !before.is_some_and(ident) && !after.is_some_and(ident)
+    })
+}
+
 /// The line a move puts the signal after (its mutant's text ends with the signal's own
 /// line).
 pub fn moved_after(m: &Mutant) -> u32 {
     m.line + m.to.lines().count().saturating_sub(1) as u32
+}
+
+/// The line a move puts the wait before (its mutant's text starts with the wait's own
+/// line, then the first statement it moved above).
+pub fn moved_before(m: &Mutant) -> u32 {
+    m.line
+        .saturating_sub(m.to.lines().count().saturating_sub(1) as u32)
 }
 
 #[cfg(test)]
@@ -144,5 +276,43 @@ mod tests {
             signal_moves(PROG, &[4]).is_empty(),
             "only a signal the run reached"
         );
+    }
+
+    const GATED: &str = "void *w(void *a) {\n  int me = *(int *)a;\n  cell[me] = 1;\n  int near = cell[1 - me];\n  pthread_barrier_wait(&b);\n  sem_t *s = a;\n  got = near;\n  sem_wait(s);\n  return a;\n}\n";
+
+    #[test]
+    fn a_wait_moves_up_its_block_above_no_declaration_it_uses() {
+        let ms = wait_moves(GATED, &[5, 8]);
+        let befores: Vec<(u32, u32)> = ms
+            .iter()
+            .map(|m| (m.mutant.line, moved_before(&m.mutant)))
+            .collect();
+        assert_eq!(
+            befores,
+            [(5, 4), (5, 3), (5, 2), (8, 7)],
+            "the sem_wait stops at the declaration of `s`"
+        );
+        assert!(ms.iter().all(|m| m.part == Part::WaitOrder));
+        let moved = ms[0].mutant.apply(GATED).expect("applies");
+        assert!(
+            moved.contains("  cell[me] = 1;\n  pthread_barrier_wait(&b);\n  int near = cell[1 - me];\n  sem_t *s = a;"),
+            "{moved}"
+        );
+        assert!(
+            wait_moves(GATED, &[4]).is_empty(),
+            "only a wait the run reached"
+        );
+    }
+
+    #[test]
+    fn a_post_moves_down_like_a_signal() {
+        let ms = signal_moves(GATED.replace("sem_wait", "sem_post").as_str(), &[8]);
+        assert!(ms.is_empty(), "not past the return");
+        let posted = "void f(void) {\n  sem_post(&s);\n  int t = slot;\n  got = t;\n}\n";
+        let afters: Vec<u32> = signal_moves(posted, &[2])
+            .iter()
+            .map(|m| moved_after(&m.mutant))
+            .collect();
+        assert_eq!(afters, [3, 4]);
     }
 }

@@ -80,10 +80,13 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                     // statements; an argument's literal is left to the user.
                     crate::mutation::Part::ArgumentCopy
                     | crate::mutation::Part::Argument
-                    | crate::mutation::Part::Slot => {
+                    | crate::mutation::Part::Slot
+                    | crate::mutation::Part::SharedObject => {
                         "the thread's argument"
                     }
                     crate::mutation::Part::SignalOrder => "the place of the wake-up",
+                    crate::mutation::Part::WaitOrder => "the place of the wait",
+                    crate::mutation::Part::Callee => "the function called",
                     crate::mutation::Part::LoopBound => "the test of the waking loop",
                     crate::mutation::Part::Guard =>
                         "the test that decides whether the thread waits",

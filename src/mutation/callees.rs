@@ -1,0 +1,195 @@
+//! A call of a helper where its wrapper was meant: `conn_put_back(p, c);` on an error
+//! path, where every other path calls `pool_release(p, c)`, which puts the connection
+//! back *and* posts the pool's semaphore. The path that skips the wrapper skips the
+//! release, and a thread waiting for it blocks for ever.
+//!
+//! Why mutants of their own: along the failing run the error path ran and the other
+//! thread blocked; no value the call's line computes gives the token back — the fix is
+//! which function the line calls. The mutant calls the wrapper instead: a function with
+//! the helper's parameter types that calls the helper and also releases or wakes (an
+//! unlock, a `sem_post`, a signal or broadcast) that the helper does not. As every
+//! mutant, it counts only when the oracle proves the changed program free of failures
+//! and deadlocks in every execution.
+
+use tree_sitter::Node;
+
+use super::operators::{Mutant, each_node, text_of};
+use super::primitives::{Part, SyncMutant};
+
+/// The calls that give something back to other threads: what a wrapper adds.
+fn releases(name: &str) -> bool {
+    matches!(
+        name,
+        "sem_post"
+            | "pthread_mutex_unlock"
+            | "pthread_rwlock_unlock"
+            | "pthread_spin_unlock"
+            | "pthread_cond_signal"
+            | "pthread_cond_broadcast"
+            | "mtx_unlock"
+            | "cnd_signal"
+            | "cnd_broadcast"
+    )
+}
+
+/// A function definition: its name, its parameters' types as written, the functions its
+/// body calls, and its body's byte range.
+struct Function {
+    name: String,
+    params: Vec<String>,
+    calls: Vec<String>,
+    body: (usize, usize),
+}
+
+fn functions(text: &str) -> Vec<Function> {
+    let mut out = Vec::new();
+    each_node(text, |n| {
+        if n.kind() != "function_definition" {
+            return;
+        }
+        let Some(body) = n.child_by_field_name("body") else {
+            return;
+        };
+        let mut d = n.child_by_field_name("declarator");
+        while let Some(x) = d.filter(|x| x.kind() != "function_declarator") {
+            d = x.child_by_field_name("declarator");
+        }
+        let Some(fd) = d else {
+            return;
+        };
+        let (Some(name), Some(list)) = (
+            fd.child_by_field_name("declarator"),
+            fd.child_by_field_name("parameters"),
+        ) else {
+            return;
+        };
+        let mut cursor = list.walk();
+        let params = list
+            .named_children(&mut cursor)
+            .filter(|p| p.kind() == "parameter_declaration")
+            .map(|p| parameter_type(text, p))
+            .collect();
+        let mut calls = Vec::new();
+        let mut stack = vec![body];
+        while let Some(x) = stack.pop() {
+            let mut c = x.walk();
+            stack.extend(x.named_children(&mut c));
+            if let Some(f) = called(text, x) {
+                calls.push(f.to_string());
+            }
+        }
+        out.push(Function {
+            name: text_of(text, name).to_string(),
+            params,
+            calls,
+            body: (body.start_byte(), body.end_byte()),
+        });
+    });
+    out
+}
+
+/// A parameter's type as written, with a `*` for each pointer level of its declarator
+/// (`struct conn *c` → `struct conn*`).
+fn parameter_type(text: &str, p: Node) -> String {
+    let mut ty = p
+        .child_by_field_name("type")
+        .map_or("", |t| text_of(text, t))
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut d = p.child_by_field_name("declarator");
+    while let Some(x) = d {
+        if x.kind() == "pointer_declarator" || x.kind() == "abstract_pointer_declarator" {
+            ty.push('*');
+        }
+        d = x.child_by_field_name("declarator");
+    }
+    ty
+}
+
+/// The name of the function a call node calls directly.
+fn called<'t>(text: &'t str, n: Node) -> Option<&'t str> {
+    if n.kind() != "call_expression" {
+        return None;
+    }
+    let f = n.child_by_field_name("function")?;
+    (f.kind() == "identifier").then(|| text_of(text, f))
+}
+
+/// The mutants calling a wrapper for each call statement on `lines` (from 1) of `text`
+/// that calls the function it wraps, outside the wrapper itself.
+pub fn wrapper_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
+    let fs = functions(text);
+    // (helper, wrapper): the wrapper calls the helper, takes its parameter types and
+    // gives something back that the helper does not.
+    let mut pairs: Vec<(&Function, &Function)> = Vec::new();
+    for g in &fs {
+        for f in fs.iter().filter(|f| f.name != g.name) {
+            let adds = g.calls.iter().any(|c| releases(c) && !f.calls.contains(c));
+            if adds && f.params == g.params && g.calls.contains(&f.name) {
+                pairs.push((f, g));
+            }
+        }
+    }
+    if pairs.is_empty() {
+        return vec![];
+    }
+    let mut out = Vec::new();
+    each_node(text, |n| {
+        let row = n.start_position().row as u32 + 1;
+        if n.kind() != "expression_statement" || !lines.contains(&row) {
+            return;
+        }
+        let Some(call) = n.named_child(0) else {
+            return;
+        };
+        let Some(name) = called(text, call) else {
+            return;
+        };
+        for (f, g) in pairs.iter().filter(|(f, _)| f.name == name) {
+            let inside = |h: &Function| h.body.0 <= n.start_byte() && n.end_byte() <= h.body.1;
+            if inside(g) || inside(f) {
+                continue;
+            }
+            let Some(fname) = call.child_by_field_name("function") else {
+                continue;
+            };
+            out.push(SyncMutant {
+                mutant: Mutant::of_node(text, fname, g.name.clone()),
+                part: Part::Callee,
+            });
+        }
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PROG: &str = "void put_back(struct pool *p, struct conn *c) { lock(p); c->used = 0; unlock(p); }\nvoid release(struct pool *p, struct conn *c) {\n  put_back(p, c);\n  sem_post(&p->free);\n}\nvoid other(struct pool *p) { sem_post(&p->free); put_back(p, 0); }\nstruct conn *acquire(struct pool *p) {\n  struct conn *c = take(p);\n  if (c->broken) {\n    put_back(p, c);\n    return 0;\n  }\n  return c;\n}\n";
+
+    #[test]
+    fn a_helper_called_where_its_releasing_wrapper_was_meant() {
+        let all: Vec<u32> = (1..=15).collect();
+        let ms = wrapper_mutants(PROG, &all);
+        let got: Vec<(u32, &str)> = ms
+            .iter()
+            .map(|m| (m.mutant.line, m.mutant.to.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [(6, "release"), (10, "release")],
+            "not inside the wrapper; `other` is none (other parameters), its call is one"
+        );
+        let moved = ms[1].mutant.apply(PROG).expect("applies");
+        assert!(
+            moved.contains("    release(p, c);\n    return 0;"),
+            "{moved}"
+        );
+        assert!(
+            wrapper_mutants(PROG, &[3, 9]).is_empty(),
+            "only lines the run ran"
+        );
+    }
+}
