@@ -902,6 +902,15 @@ fn one_object_handed_to_every_thread_names_the_pointing() {
     first_names(&r, 27, "handed this one object");
 }
 
+/// The miss path of a read-locked lookup asks for the write lock while it still holds
+/// its read lock: the write lock is named first, as the self-deadlock it is.
+#[test]
+fn a_write_lock_asked_for_under_the_threads_own_read_lock_ranks_first() {
+    let r = localize_all_json("tests/programs/why/rwlock_upgrade.c");
+    assert_eq!(r["verdict"], "deadlock");
+    first_names(&r, 19, "while it still holds it (taken at line 13)");
+}
+
 /// A dispatcher's upload path bails out through the bookkeeping helper instead of the
 /// wrapper that also posts the permit: the call is named first, before the permit
 /// count that would let both uploaders in.

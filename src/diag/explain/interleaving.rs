@@ -972,6 +972,27 @@ impl Explainer<'_> {
                     .is_some_and(|call| self.called_elsewhere(b.sid, call.sid));
             relocks.push((site.unwrap_or_else(|| named.clone()), hint, first));
         }
+        // A read-write lock's upgrade: the write lock asked for while the thread still
+        // holds its read lock waits for that reader, itself, for ever. Told apart by
+        // text like a mutex, so only within the function that took the read lock.
+        for b in &orig.blocked {
+            let Some((took, lock)) =
+                crate::diag::interleaving::rwlock_self_wait(&self.cex.steps, b)
+            else {
+                continue;
+            };
+            if self.function_of(took.sid).is_none()
+                || self.function_of(took.sid) != self.function_of(b.sid)
+            {
+                continue;
+            }
+            let hint = format!(
+                "{} asks for `{lock}` here while it still holds it (taken at line {}): a write lock waits until every holder has released it, this thread too, so it blocks for ever (a self-deadlock); release the lock first, and test again once the write lock is taken",
+                name(b.thread),
+                took.line
+            );
+            relocks.push((b.clone(), hint, true));
+        }
         for (step, hint, _) in &relocks {
             self.push_step_candidate(&mut extra, &out, step, CandidateKind::Locking, hint);
         }

@@ -264,6 +264,38 @@ fn call_args(stmt: &str, calls: &[&str]) -> Option<Vec<String>> {
 /// A mutex operation in a trace statement, with the lock named as written (`&m` → `m`).
 /// Locks reached through different pointer expressions are told apart by their text: a
 /// lock passed as a parameter under another name is missed, never confused.
+/// A thread blocked on a read-write lock it holds itself: `b` asks for `rwlock`'s write
+/// lock while the thread still holds a read or write lock on it (or a read lock while
+/// it holds the write lock) — the upgrade that waits for its own reader. The step that
+/// took the lock it holds, and the lock as written.
+pub(crate) fn rwlock_self_wait(steps: &[TraceStep], b: &TraceStep) -> Option<(TraceStep, String)> {
+    let (wants_write, lock) = if let Some(l) = call_arg(&b.statement, &["pthread_rwlock_wrlock("]) {
+        (true, l)
+    } else {
+        (false, call_arg(&b.statement, &["pthread_rwlock_rdlock("])?)
+    };
+    let mine: Vec<&TraceStep> = steps.iter().filter(|s| s.thread == b.thread).collect();
+    // The blocked call itself, when the trace shows the attempt, takes nothing.
+    let upto = match mine.last() {
+        Some(last) if last.sid == b.sid && last.line == b.line => mine.len() - 1,
+        _ => mine.len(),
+    };
+    let mut held: Vec<(&TraceStep, bool)> = Vec::new();
+    for s in mine.iter().take(upto) {
+        if call_arg(&s.statement, &["pthread_rwlock_rdlock("]).as_deref() == Some(&lock) {
+            held.push((s, false));
+        } else if call_arg(&s.statement, &["pthread_rwlock_wrlock("]).as_deref() == Some(&lock) {
+            held.push((s, true));
+        } else if call_arg(&s.statement, &["pthread_rwlock_unlock("]).as_deref() == Some(&lock) {
+            held.pop();
+        }
+    }
+    held.iter()
+        .rev()
+        .find(|(_, write)| wants_write || *write)
+        .map(|(s, _)| ((*s).clone(), lock.clone()))
+}
+
 fn lock_op(stmt: &str) -> Option<(LockOp, String)> {
     // A spinlock is a mutex that busy-waits. A trylock may fail; the trace does not say,
     // so it is not counted as held.
@@ -401,6 +433,29 @@ mod tests {
             locks_held(&pointer)[1]
                 .get(&1)
                 .is_some_and(|v| !v.is_empty())
+        );
+    }
+
+    #[test]
+    fn a_write_lock_under_the_threads_own_read_lock_waits_for_itself() {
+        let steps = vec![
+            step(1, 10, "pthread_rwlock_rdlock(&rw);"),
+            step(2, 20, "pthread_rwlock_rdlock(&rw);"),
+            step(2, 21, "pthread_rwlock_unlock(&rw);"),
+            step(1, 11, "x = y;"),
+        ];
+        let blocked = step(1, 12, "pthread_rwlock_wrlock(&rw);");
+        let (took, lock) = rwlock_self_wait(&steps, &blocked).expect("an upgrade");
+        assert_eq!((took.line, lock.as_str()), (10, "rw"));
+        let other = step(2, 22, "pthread_rwlock_wrlock(&rw);");
+        assert!(
+            rwlock_self_wait(&steps, &other).is_none(),
+            "released before"
+        );
+        let reader = step(1, 12, "pthread_rwlock_rdlock(&rw);");
+        assert!(
+            rwlock_self_wait(&steps, &reader).is_none(),
+            "a second read lock does not wait for itself"
         );
     }
 

@@ -29,7 +29,7 @@ use super::Replays;
 use crate::cex::{Counterexample, TraceStep};
 use crate::seq::schedule::{Resolved, Stop};
 pub use locks::{ForeignUnlock, LockUse, Unprotected, foreign_unlocks};
-pub(crate) use locks::{LockSets, locks_held};
+pub(crate) use locks::{LockSets, locks_held, rwlock_self_wait};
 
 /// A run of one thread in the trace: (thread, first step, one past its last step).
 type Run = (u32, usize, usize);
