@@ -920,3 +920,26 @@ fn a_helper_called_where_its_posting_wrapper_was_meant_ranks_first() {
     assert_eq!(r["verdict"], "deadlock");
     first_names(&r, 32, "a call of `permit_return`, not `note_return`");
 }
+
+/// A check under the lock, the lock let go around a call that logs, and the act on the
+/// stale check under the lock taken back, the switch inside the logging call: the
+/// unlock and the lock are named first, read off the failing run.
+#[test]
+fn a_section_split_around_a_call_names_its_unlock_and_lock() {
+    let r = localize_json("tests/programs/why/split_withdrawal.c");
+    first_names(&r, 24, "the section was split");
+    let second = r["candidates"].get(1).cloned().unwrap_or_default();
+    assert_eq!(second["line"], 26, "{second:#}");
+}
+
+/// A slot reserved under the lock and filled after the unlock through the shared head
+/// read again: that read is named first, with the copy it should have used, then the
+/// unlock.
+#[test]
+fn a_value_read_again_after_the_section_that_copied_it_is_named_first() {
+    let r = localize_json("tests/programs/why/ring_reread.c");
+    first_names(&r, 18, "though it copied `head` at line 15");
+    let second = r["candidates"].get(1).cloned().unwrap_or_default();
+    assert_eq!(second["line"], 17, "{second:#}");
+}
+

@@ -510,6 +510,8 @@ pub fn localize(
         candidates,
     );
     candidates = explainer.shared_static_candidates(candidates);
+    candidates = explainer.split_section_candidates(candidates);
+    candidates = explainer.reread_candidates(candidates);
     match ordering {
         Ok((Ok(Analysed::Ordering(v, joins)), ms)) => {
             notes.push(format!(

@@ -9,6 +9,7 @@ mod barriers;
 mod calls;
 mod interleaving;
 mod lock_helpers;
+mod sections;
 mod statics;
 mod unlocks;
 mod wakes;
@@ -830,7 +831,7 @@ impl<'a> Explainer<'a> {
         })
     }
 
-    fn lock_call(&self, s: &Stmt) -> Option<(String, String)> {
+    pub(super) fn lock_call(&self, s: &Stmt) -> Option<(String, String)> {
         let StmtKind::Expr(e) = &s.kind else {
             return None;
         };

@@ -203,7 +203,7 @@ impl Explainer<'_> {
 
     /// Names `step` as a `kind` candidate with `role` and `hint`: the candidate its line
     /// already has takes them (the analyses found the cause there), else a new one.
-    fn name_as(
+    pub(super) fn name_as(
         &self,
         out: &mut Vec<Candidate>,
         step: &TraceStep,

@@ -1,0 +1,229 @@
+//! A critical section split in two: a thread reads shared data under a mutex, lets
+//! the mutex go (to log, to call out), takes it back in the same function and writes
+//! the data from what it read before (`ok = balance >= amount; unlock; audit(); lock;
+//! if (ok) balance -= amount;`). Another thread's write in the gap is lost or
+//! overdrawn. The unlock and the lock are the fault: kept as one section, no write can
+//! come between the check and the act.
+//!
+//! Read off the failing run alone, so it needs no closest passing run (the projection's
+//! `rootcause::patterns::split_sections` names the same shape from the writer's side
+//! when there is one).
+//!
+//! And a value read again after the section that copied it: `int pos = l->len;` under
+//! the lock, then `l->entries[l->len - 1] = ev;` after the unlock. Another thread's
+//! write in between makes the second read see another value than the copy; the read
+//! again is the fault (use the copy), named before the unlock that ended the section.
+
+use super::{Candidate, CandidateKind, Explainer, Role};
+use crate::cex::TraceStep;
+use crate::ir::{ExprKind, Init, StmtKind};
+
+impl Explainer<'_> {
+    /// Candidates for the split sections of the failing run (see the module comment):
+    /// a thread's read of a shared variable and its later write of it in the same
+    /// function, with an unlock and a lock of one mutex between them in the code and
+    /// in the run, and another thread's write of the variable between the unlock and
+    /// the lock in the run.
+    pub fn split_section_candidates(&self, mut out: Vec<Candidate>) -> Vec<Candidate> {
+        let steps = &self.cex.steps;
+        let outcome = self.outcome();
+        let mut named: Vec<crate::ir::StmtId> = Vec::new();
+        for (i, r) in steps.iter().enumerate() {
+            let Some((reads, _)) = self.stmt_access(r.sid) else {
+                continue;
+            };
+            for v in &reads {
+                // The thread's next write of `v`: the act on what it read.
+                let Some((w, act)) = steps
+                    .iter()
+                    .enumerate()
+                    .skip(i + 1)
+                    .filter(|(_, s)| s.thread == r.thread)
+                    .find(|(_, s)| {
+                        self.stmt_access(s.sid)
+                            .is_some_and(|(_, ws)| ws.contains(v))
+                    })
+                else {
+                    continue;
+                };
+                let Some((unlock, lock)) = self.split_section(r.sid, act.sid) else {
+                    continue;
+                };
+                if named.contains(&unlock) {
+                    continue;
+                }
+                let at = |sid| {
+                    steps
+                        .iter()
+                        .enumerate()
+                        .take(w)
+                        .skip(i + 1)
+                        .find(|(_, s)| s.thread == r.thread && s.sid == sid)
+                        .map(|(k, _)| k)
+                };
+                let (Some(u), Some(l)) = (at(unlock), at(lock)) else {
+                    continue;
+                };
+                if u >= l {
+                    continue;
+                }
+                let Some(gap) = steps.iter().take(l).skip(u + 1).find(|g| {
+                    g.thread != r.thread
+                        && self
+                            .stmt_access(g.sid)
+                            .is_some_and(|(_, ws)| ws.contains(v))
+                        && same_location(g, act)
+                }) else {
+                    continue;
+                };
+                named.push(unlock);
+                let t = self.thread_name(r.thread);
+                let other = self.thread_name(gap.thread);
+                for (sid, what) in [(unlock, "releases"), (lock, "takes back")] {
+                    let Some(step) = self.step_at(r.thread, sid) else {
+                        continue;
+                    };
+                    let hint = format!(
+                        "{t} {what} the mutex here, between its read of `{v}` at line {} and its write of it at line {}: {other}'s write at line {} came in between, and {t} went on from what it had read before; kept as one critical section, {outcome} (an atomicity violation: the section was split)",
+                        r.line, act.line, gap.line
+                    );
+                    self.name_as(
+                        &mut out,
+                        &step,
+                        &hint,
+                        (CandidateKind::Atomicity, Role::SplitSection),
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    /// Candidates for the reads, outside any lock, of a shared variable the thread
+    /// copied into a local in the section it just ended (see the module comment), when
+    /// another thread wrote the variable between the copy and the read.
+    pub fn reread_candidates(&self, mut out: Vec<Candidate>) -> Vec<Candidate> {
+        let steps = &self.cex.steps;
+        let mut named: Vec<crate::ir::StmtId> = Vec::new();
+        for (i, x) in steps.iter().enumerate() {
+            let (Some((reads, _)), Some(f)) = (self.stmt_access(x.sid), self.function_of(x.sid))
+            else {
+                continue;
+            };
+            if reads.is_empty() || named.contains(&x.sid) {
+                continue;
+            }
+            // The thread's last lock call in this function before the read: an unlock.
+            let Some(unlock) = steps
+                .iter()
+                .take(i)
+                .rev()
+                .filter(|s| s.thread == x.thread && self.function_of(s.sid) == Some(f))
+                .find_map(|s| {
+                    let st = self.stmts.get(&s.sid)?;
+                    self.lock_call(st).map(|(call, _)| (call, s))
+                })
+                .filter(|(call, _)| call.ends_with("_unlock"))
+                .map(|(_, s)| s)
+            else {
+                continue;
+            };
+            for v in &reads {
+                let Some(copy) = self.copied_in_section(x.thread, unlock, std::slice::from_ref(v))
+                else {
+                    continue;
+                };
+                let Some(from) = steps.iter().position(|s| {
+                    s.thread == copy.thread && s.sid == copy.sid && s.line == copy.line
+                }) else {
+                    continue;
+                };
+                let Some(w) = steps.iter().take(i).skip(from + 1).find(|w| {
+                    w.thread != x.thread
+                        && self
+                            .stmt_access(w.sid)
+                            .is_some_and(|(_, ws)| ws.contains(v))
+                }) else {
+                    continue;
+                };
+                named.push(x.sid);
+                let hint = format!(
+                    "{} reads `{v}` here again after releasing the mutex at line {}, though it copied `{v}` at line {} under the lock; {}'s write at line {} came in between, so this read sees another value than the copy: use the copy here (an atomicity violation: a value read again outside its section)",
+                    self.thread_name(x.thread),
+                    unlock.line,
+                    copy.line,
+                    self.thread_name(w.thread),
+                    w.line
+                );
+                self.name_as(
+                    &mut out,
+                    x,
+                    &hint,
+                    (CandidateKind::Atomicity, Role::StaleTest),
+                );
+                break;
+            }
+        }
+        out
+    }
+
+    /// The step of `thread`, in the critical section that `unlock` ends (since its last
+    /// lock of the same mutex, in the same function), that copies exactly `vars` into a
+    /// local: `int pos = l->len;`.
+    fn copied_in_section(
+        &self,
+        thread: u32,
+        unlock: &crate::cex::TraceStep,
+        vars: &[String],
+    ) -> Option<crate::cex::TraceStep> {
+        let steps = &self.cex.steps;
+        let f = self.function_of(unlock.sid)?;
+        let end = steps
+            .iter()
+            .rposition(|s| s.thread == thread && s.sid == unlock.sid && s.line == unlock.line)?;
+        let mine = steps
+            .iter()
+            .take(end)
+            .filter(|s| s.thread == thread && self.function_of(s.sid) == Some(f));
+        // Back to the section's start: the thread's last lock call before the unlock.
+        let section: Vec<&crate::cex::TraceStep> = mine
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .take_while(|s| {
+                self.stmts
+                    .get(&s.sid)
+                    .is_none_or(|st| self.lock_call(st).is_none())
+            })
+            .collect();
+        section.into_iter().rev().find_map(|s| {
+            let st = self.stmts.get(&s.sid)?;
+            let local_copy = match &st.kind {
+                StmtKind::Decl {
+                    init: Some(Init::Expr(_)),
+                    ..
+                } => true,
+                StmtKind::Expr(e) => {
+                    matches!(&e.kind, ExprKind::Assign(l, _) if !self.shared.is_shared_lvalue(l))
+                }
+                _ => false,
+            };
+            let (reads, writes) = self.stmt_access(s.sid)?;
+            (local_copy && writes.is_empty() && !vars.is_empty() && reads == vars)
+                .then(|| s.clone())
+        })
+    }
+}
+
+/// Two writes of one location, as far as the trace tells: the source's names of what
+/// each wrote (a thread's copy of a pointer is its own in the checked program's names,
+/// `a_1->balance`, so the source's `a->balance` is compared: text, as the analyses tell
+/// mutexes apart), when both steps show a write the source names; the statement's
+/// text alone otherwise.
+fn same_location(a: &TraceStep, b: &TraceStep) -> bool {
+    let named = |s: &TraceStep| -> Vec<String> {
+        s.writes.iter().filter_map(|w| w.shown.clone()).collect()
+    };
+    let (x, y) = (named(a), named(b));
+    x.is_empty() || y.is_empty() || x.iter().any(|n| y.contains(n))
+}
