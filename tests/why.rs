@@ -932,6 +932,15 @@ fn a_section_split_around_a_call_names_its_unlock_and_lock() {
     assert_eq!(second["line"], 26, "{second:#}");
 }
 
+/// main gives a frame back to the pool (a function of its own that unlocks) before it
+/// joins the thread still reading the frame: the give-back is named first, with the
+/// join it belongs after.
+#[test]
+fn a_release_made_before_the_join_it_should_follow_is_named_first() {
+    let r = localize_json("tests/programs/why/pool_put_before_join.c");
+    first_names(&r, 43, "`frame_release();` moved after line 44");
+}
+
 /// A slot reserved under the lock and filled after the unlock through the shared head
 /// read again: that read is named first, with the copy it should have used, then the
 /// unlock.

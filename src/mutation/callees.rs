@@ -116,6 +116,17 @@ fn called<'t>(text: &'t str, n: Node) -> Option<&'t str> {
     (f.kind() == "identifier").then(|| text_of(text, f))
 }
 
+/// The program's functions whose body gives something back to other threads (an
+/// unlock, a post, a signal): each name with its body's first and last line (from 1).
+pub(super) fn releasing_functions(text: &str) -> Vec<(String, (u32, u32))> {
+    let line = |at: usize| text.get(..at).map_or(0, |t| t.matches('\n').count()) as u32 + 1;
+    functions(text)
+        .into_iter()
+        .filter(|f| f.calls.iter().any(|c| releases(c)))
+        .map(|f| (f.name, (line(f.body.0), line(f.body.1))))
+        .collect()
+}
+
 /// The mutants calling a wrapper for each call statement on `lines` (from 1) of `text`
 /// that calls the function it wraps, outside the wrapper itself.
 pub fn wrapper_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {

@@ -370,6 +370,23 @@ pub fn apply_primitive_fixes(
     for f in &ev.fixes {
         let m = &f.mutant;
         let on_line = |c: &Candidate| c.line == m.line && same_file(&c.file, file);
+        // A wait moved up, or a release moved down, past a line the analyses already
+        // named as a cause: the move orders that line by serializing it (`join` above
+        // main's own racing `hits++`), and the line is the better-explained fault. Such
+        // a move is no evidence.
+        let jumped = match f.part {
+            Part::WaitOrder => Some(signals::moved_before(m)..m.line),
+            Part::ReleaseOrder => Some(m.line + 1..signals::moved_after(m) + 1),
+            _ => None,
+        };
+        let serializes = jumped.is_some_and(|lines| {
+            cands
+                .iter()
+                .any(|c| c.cause && same_file(&c.file, file) && lines.contains(&c.line))
+        });
+        if serializes {
+            continue;
+        }
         let had = cands.iter().find(|c| on_line(c)).map(|c| c.rank);
         let mut c = match cands.iter().position(on_line) {
             Some(i) => cands.remove(i),
@@ -406,7 +423,7 @@ pub fn apply_primitive_fixes(
                 "a copy of its own for each thread, not `{}` (column {})",
                 m.from, m.column
             ),
-            Part::SignalOrder => {
+            Part::SignalOrder | Part::ReleaseOrder => {
                 format!("`{}` moved after line {}", m.from, signals::moved_after(m))
             }
             Part::Callee => format!("a call of `{}`, not `{}`", m.to, m.from),

@@ -54,6 +54,9 @@ pub enum Part {
     SharedObject,
     /// A wake-up sent before the change it announces (`mutation::signals`).
     SignalOrder,
+    /// A call of the program's own function that gives something back (unlocks,
+    /// posts, signals) made before a use it should follow (`mutation::signals`).
+    ReleaseOrder,
     /// A helper called where its wrapper, which also releases or wakes, was meant
     /// (`mutation::callees`).
     Callee,
@@ -94,6 +97,9 @@ impl Part {
                 "every thread this loop creates is handed this one object, which the next round rewrites"
             }
             Part::SignalOrder => "this wake-up is sent before the change it announces",
+            Part::ReleaseOrder => {
+                "this call gives back too early, before a later statement of its block"
+            }
             Part::WaitOrder => "this wait comes after statements it should protect",
             Part::Callee => "this call skips what its wrapper gives back to the other threads",
             Part::LoopBound => "this loop wakes the other threads the wrong number of times",

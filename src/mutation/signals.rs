@@ -4,9 +4,15 @@
 //! it announces is done (`sem_post(&copied); quota = args->quota;`) is the same mistake:
 //! the poster's creator rewrites `args` first.
 //!
+//! A call of the program's own function that gives something back (`pool_put(b)`,
+//! `session_put(s)`: it unlocks, posts or signals) made before the use it should follow
+//! is the same mistake, and moves the same way.
+//!
 //! And its mirror, a wait made after the statements it should protect: a
-//! `pthread_barrier_wait` or `sem_wait` below a read of what the other threads write
-//! before they arrive (`merge(); pthread_barrier_wait(&b);` for the opposite order).
+//! `pthread_barrier_wait`, `sem_wait` or `pthread_join` below a read of what the other
+//! threads write before they arrive (`merge(); pthread_barrier_wait(&b);` for the
+//! opposite order), never moved above a thread's creation (that serializes the threads
+//! rather than ordering one access).
 //!
 //! Why mutants of their own: along the failing schedule the wake-up ran (to nobody), or
 //! the read ran before the wait; no value either line computes avoids the failure — the
@@ -40,15 +46,29 @@ fn is_wake_up(name: &str) -> bool {
 /// its place decides what it protects. (A condition wait sits in a loop on its
 /// predicate, a join is the repair's `joins`.)
 fn is_gate(name: &str) -> bool {
-    matches!(name, "pthread_barrier_wait" | "sem_wait")
+    matches!(
+        name,
+        "pthread_barrier_wait" | "sem_wait" | "pthread_join" | "thrd_join"
+    )
 }
 
-/// The moves of the wake-up calls on `lines` (from 1) of `text`, down their blocks.
+/// A statement that starts a thread: no wait moves above it, which would serialize the
+/// threads (a join before the other's creation removes every race between them) rather
+/// than order one access.
+fn creates_thread(name: &str) -> bool {
+    matches!(name, "pthread_create" | "thrd_create")
+}
+
+/// The moves of the wake-up calls on `lines` (from 1) of `text`, down their blocks, and
+/// of the calls of the program's own functions that give something back (an unlock, a
+/// post, a signal: `pool_put(b)`, `session_put(s)`), which can be made before the use
+/// they should follow.
 pub fn signal_moves(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
+    let releasing = super::callees::releasing_functions(text);
     let mut out = Vec::new();
     each_node(text, |n| {
         if n.kind() == "compound_statement" {
-            moves_in_block(text, n, lines, &mut out);
+            moves_in_block(text, n, lines, &releasing, &mut out);
         }
     });
     out
@@ -89,12 +109,27 @@ fn owns_lines(text: &str, n: Node) -> bool {
     before.trim().is_empty() && after.trim().is_empty()
 }
 
-fn moves_in_block(text: &str, block: Node, lines: &[u32], out: &mut Vec<SyncMutant>) {
+fn moves_in_block(
+    text: &str,
+    block: Node,
+    lines: &[u32],
+    releasing: &[(String, (u32, u32))],
+    out: &mut Vec<SyncMutant>,
+) {
     let (stmts, names) = calls_in(text, block);
     for (i, s) in stmts.iter().enumerate() {
         let row = s.start_position().row as u32 + 1;
         let name = names.get(i).copied().unwrap_or("");
-        if !is_wake_up(name) || !lines.contains(&row) || !owns_lines(text, *s) {
+        // A call of the program's own function shows in a run by its body's lines,
+        // not by its own: any run of the body counts (the oracle decides).
+        let reached = lines.contains(&row)
+            || releasing
+                .iter()
+                .any(|(r, (from, to))| r == name && lines.iter().any(|l| (from..=to).contains(&l)));
+        if !(is_wake_up(name) || releasing.iter().any(|(r, _)| r == name))
+            || !reached
+            || !owns_lines(text, *s)
+        {
             continue;
         }
         let from = line_start(text, s.start_byte());
@@ -128,7 +163,11 @@ fn moves_in_block(text: &str, block: Node, lines: &[u32], out: &mut Vec<SyncMuta
                     from: text_of(text, *s).to_string(),
                     to,
                 },
-                part: Part::SignalOrder,
+                part: if is_wake_up(name) {
+                    Part::SignalOrder
+                } else {
+                    Part::ReleaseOrder
+                },
             });
         }
     }
@@ -172,12 +211,13 @@ fn moves_up_in_block(text: &str, block: Node, lines: &[u32], out: &mut Vec<SyncM
             own.push('\n');
         }
         let call = text_of(text, *s);
-        for prev in stmts.iter().take(i).rev().take(FURTHEST) {
+        for (k, prev) in stmts.iter().enumerate().take(i).rev().take(FURTHEST) {
             if matches!(
                 prev.kind(),
                 "return_statement" | "break_statement" | "continue_statement" | "goto_statement"
             ) || !owns_lines(text, *prev)
                 || declares_used(text, *prev, call)
+                || names.get(k).is_some_and(|n| creates_thread(n))
             {
                 break;
             }
@@ -314,5 +354,30 @@ mod tests {
             .map(|m| moved_after(&m.mutant))
             .collect();
         assert_eq!(afters, [3, 4]);
+    }
+
+    #[test]
+    fn a_join_moves_up_but_never_above_a_creation() {
+        let prog = "int main(void) {\n  pthread_create(&a, 0, f, 0);\n  pthread_create(&b, 0, g, 0);\n  give_back(buf);\n  x = 1;\n  pthread_join(a, 0);\n  return 0;\n}\n";
+        let befores: Vec<u32> = wait_moves(prog, &[6])
+            .iter()
+            .map(|m| moved_before(&m.mutant))
+            .collect();
+        assert_eq!(befores, [5, 4], "not above the creation of `b`");
+    }
+
+    #[test]
+    fn a_call_of_a_releasing_function_moves_down_as_a_release() {
+        let prog = "void give_back(int *b) {\n  lock(&m);\n  pthread_mutex_unlock(&m);\n}\nvoid keep(int *b) { *b = 0; }\nint main(void) {\n  give_back(buf);\n  keep(buf);\n  use(buf);\n  return 0;\n}\n";
+        let ms = signal_moves(prog, &[7, 8]);
+        let got: Vec<(u32, u32, Part)> = ms
+            .iter()
+            .map(|m| (m.mutant.line, moved_after(&m.mutant), m.part))
+            .collect();
+        assert_eq!(
+            got,
+            [(7, 8, Part::ReleaseOrder), (7, 9, Part::ReleaseOrder)],
+            "`keep` gives nothing back"
+        );
     }
 }
