@@ -52,6 +52,15 @@ fn is_gate(name: &str) -> bool {
     )
 }
 
+/// A call that takes or releases a lock.
+fn is_lock_call(name: &str) -> bool {
+    ["pthread_mutex_", "pthread_rwlock_", "pthread_spin_", "mtx_"]
+        .iter()
+        .any(|p| name.starts_with(p))
+        && !name.ends_with("_init")
+        && !name.ends_with("_destroy")
+}
+
 /// A statement that starts a thread: no wait moves above it, which would serialize the
 /// threads (a join before the other's creation removes every race between them) rather
 /// than order one access.
@@ -137,11 +146,15 @@ fn moves_in_block(
         let Some(own) = text.get(from..own_end) else {
             continue;
         };
-        for next in stmts.iter().skip(i + 1).take(FURTHEST) {
+        let release = !is_wake_up(name);
+        for (k, next) in stmts.iter().enumerate().skip(i + 1).take(FURTHEST) {
+            // A releasing call moved past a lock or unlock would leave or enter a
+            // critical section: a lock order changed, not a release made later.
             if matches!(
                 next.kind(),
                 "return_statement" | "break_statement" | "continue_statement" | "goto_statement"
             ) || !owns_lines(text, *next)
+                || (release && names.get(k).is_some_and(|n| is_lock_call(n)))
             {
                 break;
             }
@@ -163,10 +176,10 @@ fn moves_in_block(
                     from: text_of(text, *s).to_string(),
                     to,
                 },
-                part: if is_wake_up(name) {
-                    Part::SignalOrder
-                } else {
+                part: if release {
                     Part::ReleaseOrder
+                } else {
+                    Part::SignalOrder
                 },
             });
         }
@@ -378,6 +391,11 @@ mod tests {
             got,
             [(7, 8, Part::ReleaseOrder), (7, 9, Part::ReleaseOrder)],
             "`keep` gives nothing back"
+        );
+        let nested = prog.replace("  keep(buf);\n", "  pthread_mutex_unlock(&n);\n");
+        assert!(
+            signal_moves(&nested, &[7]).is_empty(),
+            "not out of the section it is called in"
         );
     }
 }
