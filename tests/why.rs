@@ -951,4 +951,3 @@ fn a_value_read_again_after_the_section_that_copied_it_is_named_first() {
     let second = r["candidates"].get(1).cloned().unwrap_or_default();
     assert_eq!(second["line"], 17, "{second:#}");
 }
-

@@ -67,13 +67,10 @@ impl Explainer<'_> {
                 if u >= l {
                     continue;
                 }
-                let Some(gap) = steps.iter().take(l).skip(u + 1).find(|g| {
-                    g.thread != r.thread
-                        && self
-                            .stmt_access(g.sid)
-                            .is_some_and(|(_, ws)| ws.contains(v))
-                        && same_location(g, act)
-                }) else {
+                let Some(gap) = self
+                    .other_writes(steps, (u + 1, l), r.thread, v)
+                    .find(|g| same_location(g, act))
+                else {
                     continue;
                 };
                 named.push(unlock);
@@ -97,6 +94,23 @@ impl Explainer<'_> {
             }
         }
         out
+    }
+
+    /// The steps of `steps[from..to]` made by other threads than `thread` that write
+    /// `v` (by the analyses' text of it).
+    fn other_writes<'s>(
+        &'s self,
+        steps: &'s [TraceStep],
+        (from, to): (usize, usize),
+        thread: u32,
+        v: &'s str,
+    ) -> impl Iterator<Item = &'s TraceStep> + 's {
+        steps.iter().take(to).skip(from).filter(move |g| {
+            g.thread != thread
+                && self
+                    .stmt_access(g.sid)
+                    .is_some_and(|(_, ws)| ws.iter().any(|w| w == v))
+        })
     }
 
     /// Candidates for the reads, outside any lock, of a shared variable the thread
@@ -138,12 +152,7 @@ impl Explainer<'_> {
                 }) else {
                     continue;
                 };
-                let Some(w) = steps.iter().take(i).skip(from + 1).find(|w| {
-                    w.thread != x.thread
-                        && self
-                            .stmt_access(w.sid)
-                            .is_some_and(|(_, ws)| ws.contains(v))
-                }) else {
+                let Some(w) = self.other_writes(steps, (from + 1, i), x.thread, v).next() else {
                     continue;
                 };
                 named.push(x.sid);
