@@ -207,14 +207,23 @@ impl Explainer<'_> {
             .collect();
         section.into_iter().rev().find_map(|s| {
             let st = self.stmts.get(&s.sid)?;
+            // A local of the user's own: a temporary the normalization made for a
+            // read-modify-write (`b->refs = b->refs - 1`) is no copy the code keeps.
+            let users = |v: crate::ir::VarId| {
+                !crate::ir::internal::is_internal_name(&self.normalized.var(v).name)
+            };
             let local_copy = match &st.kind {
                 StmtKind::Decl {
+                    var,
                     init: Some(Init::Expr(_)),
-                    ..
-                } => true,
-                StmtKind::Expr(e) => {
-                    matches!(&e.kind, ExprKind::Assign(l, _) if !self.shared.is_shared_lvalue(l))
-                }
+                } => users(*var),
+                StmtKind::Expr(e) => match &e.kind {
+                    ExprKind::Assign(l, _) => {
+                        matches!(l.kind, ExprKind::Var(v) if users(v))
+                            && !self.shared.is_shared_lvalue(l)
+                    }
+                    _ => false,
+                },
                 _ => false,
             };
             let (reads, writes) = self.stmt_access(s.sid)?;
