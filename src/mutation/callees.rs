@@ -108,7 +108,7 @@ fn parameter_type(text: &str, p: Node) -> String {
 }
 
 /// The name of the function a call node calls directly.
-fn called<'t>(text: &'t str, n: Node) -> Option<&'t str> {
+pub(super) fn called<'t>(text: &'t str, n: Node) -> Option<&'t str> {
     if n.kind() != "call_expression" {
         return None;
     }

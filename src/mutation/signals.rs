@@ -198,9 +198,9 @@ fn calls_in<'t>(text: &'t str, block: Node<'t>) -> (Vec<Node<'t>>, Vec<&'t str>)
         .iter()
         .map(|s| {
             s.named_child(0)
-                .filter(|c| s.kind() == "expression_statement" && c.kind() == "call_expression")
-                .and_then(|c| c.child_by_field_name("function"))
-                .map_or("", |f| text_of(text, f))
+                .filter(|_| s.kind() == "expression_statement")
+                .and_then(|c| super::callees::called(text, c))
+                .unwrap_or("")
         })
         .collect();
     (stmts, names)
