@@ -13,6 +13,9 @@ pub enum ViolationKind {
     Error,
     /// Every live thread blocked (on a lock, a condition variable or a join).
     Deadlock,
+    /// An unlock of a mutex no thread holds (ESBMC's and CBMC's "must hold lock upon
+    /// unlock"; undefined behaviour in POSIX).
+    Unlock,
 }
 
 #[derive(Clone, Debug)]
@@ -102,6 +105,7 @@ impl Violation {
             ViolationKind::Assertion => "assertion failed",
             ViolationKind::Error => "error location reached",
             ViolationKind::Deadlock => "deadlock: every live thread is blocked",
+            ViolationKind::Unlock => "unlock of a mutex no thread holds",
         };
         if self.line > 0 {
             format!("{what} at {}:{}", self.file, self.line)

@@ -32,6 +32,9 @@ pub enum Target {
     Failure,
     /// The interleaving ends with every live thread blocked.
     Deadlock,
+    /// An unlock gives back a mutex no thread holds (the unlock property): replayed with
+    /// the lock calls kept and each unlock checked.
+    Unlock,
 }
 
 /// One statement copy of the sequential program that the `diag` switch can change.
@@ -362,7 +365,7 @@ impl Instrumenter<'_> {
     /// Turns the property around: what failed must not fail.
     fn property(&self, i: &mut Intrinsic, args: &mut Vec<Expr>) {
         match *i {
-            Intrinsic::Assert => *i = Intrinsic::Assume,
+            Intrinsic::Assert | Intrinsic::MustHold => *i = Intrinsic::Assume,
             Intrinsic::Error => {
                 *i = Intrinsic::Assume;
                 *args = vec![b::int(0)];

@@ -999,3 +999,34 @@ fn timed_waits_that_wake_spuriously_are_localized_by_the_real_checkers() {
         }
     }
 }
+
+/// Both checkers' pthread models report "must hold lock upon unlock"; seqloc localizes it
+/// as the unlock property (before 2026-12-06 it answered UNKNOWN, "a property seqloc does
+/// not localize"). ESBMC's trace shows no step for the failing unlock (its check is inside
+/// the model): seqloc's replay names the call. The unlock on the error path is first;
+/// the fixed program has no failure. With `--property unreach-call` the program, which
+/// asserts nothing, has no failure: the unlock the checkers stop at is not the property
+/// asked for (CBMC's model stops there whatever is asked, and the built-in checker
+/// answers in its place).
+#[test]
+fn unlocks_of_a_free_mutex_are_localized_by_the_real_checkers() {
+    let dir = root().join("tests/programs/issue26");
+    for kind in ["esbmc", "cbmc"] {
+        let Some(exe) = checker(kind) else { continue };
+        let r = localize_file(&dir.join("unlock_unheld_fail.c"), kind, &exe, "all");
+        assert_eq!(r.code, 1, "{kind}:\n{}\n{}", r.stdout, r.stderr);
+        assert_eq!(r.json["property"]["kind"], "unlock", "{kind}: {}", r.stdout);
+        assert_eq!(r.json["property"]["line"], 17, "{kind}: {}", r.stdout);
+        let got = candidate_lines(&r.json);
+        assert_eq!(got.first(), Some(&17), "{kind}: {got:?}\n{}", r.stdout);
+        let ok = localize_file(&dir.join("unlock_unheld_ok.c"), kind, &exe, "all");
+        assert_eq!(ok.code, 0, "{kind}:\n{}\n{}", ok.stdout, ok.stderr);
+        let other = localize_file(
+            &dir.join("unlock_unheld_fail.c"),
+            kind,
+            &exe,
+            "unreach-call",
+        );
+        assert_eq!(other.code, 0, "{kind}:\n{}\n{}", other.stdout, other.stderr);
+    }
+}

@@ -951,3 +951,22 @@ fn a_value_read_again_after_the_section_that_copied_it_is_named_first() {
     let second = r["candidates"].get(1).cloned().unwrap_or_default();
     assert_eq!(second["line"], 17, "{second:#}");
 }
+
+/// A refresher gives the cache lock back a second time on its way out: the unlock
+/// property (ESBMC's and CBMC's "must hold lock upon unlock") fails there, and that
+/// unlock is named first with the one before it.
+#[test]
+fn an_unlock_of_a_free_mutex_is_the_failure_and_ranks_first() {
+    let r = localize_json("tests/programs/why/refresh_double_unlock.c");
+    assert_eq!(r["property"]["kind"], "unlock", "{r:#}");
+    assert_eq!(r["property"]["line"], 18, "{r:#}");
+    first_names(&r, 18, "gave it back already at line 16");
+    // The property is not asked for: the program asserts nothing, so it has no failure.
+    let o = run(&[
+        "localize",
+        "tests/programs/why/refresh_double_unlock.c",
+        "--property",
+        "unreach-call",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}

@@ -21,14 +21,17 @@ pub fn properties(p: PropertyArg) -> Properties {
         PropertyArg::All => Properties {
             assertions: true,
             deadlock: true,
+            unlocks: true,
         },
         PropertyArg::UnreachCall => Properties {
             assertions: true,
             deadlock: false,
+            unlocks: false,
         },
         PropertyArg::Deadlock => Properties {
             assertions: false,
             deadlock: true,
+            unlocks: false,
         },
     }
 }

@@ -428,6 +428,8 @@ impl Verifier for Recheck<'_> {
         if self.a.checker.checker == CheckerKind::Builtin && !self.a.bounds.no_explore {
             let opts = ExploreOptions {
                 deadline: Some(Instant::now() + budget.min(QUICK_REJECT)),
+                // The whole check below looks for every property.
+                unlocks: true,
                 ..ExploreOptions::default()
             };
             if let Explored::Violation { loc, deadlock, .. } =

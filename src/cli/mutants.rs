@@ -30,6 +30,8 @@ struct Explorer<'a> {
     deadline: Instant,
     /// The file and line of the check that failed, when the failure is a check's.
     check: Option<(String, u32)>,
+    /// The failure is an unlock of a free mutex: the mutants are checked for that too.
+    unlocks: bool,
 }
 
 impl Oracle for Explorer<'_> {
@@ -62,6 +64,7 @@ impl Oracle for Explorer<'_> {
             // A counting proof would not say whether the check still runs.
             counting: watch.is_empty(),
             watch: watch.clone(),
+            unlocks: self.unlocks,
             ..ExploreOptions::default()
         };
         let known = !watch.is_empty();
@@ -141,6 +144,7 @@ pub fn rank(
         dir: dir.path().to_path_buf(),
         deadline: deadline.map_or(own, |d| d.min(own)),
         check,
+        unlocks: cex.violation.kind == seqloc::cex::ViolationKind::Unlock,
     };
     let file = input.file.display().to_string();
     let ran = ran_lines(cex, &file);

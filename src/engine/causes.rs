@@ -169,13 +169,16 @@ pub fn root_causes(
             .collect();
         // 2. The encoding of every run: the failing run's rounds and one more.
         let rounds = (rounds_of(&points) + 1).max(MIN_ROUNDS);
-        let sopts = replayer.framework.search_options(
-            unwind,
-            rounds,
-            opts.max_threads,
-            opts.recursion,
-            deadlock,
-        );
+        let sopts = SeqOptions {
+            unlocks: d.target == Target::Unlock,
+            ..replayer.framework.search_options(
+                unwind,
+                rounds,
+                opts.max_threads,
+                opts.recursion,
+                deadlock,
+            )
+        };
         // The recorded inputs are read from the replay's table, occurrence by occurrence,
         // wherever the encoding's path reads them.
         let symbolic = sequentialize_with_inputs(&prep.normalized, &prep.shared, recorded, &sopts)?;

@@ -94,6 +94,7 @@ impl Default for CheckOptions {
             properties: Properties {
                 assertions: true,
                 deadlock: true,
+                unlocks: true,
             },
             timeout: None,
             recursion: 3,
@@ -285,6 +286,7 @@ fn search(
         }),
         assertions: opts.properties.assertions,
         deadlock: opts.properties.deadlock,
+        unlocks: opts.properties.unlocks,
         ..ExploreOptions::default()
     };
     if let Some(why) = explicit::unfailing(&prep.normalized, &eopts) {
@@ -634,13 +636,16 @@ fn replay_explored(
     if crate::passes::unroll::unrolled_size(&prep.normalized, unwind) > MAX_REPLAY_STATEMENTS {
         return None;
     }
-    let seq_opts = opts.framework.search_options(
-        unwind,
-        1,
-        opts.max_threads.max(resolved.threads.len() as u32),
-        opts.recursion,
-        opts.properties.deadlock,
-    );
+    let seq_opts = seq::SeqOptions {
+        unlocks: opts.properties.unlocks,
+        ..opts.framework.search_options(
+            unwind,
+            1,
+            opts.max_threads.max(resolved.threads.len() as u32),
+            opts.recursion,
+            opts.properties.deadlock,
+        )
+    };
     let sq = seq::sequentialize(
         &prep.normalized,
         &prep.shared,

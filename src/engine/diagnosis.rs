@@ -167,6 +167,10 @@ fn validate_replay(
                     Target::Deadlock => {
                         "replayed along the schedule, the threads do not deadlock".to_string()
                     }
+                    Target::Unlock => {
+                        "replayed along the schedule, every unlock finds its mutex locked"
+                            .to_string()
+                    }
                 },
             };
             val.checker_runs += 1;

@@ -21,6 +21,7 @@ use crate::checker::outcome::{CheckOutcome, Verdict};
 use crate::instrument::Target;
 use crate::passes::Prepared;
 use crate::seq::Framework;
+#[cfg(test)]
 use crate::seq::schedule::InputValue;
 
 /// Replays `cex` with the compiled-in framework within the driver's bounds (the tests'
@@ -34,6 +35,19 @@ fn replay(
     bounds: &Bounds,
     time: Option<Duration>,
 ) -> Result<Vec<InputValue>, String> {
+    replay_run(prep, cex, target, unwind, bounds, time).map(|run| run.schedule.inputs)
+}
+
+/// [`replay`]'s failing run.
+#[cfg(test)]
+fn replay_run(
+    prep: &Prepared,
+    cex: &Counterexample,
+    target: Target,
+    unwind: u32,
+    bounds: &Bounds,
+    time: Option<Duration>,
+) -> Result<Counterexample, String> {
     let framework = Framework::builtin();
     EngineBackstop {
         prep,
@@ -58,7 +72,7 @@ impl Backstop for EngineBackstop<'_> {
         target: Target,
         unwind: u32,
         time: Option<Duration>,
-    ) -> Result<Vec<InputValue>, String> {
+    ) -> Result<Counterexample, String> {
         let resolved = cex
             .schedule
             .resolve(&self.prep.normalized, &self.prep.index)
@@ -74,8 +88,8 @@ impl Backstop for EngineBackstop<'_> {
             target,
             deadline: time.map(|t| Instant::now() + t),
         };
-        let inputs = prepare(&replayer, &resolved, 1)
-            .map(|d| d.replay.schedule.inputs)
+        let run = prepare(&replayer, &resolved, 1)
+            .map(|d| d.replay)
             .map_err(|e| match e {
                 DiagnosisError::NotReproduced(why) => why,
                 other => other.to_string(),
@@ -92,7 +106,7 @@ impl Backstop for EngineBackstop<'_> {
             .map_err(|e| e.to_string())?;
         match super::replay::lock_refusal(&check) {
             Some(why) if !matches!(check, super::replay::LockCheck::Undecided(_)) => Err(why),
-            _ => Ok(inputs),
+            _ => Ok(run),
         }
     }
 
@@ -204,6 +218,7 @@ fn beside(
         let only_deadlock = Properties {
             assertions: false,
             deadlock: true,
+            unlocks: false,
         };
         // Its "no deadlock" says nothing of the assertions: not a proof of the program.
         if let Some((out, concluded)) = search(only_deadlock, Some(alone), false) {

@@ -58,6 +58,7 @@ impl Failing {
 pub fn target_of(kind: ViolationKind) -> Target {
     match kind {
         ViolationKind::Deadlock => Target::Deadlock,
+        ViolationKind::Unlock => Target::Unlock,
         _ => Target::Failure,
     }
 }
@@ -509,6 +510,7 @@ pub fn localize(
         &crate::diag::interleaving::foreign_unlocks(&d.replay.steps),
         candidates,
     );
+    candidates = explainer.free_unlock_candidates(candidates);
     candidates = explainer.shared_static_candidates(candidates);
     candidates = explainer.split_section_candidates(candidates);
     candidates = explainer.reread_candidates(candidates);

@@ -58,6 +58,7 @@ pub fn target_kinds(t: Target) -> Vec<PropKind> {
     match t {
         Target::Failure => vec![PropKind::Assertion, PropKind::Error],
         Target::Deadlock => vec![PropKind::Deadlock],
+        Target::Unlock => vec![PropKind::Unlock],
     }
 }
 
@@ -108,6 +109,11 @@ impl<'a> Replayer<'a> {
         if self.keeps_locks() {
             opts.rules = self.framework.deadlock_rules.clone();
         }
+        if self.target == Target::Unlock {
+            // The unlocks are what is checked: they stay, and so do the locks.
+            opts.rules = self.framework.deadlock_rules.clone();
+            opts.unlocks = true;
+        }
         opts
     }
 
@@ -151,7 +157,7 @@ impl<'a> Replayer<'a> {
     /// avoided, only left unreached. For a failure (not a deadlock), such a thread is let
     /// go on to its end after the schedule before "no failure" is answered.
     pub fn fails(&self, r: &Resolved, strict: bool) -> Result<bool, ReplayError> {
-        let joiners = if self.target == Target::Failure {
+        let joiners = if self.target != Target::Deadlock {
             self.joining_threads(r)
         } else {
             Vec::new()
@@ -250,7 +256,7 @@ impl<'a> Replayer<'a> {
         }
         // Nor is a run that ends with every live thread blocked a pass: a failure's
         // replay has no deadlock property, so ask the deadlock group's replay.
-        if self.target == Target::Failure {
+        if self.target != Target::Deadlock {
             let deadlock = Replayer {
                 target: Target::Deadlock,
                 ..self.clone()
@@ -396,7 +402,7 @@ impl Replayer<'_> {
     /// With `failing`, asks whether a run with locks still fails (what `localize` needs);
     /// without, only whether one follows the schedule (`sequentialize` of any schedule).
     pub fn check_locks(&self, r: &Resolved, failing: bool) -> Result<LockCheck, ReplayError> {
-        if self.target == Target::Deadlock || !self.drops_lock_calls() || self.keeps_locks() {
+        if self.target != Target::Failure || !self.drops_lock_calls() || self.keeps_locks() {
             return Ok(LockCheck::Honoured);
         }
         let opts = SeqOptions {

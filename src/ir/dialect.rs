@@ -34,6 +34,10 @@ pub struct Dialect {
     pub atomic_begin: String,
     pub atomic_end: String,
     pub deadlock: String,
+    /// The unlock property; a template directory written before it existed falls back
+    /// to `assert` (the violation is then reported as an assertion by the checker).
+    #[serde(default)]
+    pub must_hold: Option<String>,
     pub mismatch: String,
     #[serde(rename = "await")]
     pub await_: String,
@@ -119,6 +123,7 @@ impl Dialect {
             Intrinsic::Unwind => &self.unwind,
             Intrinsic::Point => &self.point,
             Intrinsic::Deadlock => &self.deadlock,
+            Intrinsic::MustHold => self.must_hold.as_ref().unwrap_or(&self.assert),
             Intrinsic::Mismatch => &self.mismatch,
             Intrinsic::Await => &self.await_,
             // Printed by the printer itself (a conditional around the dialect's nondet).

@@ -347,6 +347,9 @@ pub enum Intrinsic {
     Point,
     /// The deadlock property: violated when `args[0]` is non-zero.
     Deadlock,
+    /// The unlock property (ESBMC's and CBMC's "must hold lock upon unlock"): an unlock
+    /// gives back a mutex that is locked. Violated when `args[0]` is zero.
+    MustHold,
     /// A concrete schedule could not be followed (step `args[0]`): the replay is invalid.
     Mismatch,
     /// Wait until `args[0]` holds: what a spin loop with no effect

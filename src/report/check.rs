@@ -10,7 +10,7 @@
 //! | `checker` | `{ "name", "version" }` |
 //! | `verdict` | `failure`, `deadlock`, `no-failure-within-bounds` or `unknown` |
 //! | `reason` | why the verdict is what it is (bounds reached, limits), or `null` |
-//! | `property` | the violated property: `kind` (`assertion`, `error`, `deadlock`), `file`, `line`, `column`, `thread`, `message` — or `null` |
+//! | `property` | the violated property: `kind` (`assertion`, `error`, `deadlock`, `unlock`: an unlock of a mutex no thread holds), `file`, `line`, `column`, `thread`, `message` — or `null` |
 //! | `bounds` | `{ "rounds", "unwind", "threads" }` of the last search; `rounds` and `threads` are `null` for a checker not given them (ESBMC and CBMC create the threads, CBMC has no rounds) |
 //! | `loops_complete` | every loop ran to its end within the unwinding bound |
 //! | `unwinding_reached` | loops whose bound was reached (`file:line`) |
@@ -401,6 +401,11 @@ pub fn render_text(
                     crate::seq::schedule::short_file(&v.file),
                     v.line
                 ),
+                ViolationKind::Unlock => format!(
+                    "FAILURE: unlock of a mutex no thread holds at {}:{}",
+                    crate::seq::schedule::short_file(&v.file),
+                    v.line
+                ),
             };
             s.push_str(&format!("{}\n", st.red(&head)));
             if v.kind != ViolationKind::Deadlock {
@@ -488,6 +493,9 @@ pub fn to_sarif(out: &CheckOutcome, checker: &CheckerInfo) -> String {
           "defaultConfiguration": { "level": "error" } },
         { "id": "seqloc/deadlock", "name": "Deadlock",
           "shortDescription": { "text": "Every live thread is blocked in some interleaving" },
+          "defaultConfiguration": { "level": "error" } },
+        { "id": "seqloc/unlock", "name": "UnlockOfFreeMutex",
+          "shortDescription": { "text": "A mutex no thread holds is unlocked in some interleaving (\"must hold lock upon unlock\")" },
           "defaultConfiguration": { "level": "error" } }
     ]);
     let results: Vec<Value> = out
@@ -500,6 +508,7 @@ pub fn to_sarif(out: &CheckOutcome, checker: &CheckerInfo) -> String {
                 ViolationKind::Assertion => ("seqloc/assertion", 0),
                 ViolationKind::Error => ("seqloc/error-call", 1),
                 ViolationKind::Deadlock => ("seqloc/deadlock", 2),
+                ViolationKind::Unlock => ("seqloc/unlock", 3),
             };
             let mut r = json!({
                 "ruleId": rule,

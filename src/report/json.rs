@@ -44,6 +44,7 @@ impl From<&Violation> for Property {
                 ViolationKind::Assertion => "assertion",
                 ViolationKind::Error => "error",
                 ViolationKind::Deadlock => "deadlock",
+                ViolationKind::Unlock => "unlock",
             },
             file: v.file.clone(),
             line: v.line,

@@ -322,6 +322,11 @@ fn violation_head(cex: &Counterexample) -> String {
             short_file(&v.file),
             v.line
         ),
+        ViolationKind::Unlock => format!(
+            "FAILURE: unlock of a mutex no thread holds at {}:{}",
+            short_file(&v.file),
+            v.line
+        ),
     }
 }
 

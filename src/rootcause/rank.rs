@@ -415,6 +415,8 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         // attempt that failed and freed another thread's section by its unlock, before
         // the accesses that then ran unprotected.
         Role::ForeignUnlock => return (0, 2),
+        // An unlock of a free mutex: after the untested attempt that explains it.
+        Role::FreeUnlock => return (0, 3),
         // A function's scratch shared by every call: the declaration is the repair, the
         // accesses only where the race shows.
         Role::SharedStatic => return (0, 2),

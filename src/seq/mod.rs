@@ -38,6 +38,9 @@ pub struct SeqOptions {
     pub recursion: u32,
     /// Check for deadlocks (all live threads blocked) at the end.
     pub deadlock: bool,
+    /// Check at each unlock that its mutex is locked (the unlock property). Only with the
+    /// deadlock group's rules: the other group removes the unlocks.
+    pub unlocks: bool,
     /// Symbolic mode: the most context switches a run may have (`--context-switches`).
     pub max_switches: Option<u32>,
     pub rules: Rules,
@@ -53,6 +56,7 @@ impl Default for SeqOptions {
             max_threads: 32,
             recursion: 3,
             deadlock: true,
+            unlocks: false,
             max_switches: None,
             rules: Rules::deadlock(),
             skeleton: skeleton::Skeleton::builtin(),
@@ -126,6 +130,7 @@ impl Framework {
             max_threads: max_threads.max(1),
             recursion: recursion.max(unwind).max(1),
             deadlock,
+            unlocks: false,
             max_switches: None,
             rules: if deadlock {
                 self.deadlock_rules.clone()
@@ -155,6 +160,7 @@ impl Framework {
             // as often as it looped has the depth it needs.
             recursion: recursion.max(unwind).max(1),
             deadlock,
+            unlocks: false,
             max_switches: None,
             rules: self.deadlock_rules.clone(),
             skeleton: self.skeleton.clone(),
@@ -412,6 +418,49 @@ mod tests {
         )
         .expect("sequentializes");
         sq.rounds_enough()
+    }
+
+    /// The unlock property's check is in the sequential program only when asked for:
+    /// one per unlock the threads run (default and typed mutexes alike).
+    #[test]
+    fn unlock_checks_only_when_asked_for() {
+        let src = "typedef unsigned long pthread_t; typedef struct { int x; } pthread_mutex_t;\n\
+             extern int pthread_create(pthread_t *, void *, void *(*)(void *), void *);\n\
+             extern int pthread_join(pthread_t, void **);\n\
+             extern int pthread_mutex_lock(pthread_mutex_t *); extern int pthread_mutex_unlock(pthread_mutex_t *);\n\
+             pthread_mutex_t m; int x;\n\
+             void *w(void *a) { pthread_mutex_lock(&m); x = 1; pthread_mutex_unlock(&m); return 0; }\n\
+             int main(void) { pthread_t a; pthread_create(&a, 0, w, 0); pthread_join(a, 0); return 0; }\n";
+        let prog = crate::frontend::load_text("t.c", src, crate::ir::types::DataModel::Lp64)
+            .expect("parses");
+        let prep = crate::passes::Prepared::new(prog);
+        let checks = |unlocks: bool| {
+            let opts = crate::seq::SeqOptions {
+                unlocks,
+                ..crate::seq::Framework::builtin().search_options(2, 2, 3, 1, false)
+            };
+            let sq = crate::seq::sequentialize(
+                &prep.normalized,
+                &prep.shared,
+                crate::seq::Mode::Symbolic,
+                &opts,
+            )
+            .expect("sequentializes");
+            let mut n = 0;
+            for f in &sq.program.funcs {
+                if let Some(body) = &f.body {
+                    crate::ir::visit::each_expr(body, &mut |e| {
+                        n += matches!(
+                            e.kind,
+                            crate::ir::ExprKind::Intrinsic(crate::ir::Intrinsic::MustHold, _)
+                        ) as usize;
+                    });
+                }
+            }
+            n
+        };
+        assert_eq!(checks(false), 0);
+        assert!(checks(true) >= 1);
     }
 
     /// Globals `main` froze before the first thread started are read with no point before

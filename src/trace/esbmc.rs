@@ -226,7 +226,9 @@ fn loc_is_internal(loc: Option<&SrcLoc>) -> bool {
 
 fn classify(message: &str, internal: bool) -> ViolationKind {
     let lower = message.to_ascii_lowercase();
-    if lower.contains("deadlock") {
+    if super::raw::is_unlock_check(message) {
+        ViolationKind::Unlock
+    } else if lower.contains("deadlock") {
         ViolationKind::Deadlock
     } else if lower.contains("unwinding assertion") {
         ViolationKind::UnwindingAssertion
@@ -1168,7 +1170,7 @@ VERIFICATION FAILED
         assert_eq!(classify("my own message", false), ViolationKind::Assertion);
         assert_eq!(
             classify("must hold lock upon unlock", true),
-            ViolationKind::Other("must hold lock upon unlock".into())
+            ViolationKind::Unlock
         );
     }
 

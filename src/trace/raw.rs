@@ -92,10 +92,20 @@ pub enum ViolationKind {
     Assertion,
     /// A deadlock, as reported by ESBMC's `--deadlock-check`.
     Deadlock,
+    /// "must hold lock upon unlock": the pthread models of ESBMC and CBMC (and seqloc's
+    /// printed programs) check that an unlock's mutex is locked.
+    Unlock,
     /// A loop or recursion was cut by the unwinding bound: not a bug in the program.
     UnwindingAssertion,
     /// Any other built-in check (overflow, pointer, bounds, ...), with the checker's words.
     Other(String),
+}
+
+/// The checkers' words for an unlock of a free mutex.
+pub fn is_unlock_check(message: &str) -> bool {
+    message
+        .to_ascii_lowercase()
+        .contains("must hold lock upon unlock")
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]

@@ -855,6 +855,7 @@ fn extract(
                 PropKind::Assertion => ViolationKind::Assertion,
                 PropKind::Error => ViolationKind::Error,
                 PropKind::Deadlock => ViolationKind::Deadlock,
+                PropKind::Unlock => ViolationKind::Unlock,
             };
             let thread = if kind == ViolationKind::Deadlock {
                 None
@@ -1231,6 +1232,9 @@ fn extract(
 pub struct Properties {
     pub assertions: bool,
     pub deadlock: bool,
+    /// Unlocks of a mutex no thread holds (ESBMC's and CBMC's "must hold lock upon
+    /// unlock").
+    pub unlocks: bool,
 }
 
 impl Properties {
@@ -1242,6 +1246,9 @@ impl Properties {
         }
         if self.deadlock {
             v.push(PropKind::Deadlock);
+        }
+        if self.unlocks {
+            v.push(PropKind::Unlock);
         }
         v
     }

@@ -65,6 +65,7 @@ impl BoundedSearch for BoundedProbe<'_> {
         let unwind = rung.unwind;
         let seq_opts = seq::SeqOptions {
             max_switches: self.max_switches,
+            unlocks: self.properties.unlocks,
             ..self.framework.search_options(
                 unwind,
                 rounds,

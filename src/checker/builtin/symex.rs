@@ -43,6 +43,8 @@ pub enum PropKind {
     /// `reach_error()` (or `__assert_fail`) was reached.
     Error,
     Deadlock,
+    /// An unlock gave back a mutex no thread held.
+    Unlock,
 }
 
 #[derive(Clone, Debug)]
@@ -1769,6 +1771,14 @@ impl<'p> Symex<'p> {
                     self.control_kills += 1;
                 }
                 self.guard = Bool::from_bool(false);
+            }
+            Intrinsic::MustHold => {
+                let c = match args.first() {
+                    Some(a) => self.truth(a)?,
+                    None => Bool::from_bool(true),
+                };
+                let v = Bool::and(&[self.guard.clone(), c.not()]);
+                self.prop(PropKind::Unlock, v, s);
             }
             Intrinsic::Deadlock => {
                 let c = match args.first() {

@@ -128,6 +128,8 @@ pub struct Machine<'p> {
     spurious_waits: std::collections::HashSet<StmtId>,
     /// Locations whose execution a step notes in `Chooser::watched` (usually none).
     pub watch: std::collections::HashSet<Loc>,
+    /// The unlock property: an unlock of a free default mutex is a violation.
+    pub unlocks: bool,
 }
 
 impl<'p> Machine<'p> {
@@ -195,6 +197,7 @@ impl<'p> Machine<'p> {
             detaches: crate::ir::known::detaches(prog),
             spurious_waits: crate::analysis::waits::spurious_wake_sites(prog),
             watch: Default::default(),
+            unlocks: false,
         })
     }
 
@@ -982,7 +985,9 @@ impl Cx<'_, '_> {
             }
             Known::MutexUnlock => {
                 let p = self.eval_place_of_ptr(arg(0)?)?;
-                self.st.locks.remove(&p);
+                if self.st.locks.remove(&p).is_none() && self.m.unlocks {
+                    return Err(Stop::Violation(loc));
+                }
                 Ok(Some(Val::int(0)))
             }
             Known::CondWait => {

@@ -73,6 +73,8 @@ pub struct ExploreOptions {
     pub max_stack_bytes: usize,
     pub assertions: bool,
     pub deadlock: bool,
+    /// The unlock property: an unlock of a free mutex is a violation.
+    pub unlocks: bool,
     /// Try to prove the checks by counting (`checker::counting`) before searching.
     pub counting: bool,
     /// Locations whose execution the search notes (`ExploreStats::watched`): the mutation
@@ -89,6 +91,7 @@ impl Default for ExploreOptions {
             max_stack_bytes: 1 << 29,
             assertions: true,
             deadlock: true,
+            unlocks: false,
             counting: true,
             watch: Vec::new(),
         }
@@ -224,6 +227,7 @@ pub fn explore(
         Err(u) => return give_up(u.what, Some(u.loc), stats),
     };
     m.watch = opts.watch.iter().copied().collect();
+    m.unlocks = opts.unlocks && opts.assertions;
     let init = match m.initial() {
         Ok(s) => s,
         Err(stop) => return stopped(stop, stats, t0),
@@ -406,6 +410,10 @@ pub fn frozen_globals(prog: &Program) -> HashSet<crate::ir::VarId> {
 /// Why no execution of `prog` can violate what `opts` checks, when the code it can reach
 /// holds nothing that could.
 pub fn unfailing(prog: &Program, opts: &ExploreOptions) -> Option<String> {
+    // No argument here shows that every unlock gives back a locked mutex.
+    if opts.unlocks && crate::ir::known::calls(prog, crate::ir::known::Known::MutexUnlock) {
+        return None;
+    }
     let h = hazards(prog);
     let no_check = !opts.assertions || h.check.is_none();
     let no_block = !opts.deadlock || h.block.is_none();
@@ -596,6 +604,39 @@ mod tests {
             ..ExploreOptions::default()
         };
         explore(&prep.normalized, &prep.shared, &opts, None)
+    }
+
+    /// The unlock property: a thread that unlocks on a path where it took no lock gives
+    /// back a free mutex in some execution (a violation at the unlock, line 5 after the
+    /// prelude), but
+    /// only when the property is asked for; an unlock of a mutex another thread holds
+    /// is no violation of it (the checkers test "locked", not the owner).
+    #[test]
+    fn unlocks_of_a_free_mutex_violate_the_unlock_property() {
+        let free = "pthread_mutex_t m; int x;\n\
+            void *t(void *a) { if (a) pthread_mutex_lock(&m);\n x = 1;\n pthread_mutex_unlock(&m); return 0; }\n\
+            int main() { pthread_t a, b; pthread_create(&a, 0, t, &x); pthread_create(&b, 0, t, 0);\n\
+            pthread_join(a, 0); pthread_join(b, 0); return 0; }";
+        let prep = prepare(free);
+        let with = |unlocks| ExploreOptions {
+            unlocks,
+            counting: false,
+            ..ExploreOptions::default()
+        };
+        match explore(&prep.normalized, &prep.shared, &with(true), None) {
+            Explored::Violation { loc, deadlock, .. } => {
+                assert!(!deadlock);
+                let line = prep.normalized.sources.position(loc).map(|p| p.line);
+                assert_eq!(line, Some(5));
+            }
+            other => panic!("expected the unlock to fail: {other:?}"),
+        }
+        assert!(matches!(
+            explore(&prep.normalized, &prep.shared, &with(false), None),
+            Explored::Safe(_)
+        ));
+        // Nothing to prove it by: no shortcut answers for the unlock property.
+        assert!(unfailing(&prep.normalized, &with(true)).is_none());
     }
 
     /// `watch` notes whether any execution runs a location: the check on line 5 runs in

@@ -687,10 +687,10 @@ impl External {
         log: Log,
     ) -> (Counterexample, Option<String>, bool) {
         let deadlock = cex.violation.kind == ViolationKind::Deadlock;
-        let target = if deadlock {
-            Target::Deadlock
-        } else {
-            Target::Failure
+        let target = match cex.violation.kind {
+            ViolationKind::Deadlock => Target::Deadlock,
+            ViolationKind::Unlock => Target::Unlock,
+            _ => Target::Failure,
         };
         log(2, &format!("schedule: {}", cex.schedule.compact()));
         for i in &cex.schedule.inputs {
@@ -720,8 +720,14 @@ impl External {
                 replayed = again;
             }
         }
-        if let Ok(found) = &replayed {
-            fill_inputs(&mut cex, found);
+        if let Ok(run) = &replayed {
+            fill_inputs(&mut cex, &run.schedule.inputs);
+            // ESBMC's trace shows no step for the unlock whose check failed inside its
+            // pthread model (the site it gives is the thread's statement before the
+            // call); seqloc's replay checks each unlock itself and names the call.
+            if target == Target::Unlock && run.violation.kind == ViolationKind::Unlock {
+                cex.violation = run.violation.clone();
+            }
         }
         let label = self.cfg.kind.label();
         let note = match (&replayed, deadlock) {
@@ -754,6 +760,7 @@ impl External {
         let props = Properties {
             assertions: false,
             deadlock: true,
+            unlocks: false,
         };
         // Half of what is left: the counterexample run still needs time.
         match backstop.search(props, bounds, self.remaining().map(|r| r / 2)) {
@@ -960,6 +967,19 @@ impl BoundedSearch for Probing<'_> {
             };
             let label = self.ext.cfg.kind.label();
             let result = match self.ext.read_step(&trace, self.prep, &self.subject.map)? {
+                // The checkers' pthread models always check unlocks, and every run stops
+                // at the first that fails: a property that leaves unlocks out gets no
+                // answer from the checker at any bound, and the built-in checker answers
+                // in its place.
+                Step::Found(cex, _)
+                    if cex.violation.kind == ViolationKind::Unlock && !self.props.unlocks =>
+                {
+                    let why = format!(
+                        "its pthread model stops at an unlock of a mutex no thread holds (\"must hold lock upon unlock\") at line {}, a property outside the one asked for",
+                        cex.violation.line
+                    );
+                    return Ok(self.declined(&why, &bound_text, probe));
+                }
                 Step::Found(cex, other) => {
                     let what = if cex.violation.kind == ViolationKind::Deadlock {
                         "deadlock"

@@ -30,15 +30,15 @@ pub use driver::{Bounds, Config, External};
 /// declined the concurrent program (CBMC's unsoundness abort).
 pub trait Backstop {
     /// Replays `cex`'s schedule with seqloc's sequentializer and the built-in checker: the
-    /// inputs of the failing run the replay found (also those the checker's trace does not
-    /// name), or why it does not fail the same way.
+    /// failing run the replay found (with the inputs the checker's trace does not name),
+    /// or why it does not fail the same way.
     fn replays(
         &self,
         cex: &crate::cex::Counterexample,
         target: crate::instrument::Target,
         unwind: u32,
         time: Option<std::time::Duration>,
-    ) -> Result<Vec<crate::seq::schedule::InputValue>, String>;
+    ) -> Result<crate::cex::Counterexample, String>;
     /// The built-in checker's search for `props` within the driver's bounds: the outcome,
     /// or why it could not run.
     fn search(

@@ -246,6 +246,10 @@ pub enum Role {
     /// The `pthread_barrier_init` of a barrier made for fewer threads than wait at it:
     /// it let a thread through before another arrived, whose work the first then used.
     ShortBarrier,
+    /// The unlock that failed the unlock property: it gives back a mutex no thread holds
+    /// (`diag::explain::unlocks`). The line to remove, or the path that should have
+    /// taken the lock before it.
+    FreeUnlock,
 }
 
 /// Context for explaining answers.
@@ -552,6 +556,9 @@ impl<'a> Explainer<'a> {
             }
             (_, ViolationKind::Assertion) => {
                 format!("the assertion at line {} would hold", v.line)
+            }
+            (_, ViolationKind::Unlock) => {
+                format!("the unlock at line {} would find its mutex locked", v.line)
             }
             (_, ViolationKind::Error) => {
                 let what = self

@@ -11,6 +11,29 @@ use crate::ir::*;
 use crate::seq::rules::Action;
 
 impl<'a, 'b> SlotGen<'a, 'b> {
+    /// The unlock property's check, when the options ask for it: `held` (the mutex is
+    /// locked) must hold. A failed check ends the run as a failed assertion does: a
+    /// replay stops, the symbolic program notes the failure.
+    pub(super) fn must_hold(&self, held: Expr, loc: Loc, id: StmtId) -> Vec<Stmt> {
+        if !self.b.opts.unlocks {
+            return vec![];
+        }
+        let tt = self.b.prog.types.clone();
+        let check = b::expr_stmt(
+            b::intrinsic(Intrinsic::MustHold, vec![held.clone()], loc),
+            loc,
+            id,
+        );
+        let end = match self.b.concrete {
+            Some(_) => b::intrinsic(Intrinsic::Abort, vec![], loc),
+            None => b::assign(b::var(&self.b.prog, self.b.vars.failed), b::int(1), &tt),
+        };
+        vec![
+            check,
+            b::if_(b::not(held), vec![b::expr_stmt(end, loc, id)], None),
+        ]
+    }
+
     /// Table II actions as statements in the sequential program.
     pub(super) fn model(
         &mut self,
@@ -290,7 +313,8 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             }
             Action::Unlock => {
                 let m = b::deref(arg(0), &tt);
-                let mut s = vec![st(b::assign(m, b::int(0), &tt))];
+                let mut s = self.must_hold(b::bin(BinOp::Ne, m.clone(), b::int(0)), loc, id);
+                s.push(st(b::assign(m, b::int(0), &tt)));
                 s.extend(zero_result(&lhs));
                 vec![step(s, true, None)]
             }

@@ -299,10 +299,13 @@ impl SlotGen<'_, '_> {
                         down.extend(set(&lhs, 0));
                         let owner_unlock =
                             b::if_(b::and(is(RECURSIVE), counted), down, Some(release.clone()));
+                        // The default type's unlock of a free mutex: the unlock property.
+                        let mut unchecked = self.must_hold(b::not(free.clone()), loc, id);
+                        unchecked.extend(release);
                         let other = b::if_(
                             bin_or(is(RECURSIVE), is(ERRORCHECK)),
                             set(&lhs, EPERM),
-                            Some(release),
+                            Some(unchecked),
                         );
                         vec![step(
                             vec![b::if_(mine, vec![owner_unlock], Some(vec![other]))],

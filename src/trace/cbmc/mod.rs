@@ -104,6 +104,8 @@ fn classify(property: Option<&str>, description: &str, internal: bool) -> Violat
     let lower = description.to_ascii_lowercase();
     if class == "unwind" || class == "recursion" || lower.contains("unwinding assertion") {
         ViolationKind::UnwindingAssertion
+    } else if super::raw::is_unlock_check(description) {
+        ViolationKind::Unlock
     } else if lower.contains("deadlock") {
         ViolationKind::Deadlock
     } else if internal {

@@ -239,6 +239,8 @@ impl Cx<'_, '_> {
                     Ok(0)
                 }
                 _ if kind == RECURSIVE || kind == ERRORCHECK => Ok(EPERM),
+                // The default type's unlock of a free mutex violates the unlock property.
+                None if self.m.unlocks => Err(Stop::Violation(loc)),
                 // The default type's unlock by another thread is undefined; it frees
                 // the mutex, as without types.
                 _ => {

@@ -190,6 +190,22 @@ pub fn to_counterexample_with(
             blocks(&placed, index, &visible, policy, &ends)
         }
     };
+    let mut blocks = blocks;
+    // An unlock's check inside the checker's pthread model shows no step of its own: the
+    // failing thread's block ends before the call, and later blocks may be another
+    // thread's. The failing thread runs last, to its failure.
+    if raw_violation.kind == trace::ViolationKind::Unlock
+        && raw_violation.internal
+        && let Some(t) = raw_violation.thread
+        && blocks.iter().any(|b| b.thread == t)
+        && blocks.last().is_some_and(|b| b.thread != t)
+    {
+        blocks.push(Block {
+            thread: t,
+            until: Until::Keyword("end".into()),
+            ran: vec![],
+        });
+    }
     let (inputs, input_steps) = inputs(&execs, index);
     let steps = execs
         .iter()
@@ -933,6 +949,7 @@ fn violation(
     let kind = match &v.kind {
         trace::ViolationKind::Deadlock => ViolationKind::Deadlock,
         trace::ViolationKind::Assertion => ViolationKind::Assertion,
+        trace::ViolationKind::Unlock => ViolationKind::Unlock,
         trace::ViolationKind::UnwindingAssertion => {
             return Err(MapError::Unsupported(format!(
                 "an unwinding assertion ({}): a loop bound was reached",
@@ -955,8 +972,10 @@ fn violation(
     let site = trace.failure_site();
     // `reach_error()` and friends: the checker's location is inside them, the user's is the
     // call site.
+    // An unlock's check is inside the checker's pthread model: its site is the user's
+    // call all the same.
     let kind = match (site, v.loc.as_ref()) {
-        (Some(s), Some(l)) if s != l => ViolationKind::Error,
+        (Some(s), Some(l)) if s != l && kind == ViolationKind::Assertion => ViolationKind::Error,
         _ => kind,
     };
     let loc = site
