@@ -1030,9 +1030,17 @@ fn extract(
             _ => pending.entry(*k).or_default().extend(lines),
         }
     }
-    // The code each slot ran, to name its points.
+    // The code a slot ran, to name its points: the first that agrees with one of its named points; for a
+    // slot that ran only unnamed points (its entry), the code of its first step's
+    // function (the first code is not always it: a client named as the loader made its
+    // own deadlock unreplayable).
     let slot_code = |k: u32| -> Option<&crate::seq::SlotCode> {
         let slot = seq.slots.get(k as usize)?;
+        let first = steps
+            .iter()
+            .find(|st| st.thread == k)
+            .and_then(|st| index.get(st.sid))
+            .map(|e| e.func);
         slot.codes
             .iter()
             .find(|c| {
@@ -1040,6 +1048,7 @@ fn extract(
                     *kk == k && c.points.get(*p as usize).is_some_and(|pi| pi.head == *sid)
                 })
             })
+            .or_else(|| slot.codes.iter().find(|c| Some(c.func) == first))
             .or_else(|| slot.codes.first())
     };
     // A block boundary "before S, occurrence n" counts the translated steps of S the
@@ -1155,14 +1164,7 @@ fn extract(
             // It runs last, until it blocks: where the deadlock holds it.
             late.push(slot.id);
         }
-        // The code whose points the slot executed.
-        let code = slot.codes.iter().find(|c| {
-            points.iter().any(|(k, p, sid)| {
-                *k == slot.id && c.points.get(*p as usize).is_some_and(|pi| pi.head == *sid)
-            })
-        });
-        let name = code
-            .or_else(|| slot.codes.first())
+        let name = slot_code(slot.id)
             .map(|c| prog.func(c.func).name.clone())
             .unwrap_or_default();
         let name = if slot.id == 0 {
