@@ -970,3 +970,20 @@ fn an_unlock_of_a_free_mutex_is_the_failure_and_ranks_first() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 }
+
+/// A nested-monitor deadlock whose viewers are created in a loop and the loader after
+/// them: a thread slot that may run either function, and whose thread ran only its entry
+/// before it blocked, is named by what it ran. Until 2026-12-06 the counterexample named
+/// it after the other function, and its own deadlock did not replay (an error). The lock
+/// taken before the wait ranks first.
+#[test]
+fn a_nested_monitor_deadlock_with_threads_of_one_slot_replays_and_names_the_outer_lock() {
+    let r = localize_all_json("tests/programs/why/settings_nested_wait.c");
+    assert_eq!(r["verdict"], "deadlock", "{r:#}");
+    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
+    assert_eq!(
+        cands.first().map(|c| c["line"].clone()),
+        Some(43.into()),
+        "{cands:#?}"
+    );
+}
