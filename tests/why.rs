@@ -987,3 +987,12 @@ fn a_nested_monitor_deadlock_with_threads_of_one_slot_replays_and_names_the_oute
         "{cands:#?}"
     );
 }
+
+/// A flush helper ends by posting the binary semaphore its caller took, and the caller
+/// posts it again: the mutant without the helper's post is proved to fix every
+/// execution, and that post ranks first as one release too many.
+#[test]
+fn a_helper_that_posts_its_callers_semaphore_again_ranks_first() {
+    let r = localize_json("tests/programs/why/flush_double_post.c");
+    first_names(&r, 27, "one release too many");
+}

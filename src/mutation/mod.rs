@@ -294,6 +294,9 @@ pub fn primitive_evidence(
     let mut moves = signals::wait_moves(text, &lines);
     in_run_order(&mut moves, ARGUMENT_MUTANTS);
     mutants.extend(moves);
+    let mut extra = signals::extra_release_mutants(text, &lines);
+    in_run_order(&mut extra, ARGUMENT_MUTANTS);
+    mutants.extend(extra);
     let mut wrappers = callees::wrapper_mutants(text, &lines);
     in_run_order(&mut wrappers, ARGUMENT_MUTANTS);
     mutants.extend(wrappers);
@@ -427,6 +430,7 @@ pub fn apply_primitive_fixes(
                 format!("`{}` moved after line {}", m.from, signals::moved_after(m))
             }
             Part::Callee => format!("a call of `{}`, not `{}`", m.to, m.from),
+            Part::ExtraRelease => format!("removing `{}`", m.from),
             Part::WaitOrder => {
                 format!(
                     "`{}` moved before line {}",

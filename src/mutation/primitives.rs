@@ -63,6 +63,9 @@ pub enum Part {
     /// A barrier or semaphore wait made after statements it should protect
     /// (`mutation::signals`).
     WaitOrder,
+    /// A release on one branch that the thread makes again after it (a binary
+    /// semaphore posted twice, an unlock repeated): removed (`mutation::signals`).
+    ExtraRelease,
     /// A global's start value (`int tokens = 2;`): the count of a hand-made
     /// synchronization, or any value the threads start from.
     StartValue,
@@ -101,6 +104,9 @@ impl Part {
                 "this call gives back too early, before a later statement of its block"
             }
             Part::WaitOrder => "this wait comes after statements it should protect",
+            Part::ExtraRelease => {
+                "this gives back what the thread gives back again later: one release too many"
+            }
             Part::Callee => "this call skips what its wrapper gives back to the other threads",
             Part::LoopBound => "this loop wakes the other threads the wrong number of times",
             Part::Guard => "this test decides wrongly whether the thread waits",

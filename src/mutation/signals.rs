@@ -95,6 +95,81 @@ pub fn wait_moves(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
     out
 }
 
+/// A release that gives back what the thread no longer holds: the error path that
+/// posts a semaphore used as a lock (or unlocks, or calls the program's own releasing
+/// function) before the common exit that posts it again, or a helper that ends by
+/// releasing its caller's lock. Each such call on `lines` (from 1) of `text`, in a
+/// branch of an `if` or last in a function that does more, is removed (the statement
+/// becomes `;`, lines kept). Removing a release the program needs leaves a thread waiting for ever: the
+/// oracle, which proves a mutant free of failures and of deadlocks, rejects it.
+pub fn extra_release_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
+    let releasing = super::callees::releasing_functions(text);
+    let mut out = Vec::new();
+    each_node(text, |n| {
+        if n.kind() != "expression_statement" || !(in_branch(n) || ends_helper(n)) {
+            return;
+        }
+        let name = n
+            .named_child(0)
+            .and_then(|c| super::callees::called(text, c))
+            .unwrap_or("");
+        let own = releasing.iter().find(|(r, _)| r == name);
+        let gives_back = matches!(
+            name,
+            "sem_post" | "pthread_mutex_unlock" | "pthread_spin_unlock" | "mtx_unlock"
+        ) || own.is_some();
+        let row = n.start_position().row as u32 + 1;
+        let reached = lines.contains(&row)
+            || own.is_some_and(|(_, (from, to))| lines.iter().any(|l| (from..=to).contains(&l)));
+        if !gives_back || !reached {
+            return;
+        }
+        out.push(SyncMutant {
+            mutant: Mutant {
+                line: row,
+                column: n.start_position().column as u32 + 1,
+                start: n.start_byte(),
+                end: n.end_byte(),
+                from: text_of(text, n).to_string(),
+                to: ";".to_string(),
+            },
+            part: Part::ExtraRelease,
+        });
+    });
+    out
+}
+
+/// Whether statement `n` is the last of a function body that does more than it: a
+/// helper that ends by giving back its caller's lock (`flush(l)` ending in `unlock(l)`),
+/// which its caller, not knowing, gives back again.
+fn ends_helper(n: Node) -> bool {
+    let Some(body) = n.parent().filter(|b| b.kind() == "compound_statement") else {
+        return false;
+    };
+    if body
+        .parent()
+        .is_none_or(|f| f.kind() != "function_definition")
+    {
+        return false;
+    }
+    let mut cursor = body.walk();
+    let stmts: Vec<Node> = body
+        .named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment")
+        .collect();
+    stmts.len() >= 2 && stmts.last().is_some_and(|l| l.id() == n.id())
+}
+
+/// Whether statement `n` runs only on one branch of an `if` (directly, or in the block
+/// that is the branch).
+fn in_branch(n: Node) -> bool {
+    let mut p = n.parent();
+    if p.is_some_and(|b| b.kind() == "compound_statement") {
+        p = p.and_then(|b| b.parent());
+    }
+    p.is_some_and(|b| matches!(b.kind(), "if_statement" | "else_clause"))
+}
+
 /// The start of the line that holds byte `at`.
 fn line_start(text: &str, at: usize) -> usize {
     text.get(..at)
@@ -397,5 +472,22 @@ mod tests {
             signal_moves(&nested, &[7]).is_empty(),
             "not out of the section it is called in"
         );
+    }
+    /// A post in a branch and the closing post of a function that does more are removal
+    /// mutants (the oracle rejects those the program needs); the post of a function
+    /// that does nothing else, and one not run, are not.
+    #[test]
+    fn releases_in_branches_and_ending_helpers_are_removed() {
+        let text = "void give(void) {\n  sem_post(&s);\n}\n\
+void flush(void) {\n  n = 0;\n  sem_post(&s);\n}\n\
+void put(int v) {\n  sem_wait(&s);\n  if (v < 0) {\n    give();\n  }\n  sem_post(&s);\n}\n";
+        let ms = extra_release_mutants(text, &[2, 5, 6, 9, 10, 11, 13]);
+        let lines: Vec<u32> = ms.iter().map(|m| m.mutant.line).collect();
+        assert_eq!(lines, vec![6, 11, 13], "{ms:?}");
+        assert!(
+            ms.iter()
+                .all(|m| m.part == Part::ExtraRelease && m.mutant.to == ";")
+        );
+        assert!(extra_release_mutants(text, &[9]).is_empty());
     }
 }

@@ -87,6 +87,7 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                     crate::mutation::Part::SignalOrder => "the place of the wake-up",
                     crate::mutation::Part::ReleaseOrder => "the place of the release",
                     crate::mutation::Part::WaitOrder => "the place of the wait",
+                    crate::mutation::Part::ExtraRelease => "a release one too many",
                     crate::mutation::Part::Callee => "the function called",
                     crate::mutation::Part::LoopBound => "the test of the waking loop",
                     crate::mutation::Part::Guard =>
