@@ -638,6 +638,10 @@ fn replay_explored(
     }
     let seq_opts = seq::SeqOptions {
         unlocks: opts.properties.unlocks,
+        // With its calls inlined a thread may unroll to far more than the program: loops
+        // in callees called from loops multiply (a timer wheel's 10 GB before any
+        // answer, its time limit passed).
+        max_statements: Some(MAX_REPLAY_STATEMENTS),
         ..opts.framework.search_options(
             unwind,
             1,

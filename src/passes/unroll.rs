@@ -52,30 +52,6 @@ fn copies(prog: &Program, id: StmtId, default_bound: u32) -> u64 {
 /// choosing (the explorer's replay, which unwinds as far as a path's loops ran) asks this
 /// first rather than build a program that does not fit in memory.
 pub fn unrolled_size(prog: &Program, default_bound: u32) -> u128 {
-    struct Size<'p> {
-        prog: &'p Program,
-        bound: u32,
-        mult: u128,
-        total: u128,
-    }
-    impl visit::Visitor for Size<'_> {
-        fn visit_stmt(&mut self, s: &Stmt) {
-            self.total = self.total.saturating_add(self.mult);
-            let looping = matches!(
-                s.kind,
-                StmtKind::While { .. } | StmtKind::DoWhile { .. } | StmtKind::For { .. }
-            );
-            if !looping {
-                return visit::walk_stmt(self, s);
-            }
-            let outer = self.mult;
-            let n = copies(self.prog, s.id, self.bound);
-            self.mult = outer.saturating_mul(u128::from(n));
-            visit::walk_stmt(self, s);
-            self.mult = outer;
-        }
-        fn visit_expr(&mut self, _: &Expr) {}
-    }
     let mut v = Size {
         prog,
         bound: default_bound,
@@ -84,6 +60,44 @@ pub fn unrolled_size(prog: &Program, default_bound: u32) -> u128 {
     };
     visit::walk_program(&mut v, prog);
     v.total
+}
+
+/// [`unrolled_size`] of one statement (a thread's body with its calls inlined: loops in
+/// callees called from loops multiply too).
+pub fn unrolled_size_of(prog: &Program, s: &Stmt, default_bound: u32) -> u128 {
+    let mut v = Size {
+        prog,
+        bound: default_bound,
+        mult: 1,
+        total: 0,
+    };
+    visit::Visitor::visit_stmt(&mut v, s);
+    v.total
+}
+
+struct Size<'p> {
+    prog: &'p Program,
+    bound: u32,
+    mult: u128,
+    total: u128,
+}
+impl visit::Visitor for Size<'_> {
+    fn visit_stmt(&mut self, s: &Stmt) {
+        self.total = self.total.saturating_add(self.mult);
+        let looping = matches!(
+            s.kind,
+            StmtKind::While { .. } | StmtKind::DoWhile { .. } | StmtKind::For { .. }
+        );
+        if !looping {
+            return visit::walk_stmt(self, s);
+        }
+        let outer = self.mult;
+        let n = copies(self.prog, s.id, self.bound);
+        self.mult = outer.saturating_mul(u128::from(n));
+        visit::walk_stmt(self, s);
+        self.mult = outer;
+    }
+    fn visit_expr(&mut self, _: &Expr) {}
 }
 
 pub struct Unroller<'a> {

@@ -41,6 +41,10 @@ pub struct SeqOptions {
     /// Check at each unlock that its mutex is locked (the unlock property). Only with the
     /// deadlock group's rules: the other group removes the unlocks.
     pub unlocks: bool,
+    /// The most statements a thread's code may unroll to (its calls inlined), when the
+    /// caller chose the bound itself and would rather have no program than one that does
+    /// not fit in memory ([`SeqError::TooLarge`]).
+    pub max_statements: Option<u128>,
     /// Symbolic mode: the most context switches a run may have (`--context-switches`).
     pub max_switches: Option<u32>,
     pub rules: Rules,
@@ -57,6 +61,7 @@ impl Default for SeqOptions {
             recursion: 3,
             deadlock: true,
             unlocks: false,
+            max_statements: None,
             max_switches: None,
             rules: Rules::deadlock(),
             skeleton: skeleton::Skeleton::builtin(),
@@ -131,6 +136,7 @@ impl Framework {
             recursion: recursion.max(unwind).max(1),
             deadlock,
             unlocks: false,
+            max_statements: None,
             max_switches: None,
             rules: if deadlock {
                 self.deadlock_rules.clone()
@@ -161,6 +167,7 @@ impl Framework {
             recursion: recursion.max(unwind).max(1),
             deadlock,
             unlocks: false,
+            max_statements: None,
             max_switches: None,
             rules: self.deadlock_rules.clone(),
             skeleton: self.skeleton.clone(),
@@ -370,6 +377,14 @@ pub enum SeqError {
     Skeleton(#[from] skeleton::SkeletonError),
     #[error("schedule step {step}: {reason}")]
     Schedule { step: usize, reason: String },
+    #[error(
+        "`{function}` unrolls to about {statements} statements at this loop bound, more than the {limit} allowed"
+    )]
+    TooLarge {
+        function: String,
+        statements: u128,
+        limit: u128,
+    },
     /// A construct the sequentializer refuses: the spot's message names it and says why.
     #[error("{}: {}", .0.location(), .0.message)]
     Unsupported(Box<crate::diagnostics::SourceSpot>),
@@ -418,6 +433,39 @@ mod tests {
         )
         .expect("sequentializes");
         sq.rounds_enough()
+    }
+
+    /// A thread whose calls, inlined, nest loops beyond the caller's statement budget is
+    /// refused before it is unrolled (the explorer's replay then leaves the failure to
+    /// the bounded search); without a budget it is built.
+    #[test]
+    fn a_thread_past_the_statement_budget_is_too_large() {
+        let src = "typedef unsigned long pthread_t;\n\
+             extern int pthread_create(pthread_t *, void *, void *(*)(void *), void *);\n\
+             extern int pthread_join(pthread_t, void **);\nint x;\n\
+             void inner(void) { for (int j = 0; j < 50; j++) x = x + j; }\n\
+             void *w(void *a) { for (int i = 0; i < 50; i++) inner(); return 0; }\n\
+             int main(void) { pthread_t a; pthread_create(&a, 0, w, 0); pthread_join(a, 0); return 0; }\n";
+        let prog = crate::frontend::load_text("t.c", src, crate::ir::types::DataModel::Lp64)
+            .expect("parses");
+        let prep = crate::passes::Prepared::new(prog);
+        let build = |max_statements| {
+            let opts = crate::seq::SeqOptions {
+                max_statements,
+                ..crate::seq::Framework::builtin().search_options(2, 2, 3, 1, false)
+            };
+            crate::seq::sequentialize(
+                &prep.normalized,
+                &prep.shared,
+                crate::seq::Mode::Symbolic,
+                &opts,
+            )
+        };
+        assert!(matches!(
+            build(Some(1_000)),
+            Err(crate::seq::SeqError::TooLarge { .. })
+        ));
+        assert!(build(None).is_ok());
     }
 
     /// The unlock property's check is in the sequential program only when asked for:

@@ -9,7 +9,7 @@ use crate::ir::known::{Known, classify};
 use crate::ir::visit::{self, VisitorMut};
 use crate::ir::*;
 use crate::passes::inline::Inliner;
-use crate::passes::unroll::Unroller;
+use crate::passes::unroll::{Unroller, unrolled_size_of};
 use crate::seq::{SeqError, SeqOptions};
 
 /// How many slots the symbolic program needs and which functions each may run.
@@ -231,6 +231,16 @@ impl Builder<'_> {
             )));
         };
         let body = Inliner::new(&mut self.prog, None, self.opts.recursion).inline_body(f, &body)?;
+        if let Some(limit) = self.opts.max_statements {
+            let statements = unrolled_size_of(&self.prog, &body, self.opts.unwind);
+            if statements > limit {
+                return Err(SeqError::TooLarge {
+                    function: self.prog.func(f).name.clone(),
+                    statements,
+                    limit,
+                });
+            }
+        }
         let mut unroller = Unroller::new(&mut self.prog, None, self.opts.unwind);
         let body = unroller.unroll(body);
         // Locals → globals.
