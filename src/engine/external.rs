@@ -35,19 +35,6 @@ fn replay(
     bounds: &Bounds,
     time: Option<Duration>,
 ) -> Result<Vec<InputValue>, String> {
-    replay_run(prep, cex, target, unwind, bounds, time).map(|run| run.schedule.inputs)
-}
-
-/// [`replay`]'s failing run.
-#[cfg(test)]
-fn replay_run(
-    prep: &Prepared,
-    cex: &Counterexample,
-    target: Target,
-    unwind: u32,
-    bounds: &Bounds,
-    time: Option<Duration>,
-) -> Result<Counterexample, String> {
     let framework = Framework::builtin();
     EngineBackstop {
         prep,
@@ -56,6 +43,7 @@ fn replay_run(
         recursion: bounds.recursion.max(1),
     }
     .replays(cex, target, unwind, time)
+    .map(|run| run.schedule.inputs)
 }
 
 pub struct EngineBackstop<'a> {

@@ -405,6 +405,26 @@ impl SeqError {
 mod tests {
     use super::rounds_for;
 
+    /// `src` (the file `t.c`) lowered and prepared.
+    fn prepared(src: &str) -> crate::passes::Prepared {
+        let prog = crate::frontend::load_text("t.c", src, crate::ir::types::DataModel::Lp64)
+            .expect("parses");
+        crate::passes::Prepared::new(prog)
+    }
+
+    /// `prep`'s symbolic sequential program with `opts`.
+    fn symbolic(
+        prep: &crate::passes::Prepared,
+        opts: &crate::seq::SeqOptions,
+    ) -> Result<crate::seq::Sequentialized, crate::seq::SeqError> {
+        crate::seq::sequentialize(
+            &prep.normalized,
+            &prep.shared,
+            crate::seq::Mode::Symbolic,
+            opts,
+        )
+    }
+
     /// Rounds enough for every interleaving of a program whose workers read `n` and `k`,
     /// which `main` sets (or, with `late`, changes again after the threads start).
     fn rounds_with(late: bool) -> u32 {
@@ -421,17 +441,9 @@ mod tests {
              return 0; }}\n",
             if late { "k = 4;" } else { "" }
         );
-        let prog = crate::frontend::load_text("t.c", &src, crate::ir::types::DataModel::Lp64)
-            .expect("parses");
-        let prep = crate::passes::Prepared::new(prog);
+        let prep = prepared(&src);
         let opts = crate::seq::Framework::builtin().search_options(2, 2, 3, 1, false);
-        let sq = crate::seq::sequentialize(
-            &prep.normalized,
-            &prep.shared,
-            crate::seq::Mode::Symbolic,
-            &opts,
-        )
-        .expect("sequentializes");
+        let sq = symbolic(&prep, &opts).expect("sequentializes");
         sq.rounds_enough()
     }
 
@@ -446,20 +458,13 @@ mod tests {
              void inner(void) { for (int j = 0; j < 50; j++) x = x + j; }\n\
              void *w(void *a) { for (int i = 0; i < 50; i++) inner(); return 0; }\n\
              int main(void) { pthread_t a; pthread_create(&a, 0, w, 0); pthread_join(a, 0); return 0; }\n";
-        let prog = crate::frontend::load_text("t.c", src, crate::ir::types::DataModel::Lp64)
-            .expect("parses");
-        let prep = crate::passes::Prepared::new(prog);
+        let prep = prepared(src);
         let build = |max_statements| {
             let opts = crate::seq::SeqOptions {
                 max_statements,
                 ..crate::seq::Framework::builtin().search_options(2, 2, 3, 1, false)
             };
-            crate::seq::sequentialize(
-                &prep.normalized,
-                &prep.shared,
-                crate::seq::Mode::Symbolic,
-                &opts,
-            )
+            symbolic(&prep, &opts)
         };
         assert!(matches!(
             build(Some(1_000)),
@@ -479,21 +484,13 @@ mod tests {
              pthread_mutex_t m; int x;\n\
              void *w(void *a) { pthread_mutex_lock(&m); x = 1; pthread_mutex_unlock(&m); return 0; }\n\
              int main(void) { pthread_t a; pthread_create(&a, 0, w, 0); pthread_join(a, 0); return 0; }\n";
-        let prog = crate::frontend::load_text("t.c", src, crate::ir::types::DataModel::Lp64)
-            .expect("parses");
-        let prep = crate::passes::Prepared::new(prog);
+        let prep = prepared(src);
         let checks = |unlocks: bool| {
             let opts = crate::seq::SeqOptions {
                 unlocks,
                 ..crate::seq::Framework::builtin().search_options(2, 2, 3, 1, false)
             };
-            let sq = crate::seq::sequentialize(
-                &prep.normalized,
-                &prep.shared,
-                crate::seq::Mode::Symbolic,
-                &opts,
-            )
-            .expect("sequentializes");
+            let sq = symbolic(&prep, &opts).expect("sequentializes");
             let mut n = 0;
             for f in &sq.program.funcs {
                 if let Some(body) = &f.body {
