@@ -134,6 +134,59 @@ pub fn address_taken_functions(prog: &Program) -> BTreeSet<FuncId> {
     v.0
 }
 
+/// The functions an indirect call may denote: those whose address the program keeps
+/// somewhere it can call it from. A function named only as the start routine of a
+/// thread creation is called by the thread library alone — its address goes nowhere a
+/// pointer of the program can read it — so a callback called through `t->cb(arg)` is
+/// never a thread's entry (a thread entry inlined as a candidate callback runs its
+/// loops, and the callbacks they call, once more at each level, to the recursion bound).
+pub fn pointer_callable_functions(prog: &Program) -> BTreeSet<FuncId> {
+    struct V<'p>(&'p Program, BTreeSet<FuncId>);
+    impl Visitor for V<'_> {
+        fn visit_expr(&mut self, e: &Expr) {
+            match &e.kind {
+                ExprKind::Call(c, args) => {
+                    let creates = matches!(c.peel().kind, ExprKind::Func(f)
+                        if classify(&self.0.func(f).name) == Known::ThreadCreate);
+                    if !matches!(c.kind, ExprKind::Func(_)) {
+                        self.visit_expr(c);
+                    }
+                    for (i, a) in args.iter().enumerate() {
+                        if creates && i == 2 && matches!(uncast(a).kind, ExprKind::Func(_)) {
+                            continue;
+                        }
+                        self.visit_expr(a);
+                    }
+                }
+                ExprKind::Func(f) => {
+                    self.1.insert(*f);
+                }
+                _ => visit::walk_expr(self, e),
+            }
+        }
+    }
+    let mut v = V(prog, BTreeSet::new());
+    for f in &prog.funcs {
+        if let Some(b) = &f.body {
+            v.visit_stmt(b);
+        }
+    }
+    for var in &prog.vars {
+        if let Some(i) = &var.init {
+            v.visit_init(i);
+        }
+    }
+    v.1
+}
+
+/// `e` without its casts, implicit or written (`(void *(*)(void *))worker`).
+fn uncast(e: &Expr) -> &Expr {
+    match &e.peel().kind {
+        ExprKind::Cast { e: inner, .. } => uncast(inner),
+        _ => e.peel(),
+    }
+}
+
 /// The functions an expression used as a callee (or thread entry) may denote.
 pub fn resolve_callee(
     prog: &Program,
@@ -827,4 +880,39 @@ fn mentions(text: &str, name: &str) -> bool {
         start = b;
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn program(src: &str) -> Program {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| unreachable!("{e}"));
+        let path = dir.path().join("p.c");
+        std::fs::write(&path, src).unwrap_or_else(|e| unreachable!("{e}"));
+        crate::frontend::load(&path, &Default::default()).unwrap_or_else(|e| unreachable!("{e:?}"))
+    }
+
+    fn names(prog: &Program, set: &BTreeSet<FuncId>) -> Vec<String> {
+        set.iter().map(|f| prog.func(*f).name.clone()).collect()
+    }
+
+    /// A start routine is no callback: the thread library alone calls it. One whose
+    /// address the program also keeps (a table of entries) is both.
+    #[test]
+    fn a_function_only_started_as_a_thread_is_not_called_through_pointers() {
+        let p = program(
+            "#include <pthread.h>\n\
+             void done(void *a) { }\n\
+             void *w(void *a) { return 0; }\n\
+             void *v(void *a) { return 0; }\n\
+             void *(*table[1])(void *) = { v };\n\
+             struct t { void (*cb)(void *); } t;\n\
+             int main() { pthread_t a, b; t.cb = done;\n\
+             pthread_create(&a, 0, w, 0); pthread_create(&b, 0, (void *(*)(void *))v, 0);\n\
+             t.cb(0); return 0; }\n",
+        );
+        assert_eq!(names(&p, &address_taken_functions(&p)), ["done", "w", "v"]);
+        assert_eq!(names(&p, &pointer_callable_functions(&p)), ["done", "v"]);
+    }
 }

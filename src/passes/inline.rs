@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::analysis::facts::address_taken_functions;
+use crate::analysis::facts::pointer_callable_functions;
 use crate::diagnostics::SourceSpot;
 use crate::ir::known::{Known, classify, has_no_effect, is_atomic_function};
 use crate::ir::visit::{self, VisitorMut};
@@ -35,7 +35,7 @@ const RECURSIVE_COPIES: u32 = 4096;
 
 impl<'a> Inliner<'a> {
     pub fn new(prog: &'a mut Program, owner: Option<FuncId>, max_depth: u32) -> Inliner<'a> {
-        let taken = address_taken_functions(prog);
+        let taken = pointer_callable_functions(prog);
         Inliner {
             prog,
             owner,
