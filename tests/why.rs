@@ -996,3 +996,52 @@ fn a_helper_that_posts_its_callers_semaphore_again_ranks_first() {
     let r = localize_json("tests/programs/why/flush_double_post.c");
     first_names(&r, 27, "one release too many");
 }
+
+/// A cache calls the eviction listener its caller handed in while it holds the cache
+/// lock; the listener takes the metrics lock, which the dumper holds while it asks for
+/// the cache's size. Moving the unlock above the callback removes every deadlock, and
+/// the callback's line ranks first, before the lock calls that close the cycle.
+#[test]
+fn a_callback_run_under_a_lock_ranks_first() {
+    let r = localize_json("tests/programs/why/evict_listener.c");
+    let first = first_names(&r, 36, "runs a callback while holding a lock");
+    assert!(
+        first["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("(line 37) moved before it")),
+        "{first:#}"
+    );
+}
+
+/// Closing the device sets `closing` and broadcasts, but the writer's wait loop tests
+/// only the dirty count and sleeps again. The test with the announced flag added
+/// removes every deadlock, and the wait loop's test ranks first with that change
+/// (before the swap of the flag it tests, which only waits for the close).
+#[test]
+fn a_wait_test_without_the_announced_shutdown_ranks_first() {
+    let r = localize_json("tests/programs/why/writer_close.c");
+    let first = first_names(&r, 25, "leaves out what the waking thread announces");
+    assert!(
+        first["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("`dirty == 0 && !closing`")),
+        "{first:#}"
+    );
+}
+
+/// An aborted upload gives its slot back without waking the sender that sleeps on a full
+/// table. A broadcast added after that write removes every deadlock, and the write ranks
+/// first (not the wait loop's test loosened, which the assertion on the slots rejects,
+/// nor the taking of the slot moved down: a function that takes the lock and gives it
+/// back gives nothing).
+#[test]
+fn a_path_that_frees_a_slot_without_waking_ranks_first() {
+    let r = localize_json("tests/programs/why/upload_abort.c");
+    let first = first_names(&r, 38, "wakes nobody");
+    assert!(
+        first["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("`pthread_cond_broadcast(&slot_free);` added after it")),
+        "{first:#}"
+    );
+}

@@ -127,6 +127,87 @@ pub(super) fn releasing_functions(text: &str) -> Vec<(String, (u32, u32))> {
         .collect()
 }
 
+/// The program's functions that give back more than they take: more unlocks and posts
+/// than locks and waits (`flush_locked(l)` ending in `unlock(l)` of its caller's lock),
+/// each with its body's lines as [`releasing_functions`] gives them. A function that
+/// takes a lock and gives it back (`timer_rearm`) is a critical section of its own, not a
+/// release.
+pub(super) fn net_releasing_functions(text: &str) -> Vec<(String, (u32, u32))> {
+    let takes = |c: &str| {
+        matches!(
+            c,
+            "pthread_mutex_lock"
+                | "pthread_mutex_trylock"
+                | "pthread_mutex_timedlock"
+                | "pthread_spin_lock"
+                | "pthread_spin_trylock"
+                | "pthread_rwlock_rdlock"
+                | "pthread_rwlock_wrlock"
+                | "pthread_rwlock_tryrdlock"
+                | "pthread_rwlock_trywrlock"
+                | "mtx_lock"
+                | "mtx_trylock"
+                | "mtx_timedlock"
+                | "sem_wait"
+                | "sem_trywait"
+                | "sem_timedwait"
+        )
+    };
+    let gives = |c: &str| {
+        matches!(
+            c,
+            "pthread_mutex_unlock"
+                | "pthread_spin_unlock"
+                | "pthread_rwlock_unlock"
+                | "mtx_unlock"
+                | "sem_post"
+        )
+    };
+    let fs = functions(text);
+    let net: Vec<&str> = fs
+        .iter()
+        .filter(|f| {
+            let given = f.calls.iter().filter(|c| gives(c)).count();
+            given > f.calls.iter().filter(|c| takes(c)).count()
+        })
+        .map(|f| f.name.as_str())
+        .collect();
+    releasing_functions(text)
+        .into_iter()
+        .filter(|(name, _)| net.contains(&name.as_str()))
+        .collect()
+}
+
+/// The program's functions that give something back to other threads and never wait:
+/// a function that waits for its turn (`take_slot`: a condition wait, a semaphore wait,
+/// a join) is a take, whatever locks it gives back on the way out — made later, it only
+/// takes later. `frame_release` (a flag set under the pool's lock) gives. Each with its
+/// body's lines as [`releasing_functions`] gives them.
+pub(super) fn giving_functions(text: &str) -> Vec<(String, (u32, u32))> {
+    let waits = |c: &str| {
+        matches!(
+            c,
+            "pthread_cond_wait"
+                | "pthread_cond_timedwait"
+                | "cnd_wait"
+                | "cnd_timedwait"
+                | "sem_wait"
+                | "sem_timedwait"
+                | "pthread_join"
+                | "thrd_join"
+                | "pthread_barrier_wait"
+        )
+    };
+    let fs = functions(text);
+    releasing_functions(text)
+        .into_iter()
+        .filter(|(name, _)| {
+            !fs.iter()
+                .any(|f| &f.name == name && f.calls.iter().any(|c| waits(c)))
+        })
+        .collect()
+}
+
 /// The mutants calling a wrapper for each call statement on `lines` (from 1) of `text`
 /// that calls the function it wraps, outside the wrapper itself.
 pub fn wrapper_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {

@@ -45,6 +45,7 @@
 //! the input's own passing runs nor those of the fix tell them apart (39th session).
 
 pub mod arguments;
+pub mod callbacks;
 pub mod callees;
 pub mod guards;
 pub mod operators;
@@ -52,6 +53,8 @@ pub mod primitives;
 pub mod signals;
 pub mod start_values;
 pub mod targets;
+pub mod wait_terms;
+pub mod wakes;
 
 use std::collections::BTreeMap;
 
@@ -294,9 +297,15 @@ pub fn primitive_evidence(
     let mut moves = signals::wait_moves(text, &lines);
     in_run_order(&mut moves, ARGUMENT_MUTANTS);
     mutants.extend(moves);
+    let mut missing = wakes::missing_wake_mutants(text, &lines);
+    in_run_order(&mut missing, ARGUMENT_MUTANTS);
+    mutants.extend(missing);
     let mut extra = signals::extra_release_mutants(text, &lines);
     in_run_order(&mut extra, ARGUMENT_MUTANTS);
     mutants.extend(extra);
+    let mut moves = callbacks::callback_unlock_moves(text, &lines);
+    in_run_order(&mut moves, ARGUMENT_MUTANTS);
+    mutants.extend(moves);
     let mut wrappers = callees::wrapper_mutants(text, &lines);
     in_run_order(&mut wrappers, ARGUMENT_MUTANTS);
     mutants.extend(wrappers);
@@ -431,6 +440,12 @@ pub fn apply_primitive_fixes(
             }
             Part::Callee => format!("a call of `{}`, not `{}`", m.to, m.from),
             Part::ExtraRelease => format!("removing `{}`", m.from),
+            Part::MissingWake => format!("`{}` added after it", wakes::added_call(m)),
+            Part::LockedCallback => format!(
+                "`{}` (line {}) moved before it",
+                m.from,
+                callbacks::unlock_line(m)
+            ),
             Part::WaitOrder => {
                 format!(
                     "`{}` moved before line {}",

@@ -42,6 +42,9 @@ pub enum Part {
     /// A global a wait loop's test names, swapped for another of its type: the wrong
     /// flag waited for.
     WaitFlag,
+    /// A flag a waking thread sets before it broadcasts, missing from the test of the
+    /// loop around the wait (`mutation::wait_terms`).
+    WaitTerm,
     /// The address handed to a new thread, of a variable its creator changes
     /// (`mutation::arguments`).
     ArgumentCopy,
@@ -66,6 +69,12 @@ pub enum Part {
     /// A release on one branch that the thread makes again after it (a binary
     /// semaphore posted twice, an unlock repeated): removed (`mutation::signals`).
     ExtraRelease,
+    /// A write of what a wait loop's test reads, on a path that wakes nobody: a
+    /// broadcast added after it (`mutation::wakes`).
+    MissingWake,
+    /// A call through a pointer (a callback) made while a lock is held, the unlock
+    /// after it: moved above the call (`mutation::callbacks`).
+    LockedCallback,
     /// A global's start value (`int tokens = 2;`): the count of a hand-made
     /// synchronization, or any value the threads start from.
     StartValue,
@@ -90,6 +99,7 @@ impl Part {
             Part::MutexType => "the mutex is made of the wrong type",
             Part::WaitTest => "this wait loop's test decides wrongly whether the thread waits",
             Part::WaitFlag => "this wait loop waits for the wrong flag",
+            Part::WaitTerm => "this wait loop's test leaves out what the waking thread announces",
             Part::ArgumentCopy => {
                 "the thread created here is given the address of a variable its creator goes on changing"
             }
@@ -107,6 +117,10 @@ impl Part {
             Part::ExtraRelease => {
                 "this gives back what the thread gives back again later: one release too many"
             }
+            Part::LockedCallback => {
+                "this call runs a callback while holding a lock the callback's code may need"
+            }
+            Part::MissingWake => "this changes what a waiting thread waits for, and wakes nobody",
             Part::Callee => "this call skips what its wrapper gives back to the other threads",
             Part::LoopBound => "this loop wakes the other threads the wrong number of times",
             Part::Guard => "this test decides wrongly whether the thread waits",
@@ -117,7 +131,7 @@ impl Part {
 
     /// A lock's part, or an order between threads.
     pub fn is_locking(self) -> bool {
-        matches!(self, Part::MutexType)
+        matches!(self, Part::MutexType | Part::LockedCallback)
     }
 }
 
@@ -192,6 +206,11 @@ fn wait_test_mutants(text: &str, lp: Node, lines: &[u32], out: &mut Vec<SyncMuta
     if !waits {
         return;
     }
+    // A flag the waking thread announces that the test leaves out (a shutdown): first,
+    // since a line keeps its first fixing mutant, and one that keeps the test and adds
+    // what it misses says more than a token changed or a flag swapped (either can "fix"
+    // by waiting for the announcement alone).
+    out.extend(super::wait_terms::missing_terms(text, lp, test));
     for m in super::operators::mutants_at(text, row) {
         if m.start >= test.start_byte() && m.end <= test.end_byte() {
             out.push(SyncMutant {

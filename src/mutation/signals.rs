@@ -73,7 +73,8 @@ fn creates_thread(name: &str) -> bool {
 /// post, a signal: `pool_put(b)`, `session_put(s)`), which can be made before the use
 /// they should follow.
 pub fn signal_moves(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
-    let releasing = super::callees::releasing_functions(text);
+    // Not a function that waits for its turn: made later, it only takes later.
+    let releasing = super::callees::giving_functions(text);
     let mut out = Vec::new();
     each_node(text, |n| {
         if n.kind() == "compound_statement" {
@@ -96,14 +97,17 @@ pub fn wait_moves(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
 }
 
 /// A release that gives back what the thread no longer holds: the error path that
-/// posts a semaphore used as a lock (or unlocks, or calls the program's own releasing
-/// function) before the common exit that posts it again, or a helper that ends by
-/// releasing its caller's lock. Each such call on `lines` (from 1) of `text`, in a
-/// branch of an `if` or last in a function that does more, is removed (the statement
-/// becomes `;`, lines kept). Removing a release the program needs leaves a thread waiting for ever: the
-/// oracle, which proves a mutant free of failures and of deadlocks, rejects it.
+/// posts a semaphore used as a lock (or unlocks, or calls the program's own function that
+/// gives back more than it takes) before the common exit that posts it again, or a
+/// helper that ends by releasing its caller's lock. Each such call on `lines` (from 1)
+/// of `text`, in a branch of an `if` or last in a function that does more, is removed
+/// (the statement becomes `;`, lines kept). Removing a release the program needs leaves
+/// a thread waiting for ever: the oracle, which proves a mutant free of failures and of
+/// deadlocks, rejects it.
 pub fn extra_release_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
-    let releasing = super::callees::releasing_functions(text);
+    // A call of a function that takes and gives back is a whole critical section:
+    // removing it removes what the thread does, not a release one too many.
+    let releasing = super::callees::net_releasing_functions(text);
     let mut out = Vec::new();
     each_node(text, |n| {
         if n.kind() != "expression_statement" || !(in_branch(n) || ends_helper(n)) {
@@ -358,7 +362,7 @@ fn each_identifier<'t>(n: Node<'t>, f: &mut dyn FnMut(Node<'t>)) {
 }
 
 /// `text` names the identifier `name` (not as a part of a longer one).
-fn mentions(text: &str, name: &str) -> bool {
+pub(super) fn mentions(text: &str, name: &str) -> bool {
     text.match_indices(name).any(|(at, _)| {
         let ident = |c: char| c.is_alphanumeric() || c == '_';
         let before = text.get(..at).and_then(|t| t.chars().next_back());
@@ -467,6 +471,11 @@ mod tests {
             [(7, 8, Part::ReleaseOrder), (7, 9, Part::ReleaseOrder)],
             "`keep` gives nothing back"
         );
+        let waits = prog.replace("  lock(&m);", "  pthread_cond_wait(&c, &m);");
+        assert!(
+            signal_moves(&waits, &[7, 8]).is_empty(),
+            "a function that waits for its turn gives nothing"
+        );
         let nested = prog.replace("  keep(buf);\n", "  pthread_mutex_unlock(&n);\n");
         assert!(
             signal_moves(&nested, &[7]).is_empty(),
@@ -489,5 +498,15 @@ void put(int v) {\n  sem_wait(&s);\n  if (v < 0) {\n    give();\n  }\n  sem_post
                 .all(|m| m.part == Part::ExtraRelease && m.mutant.to == ";")
         );
         assert!(extra_release_mutants(text, &[9]).is_empty());
+        // A helper that takes the lock and gives it back is a section of its own.
+        let balanced = text.replace(
+            "  sem_post(&s);\n}\nvoid flush",
+            "  sem_wait(&t);\n  sem_post(&t);\n}\nvoid flush",
+        );
+        let lines: Vec<u32> = extra_release_mutants(&balanced, &[2, 3, 6, 7, 10, 11, 12, 14])
+            .iter()
+            .map(|m| m.mutant.line)
+            .collect();
+        assert_eq!(lines, vec![3, 7, 14], "not the call of `give` at line 12");
     }
 }

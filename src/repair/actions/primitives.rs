@@ -74,6 +74,7 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                     crate::mutation::Part::MutexType => "the mutex type",
                     crate::mutation::Part::WaitTest => "the test of the wait loop",
                     crate::mutation::Part::WaitFlag => "the flag the wait loop tests",
+                    crate::mutation::Part::WaitTerm => "a flag the wait loop's test leaves out",
                     crate::mutation::Part::StartValue => "the start value",
                     // Not made here: `arguments::argument_slots` gives each thread its
                     // own copy with an array rather than an allocation, `moves` moves
@@ -88,6 +89,8 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                     crate::mutation::Part::ReleaseOrder => "the place of the release",
                     crate::mutation::Part::WaitOrder => "the place of the wait",
                     crate::mutation::Part::ExtraRelease => "a release one too many",
+                    crate::mutation::Part::MissingWake => "a missing wake-up",
+                    crate::mutation::Part::LockedCallback => "the place of the unlock",
                     crate::mutation::Part::Callee => "the function called",
                     crate::mutation::Part::LoopBound => "the test of the waking loop",
                     crate::mutation::Part::Guard =>
@@ -106,6 +109,7 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                 part,
                 crate::mutation::Part::WaitTest
                     | crate::mutation::Part::WaitFlag
+                    | crate::mutation::Part::WaitTerm
                     | crate::mutation::Part::LoopBound
                     | crate::mutation::Part::Guard
                     | crate::mutation::Part::WakeGuard
