@@ -7,10 +7,13 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 mod barriers;
 mod calls;
+mod deadlocks;
 mod interleaving;
 mod lock_helpers;
+mod orderings;
 mod sections;
 mod statics;
+mod switches;
 mod unlocks;
 mod wakes;
 

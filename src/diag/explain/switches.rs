@@ -1,0 +1,667 @@
+//! The context switches a failure needs (`diag::interleaving::NecessarySwitch`): a
+//! thread preempted between two steps that only work as one. Where it was preempted is
+//! rarely the repair by itself, so the switch is read with the locks around it — a
+//! region to make one critical section, a lock missing on the other side, two sections
+//! under different locks. Which of two locks the program means is its own belief, read
+//! from how it uses each lock elsewhere (`lock_users`); only the switches ask that.
+
+use std::collections::BTreeSet;
+
+use super::interleaving::quoted;
+use super::{Candidate, CandidateKind, Explainer, Role, before_specification, same_file};
+use crate::ir::*;
+
+/// Per mutex acquisition statement, what its section touches (`Explainer::lock_users`).
+type Sections = std::collections::BTreeMap<StmtId, SectionUse>;
+
+/// What one critical section touches, statement by statement.
+#[derive(Clone, Debug, Default)]
+struct SectionUse {
+    /// Other globals than the data asked about.
+    other: BTreeSet<VarId>,
+    /// Source lines that touch the data asked about, and lines that touch only other
+    /// globals (a line normalization splits in two counts once).
+    this_data: BTreeSet<u32>,
+    other_data: BTreeSet<u32>,
+}
+
+/// How a mutex is used around some data (`Explainer::lock_users`).
+#[derive(Clone, Copy, Debug, Default)]
+struct LockUsers {
+    /// Functions that touch the data while holding it.
+    functions: usize,
+    /// Other globals it is held around anywhere in the program.
+    other_data: usize,
+}
+
+impl Explainer<'_> {
+    /// Candidates from the context switches the failure needs, after `value` candidates
+    /// (lines already named there are not repeated), ranked in the same numbering.
+    pub fn switch_candidates(
+        &self,
+        switches: &[crate::diag::interleaving::NecessarySwitch],
+        mut out: Vec<Candidate>,
+    ) -> Vec<Candidate> {
+        let outcome = self.outcome();
+        let mut extra: Vec<Candidate> = Vec::new();
+        let name = |t: u32| self.thread_name(t);
+        for sw in switches {
+            // Preempted inside a line before the line touched anything shared (an atomic
+            // store's operands evaluated, the store not made yet): the same as preempted
+            // before the line, and the region starts at the thread's last step before it
+            // that touched shared data (the load of a load-and-store pair).
+            let last = match (&sw.last, &sw.resume) {
+                (Some(l), Some(r))
+                    if l.line == r.line
+                        && same_file(&l.file, &r.file)
+                        && !l.statement.contains("pthread_cond_")
+                        && self.touches_nothing_shared(l)
+                        && sw
+                            .run_before
+                            .iter()
+                            .take_while(|s| s.line == l.line)
+                            .all(|s| self.touches_nothing_shared(s)) =>
+                {
+                    sw.run_before
+                        .iter()
+                        .filter(|s| s.line != l.line)
+                        .find(|s| !self.touches_nothing_shared(s))
+                        .cloned()
+                        .or_else(|| sw.last.clone())
+                }
+                _ => sw.last.clone(),
+            };
+            let others: Vec<String> = sw.between.iter().map(|t| name(*t)).collect();
+            let others = if others.is_empty() {
+                "the other threads".to_string()
+            } else {
+                others.join(", ")
+            };
+            let touched = quoted(&sw.conflicts);
+            let on = if touched.is_empty() {
+                String::new()
+            } else {
+                format!(" (they touch {touched})")
+            };
+            // Preempted inside a critical section the other threads' accesses did not
+            // take: the region is one section already, and "make it atomic" would be
+            // false; what is missing is the lock on the other side.
+            let section = sw.held.iter().find_map(|h| {
+                let bare = |u: &&crate::diag::interleaving::Unprotected| {
+                    u.holder == sw.thread
+                        && u.lock == h.lock
+                        && !u.variables.iter().all(|v| self.is_atomic_global(v))
+                };
+                let lines: BTreeSet<u32> = sw
+                    .unprotected
+                    .iter()
+                    .filter(bare)
+                    .map(|u| u.step.line)
+                    .collect();
+                let threads: BTreeSet<u32> = sw
+                    .unprotected
+                    .iter()
+                    .filter(bare)
+                    .map(|u| u.thread)
+                    .collect();
+                (!lines.is_empty()).then(|| {
+                    let lines: Vec<String> = lines.iter().map(u32::to_string).collect();
+                    let who: Vec<String> = threads.iter().map(|t| name(*t)).collect();
+                    format!(
+                        "inside its critical section on `{lock}` (taken at line {at}), and {who} ran before it could go on; had it not been preempted there, {outcome}. The section excluded nothing: {who} accessed {what} at line {lines} without taking `{lock}`, and must take it there too",
+                        lock = h.lock,
+                        at = h.step.line,
+                        who = who.join(", "),
+                        what = if touched.is_empty() {
+                            "the same data"
+                        } else {
+                            touched.as_str()
+                        },
+                        lines = lines.join(", "),
+                    )
+                })
+            });
+            let hint = match (&last, &sw.resume, &section) {
+                (Some(l), _, Some(section)) => format!(
+                    "{} was preempted after line {} {section}",
+                    name(sw.thread),
+                    l.line
+                ),
+                // Preempted inside a condition wait: the wait gives its mutex up while it
+                // waits by design, so no "make it atomic" — only where it was preempted.
+                (Some(l), Some(r), None)
+                    if l.line == r.line
+                        && same_file(&l.file, &r.file)
+                        && (l.statement.contains("pthread_cond_wait(")
+                            || l.statement.contains("pthread_cond_timedwait(")) =>
+                {
+                    format!(
+                        "{} was preempted inside its condition wait at line {} and {others} ran in between{on}; without that context switch {outcome}",
+                        name(sw.thread),
+                        l.line
+                    )
+                }
+                // One line, preempted inside: a statement that is no single step (a loop
+                // written on one line, a library call seqloc writes out as one).
+                (Some(l), Some(r), None) if l.line == r.line && same_file(&l.file, &r.file) => {
+                    format!(
+                        "{} was preempted inside line {} (its statement is several steps) and {others} ran in between{on}; without that context switch {outcome}: line {} needs to run atomically (one critical section)",
+                        name(sw.thread),
+                        l.line,
+                        l.line
+                    )
+                }
+                (Some(l), Some(r), None) => format!(
+                    "{} was preempted between line {} and line {} and {others} ran in between{on}; without that context switch {outcome}: lines {}–{} need to run atomically (one critical section)",
+                    name(sw.thread),
+                    l.line,
+                    r.line,
+                    l.line.min(r.line),
+                    l.line.max(r.line)
+                ),
+                (Some(l), None, None) => format!(
+                    "{} was preempted after line {l} and {others} ran before it could go on{on}; had it not been preempted there, {outcome}: the code after line {l} belongs in the same critical section",
+                    name(sw.thread),
+                    l = l.line
+                ),
+                _ => continue,
+            };
+            // A thread that never ran again resumes, in the program, at the statement its
+            // block stopped before: the other end of the region that should be one step.
+            let next = match (&sw.resume, sw.stopped_before) {
+                (None, Some(sid)) => self.step_at(sw.thread, sid),
+                _ => None,
+            };
+            let one_line = matches!(
+                (&last, &sw.resume),
+                (Some(l), Some(r)) if l.line == r.line
+                    && same_file(&l.file, &r.file)
+                    && !l.statement.contains("pthread_cond_")
+            );
+            for step in [&last, &sw.resume].into_iter().flatten() {
+                self.push_step_candidate(&mut extra, &out, step, CandidateKind::Atomicity, &hint);
+                // A value candidate already on the line is this end of the region too.
+                for c in out.iter_mut() {
+                    if c.line == step.line
+                        && same_file(&c.file, &step.file)
+                        && c.kind == CandidateKind::Value
+                        && c.role == Role::Plain
+                        && !c.specification
+                        && c.set.is_none()
+                    {
+                        c.role = if one_line {
+                            Role::SplitStatement
+                        } else {
+                            Role::AlsoBoundary
+                        };
+                        c.hint = format!("{hint}; {}", c.hint);
+                    }
+                }
+            }
+            // The thread resumed inside a function its last step was calling: that call
+            // is the boundary in the thread's own code (it encloses the accesses that
+            // conflict), the line inside the callee comes after it. A value candidate on
+            // the call's line says less than the boundary does.
+            if let (Some(l), Some(r)) = (&last, &sw.resume) {
+                if self.calls_toward(l.sid, r.sid) {
+                    let on = |c: &Candidate, s: &crate::cex::TraceStep| {
+                        c.line == s.line && same_file(&c.file, &s.file)
+                    };
+                    for c in out.iter_mut().chain(extra.iter_mut()) {
+                        if on(c, l) && !c.specification && c.set.is_none() {
+                            c.kind = CandidateKind::Atomicity;
+                            c.role = Role::CallBoundary;
+                            c.hint = hint.clone();
+                        } else if on(c, r) && c.kind == CandidateKind::Atomicity {
+                            c.role = Role::BoundaryInCallee;
+                        }
+                    }
+                }
+            }
+            if let Some(step) = &next {
+                let before = extra.len();
+                self.push_step_candidate(&mut extra, &out, step, CandidateKind::Atomicity, &hint);
+                // In another function than the last step (inside a call it was making),
+                // the call itself is the boundary in the thread's own code.
+                let same_function = sw
+                    .last
+                    .as_ref()
+                    .is_some_and(|l| self.function_of(l.sid) == self.function_of(step.sid));
+                if let Some(c) = extra.get_mut(before) {
+                    c.role = if same_function {
+                        Role::NotResumed
+                    } else {
+                        Role::NotResumedInCallee
+                    };
+                }
+            }
+            // Preempted inside a call, to resume (or stopped) in the caller: the call is
+            // the boundary in the thread's own code (`set_timeout(300); set_retries(3);`
+            // meant as one update), the line inside the callee comes after it.
+            let other_end = sw.resume.as_ref().or(next.as_ref());
+            if let (Some(l), Some(o)) = (&last, other_end) {
+                let caller = self.function_of(o.sid);
+                let call = self
+                    .outer_call(l)
+                    .filter(|_| caller.is_some() && self.function_of(l.sid) != caller)
+                    .filter(|c| self.function_of(c.sid) == caller);
+                if let Some(call) = call {
+                    let on = |c: &Candidate, s: &crate::cex::TraceStep| {
+                        c.line == s.line && same_file(&c.file, &s.file)
+                    };
+                    let mut named = false;
+                    for c in out.iter_mut().chain(extra.iter_mut()) {
+                        if on(c, &call) && !c.specification && c.set.is_none() {
+                            c.kind = CandidateKind::Atomicity;
+                            c.role = Role::CallBoundary;
+                            c.hint = hint.clone();
+                            named = true;
+                        } else if on(c, l) && c.kind == CandidateKind::Atomicity {
+                            c.role = Role::BoundaryInCallee;
+                        }
+                    }
+                    if !named {
+                        let before = extra.len();
+                        self.push_step_candidate(
+                            &mut extra,
+                            &out,
+                            &call,
+                            CandidateKind::Atomicity,
+                            &hint,
+                        );
+                        if let Some(c) = extra.get_mut(before) {
+                            c.role = Role::CallBoundary;
+                        }
+                    }
+                }
+            }
+            // Two sections under different locks: the lock the program's other accesses
+            // of that data take is the one meant, the section under the odd one out is
+            // the slip (consistent locking as the program's own belief). The lock fewer
+            // functions take around the data comes first; an equal count keeps the order.
+            // On a tie, the lock also held around other data is the one borrowed for
+            // this data (`queue_lock` around `jobs_done`, beside `stats_lock`, which
+            // guards nothing else).
+            let mut locks: Vec<&crate::diag::interleaving::LockUse> = sw.locks.iter().collect();
+            let mut sections = Sections::default();
+            if locks.len() > 1 && !locks.iter().any(|l| l.same_name) {
+                let mut vars: Vec<String> = Vec::new();
+                for l in &locks {
+                    for v in &l.variables {
+                        if !vars.contains(v) {
+                            vars.push(v.clone());
+                        }
+                    }
+                }
+                let (users, found) = self.lock_users(&vars);
+                sections = found;
+                locks.sort_by_key(|l| {
+                    let u = users.get(&l.lock).copied().unwrap_or_default();
+                    (u.functions, std::cmp::Reverse(u.other_data))
+                });
+            }
+            // The section under the odd lock is mostly about other data (`table_insert`
+            // holds `table_lock` around two statements on the table and bumps
+            // `refcount` in a third): that lock is right where it is, and the access
+            // that raced is what sits under the wrong one. It comes first; the lock
+            // lines follow. A section mostly about the raced data took the wrong lock
+            // at its lock line.
+            let guards = |l: &crate::diag::interleaving::LockUse| -> Option<Vec<String>> {
+                let sec = sections.get(&l.step.sid)?;
+                let other_only = sec.other_data.difference(&sec.this_data).count();
+                Some(if other_only > sec.this_data.len() {
+                    sec.other
+                        .iter()
+                        .map(|v| self.normalized.var(*v).shown_name().to_string())
+                        .collect()
+                } else {
+                    Vec::new()
+                })
+            };
+            if let [first, rest @ ..] = locks.as_slice()
+                && !first.same_name
+                && let Some(other) = guards(first).filter(|o| !o.is_empty())
+                && let Some(access) = &first.access
+                && let Some(theirs) = rest.iter().find(|o| {
+                    o.thread != first.thread
+                        && o.lock != first.lock
+                        && guards(o).is_some_and(|g| g.is_empty())
+                })
+            {
+                let hint = format!(
+                    "{} accesses {} here inside its section on `{}` (taken at line {}), which guards {}; {} holds `{}` around its own access at line {}: the two do not exclude each other, and this access belongs under `{}`",
+                    name(first.thread),
+                    quoted(&first.variables),
+                    first.lock,
+                    first.step.line,
+                    quoted(&other),
+                    name(theirs.thread),
+                    theirs.lock,
+                    theirs.access_line,
+                    theirs.lock
+                );
+                // Preempted inside it, or one end of a region: the lock says more.
+                for c in out.iter_mut() {
+                    if c.line == access.line
+                        && same_file(&c.file, &access.file)
+                        && c.kind == CandidateKind::Value
+                        && matches!(c.role, Role::SplitStatement | Role::AlsoBoundary)
+                    {
+                        c.role = Role::Plain;
+                    }
+                }
+                self.take_or_push(&mut out, &mut extra, access, CandidateKind::Locking, &hint);
+            }
+            for l in locks {
+                let hint = if l.same_name {
+                    format!(
+                        "{} takes `{}` here around its access at line {}, and so does the other thread, but it is a different mutex in each (both held it at once): the two critical sections do not exclude each other; both must lock the same mutex",
+                        name(l.thread),
+                        l.lock,
+                        l.access_line
+                    )
+                } else {
+                    format!(
+                        "{} takes `{}` here around its access at line {}, while the conflicting accesses of the other thread hold a different lock: the two critical sections do not exclude each other; both must use the same lock",
+                        name(l.thread),
+                        l.lock,
+                        l.access_line
+                    )
+                };
+                // A lock already named as one end of a region is that section's lock:
+                // the lock is the more precise reading, at its place in the lock order.
+                let on = |c: &Candidate| c.line == l.step.line && same_file(&c.file, &l.step.file);
+                let next = extra.len();
+                if let Some(c) = extra.iter_mut().find(|c| {
+                    on(c)
+                        && c.kind == CandidateKind::Atomicity
+                        && !c.specification
+                        && c.set.is_none()
+                }) {
+                    c.kind = CandidateKind::Locking;
+                    c.role = Role::default();
+                    c.hint = hint;
+                    c.rank = next;
+                    let by = self.thread_ref(l.thread);
+                    if !c.threads.iter().any(|t| t.id == by.id) {
+                        c.threads.push(by);
+                        c.threads.sort_by_key(|t| t.id);
+                    }
+                    continue;
+                }
+                self.push_step_candidate(&mut extra, &out, &l.step, CandidateKind::Locking, &hint);
+            }
+        }
+        for sw in switches {
+            for u in &sw.unprotected {
+                // A C11 atomic is made to be accessed without a lock.
+                if u.variables.iter().all(|v| self.is_atomic_global(v)) {
+                    continue;
+                }
+                // The preempted thread let go of the lock in the same function before
+                // the switch and went on to this access without it: its section ended
+                // too early (`closed` tested under the lock, `buf` used after it).
+                let early = sw.released.iter().find(|r| {
+                    u.thread == sw.thread
+                        && r.lock == u.lock
+                        && self.function_of(r.step.sid).is_some()
+                        && self.function_of(r.step.sid) == self.function_of(u.step.sid)
+                });
+                if let Some(r) = early {
+                    let hint = format!(
+                        "{} releases `{}` here, and at line {} accesses {} holding no lock; {} accessed it under `{}` at line {} in between: had the section gone on over line {}, {outcome} (an atomicity violation: the critical section ended too early)",
+                        name(sw.thread),
+                        r.lock,
+                        u.step.line,
+                        quoted(&u.variables),
+                        name(u.holder),
+                        u.lock,
+                        u.holder_line,
+                        u.step.line
+                    );
+                    if let Some(i) = self.take_or_push(
+                        &mut out,
+                        &mut extra,
+                        &r.step,
+                        CandidateKind::Atomicity,
+                        &hint,
+                    ) && let Some(c) = extra.get_mut(i)
+                    {
+                        c.role = Role::SplitSection;
+                    }
+                }
+                let hint = format!(
+                    "{} accesses `{}` here holding no lock, while {} holds `{}` around its access at line {}: the two accesses do not exclude each other; {} must hold `{}` here too",
+                    name(u.thread),
+                    u.variables.join("`, `"),
+                    name(u.holder),
+                    u.lock,
+                    u.holder_line,
+                    name(u.thread),
+                    u.lock
+                );
+                let step = &u.step;
+                // A double-checked fast path reads without the lock on purpose: what it
+                // read too early is an order of the writes, which the projection names;
+                // the lock stays a repair, with the analyses' own lines.
+                let fast_path = self.double_checked(step.sid, &u.variables, &u.lock);
+                let (role, hint) = match fast_path {
+                    Some(again) => (
+                        Role::Plain,
+                        format!(
+                            "{hint} (it tests again under `{}` at line {again}: a double-checked fast path, which must not see the flag before the data)",
+                            u.lock
+                        ),
+                    ),
+                    None => (Role::Unprotected, hint),
+                };
+                // Both made the access in one helper, which the holder called with the
+                // lock taken in its own code: the lock is missing around this thread's
+                // call of the helper, and the line inside is only where that shows.
+                let role = match self.unlocked_call(u) {
+                    Some((call, callee)) if role == Role::Unprotected => {
+                        let call_hint = format!(
+                            "{} calls `{callee}` here holding no lock; inside it, at line {}, it accesses {}, which {} accessed in the same function at line {} holding `{}` (taken in its caller): {} must hold `{}` around this call too",
+                            name(u.thread),
+                            u.step.line,
+                            quoted(&u.variables),
+                            name(u.holder),
+                            u.holder_line,
+                            u.lock,
+                            name(u.thread),
+                            u.lock
+                        );
+                        let at = extra.len();
+                        self.push_step_candidate(
+                            &mut extra,
+                            &out,
+                            &call,
+                            CandidateKind::Locking,
+                            &call_hint,
+                        );
+                        if let Some(c) = extra.get_mut(at) {
+                            c.role = Role::Unprotected;
+                        }
+                        Role::Plain
+                    }
+                    _ => role,
+                };
+                let on = |c: &Candidate| c.line == step.line && same_file(&c.file, &step.file);
+                let before = extra.len();
+                self.push_step_candidate(&mut extra, &out, step, CandidateKind::Locking, &hint);
+                if let Some(c) = extra.get_mut(before) {
+                    c.role = role;
+                    continue;
+                }
+                // Already named (a value, or one end of a region): it is this access.
+                for c in out.iter_mut().chain(extra.iter_mut()).filter(|c| on(c)) {
+                    if !c.specification && c.set.is_none() && c.role != Role::Unprotected {
+                        c.kind = CandidateKind::Locking;
+                        c.role = role;
+                        c.hint = hint.clone();
+                    }
+                }
+            }
+        }
+        // Locking first: it names the repair; then the atomicity pairs in trace order.
+        extra.sort_by_key(|c| (c.kind != CandidateKind::Locking, c.rank));
+        before_specification(out, extra)
+    }
+
+    /// The call of a helper that made an unprotected access (see `Unprotected`), when the
+    /// holder made its own access inside the same helper and the helper takes no lock of
+    /// that name itself: the holder's lock came from its caller, and this thread's call
+    /// is where the lock is missing. With the callee's name.
+    fn unlocked_call(
+        &self,
+        u: &crate::diag::interleaving::Unprotected,
+    ) -> Option<(crate::cex::TraceStep, String)> {
+        let f = self.function_of(u.step.sid)?;
+        let mut holder_here = false;
+        for (id, st) in &self.stmts {
+            if self.function_of(*id) != Some(f) {
+                continue;
+            }
+            if self
+                .lock_call(st)
+                .is_some_and(|(name, obj)| obj == u.lock && name.ends_with("lock"))
+            {
+                return None;
+            }
+            holder_here |= self
+                .normalized
+                .sources
+                .position(st.loc)
+                .is_some_and(|p| p.line == u.holder_line && same_file(p.file, &u.step.file));
+        }
+        if !holder_here {
+            return None;
+        }
+        let call = self.outer_call(&u.step)?;
+        let callee = self.normalized.funcs.get(f)?.name.clone();
+        Some((call, callee))
+    }
+
+    /// The statement of `step` reads and writes no shared location.
+    fn touches_nothing_shared(&self, step: &crate::cex::TraceStep) -> bool {
+        self.stmt_access(step.sid)
+            .is_some_and(|(r, w)| r.is_empty() && w.is_empty())
+    }
+
+    /// For each mutex, how many functions of the program touch one of `vars` (global
+    /// names, as the conflicts name them; `items[]` for an element, the struct for a
+    /// member `pool.count`) while holding it, and how many other globals it is held
+    /// around anywhere: the locks followed statement by statement through each
+    /// function's body. The lock and unlock calls themselves touch nothing. Beside it,
+    /// per acquisition statement, the other globals its own section touches.
+    fn lock_users(
+        &self,
+        vars: &[String],
+    ) -> (std::collections::BTreeMap<String, LockUsers>, Sections) {
+        use crate::ir::known::Known;
+        let wanted: BTreeSet<&str> = vars
+            .iter()
+            .map(|v| v.split('.').next().unwrap_or(v).trim_end_matches("[]"))
+            .filter(|v| !v.is_empty() && !v.contains(['-', '*', '[']))
+            .collect();
+        let mut users: std::collections::BTreeMap<String, BTreeSet<usize>> = Default::default();
+        let mut others: std::collections::BTreeMap<String, BTreeSet<VarId>> = Default::default();
+        // Per acquisition statement: the other globals its section touches.
+        let mut sections = Sections::default();
+        for (fi, f) in self.normalized.funcs.iter().enumerate() {
+            let Some(body) = &f.body else { continue };
+            let mut held: Vec<(String, StmtId)> = Vec::new();
+            crate::ir::visit::each_stmt(body, &mut |s| {
+                // The statement's own expressions: a branch's condition, not its body.
+                struct Names<'p> {
+                    prog: &'p Program,
+                    wanted: &'p BTreeSet<&'p str>,
+                    hit: bool,
+                    other: BTreeSet<VarId>,
+                }
+                impl crate::ir::visit::Visitor for Names<'_> {
+                    fn visit_expr(&mut self, x: &Expr) {
+                        if let ExprKind::Var(v) = &x.kind {
+                            let var = self.prog.var(*v);
+                            if var.kind == VarKind::Global {
+                                if self.wanted.contains(var.shown_name()) {
+                                    self.hit = true;
+                                } else if !crate::ir::internal::is_internal_name(&var.name) {
+                                    self.other.insert(*v);
+                                }
+                            }
+                        }
+                        crate::ir::visit::walk_expr(self, x)
+                    }
+                }
+                let names = |visit: &dyn Fn(&mut Names)| {
+                    let mut n = Names {
+                        prog: self.normalized,
+                        wanted: &wanted,
+                        hit: false,
+                        other: BTreeSet::new(),
+                    };
+                    visit(&mut n);
+                    (n.hit, n.other)
+                };
+                let touches_in = |st: &Stmt| names(&|n| crate::ir::visit::walk_stmt(n, st));
+                let condition = |cond: &Expr| names(&|n| crate::ir::visit::walk_expr(n, cond));
+                let (touches, other) = match &s.kind {
+                    StmtKind::Expr(_) => {
+                        let mut locking = false;
+                        for (k, obj) in self.calls_in(s) {
+                            match k {
+                                Known::MutexLock => {
+                                    held.push((obj, s.id));
+                                    locking = true;
+                                }
+                                Known::MutexUnlock => {
+                                    if let Some(p) = held.iter().rposition(|h| h.0 == obj) {
+                                        held.remove(p);
+                                    }
+                                    locking = true;
+                                }
+                                _ => {}
+                            }
+                        }
+                        if locking {
+                            (false, BTreeSet::new())
+                        } else {
+                            touches_in(s)
+                        }
+                    }
+                    StmtKind::Decl { .. } | StmtKind::Return(_) => touches_in(s),
+                    StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => condition(cond),
+                    _ => (false, BTreeSet::new()),
+                };
+                for (h, at) in &held {
+                    if touches {
+                        users.entry(h.clone()).or_default().insert(fi);
+                    }
+                    others
+                        .entry(h.clone())
+                        .or_default()
+                        .extend(other.iter().copied());
+                    let sec = sections.entry(*at).or_default();
+                    sec.other.extend(other.iter().copied());
+                    let line = self.normalized.sources.position(s.loc).map(|p| p.line);
+                    if let Some(line) = line {
+                        if touches {
+                            sec.this_data.insert(line);
+                        } else if !other.is_empty() {
+                            sec.other_data.insert(line);
+                        }
+                    }
+                }
+            });
+        }
+        let mut out: std::collections::BTreeMap<String, LockUsers> = Default::default();
+        for (lock, fs) in users {
+            out.entry(lock).or_default().functions = fs.len();
+        }
+        for (lock, vs) in others {
+            out.entry(lock).or_default().other_data = vs.len();
+        }
+        (out, sections)
+    }
+}
