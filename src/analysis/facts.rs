@@ -103,35 +103,7 @@ pub struct ThreadStructure {
 
 /// Functions whose address is taken (candidates for indirect calls and thread entries).
 pub fn address_taken_functions(prog: &Program) -> BTreeSet<FuncId> {
-    struct V(BTreeSet<FuncId>);
-    impl Visitor for V {
-        fn visit_expr(&mut self, e: &Expr) {
-            match &e.kind {
-                ExprKind::Call(c, args) => {
-                    if !matches!(c.kind, ExprKind::Func(_)) {
-                        self.visit_expr(c);
-                    }
-                    args.iter().for_each(|a| self.visit_expr(a));
-                }
-                ExprKind::Func(f) => {
-                    self.0.insert(*f);
-                }
-                _ => visit::walk_expr(self, e),
-            }
-        }
-    }
-    let mut v = V(BTreeSet::new());
-    for f in &prog.funcs {
-        if let Some(b) = &f.body {
-            v.visit_stmt(b);
-        }
-    }
-    for var in &prog.vars {
-        if let Some(i) = &var.init {
-            v.visit_init(i);
-        }
-    }
-    v.0
+    named_functions(prog, false)
 }
 
 /// The functions an indirect call may denote: those whose address the program keeps
@@ -141,13 +113,20 @@ pub fn address_taken_functions(prog: &Program) -> BTreeSet<FuncId> {
 /// never a thread's entry (a thread entry inlined as a candidate callback runs its
 /// loops, and the callbacks they call, once more at each level, to the recursion bound).
 pub fn pointer_callable_functions(prog: &Program) -> BTreeSet<FuncId> {
-    struct V<'p>(&'p Program, BTreeSet<FuncId>);
+    named_functions(prog, true)
+}
+
+/// The functions the program names other than by calling them, leaving out a thread
+/// creation's start routine when `skip_start_routines`.
+fn named_functions(prog: &Program, skip_start_routines: bool) -> BTreeSet<FuncId> {
+    struct V<'p>(&'p Program, bool, BTreeSet<FuncId>);
     impl Visitor for V<'_> {
         fn visit_expr(&mut self, e: &Expr) {
             match &e.kind {
                 ExprKind::Call(c, args) => {
-                    let creates = matches!(c.peel().kind, ExprKind::Func(f)
-                        if classify(&self.0.func(f).name) == Known::ThreadCreate);
+                    let creates = self.1
+                        && matches!(c.peel().kind, ExprKind::Func(f)
+                            if classify(&self.0.func(f).name) == Known::ThreadCreate);
                     if !matches!(c.kind, ExprKind::Func(_)) {
                         self.visit_expr(c);
                     }
@@ -159,13 +138,13 @@ pub fn pointer_callable_functions(prog: &Program) -> BTreeSet<FuncId> {
                     }
                 }
                 ExprKind::Func(f) => {
-                    self.1.insert(*f);
+                    self.2.insert(*f);
                 }
                 _ => visit::walk_expr(self, e),
             }
         }
     }
-    let mut v = V(prog, BTreeSet::new());
+    let mut v = V(prog, skip_start_routines, BTreeSet::new());
     for f in &prog.funcs {
         if let Some(b) = &f.body {
             v.visit_stmt(b);
@@ -176,7 +155,7 @@ pub fn pointer_callable_functions(prog: &Program) -> BTreeSet<FuncId> {
             v.visit_init(i);
         }
     }
-    v.1
+    v.2
 }
 
 /// `e` without its casts, implicit or written (`(void *(*)(void *))worker`).

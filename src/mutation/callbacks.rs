@@ -22,6 +22,7 @@ use tree_sitter::Node;
 
 use super::operators::{Mutant, each_node, text_of};
 use super::primitives::{Part, SyncMutant};
+use super::signals::{is_lock_call, line_end, line_start, owns_lines};
 
 /// How many statements an unlock is moved up past, at most.
 const FURTHEST: usize = 3;
@@ -32,16 +33,6 @@ fn is_unlock(name: &str) -> bool {
         name,
         "pthread_mutex_unlock" | "pthread_rwlock_unlock" | "pthread_spin_unlock" | "mtx_unlock"
     )
-}
-
-/// A call that takes or releases a lock: an unlock is not moved past it (that would
-/// change the lock order, not take a callback out of a section).
-fn is_lock_call(name: &str) -> bool {
-    ["pthread_mutex_", "pthread_rwlock_", "pthread_spin_", "mtx_"]
-        .iter()
-        .any(|p| name.starts_with(p))
-        && !name.ends_with("_init")
-        && !name.ends_with("_destroy")
 }
 
 /// The moves of the unlocks in `text` up above a statement on `lines` (from 1: the
@@ -223,26 +214,6 @@ fn declares_used(text: &str, stmt: Node, call: &str) -> bool {
     declared_names(text, stmt)
         .iter()
         .any(|n| super::signals::mentions(call, n))
-}
-
-fn line_start(text: &str, at: usize) -> usize {
-    text.get(..at)
-        .and_then(|t| t.rfind('\n'))
-        .map_or(0, |i| i + 1)
-}
-
-fn line_end(text: &str, at: usize) -> usize {
-    text.get(at..)
-        .and_then(|t| t.find('\n'))
-        .map_or(text.len(), |i| at + i + 1)
-}
-
-/// Whether `n` has its lines to itself.
-fn owns_lines(text: &str, n: Node) -> bool {
-    let (a, b) = (n.start_byte(), n.end_byte());
-    let before = text.get(line_start(text, a)..a).unwrap_or("x");
-    let after = text.get(b..line_end(text, b)).unwrap_or("x");
-    before.trim().is_empty() && after.trim().is_empty()
 }
 
 #[cfg(test)]

@@ -53,7 +53,7 @@ fn is_gate(name: &str) -> bool {
 }
 
 /// A call that takes or releases a lock.
-fn is_lock_call(name: &str) -> bool {
+pub(super) fn is_lock_call(name: &str) -> bool {
     ["pthread_mutex_", "pthread_rwlock_", "pthread_spin_", "mtx_"]
         .iter()
         .any(|p| name.starts_with(p))
@@ -175,14 +175,14 @@ fn in_branch(n: Node) -> bool {
 }
 
 /// The start of the line that holds byte `at`.
-fn line_start(text: &str, at: usize) -> usize {
+pub(super) fn line_start(text: &str, at: usize) -> usize {
     text.get(..at)
         .and_then(|t| t.rfind('\n'))
         .map_or(0, |i| i + 1)
 }
 
 /// The end of the line that holds byte `at`, past its newline.
-fn line_end(text: &str, at: usize) -> usize {
+pub(super) fn line_end(text: &str, at: usize) -> usize {
     text.get(at..)
         .and_then(|t| t.find('\n'))
         .map_or(text.len(), |i| at + i + 1)
@@ -190,7 +190,7 @@ fn line_end(text: &str, at: usize) -> usize {
 
 /// Whether `n` has its lines to itself: nothing but blanks before it on its first line
 /// and after it on its last.
-fn owns_lines(text: &str, n: Node) -> bool {
+pub(super) fn owns_lines(text: &str, n: Node) -> bool {
     let (a, b) = (n.start_byte(), n.end_byte());
     let before = text.get(line_start(text, a)..a).unwrap_or("x");
     let after = text.get(b..line_end(text, b)).unwrap_or("x");

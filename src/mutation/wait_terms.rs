@@ -21,14 +21,16 @@ use super::primitives::{Part, SyncMutant};
 /// How many statements before a wake-up the flag it announces may be set.
 const BEFORE: usize = 3;
 
-fn is_wait(name: &str) -> bool {
+/// A condition wait, POSIX or C11.
+pub(super) fn is_wait(name: &str) -> bool {
     matches!(
         name,
         "pthread_cond_wait" | "pthread_cond_timedwait" | "cnd_wait" | "cnd_timedwait"
     )
 }
 
-fn is_wake_up(name: &str) -> bool {
+/// A wake-up of a condition variable's waiters, POSIX or C11.
+pub(super) fn is_wake_up(name: &str) -> bool {
     matches!(
         name,
         "pthread_cond_signal" | "pthread_cond_broadcast" | "cnd_signal" | "cnd_broadcast"

@@ -18,21 +18,7 @@ use tree_sitter::Node;
 
 use super::operators::{Mutant, each_node, text_of};
 use super::primitives::{Part, SyncMutant};
-use super::wait_terms::{first_argument, split_member};
-
-fn is_wait(name: &str) -> bool {
-    matches!(
-        name,
-        "pthread_cond_wait" | "pthread_cond_timedwait" | "cnd_wait" | "cnd_timedwait"
-    )
-}
-
-fn is_wake_up(name: &str) -> bool {
-    matches!(
-        name,
-        "pthread_cond_signal" | "pthread_cond_broadcast" | "cnd_signal" | "cnd_broadcast"
-    )
-}
+use super::wait_terms::{first_argument, is_wait, is_wake_up, split_member};
 
 /// A wait loop: the condition variable it waits on, split (`t->`, `idle_cv`), and the
 /// variables its test reads, split likewise; the C11 flavour when it waits with
