@@ -1045,3 +1045,19 @@ fn a_path_that_frees_a_slot_without_waking_ranks_first() {
         "{first:#}"
     );
 }
+
+/// A jam path calls a helper that clears the owner and posts the printer's semaphore,
+/// then leaves through the common exit that posts it again. Removing the call breaks
+/// the owner check; the helper's state change without its post repairs the program, and
+/// the call ranks first with that change.
+#[test]
+fn a_helper_whose_post_is_one_too_many_keeps_its_state_change() {
+    let r = localize_json("tests/programs/why/printer_error_path.c");
+    let first = first_names(&r, 32, "one release too many");
+    assert!(
+        first["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("`p->owner = -1;` for `printer_free(p);`")),
+        "{first:#}"
+    );
+}

@@ -208,6 +208,105 @@ pub(super) fn giving_functions(text: &str) -> Vec<(String, (u32, u32))> {
         .collect()
 }
 
+/// What a call of the program's function `name` with the arguments `args` (their text)
+/// does besides giving back: its body's statements without the unlocks and posts, its
+/// parameters replaced by the arguments, on one line (`dev_release(d)` whose body is
+/// `d->busy = 0; sem_post(&d->sem);` gives `d->busy = 0;`). None unless every statement
+/// of the body is an expression statement, some of them release and some do not.
+pub(super) fn body_without_releases(text: &str, name: &str, args: &[&str]) -> Option<String> {
+    let tree = crate::frontend::syntax_check::parse_c(text).ok()?;
+    fn declarator(f: Node<'_>) -> Option<Node<'_>> {
+        let mut d = f.child_by_field_name("declarator");
+        while let Some(x) = d.filter(|x| x.kind() != "function_declarator") {
+            d = x.child_by_field_name("declarator");
+        }
+        d
+    }
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    let f = root
+        .named_children(&mut cursor)
+        .filter(|n| n.kind() == "function_definition")
+        .find(|n| {
+            declarator(*n)
+                .and_then(|fd| fd.child_by_field_name("declarator"))
+                .is_some_and(|x| text_of(text, x) == name)
+        })?;
+    let fd = declarator(f)?;
+    let list = fd.child_by_field_name("parameters")?;
+    let mut cursor = list.walk();
+    let mut params: Vec<&str> = Vec::new();
+    for p in list
+        .named_children(&mut cursor)
+        .filter(|p| p.kind() == "parameter_declaration")
+    {
+        let mut d = p.child_by_field_name("declarator");
+        while let Some(x) = d.filter(|x| x.kind() != "identifier") {
+            d = x.child_by_field_name("declarator");
+        }
+        params.push(d.map(|x| text_of(text, x))?);
+    }
+    if params.len() != args.len() {
+        return None;
+    }
+    let body = f.child_by_field_name("body")?;
+    let mut cursor = body.walk();
+    let stmts: Vec<Node> = body
+        .named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment")
+        .collect();
+    let mut kept = Vec::new();
+    let mut dropped = 0;
+    for s in stmts {
+        if s.kind() != "expression_statement" {
+            return None;
+        }
+        let gives = s
+            .named_child(0)
+            .and_then(|c| called(text, c))
+            .is_some_and(|c| {
+                matches!(
+                    c,
+                    "sem_post"
+                        | "pthread_mutex_unlock"
+                        | "pthread_spin_unlock"
+                        | "pthread_rwlock_unlock"
+                        | "mtx_unlock"
+                )
+            });
+        if gives {
+            dropped += 1;
+            continue;
+        }
+        // The parameters' uses, replaced from the end so the earlier offsets hold.
+        let mut uses = Vec::new();
+        let mut stack = vec![s];
+        while let Some(x) = stack.pop() {
+            let mut c = x.walk();
+            stack.extend(x.named_children(&mut c));
+            if x.kind() == "identifier" {
+                if let Some(i) = params.iter().position(|p| *p == text_of(text, x)) {
+                    uses.push((x.start_byte(), x.end_byte(), i));
+                }
+            }
+        }
+        uses.sort_unstable();
+        let mut stmt = text_of(text, s).to_string();
+        for (a, b, i) in uses.into_iter().rev() {
+            let arg = args.get(i)?;
+            let simple = arg.chars().all(|c| c.is_alphanumeric() || c == '_');
+            let with = if simple {
+                arg.to_string()
+            } else {
+                format!("({arg})")
+            };
+            stmt.replace_range(a - s.start_byte()..b - s.start_byte(), &with);
+        }
+        kept.push(stmt.split_whitespace().collect::<Vec<_>>().join(" "));
+    }
+    (dropped > 0 && !kept.is_empty()).then(|| kept.join(" "))
+}
+
 /// The mutants calling a wrapper for each call statement on `lines` (from 1) of `text`
 /// that calls the function it wraps, outside the wrapper itself.
 pub fn wrapper_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {

@@ -439,7 +439,8 @@ pub fn apply_primitive_fixes(
                 format!("`{}` moved after line {}", m.from, signals::moved_after(m))
             }
             Part::Callee => format!("a call of `{}`, not `{}`", m.to, m.from),
-            Part::ExtraRelease => format!("removing `{}`", m.from),
+            Part::ExtraRelease if m.to == ";" => format!("removing `{}`", m.from),
+            Part::ExtraRelease => format!("`{}` for `{}`, its release left out", m.to, m.from),
             Part::MissingWake => format!("`{}` added after it", wakes::added_call(m)),
             Part::LockedCallback => format!(
                 "`{}` (line {}) moved before it",

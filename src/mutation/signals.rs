@@ -128,17 +128,35 @@ pub fn extra_release_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
         if !gives_back || !reached {
             return;
         }
-        out.push(SyncMutant {
+        let removed = |to: String| SyncMutant {
             mutant: Mutant {
                 line: row,
                 column: n.start_position().column as u32 + 1,
                 start: n.start_byte(),
                 end: n.end_byte(),
                 from: text_of(text, n).to_string(),
-                to: ";".to_string(),
+                to,
             },
             part: Part::ExtraRelease,
-        });
+        };
+        out.push(removed(";".to_string()));
+        // A helper that also changes state (`dev_release(d)`: `d->busy = 0;` and a post):
+        // its state change without its release, which the caller makes again.
+        let call = n.named_child(0);
+        let args: Vec<&str> = call
+            .and_then(|c| c.child_by_field_name("arguments"))
+            .map(|a| {
+                let mut cursor = a.walk();
+                a.named_children(&mut cursor)
+                    .map(|x| text_of(text, x))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if own.is_some() {
+            if let Some(body) = super::callees::body_without_releases(text, name, &args) {
+                out.push(removed(body));
+            }
+        }
     });
     out
 }
@@ -508,5 +526,26 @@ void put(int v) {\n  sem_wait(&s);\n  if (v < 0) {\n    give();\n  }\n  sem_post
             .map(|m| m.mutant.line)
             .collect();
         assert_eq!(lines, vec![3, 7, 14], "not the call of `give` at line 12");
+    }
+
+    /// A helper that changes state and releases is also replaced by its state change
+    /// alone, its parameters named by the call's arguments.
+    #[test]
+    fn a_releasing_helper_in_a_branch_keeps_its_state_change() {
+        let text = "void done(struct dev *d, int v) {\n  d->busy = v;\n  sem_post(&d->sem);\n}\n\
+void put(struct dev *x, int v) {\n  sem_wait(&x->sem);\n  if (v < 0) {\n    done(x + 1, 0);\n  }\n  sem_post(&x->sem);\n}\n";
+        let got: Vec<(u32, String)> = extra_release_mutants(text, &[2, 3, 6, 7, 8, 10])
+            .into_iter()
+            .map(|m| (m.mutant.line, m.mutant.to))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (3, ";".to_string()),
+                (8, ";".to_string()),
+                (8, "(x + 1)->busy = 0;".to_string()),
+                (10, ";".to_string())
+            ]
+        );
     }
 }
