@@ -32,6 +32,19 @@ fn releases(name: &str) -> bool {
     )
 }
 
+/// A call that gives back a lock or a semaphore's token (not a wake-up: that takes
+/// nothing back from anyone).
+fn gives_back(name: &str) -> bool {
+    matches!(
+        name,
+        "pthread_mutex_unlock"
+            | "pthread_spin_unlock"
+            | "pthread_rwlock_unlock"
+            | "mtx_unlock"
+            | "sem_post"
+    )
+}
+
 /// A function definition: its name, its parameters' types as written, the functions its
 /// body calls, and its body's byte range.
 struct Function {
@@ -39,6 +52,15 @@ struct Function {
     params: Vec<String>,
     calls: Vec<String>,
     body: (usize, usize),
+}
+
+/// The function declarator of a function definition (under its pointer declarators).
+fn declarator(f: Node<'_>) -> Option<Node<'_>> {
+    let mut d = f.child_by_field_name("declarator");
+    while let Some(x) = d.filter(|x| x.kind() != "function_declarator") {
+        d = x.child_by_field_name("declarator");
+    }
+    d
 }
 
 fn functions(text: &str) -> Vec<Function> {
@@ -50,11 +72,7 @@ fn functions(text: &str) -> Vec<Function> {
         let Some(body) = n.child_by_field_name("body") else {
             return;
         };
-        let mut d = n.child_by_field_name("declarator");
-        while let Some(x) = d.filter(|x| x.kind() != "function_declarator") {
-            d = x.child_by_field_name("declarator");
-        }
-        let Some(fd) = d else {
+        let Some(fd) = declarator(n) else {
             return;
         };
         let (Some(name), Some(list)) = (
@@ -153,21 +171,11 @@ pub(super) fn net_releasing_functions(text: &str) -> Vec<(String, (u32, u32))> {
                 | "sem_timedwait"
         )
     };
-    let gives = |c: &str| {
-        matches!(
-            c,
-            "pthread_mutex_unlock"
-                | "pthread_spin_unlock"
-                | "pthread_rwlock_unlock"
-                | "mtx_unlock"
-                | "sem_post"
-        )
-    };
     let fs = functions(text);
     let net: Vec<&str> = fs
         .iter()
         .filter(|f| {
-            let given = f.calls.iter().filter(|c| gives(c)).count();
+            let given = f.calls.iter().filter(|c| gives_back(c)).count();
             given > f.calls.iter().filter(|c| takes(c)).count()
         })
         .map(|f| f.name.as_str())
@@ -215,13 +223,6 @@ pub(super) fn giving_functions(text: &str) -> Vec<(String, (u32, u32))> {
 /// of the body is an expression statement, some of them release and some do not.
 pub(super) fn body_without_releases(text: &str, name: &str, args: &[&str]) -> Option<String> {
     let tree = crate::frontend::syntax_check::parse_c(text).ok()?;
-    fn declarator(f: Node<'_>) -> Option<Node<'_>> {
-        let mut d = f.child_by_field_name("declarator");
-        while let Some(x) = d.filter(|x| x.kind() != "function_declarator") {
-            d = x.child_by_field_name("declarator");
-        }
-        d
-    }
     let root = tree.root_node();
     let mut cursor = root.walk();
     let f = root
@@ -264,16 +265,7 @@ pub(super) fn body_without_releases(text: &str, name: &str, args: &[&str]) -> Op
         let gives = s
             .named_child(0)
             .and_then(|c| called(text, c))
-            .is_some_and(|c| {
-                matches!(
-                    c,
-                    "sem_post"
-                        | "pthread_mutex_unlock"
-                        | "pthread_spin_unlock"
-                        | "pthread_rwlock_unlock"
-                        | "mtx_unlock"
-                )
-            });
+            .is_some_and(gives_back);
         if gives {
             dropped += 1;
             continue;
