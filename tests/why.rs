@@ -1061,3 +1061,12 @@ fn a_helper_whose_post_is_one_too_many_keeps_its_state_change() {
         "{first:#}"
     );
 }
+
+/// A reader's early return leaves the read-write lock's read lock held; the writer
+/// blocks for ever. The `return` is named first, as for a mutex.
+#[test]
+fn a_read_lock_left_held_on_an_early_return_ranks_first() {
+    let r = localize_json("tests/programs/why/settings_read.c");
+    assert_eq!(r["verdict"], "deadlock");
+    first_names(&r, 13, "still holding `settings_lock`");
+}

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::exits::{exit_jumps, skips};
-use super::locks::{LockUse, locks_held};
+use super::locks::{LockUse, locks_held_with_rwlocks};
 use crate::cex::{Counterexample, TraceStep};
 use crate::ir::{FuncId, Stmt, StmtId, StmtKind};
 use crate::passes::Prepared;
@@ -95,7 +95,7 @@ pub fn deadlock_state(
             });
         }
     }
-    let held = locks_held(steps);
+    let held = locks_held_with_rwlocks(steps);
     if let Some(end) = held.last() {
         for (t, locks) in end {
             for (lock, acq) in locks {

@@ -78,15 +78,23 @@ pub struct ForeignUnlock {
 /// After each step: the locks every thread holds, with the step that acquired each. A
 /// semaphore the trace uses as a lock (see [`lock_like_semaphores`]) counts as one.
 pub(crate) fn locks_held(steps: &[TraceStep]) -> LockSets {
-    lock_history(steps).0
+    lock_history(steps, false).0
+}
+
+/// As [`locks_held`], with the read-write locks too (a read lock as held as a write
+/// lock). Only for what a deadlock's picture asks — who ended or blocked still holding
+/// something another thread waits for; the analyses of data races keep to exclusive
+/// locks, since two readers both "holding" the read lock exclude nothing.
+pub(crate) fn locks_held_with_rwlocks(steps: &[TraceStep]) -> LockSets {
+    lock_history(steps, true).0
 }
 
 /// The unlocks of the trace that freed another thread's mutex (see [`ForeignUnlock`]).
 pub fn foreign_unlocks(steps: &[TraceStep]) -> Vec<ForeignUnlock> {
-    lock_history(steps).1
+    lock_history(steps, false).1
 }
 
-fn lock_history(steps: &[TraceStep]) -> (LockSets, Vec<ForeignUnlock>) {
+fn lock_history(steps: &[TraceStep], rwlocks: bool) -> (LockSets, Vec<ForeignUnlock>) {
     let sems = lock_like_semaphores(steps);
     let mut cur: BTreeMap<u32, Vec<(String, usize)>> = BTreeMap::new();
     let mut out = Vec::with_capacity(steps.len());
@@ -96,7 +104,8 @@ fn lock_history(steps: &[TraceStep]) -> (LockSets, Vec<ForeignUnlock>) {
     // and takes it again when the thread wakes.
     let mut waits: BTreeMap<(u32, crate::ir::StmtId), u32> = BTreeMap::new();
     for (i, s) in steps.iter().enumerate() {
-        let unlock_call = lock_op(&s.statement);
+        let unlock_call =
+            lock_op(&s.statement).or_else(|| rwlocks.then(|| rwlock_op(&s.statement)).flatten());
         let op = unlock_call
             .clone()
             .or_else(|| took_by_trying(s))
@@ -308,6 +317,15 @@ fn lock_op(stmt: &str) -> Option<(LockOp, String)> {
     call_arg(stmt, &["pthread_mutex_unlock(", "pthread_spin_unlock("]).map(|m| (LockOp::Release, m))
 }
 
+/// A read-write lock taken or given back (a `tryrdlock`/`trywrlock` may fail and is not
+/// counted, as a mutex's trylock is not).
+fn rwlock_op(stmt: &str) -> Option<(LockOp, String)> {
+    if let Some(l) = call_arg(stmt, &["pthread_rwlock_rdlock(", "pthread_rwlock_wrlock("]) {
+        return Some((LockOp::Acquire, l));
+    }
+    call_arg(stmt, &["pthread_rwlock_unlock("]).map(|l| (LockOp::Release, l))
+}
+
 /// A `trylock` that took its mutex: the trace shows the mutex written (held) by the
 /// step. A failed attempt writes nothing, and a trace that does not show the mutex's
 /// state (an external checker's) leaves the attempt uncounted, as before.
@@ -456,6 +474,25 @@ mod tests {
         assert!(
             rwlock_self_wait(&steps, &reader).is_none(),
             "a second read lock does not wait for itself"
+        );
+    }
+
+    #[test]
+    fn read_write_locks_count_for_a_deadlocks_picture_only() {
+        let steps = vec![
+            step(1, 10, "pthread_rwlock_rdlock(&rw);"),
+            step(2, 20, "pthread_rwlock_wrlock(&rw);"),
+        ];
+        assert_eq!(
+            locks_held_with_rwlocks(&steps)[0][&1],
+            vec![("rw".to_string(), 0)]
+        );
+        assert!(locks_held(&steps)[0].get(&1).is_none_or(|v| v.is_empty()));
+        let tried = vec![step(1, 10, "pthread_rwlock_tryrdlock(&rw);")];
+        assert!(
+            locks_held_with_rwlocks(&tried)[0]
+                .get(&1)
+                .is_none_or(|v| v.is_empty())
         );
     }
 
