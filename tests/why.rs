@@ -1062,6 +1062,47 @@ fn a_helper_whose_post_is_one_too_many_keeps_its_state_change() {
     );
 }
 
+/// A pool of permits made from a mutex and a condition variable whose take adds a
+/// permit rather than taking one: both scanners get in. No value of the take's line
+/// avoids the failure along the failing run (a permit count of zero makes the second
+/// scanner wait, and that run is then not followed), so only the whole program checked
+/// with `--` for `++` names it — first.
+#[test]
+fn a_hand_made_permit_taken_the_wrong_way_round_ranks_first() {
+    let r = localize_json("tests/programs/why/permit_pool.c");
+    first_names(&r, 21, "`--` for `++`");
+}
+
+/// A hand-made lock marks itself busy only on its uncontended path; a waiter that gets
+/// in after a wait leaves it free, and the third exporter walks in beside it. Moving
+/// the store after the `if` makes every path take the lock.
+#[test]
+fn a_hand_made_lock_that_records_its_owner_on_one_path_ranks_first() {
+    let r = localize_json("tests/programs/why/export_gate.c");
+    first_names(&r, 25, "`g->busy = 1;` moved out of its `if`");
+}
+
+/// Three stages pass a baton modulo 2: the third never gets its turn and waits for
+/// ever. The baton's store, modulo 3, removes every deadlock.
+#[test]
+fn a_baton_passed_among_too_few_stages_ranks_first() {
+    let r = localize_json("tests/programs/why/stage_baton.c");
+    first_names(&r, 27, "`3` for `2`");
+}
+
+/// A reader waits for a fresh snapshot of at least its version, and the indexer clears
+/// `fresh` before the slow reader looks: it sleeps for ever. The wait test without the
+/// term too many (the version alone says enough) ranks first.
+#[test]
+fn a_wait_test_with_a_term_too_many_ranks_first() {
+    let r = localize_json("tests/programs/why/snapshot_wait.c");
+    first_names(
+        &r,
+        34,
+        "`s->version < want` for `!s->fresh || s->version < want`",
+    );
+}
+
 /// A reader's early return leaves the read-write lock's read lock held; the writer
 /// blocks for ever. The `return` is named first, as for a mutex.
 #[test]
@@ -1069,4 +1110,32 @@ fn a_read_lock_left_held_on_an_early_return_ranks_first() {
     let r = localize_json("tests/programs/why/settings_read.c");
     assert_eq!(r["verdict"], "deadlock");
     first_names(&r, 13, "still holding `settings_lock`");
+}
+
+/// A lock-free peak gauge computes its new value once, before the compare-and-swap
+/// retry loop: a failed exchange reloads `seen`, and the retry installs the value made
+/// from the stale one, lowering the peak. The computation moved into the loop ranks
+/// first.
+#[test]
+fn a_value_computed_before_its_retry_loop_ranks_first() {
+    let r = localize_json("tests/programs/why/peak_gauge.c");
+    first_names(&r, 11, "moved into the loop (line 12), computed each round");
+}
+
+/// The worker copies `shutting_down` once, before its loop, and each round tests the
+/// copy: it goes on using the job table the shutdown released. The test reading the
+/// shared flag again ranks first.
+#[test]
+fn a_loop_testing_a_copy_of_a_shared_flag_ranks_first() {
+    let r = localize_json("tests/programs/why/drain_worker.c");
+    first_names(&r, 19, "`shutting_down` for `quit`");
+}
+
+/// The writer gives the one-frame slot back by posting `slot_full` again, not
+/// `slot_empty`: it takes its own post and reads the old frame a second time. The post
+/// naming the other semaphore ranks first (before, no candidate named the post at all).
+#[test]
+fn a_post_of_the_wrong_semaphore_ranks_first() {
+    let r = localize_json("tests/programs/why/frame_slot.c");
+    first_names(&r, 29, "`slot_empty` for `slot_full`");
 }

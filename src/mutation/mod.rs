@@ -47,10 +47,13 @@
 pub mod arguments;
 pub mod callbacks;
 pub mod callees;
+pub mod gate_writes;
 pub mod guards;
+pub mod objects;
 pub mod operators;
 pub mod primitives;
 pub mod signals;
+pub mod stale_values;
 pub mod start_values;
 pub mod targets;
 pub mod wait_terms;
@@ -306,6 +309,18 @@ pub fn primitive_evidence(
     let mut moves = callbacks::callback_unlock_moves(text, &lines);
     in_run_order(&mut moves, ARGUMENT_MUTANTS);
     mutants.extend(moves);
+    let mut swaps = objects::object_swaps(text, &lines);
+    in_run_order(&mut swaps, ARGUMENT_MUTANTS);
+    mutants.extend(swaps);
+    let mut stale = stale_values::stale_before_loop_mutants(text, &lines);
+    in_run_order(&mut stale, ARGUMENT_MUTANTS);
+    mutants.extend(stale);
+    let mut copies = stale_values::stale_copy_mutants(text, &lines);
+    in_run_order(&mut copies, ARGUMENT_MUTANTS);
+    mutants.extend(copies);
+    let mut gates = gate_writes::gate_write_mutants(text, &lines);
+    in_run_order(&mut gates, ARGUMENT_MUTANTS);
+    mutants.extend(gates);
     let mut wrappers = callees::wrapper_mutants(text, &lines);
     in_run_order(&mut wrappers, ARGUMENT_MUTANTS);
     mutants.extend(wrappers);
@@ -410,6 +425,9 @@ pub fn apply_primitive_fixes(
                         | Part::Guard
                         | Part::WakeGuard
                         | Part::StoreTarget
+                        | Part::GateWrite
+                        | Part::StaleRetry
+                        | Part::StaleCopy
                 ) {
                     CandidateKind::Value
                 } else if f.part.is_locking() || m.from.contains("lock") {
@@ -442,6 +460,14 @@ pub fn apply_primitive_fixes(
             Part::ExtraRelease if m.to == ";" => format!("removing `{}`", m.from),
             Part::ExtraRelease => format!("`{}` for `{}`, its release left out", m.to, m.from),
             Part::MissingWake => format!("`{}` added after it", wakes::added_call(m)),
+            Part::StaleRetry => format!(
+                "`{}` moved into the loop (line {}), computed each round",
+                m.from,
+                stale_values::moved_into(m)
+            ),
+            Part::GateWrite if gate_writes::is_hoist(m) => {
+                format!("`{}` moved out of its `if`, to run on every path", m.from)
+            }
             Part::LockedCallback => format!(
                 "`{}` (line {}) moved before it",
                 m.from,

@@ -88,6 +88,19 @@ pub enum Part {
     /// The global a store writes, swapped for one of its type that nothing writes
     /// (`mutation::targets`): a store copied from another function unchanged.
     StoreTarget,
+    /// A write of what a wait loop's test reads (a hand-made lock's or gate's state)
+    /// that lets the wrong thread on (`mutation::gate_writes`).
+    GateWrite,
+    /// A value computed once before a loop that refreshes what it is computed from (a
+    /// compare-and-swap retry's new value): moved into the loop
+    /// (`mutation::stale_values`).
+    StaleRetry,
+    /// A loop's test of a copy of shared state taken before the loop: the shared read
+    /// for the copy (`mutation::stale_values`).
+    StaleCopy,
+    /// A post, wait or wake-up of another object of the same type than the one meant
+    /// (`mutation::objects`).
+    WrongObject,
 }
 
 impl Part {
@@ -126,6 +139,16 @@ impl Part {
             Part::Guard => "this test decides wrongly whether the thread waits",
             Part::WakeGuard => "this test decides wrongly when the thread wakes the others",
             Part::StoreTarget => "this store writes the wrong variable",
+            Part::WrongObject => "this call posts, waits on or wakes the wrong object",
+            Part::StaleCopy => {
+                "this test reads a copy of shared state taken before the loop, never read again"
+            }
+            Part::StaleRetry => {
+                "this value is computed once, before the loop whose rounds refresh what it is computed from"
+            }
+            Part::GateWrite => {
+                "this write of the state the waiting threads test lets the wrong thread on"
+            }
         }
     }
 
@@ -219,6 +242,10 @@ fn wait_test_mutants(text: &str, lp: Node, lines: &[u32], out: &mut Vec<SyncMuta
             });
         }
     }
+    // A term too many (`!c->done || c->durable_lsn < lsn` where the durable position
+    // alone says enough, and `done` is re-armed before a slow waiter sees it) or one a
+    // thread should not wait for: each term of the test's `||` or `&&` left out.
+    out.extend(dropped_terms(text, test));
     // The wrong flag waited for (`while (!started)` for `while (!done)`): a global the
     // test names swapped for another global of the same declared type.
     out.extend(flag_swaps(text, test));
@@ -279,6 +306,66 @@ fn wait_test_mutants(text: &str, lp: Node, lines: &[u32], out: &mut Vec<SyncMuta
         },
         part: Part::WaitTest,
     });
+}
+
+/// The wait test `test` with one term of its top-level `||` or `&&` left out, for each
+/// term (`a || b || c` gives `b || c`, `a || c`, `a || b`).
+fn dropped_terms(text: &str, test: Node) -> Vec<SyncMutant> {
+    let inner = if test.kind() == "parenthesized_expression" {
+        test.named_child(0)
+    } else {
+        Some(test)
+    };
+    let Some(e) = inner.filter(|e| e.kind() == "binary_expression") else {
+        return vec![];
+    };
+    let Some(op) = e
+        .child_by_field_name("operator")
+        .map(|o| text_of(text, o))
+        .filter(|o| matches!(*o, "||" | "&&"))
+    else {
+        return vec![];
+    };
+    // The chain's terms, left to right (`a || b || c` parses as `(a || b) || c`).
+    let mut terms = Vec::new();
+    let mut stack = vec![e];
+    while let Some(x) = stack.pop() {
+        let same = x.kind() == "binary_expression"
+            && x.child_by_field_name("operator")
+                .is_some_and(|o| text_of(text, o) == op);
+        match (
+            same,
+            x.child_by_field_name("left"),
+            x.child_by_field_name("right"),
+        ) {
+            (true, Some(l), Some(r)) => {
+                stack.push(r);
+                stack.push(l);
+            }
+            _ => terms.push(text_of(text, x)),
+        }
+    }
+    (0..terms.len())
+        .map(|i| {
+            let kept: Vec<&str> = terms
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, t)| *t)
+                .collect();
+            SyncMutant {
+                mutant: Mutant {
+                    line: e.start_position().row as u32 + 1,
+                    column: e.start_position().column as u32 + 1,
+                    start: e.start_byte(),
+                    end: e.end_byte(),
+                    from: text_of(text, e).to_string(),
+                    to: kept.join(&format!(" {op} ")),
+                },
+                part: Part::WaitTest,
+            }
+        })
+        .collect()
 }
 
 /// The file-scope scalar variables of `text` with their declared type's text
@@ -495,6 +582,24 @@ void *f(void *arg) {
             .collect();
         // Another global of the same type only: not `other` (a `long`), not `m`.
         assert_eq!(swaps, ["done"]);
+    }
+
+    #[test]
+    fn each_term_of_a_wait_test_may_be_one_too_many() {
+        let prog = "void w(struct c *c, long lsn) {\n  while (!c->done || c->lsn < lsn || c->paused)\n    pthread_cond_wait(&c->cv, &c->m);\n}\n";
+        let dropped: Vec<String> = primitive_mutants(prog, &[2, 3])
+            .iter()
+            .filter(|m| m.mutant.from.len() > 20)
+            .map(|m| m.mutant.to.clone())
+            .collect();
+        assert_eq!(
+            dropped,
+            [
+                "c->lsn < lsn || c->paused",
+                "!c->done || c->paused",
+                "!c->done || c->lsn < lsn"
+            ]
+        );
     }
 
     #[test]

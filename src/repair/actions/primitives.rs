@@ -43,6 +43,13 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                 .filter(|m| sites.fixed.contains(&m.mutant.line))
                 .take(MAX),
         )
+        // The state a hand-made lock's waiters test, written wrong, likewise.
+        .chain(
+            crate::mutation::gate_writes::gate_write_mutants(&src.text, &lines)
+                .into_iter()
+                .filter(|m| sites.fixed.contains(&m.mutant.line))
+                .take(MAX),
+        )
         // A store to the wrong variable, likewise.
         .chain(
             crate::mutation::targets::store_target_mutants(&src.text, &lines)
@@ -99,6 +106,10 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                         "the test that decides when the thread wakes the others"
                     }
                     crate::mutation::Part::StoreTarget => "the variable the store writes",
+                    crate::mutation::Part::GateWrite => "the state the waiting threads test",
+                    crate::mutation::Part::StaleRetry => "where the retried value is computed",
+                    crate::mutation::Part::StaleCopy => "the copy of shared state the loop tests",
+                    crate::mutation::Part::WrongObject => "the object the call names",
                 },
                 m.line,
                 m.to,

@@ -1,0 +1,189 @@
+//! A post or a wake-up of the wrong object: a bounded buffer's `get` that posts
+//! `&b->filled` where it frees a slot (`&b->free_slots`), a `sem_wait` on the semaphore
+//! the other side waits on, a signal of the condition variable nobody waits on for this
+//! change. The counts drift: a consumer goes on with no item made, a producer overwrites
+//! an unread slot.
+//!
+//! Why mutants of their own: along the failing run the call ran, on an object whose
+//! value Griesmeyer's switch may change, but a semaphore or condition variable changed
+//! by value is no program a user wrote, and the analyses see only the consequence (a
+//! read of an empty slot). The mutant names another object of the same type reached the
+//! same way: another member of the structure the argument's member belongs to (of the
+//! member's declared type), through the same pointer; the same member of another
+//! global structure of the same type (`&rx_pool.avail` for `&tx_pool.avail`); or
+//! another file-scope variable of the global's type. As every mutant, it counts only when the oracle proves the
+//! changed program free of failures and deadlocks in every execution.
+
+use tree_sitter::Node;
+
+use super::operators::{Mutant, each_node, text_of};
+use super::primitives::{Part, SyncMutant, scalar_globals};
+use super::wait_terms::split_member;
+
+/// The calls whose object may be the wrong one of its kind.
+fn takes_object(name: &str) -> bool {
+    matches!(
+        name,
+        "sem_post" | "sem_wait" | "pthread_cond_signal" | "pthread_cond_broadcast"
+    )
+}
+
+/// The members of each structure with their declared type's text, per structure.
+fn struct_members(text: &str) -> Vec<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    each_node(text, |n| {
+        if n.kind() != "field_declaration_list" {
+            return;
+        }
+        let mut members = Vec::new();
+        let mut c = n.walk();
+        for f in n.named_children(&mut c) {
+            if f.kind() != "field_declaration" {
+                continue;
+            }
+            let Some(ty) = f.child_by_field_name("type") else {
+                continue;
+            };
+            let mut d = f.walk();
+            for name in f.children_by_field_name("declarator", &mut d) {
+                if name.kind() == "field_identifier" {
+                    members.push((
+                        text_of(text, name).to_string(),
+                        text_of(text, ty).to_string(),
+                    ));
+                }
+            }
+        }
+        out.push(members);
+    });
+    out
+}
+
+/// The mutants naming another object of the same type in the calls on `lines` (from 1)
+/// of `text` that post, wait or wake, in the order of the text.
+pub fn object_swaps(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
+    let structs = struct_members(text);
+    let globals = scalar_globals(text);
+    let mut out = Vec::new();
+    each_node(text, |call| {
+        let row = call.start_position().row as u32 + 1;
+        if call.kind() != "call_expression" || !lines.contains(&row) {
+            return;
+        }
+        if !super::callees::called(text, call).is_some_and(takes_object) {
+            return;
+        }
+        let Some(arg) = call
+            .child_by_field_name("arguments")
+            .and_then(|a| a.named_child(0))
+            .filter(|a| a.kind() == "pointer_expression")
+            .and_then(|a| a.child_by_field_name("argument"))
+        else {
+            return;
+        };
+        out.extend(swaps_of(text, arg, &structs, &globals));
+    });
+    out
+}
+
+fn swaps_of(
+    text: &str,
+    object: Node,
+    structs: &[Vec<(String, String)>],
+    globals: &[(String, String)],
+) -> Vec<SyncMutant> {
+    let (base, member) = split_member(text_of(text, object));
+    let others: Vec<String> = if base.is_empty() {
+        let Some((_, ty)) = globals.iter().find(|(g, _)| *g == member) else {
+            return vec![];
+        };
+        globals
+            .iter()
+            .filter(|(g, t)| *g != member && t == ty)
+            .map(|(g, _)| g.clone())
+            .collect()
+    } else {
+        // The structure declaring the member; a member name two structures share is
+        // ambiguous without types, and left alone.
+        let owners: Vec<&Vec<(String, String)>> = structs
+            .iter()
+            .filter(|s| s.iter().any(|(m, _)| *m == member))
+            .collect();
+        let [owner] = owners.as_slice() else {
+            return vec![];
+        };
+        let Some((_, ty)) = owner.iter().find(|(m, _)| *m == member) else {
+            return vec![];
+        };
+        owner
+            .iter()
+            .filter(|(m, t)| *m != member && t == ty)
+            .map(|(m, _)| m.clone())
+            .collect()
+    };
+    // The same member of another global structure of the same type (`&tx_pool.avail`
+    // for `&rx_pool.avail`).
+    let mut out = Vec::new();
+    if let Some(b) = object
+        .child_by_field_name("argument")
+        .filter(|b| object.kind() == "field_expression" && b.kind() == "identifier")
+    {
+        let name = text_of(text, b);
+        if let Some((_, ty)) = globals.iter().find(|(g, _)| g == name) {
+            for (g, _) in globals.iter().filter(|(g, t)| g != name && t == ty) {
+                out.push(SyncMutant {
+                    mutant: Mutant::of_node(text, b, g.clone()),
+                    part: Part::WrongObject,
+                });
+            }
+        }
+    }
+    // The member's own token: the last child of a field expression.
+    let tok = if object.kind() == "field_expression" {
+        object.child_by_field_name("field")
+    } else {
+        Some(object)
+    };
+    let Some(tok) = tok else {
+        return out;
+    };
+    out.extend(others.into_iter().map(|o| SyncMutant {
+        mutant: Mutant::of_node(text, tok, o),
+        part: Part::WrongObject,
+    }));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BUFFER: &str = "struct bbuf {\n    sem_t free_slots;\n    sem_t filled;\n    pthread_mutex_t lock;\n    int in;\n};\nsem_t done, started;\nint n;\nint get(struct bbuf *b) {\n    sem_wait(&b->filled);\n    sem_post(&b->filled);\n    sem_post(&done);\n    pthread_mutex_lock(&b->lock);\n    return 0;\n}\n";
+
+    #[test]
+    fn a_post_may_name_the_member_of_another_global_structure() {
+        let pools = "struct pool {\n    sem_t avail;\n};\nstatic struct pool rx_pool, tx_pool;\nvoid recycle(void) {\n    sem_post(&tx_pool.avail);\n}\n";
+        let got: Vec<String> = object_swaps(pools, &[6])
+            .iter()
+            .filter_map(|m| m.mutant.apply(pools))
+            .filter_map(|t| t.lines().nth(5).map(str::to_string))
+            .collect();
+        assert_eq!(got, ["    sem_post(&rx_pool.avail);"]);
+    }
+
+    #[test]
+    fn a_post_may_name_another_semaphore_of_its_structure_or_the_globals() {
+        let ms = object_swaps(BUFFER, &[11, 12, 13]);
+        let got: Vec<(u32, &str, &str)> = ms
+            .iter()
+            .map(|m| (m.mutant.line, m.mutant.from.as_str(), m.mutant.to.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [(11, "filled", "free_slots"), (12, "done", "started")],
+            "not the lock, not an `int`"
+        );
+        let fixed = ms[0].mutant.apply(BUFFER).expect("applies");
+        assert!(fixed.contains("    sem_post(&b->free_slots);\n"), "{fixed}");
+    }
+}
