@@ -1139,3 +1139,12 @@ fn a_post_of_the_wrong_semaphore_ranks_first() {
     let r = localize_json("tests/programs/why/frame_slot.c");
     first_names(&r, 29, "`slot_empty` for `slot_full`");
 }
+
+/// A customer reads the next number before waiting for the desk to open; the wait
+/// gives the lock up, the other customer reads the same number, and both hold it. The
+/// copy moved after the wait ranks first (before, the desk's start value did).
+#[test]
+fn a_copy_taken_before_a_condition_wait_ranks_first() {
+    let r = localize_json("tests/programs/why/service_desk.c");
+    first_names(&r, 18, "moved after the wait (line 20)");
+}

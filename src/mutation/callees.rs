@@ -216,6 +216,16 @@ pub(super) fn giving_functions(text: &str) -> Vec<(String, (u32, u32))> {
         .collect()
 }
 
+/// The names of the program's functions that make a condition wait themselves (and so
+/// give their caller's mutex up while they wait).
+pub(super) fn condition_waiting_functions(text: &str) -> Vec<String> {
+    functions(text)
+        .into_iter()
+        .filter(|f| f.calls.iter().any(|c| super::wait_terms::is_wait(c)))
+        .map(|f| f.name)
+        .collect()
+}
+
 /// What a call of the program's function `name` with the arguments `args` (their text)
 /// does besides giving back: its body's statements without the unlocks and posts, its
 /// parameters replaced by the arguments, on one line (`dev_release(d)` whose body is

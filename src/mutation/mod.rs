@@ -315,6 +315,9 @@ pub fn primitive_evidence(
     let mut stale = stale_values::stale_before_loop_mutants(text, &lines);
     in_run_order(&mut stale, ARGUMENT_MUTANTS);
     mutants.extend(stale);
+    let mut before_wait = stale_values::copy_before_wait_mutants(text, &lines);
+    in_run_order(&mut before_wait, ARGUMENT_MUTANTS);
+    mutants.extend(before_wait);
     let mut copies = stale_values::stale_copy_mutants(text, &lines);
     in_run_order(&mut copies, ARGUMENT_MUTANTS);
     mutants.extend(copies);
@@ -428,6 +431,7 @@ pub fn apply_primitive_fixes(
                         | Part::GateWrite
                         | Part::StaleRetry
                         | Part::StaleCopy
+                        | Part::CopyBeforeWait
                 ) {
                     CandidateKind::Value
                 } else if f.part.is_locking() || m.from.contains("lock") {
@@ -460,6 +464,11 @@ pub fn apply_primitive_fixes(
             Part::ExtraRelease if m.to == ";" => format!("removing `{}`", m.from),
             Part::ExtraRelease => format!("`{}` for `{}`, its release left out", m.to, m.from),
             Part::MissingWake => format!("`{}` added after it", wakes::added_call(m)),
+            Part::CopyBeforeWait => format!(
+                "`{}` moved after the wait (line {})",
+                m.from,
+                signals::moved_after(m)
+            ),
             Part::StaleRetry => format!(
                 "`{}` moved into the loop (line {}), computed each round",
                 m.from,

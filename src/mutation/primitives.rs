@@ -101,6 +101,9 @@ pub enum Part {
     /// A post, wait or wake-up of another object of the same type than the one meant
     /// (`mutation::objects`).
     WrongObject,
+    /// A copy of shared state taken before a condition wait and used after it: moved
+    /// after the wait (`mutation::stale_values`).
+    CopyBeforeWait,
 }
 
 impl Part {
@@ -139,6 +142,9 @@ impl Part {
             Part::Guard => "this test decides wrongly whether the thread waits",
             Part::WakeGuard => "this test decides wrongly when the thread wakes the others",
             Part::StoreTarget => "this store writes the wrong variable",
+            Part::CopyBeforeWait => {
+                "this copies shared state before a wait that lets the other threads change it"
+            }
             Part::WrongObject => "this call posts, waits on or wakes the wrong object",
             Part::StaleCopy => {
                 "this test reads a copy of shared state taken before the loop, never read again"

@@ -23,6 +23,12 @@
 //! it. Griesmeyer's value on the test's line names it among the check's other reads;
 //! the mutant replaces the copy in the test by the shared read it copied (`l->stopping`),
 //! where the loop writes neither the copy nor what the read goes through.
+//!
+//! And a copy of shared state taken right before a condition wait and used after it:
+//! `int slot = q->head;` then `wait_nonempty(q);`, which gives the lock up while it
+//! waits, so another consumer takes the same slot. The mutant moves the copy after the
+//! wait (the wait loop itself, a condition wait, or a call of a function of the program
+//! that makes one), where the wait does not name the copy and a later statement does.
 
 use tree_sitter::Node;
 
@@ -184,15 +190,7 @@ pub fn stale_copy_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
         let Some((var, value)) = sets(text, stmt) else {
             return;
         };
-        let shared = match value.kind() {
-            "field_expression" => true,
-            "identifier" => globals.iter().any(|g| g == text_of(text, value)),
-            // An atomic load is a shared read by definition.
-            "call_expression" => super::callees::called(text, value)
-                .is_some_and(|f| f.starts_with("atomic_load") || f == "__atomic_load_n"),
-            _ => false,
-        };
-        if !shared {
+        if !is_shared_read(text, value, &globals) {
             return;
         }
         let through = names_in(text, value);
@@ -229,6 +227,98 @@ pub fn stale_copy_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
         }
     });
     out
+}
+
+/// Whether statement `n` waits on a condition variable: a loop around a condition wait,
+/// the wait itself, or a call of one of `waiting` (functions that make one).
+fn waits_on_condition(text: &str, n: Node, waiting: &[String]) -> bool {
+    let mut stack = vec![n];
+    while let Some(x) = stack.pop() {
+        if let Some(f) = super::callees::called(text, x)
+            && (super::wait_terms::is_wait(f) || waiting.iter().any(|w| w == f))
+        {
+            return true;
+        }
+        let mut c = x.walk();
+        stack.extend(x.named_children(&mut c));
+    }
+    false
+}
+
+/// The moves of a copy of shared state on `lines` (from 1) of `text`, taken right
+/// before a condition wait and used after it, to after the wait.
+pub fn copy_before_wait_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
+    let waiting = super::callees::condition_waiting_functions(text);
+    let globals: Vec<String> = super::primitives::scalar_globals(text)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    let mut out = Vec::new();
+    each_node(text, |stmt| {
+        let row = stmt.start_position().row as u32 + 1;
+        if !lines.contains(&row) || !owns_lines(text, stmt) {
+            return;
+        }
+        let Some((var, value)) = sets(text, stmt) else {
+            return;
+        };
+        if !is_shared_read(text, value, &globals) {
+            return;
+        }
+        let Some(wait) = stmt.next_named_sibling() else {
+            return;
+        };
+        if wait.kind() == "comment"
+            || !owns_lines(text, wait)
+            || !waits_on_condition(text, wait, &waiting)
+            || mentions(text_of(text, wait), var)
+        {
+            return;
+        }
+        let mut later = wait.next_named_sibling();
+        let mut used = false;
+        while let Some(n) = later {
+            used |= mentions(text_of(text, n), var);
+            later = n.next_named_sibling();
+        }
+        if !used {
+            return;
+        }
+        let (from, to) = (
+            line_start(text, stmt.start_byte()),
+            line_end(text, wait.end_byte()),
+        );
+        let (Some(copy), Some(rest)) = (
+            text.get(from..line_end(text, stmt.end_byte())),
+            text.get(line_end(text, stmt.end_byte())..to),
+        ) else {
+            return;
+        };
+        out.push(SyncMutant {
+            mutant: Mutant {
+                line: row,
+                column: stmt.start_position().column as u32 + 1,
+                start: from,
+                end: to,
+                from: text_of(text, stmt).to_string(),
+                to: format!("{rest}{copy}"),
+            },
+            part: Part::CopyBeforeWait,
+        });
+    });
+    out
+}
+
+/// A read of shared state: a member, a file-scope variable of `globals`, or an atomic
+/// load.
+fn is_shared_read(text: &str, value: Node, globals: &[String]) -> bool {
+    match value.kind() {
+        "field_expression" => true,
+        "identifier" => globals.iter().any(|g| g == text_of(text, value)),
+        "call_expression" => super::callees::called(text, value)
+            .is_some_and(|f| f.starts_with("atomic_load") || f == "__atomic_load_n"),
+        _ => false,
+    }
 }
 
 /// The tests of the `if`s and loops inside loop `lp`, and its own.
@@ -309,6 +399,22 @@ mod tests {
             stale_copy_mutants(&local, &[7]).is_empty(),
             "`count` is no global"
         );
+    }
+
+    #[test]
+    fn a_copy_taken_before_a_condition_wait_moves_after_it() {
+        let take = "void wait_item(struct q *q) {\n    while (q->count == 0)\n        pthread_cond_wait(&q->cv, &q->m);\n}\nint take(struct q *q) {\n    int slot = q->head;\n    wait_item(q);\n    return q->items[slot];\n}\n";
+        let ms = copy_before_wait_mutants(take, &[6]);
+        assert_eq!(ms.len(), 1, "{ms:?}");
+        let moved = ms[0].mutant.apply(take).expect("applies");
+        assert!(
+            moved.contains("    wait_item(q);\n    int slot = q->head;\n    return"),
+            "{moved}"
+        );
+        let unused = take.replace("q->items[slot]", "q->items[0]");
+        assert!(copy_before_wait_mutants(&unused, &[6]).is_empty());
+        let no_wait = take.replace("pthread_cond_wait(&q->cv, &q->m)", "spin()");
+        assert!(copy_before_wait_mutants(&no_wait, &[6]).is_empty());
     }
 
     #[test]

@@ -110,6 +110,8 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                     crate::mutation::Part::StaleRetry => "where the retried value is computed",
                     crate::mutation::Part::StaleCopy => "the copy of shared state the loop tests",
                     crate::mutation::Part::WrongObject => "the object the call names",
+                    crate::mutation::Part::CopyBeforeWait =>
+                        "where the copy of shared state is taken",
                 },
                 m.line,
                 m.to,
