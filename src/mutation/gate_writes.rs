@@ -21,7 +21,7 @@
 
 use tree_sitter::Node;
 
-use super::operators::{Mutant, each_node, mutants_at, text_of};
+use super::operators::{Mutant, each_loop, each_node, mutants_at, text_of};
 use super::primitives::{Part, SyncMutant};
 use super::signals::{line_end, line_start, owns_lines};
 use super::wait_terms::{is_wait, split_member};
@@ -84,16 +84,7 @@ fn is_constant(text: &str, n: Node) -> bool {
 /// The variables the tests of the program's wait loops read.
 fn gate_vars(text: &str) -> Vec<GateVar> {
     let mut out: Vec<GateVar> = Vec::new();
-    each_node(text, |n| {
-        if !matches!(n.kind(), "while_statement" | "do_statement") {
-            return;
-        }
-        let (Some(test), Some(body)) = (
-            n.child_by_field_name("condition"),
-            n.child_by_field_name("body"),
-        ) else {
-            return;
-        };
+    each_loop(text, |_, test, body| {
         if !waits(text, body) {
             return;
         }
@@ -136,15 +127,20 @@ fn gate_vars(text: &str) -> Vec<GateVar> {
     out
 }
 
-/// The gate variable `target` names (a member through any pointer, or the same global).
-fn gate_of<'g>(text: &str, target: Node, gates: &'g [GateVar]) -> Option<&'g GateVar> {
-    if !matches!(target.kind(), "field_expression" | "identifier") {
-        return None;
+impl GateVar {
+    /// Whether `target` names this variable: the member through any pointer, or the
+    /// same global.
+    fn is(&self, text: &str, target: Node) -> bool {
+        matches!(target.kind(), "field_expression" | "identifier") && {
+            let (base, member) = split_member(text_of(text, target));
+            member == self.member && base.is_empty() == self.base.is_empty()
+        }
     }
-    let (base, member) = split_member(text_of(text, target));
-    gates
-        .iter()
-        .find(|g| g.member == member && g.base.is_empty() == base.is_empty())
+}
+
+/// The gate variable `target` names.
+fn gate_of<'g>(text: &str, target: Node, gates: &'g [GateVar]) -> Option<&'g GateVar> {
+    gates.iter().find(|g| g.is(text, target))
 }
 
 /// Whether `n` is inside the test of a loop (the wait's own reads are not its writes).
@@ -242,12 +238,7 @@ fn directions(text: &str, gate: &GateVar) -> (usize, usize) {
             ),
             _ => return,
         };
-        let same = target.is_some_and(|t| {
-            matches!(t.kind(), "field_expression" | "identifier") && {
-                let (base, member) = split_member(text_of(text, t));
-                member == gate.member && base.is_empty() == gate.base.is_empty()
-            }
-        });
+        let same = target.is_some_and(|t| gate.is(text, t));
         match op.map(|o| text_of(text, o)) {
             Some("++" | "+=") if same => ups += 1,
             Some("--" | "-=") if same => downs += 1,

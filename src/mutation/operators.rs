@@ -106,6 +106,22 @@ pub(super) fn each_node(text: &str, mut visit: impl FnMut(Node)) {
     }
 }
 
+/// Calls `visit` with every `while` and `do` loop of `text`, its test and its body, in
+/// the order of the text.
+pub(super) fn each_loop(text: &str, mut visit: impl FnMut(Node, Node, Node)) {
+    each_node(text, |n| {
+        if !matches!(n.kind(), "while_statement" | "do_statement") {
+            return;
+        }
+        if let (Some(test), Some(body)) = (
+            n.child_by_field_name("condition"),
+            n.child_by_field_name("body"),
+        ) {
+            visit(n, test, body);
+        }
+    });
+}
+
 /// Whether `n`'s subtree calls a function whose name `pred` accepts.
 fn calls(text: &str, n: Node, pred: &dyn Fn(&str) -> bool) -> bool {
     if n.kind() == "call_expression"

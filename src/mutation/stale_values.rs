@@ -69,6 +69,28 @@ fn sets<'t>(text: &'t str, stmt: Node<'t>) -> Option<(&'t str, Node<'t>)> {
     }
 }
 
+/// A move of statement `stmt`: the text `span` rewritten as `to`, placed on the
+/// statement's line and named by its text.
+fn moved(
+    text: &str,
+    stmt: Node,
+    span: std::ops::Range<usize>,
+    to: String,
+    part: Part,
+) -> SyncMutant {
+    SyncMutant {
+        mutant: Mutant {
+            line: stmt.start_position().row as u32 + 1,
+            column: stmt.start_position().column as u32 + 1,
+            start: span.start,
+            end: span.end,
+            from: text_of(text, stmt).to_string(),
+            to,
+        },
+        part,
+    }
+}
+
 /// The plain variables `n` writes: assigned, updated, or handed by address (`&old`).
 fn writes_in(text: &str, n: Node) -> Vec<String> {
     let mut out = Vec::new();
@@ -161,17 +183,13 @@ pub fn stale_before_loop_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
         let Some(between) = text.get(cut_to..brace_end) else {
             return;
         };
-        out.push(SyncMutant {
-            mutant: Mutant {
-                line: row,
-                column: stmt.start_position().column as u32 + 1,
-                start: from,
-                end: brace_end,
-                from: text_of(text, stmt).to_string(),
-                to: format!("{between}{indent}{}\n", text_of(text, stmt)),
-            },
-            part: Part::StaleRetry,
-        });
+        out.push(moved(
+            text,
+            stmt,
+            from..brace_end,
+            format!("{between}{indent}{}\n", text_of(text, stmt)),
+            Part::StaleRetry,
+        ));
     });
     out
 }
@@ -294,17 +312,13 @@ pub fn copy_before_wait_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
         ) else {
             return;
         };
-        out.push(SyncMutant {
-            mutant: Mutant {
-                line: row,
-                column: stmt.start_position().column as u32 + 1,
-                start: from,
-                end: to,
-                from: text_of(text, stmt).to_string(),
-                to: format!("{rest}{copy}"),
-            },
-            part: Part::CopyBeforeWait,
-        });
+        out.push(moved(
+            text,
+            stmt,
+            from..to,
+            format!("{rest}{copy}"),
+            Part::CopyBeforeWait,
+        ));
     });
     out
 }

@@ -16,7 +16,7 @@
 
 use tree_sitter::Node;
 
-use super::operators::{Mutant, each_node, text_of};
+use super::operators::{Mutant, each_loop, each_node, text_of};
 use super::primitives::{Part, SyncMutant};
 use super::wait_terms::{first_argument, is_wait, is_wake_up, split_member};
 
@@ -31,16 +31,7 @@ struct WaitLoop {
 
 fn wait_loops(text: &str) -> Vec<WaitLoop> {
     let mut out = Vec::new();
-    each_node(text, |n| {
-        if !matches!(n.kind(), "while_statement" | "do_statement") {
-            return;
-        }
-        let (Some(test), Some(body)) = (
-            n.child_by_field_name("condition"),
-            n.child_by_field_name("body"),
-        ) else {
-            return;
-        };
+    each_loop(text, |_, test, body| {
         let mut wait = None;
         let mut stack = vec![body];
         while let Some(x) = stack.pop() {
