@@ -123,7 +123,7 @@ pub(super) fn each_loop(text: &str, mut visit: impl FnMut(Node, Node, Node)) {
 }
 
 /// Whether `n`'s subtree calls a function whose name `pred` accepts.
-fn calls(text: &str, n: Node, pred: &dyn Fn(&str) -> bool) -> bool {
+pub(super) fn calls(text: &str, n: Node, pred: &dyn Fn(&str) -> bool) -> bool {
     if n.kind() == "call_expression"
         && n.child_by_field_name("function")
             .is_some_and(|f| pred(text_of(text, f)))

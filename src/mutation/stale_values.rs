@@ -91,6 +91,28 @@ fn moved(
     }
 }
 
+/// The file-scope variables' names.
+fn global_names(text: &str) -> Vec<String> {
+    super::primitives::scalar_globals(text)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// Calls `visit` with each statement on `lines` (from 1) of `text` that has its lines to
+/// itself and sets a variable, the variable's name and the expression it is set from.
+fn each_setting(text: &str, lines: &[u32], mut visit: impl FnMut(Node, &str, Node)) {
+    each_node(text, |stmt| {
+        let row = stmt.start_position().row as u32 + 1;
+        if !lines.contains(&row) || !owns_lines(text, stmt) {
+            return;
+        }
+        if let Some((var, value)) = sets(text, stmt) {
+            visit(stmt, var, value);
+        }
+    });
+}
+
 /// The plain variables `n` writes: assigned, updated, or handed by address (`&old`).
 fn writes_in(text: &str, n: Node) -> Vec<String> {
     let mut out = Vec::new();
@@ -134,14 +156,7 @@ fn names_in(text: &str, n: Node) -> Vec<String> {
 /// that computes, before a loop, a value the loop's rounds should recompute.
 pub fn stale_before_loop_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
     let mut out = Vec::new();
-    each_node(text, |stmt| {
-        let row = stmt.start_position().row as u32 + 1;
-        if !lines.contains(&row) || !owns_lines(text, stmt) {
-            return;
-        }
-        let Some((var, value)) = sets(text, stmt) else {
-            return;
-        };
+    each_setting(text, lines, |stmt, var, value| {
         let Some(lp) = stmt.next_named_sibling().filter(|l| {
             matches!(
                 l.kind(),
@@ -199,10 +214,7 @@ pub fn stale_before_loop_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
 /// shared read (a member through a pointer or of a structure, a file-scope variable, or
 /// an atomic load).
 pub fn stale_copy_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
-    let globals: Vec<String> = super::primitives::scalar_globals(text)
-        .into_iter()
-        .map(|(name, _)| name)
-        .collect();
+    let globals = global_names(text);
     let mut out = Vec::new();
     each_node(text, |stmt| {
         let Some((var, value)) = sets(text, stmt) else {
@@ -250,36 +262,18 @@ pub fn stale_copy_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
 /// Whether statement `n` waits on a condition variable: a loop around a condition wait,
 /// the wait itself, or a call of one of `waiting` (functions that make one).
 fn waits_on_condition(text: &str, n: Node, waiting: &[String]) -> bool {
-    let mut stack = vec![n];
-    while let Some(x) = stack.pop() {
-        if let Some(f) = super::callees::called(text, x)
-            && (super::wait_terms::is_wait(f) || waiting.iter().any(|w| w == f))
-        {
-            return true;
-        }
-        let mut c = x.walk();
-        stack.extend(x.named_children(&mut c));
-    }
-    false
+    super::operators::calls(text, n, &|f| {
+        super::wait_terms::is_wait(f) || waiting.iter().any(|w| w == f)
+    })
 }
 
 /// The moves of a copy of shared state on `lines` (from 1) of `text`, taken right
 /// before a condition wait and used after it, to after the wait.
 pub fn copy_before_wait_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
     let waiting = super::callees::condition_waiting_functions(text);
-    let globals: Vec<String> = super::primitives::scalar_globals(text)
-        .into_iter()
-        .map(|(name, _)| name)
-        .collect();
+    let globals = global_names(text);
     let mut out = Vec::new();
-    each_node(text, |stmt| {
-        let row = stmt.start_position().row as u32 + 1;
-        if !lines.contains(&row) || !owns_lines(text, stmt) {
-            return;
-        }
-        let Some((var, value)) = sets(text, stmt) else {
-            return;
-        };
+    each_setting(text, lines, |stmt, var, value| {
         if !is_shared_read(text, value, &globals) {
             return;
         }
