@@ -1148,3 +1148,26 @@ fn a_copy_taken_before_a_condition_wait_ranks_first() {
     let r = localize_json("tests/programs/why/service_desk.c");
     first_names(&r, 18, "moved after the wait (line 20)");
 }
+
+/// The dispatcher's "mailbox full" test is `w - r > SLOTS` where the box of two slots
+/// is full at `>=`: the third message overwrites the first before the worker took it,
+/// and the worker reads a message twice. The bounds check's boundary ranks first, with
+/// the fix that makes it hold in every execution.
+#[test]
+fn a_bounds_check_off_by_one_ranks_first_with_its_fix() {
+    let r = localize_json("tests/programs/why/mailbox.c");
+    first_names(
+        &r,
+        22,
+        "bounds check of shared state is off by one: `>=` for `>`",
+    );
+}
+
+/// A request finds no token under the lock, unlocks to mint one and locks again to store
+/// it without looking again: both requests mint. The unlock that splits the critical
+/// section ranks first, with the fix that removes it and its relock.
+#[test]
+fn an_unlock_that_splits_a_critical_section_ranks_first_with_its_fix() {
+    let r = localize_json("tests/programs/why/token_cache.c");
+    first_names(&r, 25, "the unlock and the lock of line 27 removed");
+}

@@ -104,6 +104,12 @@ pub enum Part {
     /// A copy of shared state taken before a condition wait and used after it: moved
     /// after the wait (`mutation::stale_values`).
     CopyBeforeWait,
+    /// The test of a bounds check whose branch leaves (a full ring, a limit reached),
+    /// off by one (`mutation::bounds`).
+    BoundCheck,
+    /// An unlock and the lock of the same object a few statements later, opening a
+    /// window between a check and the update that depends on it (`mutation::sections`).
+    SplitSection,
 }
 
 impl Part {
@@ -155,12 +161,19 @@ impl Part {
             Part::GateWrite => {
                 "this write of the state the waiting threads test lets the wrong thread on"
             }
+            Part::BoundCheck => "this bounds check of shared state is off by one",
+            Part::SplitSection => {
+                "this unlock splits a critical section: the statements after it run unprotected until the lock is taken again"
+            }
         }
     }
 
     /// A lock's part, or an order between threads.
     pub fn is_locking(self) -> bool {
-        matches!(self, Part::MutexType | Part::LockedCallback)
+        matches!(
+            self,
+            Part::MutexType | Part::LockedCallback | Part::SplitSection
+        )
     }
 }
 

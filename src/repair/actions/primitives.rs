@@ -50,6 +50,20 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                 .filter(|m| sites.fixed.contains(&m.mutant.line))
                 .take(MAX),
         )
+        // A critical section split in two, likewise.
+        .chain(
+            crate::mutation::sections::split_section_mutants(&src.text, &lines)
+                .into_iter()
+                .filter(|m| sites.fixed.contains(&m.mutant.line))
+                .take(MAX),
+        )
+        // A bounds check off by one, likewise.
+        .chain(
+            crate::mutation::bounds::bound_check_mutants(&src.text, &lines)
+                .into_iter()
+                .filter(|m| sites.fixed.contains(&m.mutant.line))
+                .take(MAX),
+        )
         // A store to the wrong variable, likewise.
         .chain(
             crate::mutation::targets::store_target_mutants(&src.text, &lines)
@@ -72,6 +86,31 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
         } else {
             format!(" of `{function}`")
         };
+        if part == crate::mutation::Part::SplitSection {
+            out.push(Proposal {
+                summary: format!(
+                    "one critical section at line {}{place}: the unlock and the lock of line {} removed",
+                    m.line,
+                    crate::mutation::sections::relock_line(&m)
+                ),
+                action: Action::Primitive {
+                    function,
+                    line: m.line,
+                    from: m.from.clone(),
+                    to: m.to.clone(),
+                },
+                edits: vec![Edit {
+                    start: m.start,
+                    end: m.end,
+                    text: m.to,
+                }],
+                statements_locked: 0,
+                serializes: false,
+                kills: Vec::new(),
+                tier: PRIMITIVE_TIER,
+            });
+            continue;
+        }
         out.push(Proposal {
             summary: format!(
                 "{} at line {}{place}: `{}` for `{}`",
@@ -112,6 +151,9 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                     crate::mutation::Part::WrongObject => "the object the call names",
                     crate::mutation::Part::CopyBeforeWait =>
                         "where the copy of shared state is taken",
+                    crate::mutation::Part::BoundCheck => "the boundary of the bounds check",
+                    crate::mutation::Part::SplitSection =>
+                        "the window between two critical sections",
                 },
                 m.line,
                 m.to,
@@ -126,6 +168,7 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                     | crate::mutation::Part::LoopBound
                     | crate::mutation::Part::Guard
                     | crate::mutation::Part::WakeGuard
+                    | crate::mutation::Part::BoundCheck
             ) {
                 Action::Condition {
                     function,

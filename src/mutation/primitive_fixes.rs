@@ -1,0 +1,230 @@
+//! Where a line that a primitive mutant fixed goes in the ranking: first, as a cause, or
+//! after the analyses' causes when the fix changes how much a thread does (a start value,
+//! a loop bound, a bounds check, a semaphore count raised from 0) — and the words that
+//! say what changed.
+
+use super::{
+    Part, PrimitiveEvidence, callbacks, gate_writes, sections, signals, stale_values, wakes,
+};
+use crate::diag::explain::{Candidate, CandidateKind, ThreadRef, renumber, same_file};
+
+/// Puts the lines a primitive mutant fixed first, as causes: the candidate the line
+/// already had, or a new one on `file` (the input, as the other candidates name it).
+/// `thread` names a thread of the run, `source` gives a line's text.
+pub fn apply_primitive_fixes(
+    cands: &mut Vec<Candidate>,
+    ev: &PrimitiveEvidence,
+    file: &str,
+    thread: &dyn Fn(u32) -> ThreadRef,
+    source: &dyn Fn(u32) -> Option<String>,
+    order_independent: bool,
+) {
+    if ev.fixes.is_empty() {
+        return;
+    }
+    // Several fixes: those on lines the ranking already named first, in its order, then
+    // the others in the run's. A fix can be degenerate (a producer's wait test changed to
+    // fit a consumer's wrong one leaves no deadlock, and no assertion to catch the
+    // counts); the line the analyses found is the likelier fault.
+    let mut front: Vec<((u32, usize, u32), Candidate)> = Vec::new();
+    // A start value that fixes comes after the causes the analyses found: a count that
+    // gates a wait "fixed" to start above zero lets the waiter go on at once (a consumer
+    // takes an item nobody made), and where the threads' order is the fault the
+    // analyses named it (measured: three of the 64 buggy benchmarks lost their first
+    // line to such a start value when it came first). Unless every run with these
+    // inputs fails whatever the order (`order_independent`): then no order is the
+    // fault, and the analyses' "causes" are only where this run diverged.
+    let mut after_causes: Vec<((u32, usize, u32), Candidate)> = Vec::new();
+    for f in &ev.fixes {
+        let m = &f.mutant;
+        let on_line = |c: &Candidate| c.line == m.line && same_file(&c.file, file);
+        // A wait moved up, or a release moved down, past a line the analyses already
+        // named as a cause: the move orders that line by serializing it (`join` above
+        // main's own racing `hits++`), and the line is the better-explained fault. Such
+        // a move is no evidence.
+        let jumped = match f.part {
+            Part::WaitOrder => Some(signals::moved_before(m)..m.line),
+            Part::ReleaseOrder => Some(m.line + 1..signals::moved_after(m) + 1),
+            _ => None,
+        };
+        let serializes = jumped.is_some_and(|lines| {
+            cands
+                .iter()
+                .any(|c| c.cause && same_file(&c.file, file) && lines.contains(&c.line))
+        });
+        if serializes {
+            continue;
+        }
+        let had = cands.iter().find(|c| on_line(c)).map(|c| c.rank);
+        let mut c = match cands.iter().position(on_line) {
+            Some(i) => cands.remove(i),
+            None => {
+                let kind = if matches!(
+                    f.part,
+                    Part::StartValue
+                        | Part::LoopBound
+                        | Part::Guard
+                        | Part::WakeGuard
+                        | Part::StoreTarget
+                        | Part::GateWrite
+                        | Part::StaleRetry
+                        | Part::StaleCopy
+                        | Part::CopyBeforeWait
+                        | Part::BoundCheck
+                ) {
+                    CandidateKind::Value
+                } else if f.part.is_locking() || m.from.contains("lock") {
+                    CandidateKind::Locking
+                } else {
+                    CandidateKind::Ordering
+                };
+                Candidate {
+                    file: file.to_string(),
+                    column: m.column,
+                    columns: vec![m.column],
+                    diag: 0,
+                    threads: f.threads.iter().map(|t| thread(*t)).collect(),
+                    source_line: source(m.line),
+                    ..Candidate::on_line(m.line, kind)
+                }
+            }
+        };
+        let change = match f.part {
+            // The mutant rewrites the whole statement; what changes for the reader is the
+            // argument.
+            Part::ArgumentCopy => format!(
+                "a copy of its own for each thread, not `{}` (column {})",
+                m.from, m.column
+            ),
+            Part::SignalOrder | Part::ReleaseOrder => {
+                format!("`{}` moved after line {}", m.from, signals::moved_after(m))
+            }
+            Part::Callee => format!("a call of `{}`, not `{}`", m.to, m.from),
+            Part::ExtraRelease if m.to == ";" => format!("removing `{}`", m.from),
+            Part::ExtraRelease => format!("`{}` for `{}`, its release left out", m.to, m.from),
+            Part::MissingWake => format!("`{}` added after it", wakes::added_call(m)),
+            Part::CopyBeforeWait => format!(
+                "`{}` moved after the wait (line {})",
+                m.from,
+                signals::moved_after(m)
+            ),
+            Part::StaleRetry => format!(
+                "`{}` moved into the loop (line {}), computed each round",
+                m.from,
+                stale_values::moved_into(m)
+            ),
+            Part::SplitSection => format!(
+                "the unlock and the lock of line {} removed, one critical section",
+                sections::relock_line(m)
+            ),
+            Part::GateWrite if gate_writes::is_hoist(m) => {
+                format!("`{}` moved out of its `if`, to run on every path", m.from)
+            }
+            Part::LockedCallback => format!(
+                "`{}` (line {}) moved before it",
+                m.from,
+                callbacks::unlock_line(m)
+            ),
+            Part::WaitOrder => {
+                format!(
+                    "`{}` moved before line {}",
+                    m.from,
+                    signals::moved_before(m)
+                )
+            }
+            _ => format!("`{}` for `{}` at column {}", m.to, m.from, m.column),
+        };
+        let hint = format!(
+            "{}: {change} removes the failure and every deadlock from every execution",
+            f.part.words()
+        );
+        c.hint = if c.hint.is_empty() {
+            hint
+        } else {
+            format!("{hint}; {}", c.hint)
+        };
+        c.fixed_by = Some(change);
+        c.cause = true;
+        c.plain_value = false;
+        // Two creations handed the same argument are both "fixed" by changing either;
+        // the later one repeats what an earlier thread was already given.
+        let repeat = if f.part == Part::Argument {
+            u32::MAX - m.line
+        } else {
+            0
+        };
+        // A flag swapped in a wait test can "fix" by waiting for any global the other
+        // thread happens to set first (`result` for `done`): after the other fixes.
+        // A semaphore given more permits lets threads on that waited: a fix by
+        // synchronizing less, after the fixes that keep every wait (the wrapper that
+        // posts, a post moved down).
+        let loosened = f.part == Part::Count
+            && source(m.line).is_some_and(|l| l.contains("sem_init"))
+            && matches!(
+                (m.from.trim().parse::<i64>(), m.to.trim().parse::<i64>()),
+                (Ok(a), Ok(b)) if b > a
+            );
+        let swapped = u32::from(f.part == Part::WaitFlag || loosened);
+        let key = (swapped, had.unwrap_or(usize::MAX), repeat);
+        // A loop bound or the guard of a wake-up, likewise: they change how much a
+        // thread does, and a changed guard "fixes" a wrong count as readily as the
+        // count itself (`remaining != 0` for a `remaining` started one too low), so the
+        // analyses' causes and the lines the ranking already named come first. A guard
+        // that makes a thread wait where the run went on adds synchronization, as a
+        // wait loop's test does, and stays in front. A bounds check likewise: made to
+        // leave more often, a thread does less.
+        // A semaphore that starts at zero waits for a post; started above zero, a waiter
+        // goes on before any thread posted — a fix by doing less, whatever the order:
+        // after the causes even when every order fails (a post skipped on one path is
+        // such a cause).
+        let raises_zero = f.part == Part::Count && m.from.trim() == "0";
+        // A `trylock` whose result decides a branch (`if (pthread_mutex_trylock(..))`)
+        // has a path for the failure to take it: made a blocking lock, that path is
+        // never taken — a fix by doing less, while the analyses name what the path does
+        // wrong (an access without the lock). A call whose result is dropped, or kept
+        // only to decide the unlock (`busy = pthread_mutex_trylock(..)`), goes on to the
+        // data either way: the call is the fault itself.
+        let tested_try = f.part == Part::Kind
+            && (m.from.ends_with("_trylock") || m.from.ends_with("_trywait"))
+            && source(m.line).is_some_and(|l| branch_on(&l, &m.from));
+        if raises_zero
+            || tested_try
+            || (matches!(
+                f.part,
+                Part::StartValue | Part::LoopBound | Part::WakeGuard | Part::BoundCheck
+            ) && !order_independent)
+        {
+            after_causes.push((key, c));
+        } else {
+            front.push((key, c));
+        }
+    }
+    front.sort_by_key(|(key, _)| *key);
+    after_causes.sort_by_key(|(key, _)| *key);
+    let mut out: Vec<Candidate> = front.into_iter().map(|(_, c)| c).collect();
+    let causes = cands.iter().take_while(|c| c.cause).count();
+    let rest = cands.split_off(causes);
+    out.append(cands);
+    out.extend(after_causes.into_iter().map(|(_, c)| c));
+    out.extend(rest);
+    *cands = out;
+    renumber(cands);
+}
+
+/// `call` is made inside the test of an `if` or a loop on `line` (the source text).
+fn branch_on(line: &str, call: &str) -> bool {
+    let Some(at) = line.find(call) else {
+        return false;
+    };
+    let before = &line[..at];
+    ["if", "while"].iter().any(|kw| {
+        before.match_indices(kw).any(|(p, _)| {
+            let head = before[..p]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+            let tail = before[p + kw.len()..].trim_start().starts_with('(');
+            head && tail
+        })
+    })
+}
