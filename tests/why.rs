@@ -1171,3 +1171,41 @@ fn an_unlock_that_splits_a_critical_section_ranks_first_with_its_fix() {
     let r = localize_json("tests/programs/why/token_cache.c");
     first_names(&r, 25, "the unlock and the lock of line 27 removed");
 }
+
+/// The upgrade changes the seat counts under `log_lock`, where booking and cancelling
+/// hold `seats_lock`: a booking's `economy--` and the upgrade's `economy++` race. The
+/// upgrade's lock ranks first, with the fix that names `seats_lock` in the lock and its
+/// unlock (verified over every execution).
+#[test]
+fn a_critical_section_under_the_wrong_lock_ranks_first_with_its_fix() {
+    let r = localize_json("tests/programs/why/seat_map.c");
+    first_names(
+        &r,
+        40,
+        "`seats_lock` for `log_lock` in the lock and its unlock",
+    );
+}
+
+/// A handler drops its session reference on the error path and again after the call:
+/// the count reaches zero while the other handler still uses the session. The extra
+/// `session_put` (a function that drops a reference: it tests what `atomic_fetch_sub`
+/// returned) ranks first, removed (before, a thread argument's index did).
+#[test]
+fn a_reference_dropped_twice_ranks_first() {
+    let r = localize_json("tests/programs/why/session_refs.c");
+    first_names(&r, 26, "one release too many: removing `session_put(s);`");
+}
+
+/// An uploader gives the one upload slot back only when its upload succeeded: after a
+/// failed upload the other uploader waits for ever. The post that ends the success branch
+/// ranks first, moved after the `if`. The explorer that proves the fix passes and returns
+/// `struct result` by value (before, it refused both, and no fix was proved).
+#[test]
+fn a_release_made_on_one_path_only_ranks_first_moved_after_the_if() {
+    let r = localize_all_json("tests/programs/why/upload_slots.c");
+    first_names(
+        &r,
+        31,
+        "`sem_post(&slots);` moved after the `if`, to run on every path",
+    );
+}

@@ -52,6 +52,22 @@ struct Function {
     params: Vec<String>,
     calls: Vec<String>,
     body: (usize, usize),
+    /// The body drops a reference: an `if` tests what an atomic decrement returned
+    /// (`if (atomic_fetch_sub(&b->refs, 1) == 1) release(b);`), a `put`.
+    drops_reference: bool,
+}
+
+/// An atomic decrement that returns the count it found.
+fn is_atomic_decrement(name: &str) -> bool {
+    matches!(
+        name,
+        "atomic_fetch_sub"
+            | "atomic_fetch_sub_explicit"
+            | "__atomic_fetch_sub"
+            | "__atomic_sub_fetch"
+            | "__sync_fetch_and_sub"
+            | "__sync_sub_and_fetch"
+    )
 }
 
 /// The function declarator of a function definition (under its pointer declarators).
@@ -88,6 +104,7 @@ fn functions(text: &str) -> Vec<Function> {
             .map(|p| parameter_type(text, p))
             .collect();
         let mut calls = Vec::new();
+        let mut drops_reference = false;
         let mut stack = vec![body];
         while let Some(x) = stack.pop() {
             let mut c = x.walk();
@@ -95,12 +112,19 @@ fn functions(text: &str) -> Vec<Function> {
             if let Some(f) = called(text, x) {
                 calls.push(f.to_string());
             }
+            if x.kind() == "if_statement"
+                && x.child_by_field_name("condition")
+                    .is_some_and(|t| super::operators::calls(text, t, &is_atomic_decrement))
+            {
+                drops_reference = true;
+            }
         }
         out.push(Function {
             name: text_of(text, name).to_string(),
             params,
             calls,
             body: (body.start_byte(), body.end_byte()),
+            drops_reference,
         });
     });
     out
@@ -135,12 +159,13 @@ pub(super) fn called<'t>(text: &'t str, n: Node) -> Option<&'t str> {
 }
 
 /// The program's functions whose body gives something back to other threads (an
-/// unlock, a post, a signal): each name with its body's first and last line (from 1).
+/// unlock, a post, a signal, a reference dropped): each name with its body's first and
+/// last line (from 1).
 pub(super) fn releasing_functions(text: &str) -> Vec<(String, (u32, u32))> {
     let line = |at: usize| text.get(..at).map_or(0, |t| t.matches('\n').count()) as u32 + 1;
     functions(text)
         .into_iter()
-        .filter(|f| f.calls.iter().any(|c| releases(c)))
+        .filter(|f| f.drops_reference || f.calls.iter().any(|c| releases(c)))
         .map(|f| (f.name, (line(f.body.0), line(f.body.1))))
         .collect()
 }
@@ -175,7 +200,8 @@ pub(super) fn net_releasing_functions(text: &str) -> Vec<(String, (u32, u32))> {
     let net: Vec<&str> = fs
         .iter()
         .filter(|f| {
-            let given = f.calls.iter().filter(|c| gives_back(c)).count();
+            let given =
+                f.calls.iter().filter(|c| gives_back(c)).count() + usize::from(f.drops_reference);
             given > f.calls.iter().filter(|c| takes(c)).count()
         })
         .map(|f| f.name.as_str())
@@ -359,6 +385,20 @@ pub fn wrapper_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_function_that_drops_a_reference_gives_back() {
+        let text = "#include <stdatomic.h>\nstruct blob { atomic_int refs; int live; };\nvoid blob_get(struct blob *b) { atomic_fetch_add(&b->refs, 1); }\nvoid blob_put(struct blob *b)\n{\n  if (atomic_fetch_sub(&b->refs, 1) == 1)\n    b->live = 0;\n}\nvoid count(struct blob *b) { atomic_fetch_sub(&b->refs, 1); }\n";
+        let names: Vec<String> = net_releasing_functions(text)
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        assert_eq!(
+            names,
+            ["blob_put"],
+            "a decrement whose count nobody tests is no put"
+        );
+    }
 
     const PROG: &str = "void put_back(struct pool *p, struct conn *c) { lock(p); c->used = 0; unlock(p); }\nvoid release(struct pool *p, struct conn *c) {\n  put_back(p, c);\n  sem_post(&p->free);\n}\nvoid other(struct pool *p) { sem_post(&p->free); put_back(p, 0); }\nstruct conn *acquire(struct pool *p) {\n  struct conn *c = take(p);\n  if (c->broken) {\n    put_back(p, c);\n    return 0;\n  }\n  return c;\n}\n";
 

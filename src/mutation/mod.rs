@@ -54,6 +54,7 @@ pub mod objects;
 pub mod operators;
 pub mod primitive_fixes;
 pub mod primitives;
+pub mod release_paths;
 pub mod sections;
 pub mod signals;
 pub mod stale_values;
@@ -307,6 +308,9 @@ pub fn primitive_evidence(
     let mut missing = wakes::missing_wake_mutants(text, &lines);
     in_run_order(&mut missing, ARGUMENT_MUTANTS);
     mutants.extend(missing);
+    let mut one_path = release_paths::one_path_release_mutants(text, &lines);
+    in_run_order(&mut one_path, ARGUMENT_MUTANTS);
+    mutants.extend(one_path);
     let mut extra = signals::extra_release_mutants(text, &lines);
     in_run_order(&mut extra, ARGUMENT_MUTANTS);
     mutants.extend(extra);
@@ -314,6 +318,9 @@ pub fn primitive_evidence(
     in_run_order(&mut moves, ARGUMENT_MUTANTS);
     mutants.extend(moves);
     let mut swaps = objects::object_swaps(text, &lines);
+    in_run_order(&mut swaps, ARGUMENT_MUTANTS);
+    mutants.extend(swaps);
+    let mut swaps = objects::lock_swaps(text, &lines);
     in_run_order(&mut swaps, ARGUMENT_MUTANTS);
     mutants.extend(swaps);
     let mut stale = stale_values::stale_before_loop_mutants(text, &lines);

@@ -86,6 +86,114 @@ pub fn object_swaps(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
     out
 }
 
+/// The unlock that releases what a lock call takes.
+fn unlock_of(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "pthread_mutex_lock" => "pthread_mutex_unlock",
+        "pthread_spin_lock" => "pthread_spin_unlock",
+        "pthread_rwlock_wrlock" | "pthread_rwlock_rdlock" => "pthread_rwlock_unlock",
+        "mtx_lock" => "mtx_unlock",
+        _ => return None,
+    })
+}
+
+/// The object a call statement names first (`&t->stats_lock`'s `t->stats_lock`) and the
+/// call's name.
+fn call_object<'t>(text: &'t str, stmt: Node<'t>) -> Option<(&'t str, Node<'t>)> {
+    let call = stmt.named_child(0)?;
+    let name = super::callees::called(text, call)?;
+    let object = call
+        .child_by_field_name("arguments")?
+        .named_child(0)
+        .filter(|a| a.kind() == "pointer_expression")?
+        .child_by_field_name("argument")?;
+    Some((name, object))
+}
+
+/// The mutants naming another lock of the same type in a lock call on `lines` (from 1)
+/// and in the unlock that ends its critical section in the same block — a critical
+/// section under the wrong mutex (`&t->stats_lock` where the data is `table_lock`'s).
+/// One mutant changes both: a lock swapped alone would leave its unlock releasing a
+/// mutex the thread does not hold.
+pub fn lock_swaps(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
+    let structs = struct_members(text);
+    let globals = scalar_globals(text);
+    let mut out = Vec::new();
+    each_node(text, |block| {
+        if block.kind() != "compound_statement" {
+            return;
+        }
+        let mut cursor = block.walk();
+        let stmts: Vec<Node> = block.named_children(&mut cursor).collect();
+        for (i, lock) in stmts.iter().enumerate() {
+            let row = lock.start_position().row as u32 + 1;
+            let Some((name, object)) = call_object(text, *lock) else {
+                continue;
+            };
+            let Some(release) = unlock_of(name).filter(|_| lines.contains(&row)) else {
+                continue;
+            };
+            let object_text = text_of(text, object);
+            let unlock = stmts.iter().skip(i + 1).find_map(|s| {
+                call_object(text, *s)
+                    .filter(|(n, o)| *n == release && text_of(text, *o) == object_text)
+                    .map(|(_, o)| (*s, o))
+            });
+            let Some((unlock, unlock_object)) = unlock else {
+                continue;
+            };
+            for m in swaps_of(text, object, &structs, &globals) {
+                // The same token in the unlock's object, at the same offset.
+                let at = m.mutant.start - object.start_byte() + unlock_object.start_byte();
+                let len = m.mutant.end - m.mutant.start;
+                let (Some(head), Some(middle), Some(tail)) = (
+                    text.get(lock.start_byte()..m.mutant.start),
+                    text.get(m.mutant.end..at),
+                    text.get(at + len..unlock.end_byte()),
+                ) else {
+                    continue;
+                };
+                let to = format!("{head}{new}{middle}{new}{tail}", new = m.mutant.to);
+                out.push(SyncMutant {
+                    mutant: Mutant {
+                        line: row,
+                        column: m.mutant.column,
+                        start: lock.start_byte(),
+                        end: unlock.end_byte(),
+                        from: text_of(text, *lock).to_string()
+                            + text.get(lock.end_byte()..unlock.end_byte()).unwrap_or(""),
+                        to,
+                    },
+                    part: Part::WrongLock,
+                });
+            }
+        }
+    });
+    out
+}
+
+/// The names a lock swap exchanges: (the lock named, the one named instead).
+pub fn swapped_names(m: &Mutant) -> (String, String) {
+    let same = m
+        .from
+        .bytes()
+        .zip(m.to.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let ident = |s: &str| -> String {
+        let start = s
+            .get(..same)
+            .and_then(|h| h.rfind(|c: char| !(c.is_alphanumeric() || c == '_')))
+            .map_or(0, |i| i + 1);
+        s.get(start..)
+            .unwrap_or("")
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    (ident(&m.from), ident(&m.to))
+}
+
 fn swaps_of(
     text: &str,
     object: Node,
@@ -157,6 +265,28 @@ fn swaps_of(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const TABLE: &str = "struct table {\n    pthread_mutex_t table_lock;\n    pthread_mutex_t stats_lock;\n    sem_t ready;\n    int active;\n};\nvoid close_slot(struct table *t)\n{\n    pthread_mutex_lock(&t->stats_lock);\n    t->active--;\n    pthread_mutex_unlock(&t->stats_lock);\n}\n";
+
+    #[test]
+    fn a_lock_and_its_unlock_may_name_another_mutex_of_the_structure() {
+        let ms = lock_swaps(TABLE, &[9]);
+        assert_eq!(ms.len(), 1, "{ms:?}");
+        assert_eq!(ms[0].part, Part::WrongLock);
+        let fixed = ms[0].mutant.apply(TABLE).expect("applies");
+        assert!(
+            fixed.contains(
+                "lock(&t->table_lock);\n    t->active--;\n    pthread_mutex_unlock(&t->table_lock);"
+            ),
+            "{fixed}"
+        );
+        assert_eq!(
+            swapped_names(&ms[0].mutant),
+            ("stats_lock".to_string(), "table_lock".to_string())
+        );
+        // A lock the run did not take is not tried.
+        assert!(lock_swaps(TABLE, &[10]).is_empty());
+    }
 
     const BUFFER: &str = "struct bbuf {\n    sem_t free_slots;\n    sem_t filled;\n    pthread_mutex_t lock;\n    int in;\n};\nsem_t done, started;\nint n;\nint get(struct bbuf *b) {\n    sem_wait(&b->filled);\n    sem_post(&b->filled);\n    sem_post(&done);\n    pthread_mutex_lock(&b->lock);\n    return 0;\n}\n";
 

@@ -4,7 +4,8 @@
 //! say what changed.
 
 use super::{
-    Part, PrimitiveEvidence, callbacks, gate_writes, sections, signals, stale_values, wakes,
+    Part, PrimitiveEvidence, callbacks, gate_writes, objects, release_paths, sections, signals,
+    stale_values, wakes,
 };
 use crate::diag::explain::{Candidate, CandidateKind, ThreadRef, renumber, same_file};
 
@@ -56,6 +57,15 @@ pub fn apply_primitive_fixes(
             continue;
         }
         let had = cands.iter().find(|c| on_line(c)).map(|c| c.rank);
+        // A lock swap is symmetric (`table_lock` for `stats_lock` here, or the reverse in
+        // the other section), and the lock-set analyses already rank the sections of a
+        // datum by the other accesses; the swap says how to fix the line where they put
+        // it, and does not move it (measured: moved first, it put the wrong section of
+        // two first, and a whole section before the one access the analyses named).
+        let keep_at = cands
+            .iter()
+            .position(on_line)
+            .filter(|_| f.part == Part::WrongLock);
         let mut c = match cands.iter().position(on_line) {
             Some(i) => cands.remove(i),
             None => {
@@ -113,6 +123,14 @@ pub fn apply_primitive_fixes(
                 m.from,
                 stale_values::moved_into(m)
             ),
+            Part::OnePathRelease => format!(
+                "`{}` moved after the `if`, to run on every path",
+                release_paths::moved_call(m)
+            ),
+            Part::WrongLock => {
+                let (old, new) = objects::swapped_names(m);
+                format!("`{new}` for `{old}` in the lock and its unlock")
+            }
             Part::SplitSection => format!(
                 "the unlock and the lock of line {} removed, one critical section",
                 sections::relock_line(m)
@@ -144,8 +162,14 @@ pub fn apply_primitive_fixes(
             format!("{hint}; {}", c.hint)
         };
         c.fixed_by = Some(change);
+        let was_cause = c.cause;
         c.cause = true;
         c.plain_value = false;
+        if let Some(at) = keep_at {
+            c.cause = was_cause;
+            cands.insert(at.min(cands.len()), c);
+            continue;
+        }
         // Two creations handed the same argument are both "fixed" by changing either;
         // the later one repeats what an earlier thread was already given.
         let repeat = if f.part == Part::Argument {
@@ -157,13 +181,13 @@ pub fn apply_primitive_fixes(
         // thread happens to set first (`result` for `done`): after the other fixes.
         // A semaphore given more permits lets threads on that waited: a fix by
         // synchronizing less, after the fixes that keep every wait (the wrapper that
-        // posts, a post moved down).
+        // posts, a post moved down). A named count (`QUEUE_SLOTS + 1`) raised as well.
         let loosened = f.part == Part::Count
             && source(m.line).is_some_and(|l| l.contains("sem_init"))
-            && matches!(
+            && (matches!(
                 (m.from.trim().parse::<i64>(), m.to.trim().parse::<i64>()),
                 (Ok(a), Ok(b)) if b > a
-            );
+            ) || m.to.trim() == format!("{} + 1", m.from.trim()));
         let swapped = u32::from(f.part == Part::WaitFlag || loosened);
         let key = (swapped, had.unwrap_or(usize::MAX), repeat);
         // A loop bound or the guard of a wake-up, likewise: they change how much a
@@ -189,6 +213,7 @@ pub fn apply_primitive_fixes(
             && source(m.line).is_some_and(|l| branch_on(&l, &m.from));
         if raises_zero
             || tested_try
+            || f.part == Part::WrongLock
             || (matches!(
                 f.part,
                 Part::StartValue | Part::LoopBound | Part::WakeGuard | Part::BoundCheck

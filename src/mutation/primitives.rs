@@ -110,6 +110,12 @@ pub enum Part {
     /// An unlock and the lock of the same object a few statements later, opening a
     /// window between a check and the update that depends on it (`mutation::sections`).
     SplitSection,
+    /// A critical section under the wrong mutex: the lock and its unlock naming another
+    /// of the same type reached the same way (`mutation::objects`).
+    WrongLock,
+    /// A release (a post, an unlock, a wake-up) that ends one branch of an `if` only:
+    /// moved after the `if` (`mutation::release_paths`).
+    OnePathRelease,
 }
 
 impl Part {
@@ -162,6 +168,10 @@ impl Part {
                 "this write of the state the waiting threads test lets the wrong thread on"
             }
             Part::BoundCheck => "this bounds check of shared state is off by one",
+            Part::WrongLock => "this critical section is under the wrong lock",
+            Part::OnePathRelease => {
+                "this release is made on one path only: the other path keeps what it should give back"
+            }
             Part::SplitSection => {
                 "this unlock splits a critical section: the statements after it run unprotected until the lock is taken again"
             }
@@ -172,7 +182,7 @@ impl Part {
     pub fn is_locking(self) -> bool {
         matches!(
             self,
-            Part::MutexType | Part::LockedCallback | Part::SplitSection
+            Part::MutexType | Part::LockedCallback | Part::SplitSection | Part::WrongLock
         )
     }
 }

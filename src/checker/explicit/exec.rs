@@ -732,7 +732,14 @@ impl Cx<'_, '_> {
             Instr::Return(e) => {
                 let v = match e {
                     Some(e) if e.ty.is_aggregate(self.tt()) => {
-                        return unsupported("returning a struct or array by value", loc);
+                        // Copied into the caller's place now, while the callee's locals
+                        // (`return job;`) still exist.
+                        let src = self.place(e)?;
+                        if let Some(dst) = self.frame().ret {
+                            let n = self.m.size(&e.ty, loc)?;
+                            self.copy(dst, src, n, loc)?;
+                        }
+                        None
                     }
                     Some(e) if !e.ty.is_void(self.tt()) => Some(self.eval_sym(e)?),
                     Some(e) => {
@@ -844,12 +851,14 @@ impl Cx<'_, '_> {
         if self.st.threads[self.tid].frames.len() > 256 {
             return unsupported("recursion deeper than 256 calls", loc);
         }
+        // A struct passed by value is copied from where it lives into the parameter.
         let mut vals = Vec::with_capacity(args.len());
         for a in args {
             if a.ty.is_aggregate(self.tt()) {
-                return unsupported("passing a struct by value", loc);
+                vals.push(Err(self.place(a)?));
+            } else {
+                vals.push(Ok(self.eval_sym(a)?));
             }
-            vals.push(self.eval_sym(a)?);
         }
         let atomic_fn = is_atomic_function(&fun.name);
         let mut frame = Frame {
@@ -864,9 +873,13 @@ impl Cx<'_, '_> {
             let size = m.size(&ty, loc)?;
             let o = self.st.alloc(Obj::new(size as usize, false, false));
             frame.bind(*p, o);
-            if let Some(v) = vals.get(i) {
-                let v = self.convert(*v, &ty, loc)?;
-                self.store((o, 0), &ty, v, loc)?;
+            match vals.get(i) {
+                Some(Ok(v)) => {
+                    let v = self.convert(*v, &ty, loc)?;
+                    self.store((o, 0), &ty, v, loc)?;
+                }
+                Some(Err(src)) => self.copy((o, 0), *src, size, loc)?,
+                None => {}
             }
         }
         let t = &mut self.st.threads[self.tid];

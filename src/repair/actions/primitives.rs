@@ -154,6 +154,8 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
                     crate::mutation::Part::BoundCheck => "the boundary of the bounds check",
                     crate::mutation::Part::SplitSection =>
                         "the window between two critical sections",
+                    crate::mutation::Part::WrongLock => "the lock of the critical section",
+                    crate::mutation::Part::OnePathRelease => "the path that releases",
                 },
                 m.line,
                 m.to,
