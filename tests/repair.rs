@@ -591,3 +591,34 @@ fn a_wrong_start_value_is_repaired_at_its_declaration() {
     let o = run(&["check", &p, "--property", "all"]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 }
+
+/// A critical section split by an unlock and a relock around a slow call is repaired by
+/// removing both, said in words (not as the spanned texts), and the patched program
+/// passes in every execution.
+#[test]
+fn a_split_critical_section_is_repaired_as_one() {
+    let rel = "tests/programs/why/token_cache.c";
+    let o = run(&["repair", rel, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let j = json(&o);
+    let r = &j["repairs"][0];
+    assert_eq!(
+        r["summary"],
+        "one critical section at line 25 of `token_for`: the unlock and the lock of line 27 removed",
+        "{r}"
+    );
+    let patch = r["patch"].as_str().unwrap_or_default();
+    assert!(
+        patch.contains("-        pthread_mutex_unlock(&c->lock);"),
+        "{patch}"
+    );
+    assert!(
+        patch.contains("-        pthread_mutex_lock(&c->lock);"),
+        "{patch}"
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let patched = apply(rel, patch, dir.path());
+    let p = patched.display().to_string();
+    let o = run(&["check", &p, "--property", "all"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}

@@ -86,81 +86,67 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
         } else {
             format!(" of `{function}`")
         };
-        if part == crate::mutation::Part::SplitSection {
-            out.push(Proposal {
-                summary: format!(
-                    "one critical section at line {}{place}: the unlock and the lock of line {} removed",
-                    m.line,
-                    crate::mutation::sections::relock_line(&m)
-                ),
-                action: Action::Primitive {
-                    function,
-                    line: m.line,
-                    from: m.from.clone(),
-                    to: m.to.clone(),
-                },
-                edits: vec![Edit {
-                    start: m.start,
-                    end: m.end,
-                    text: m.to,
-                }],
-                statements_locked: 0,
-                serializes: false,
-                kills: Vec::new(),
-                tier: PRIMITIVE_TIER,
-            });
-            continue;
-        }
-        out.push(Proposal {
-            summary: format!(
-                "{} at line {}{place}: `{}` for `{}`",
-                match part {
-                    crate::mutation::Part::Kind => "the kind of the synchronization call",
-                    crate::mutation::Part::Count => "the count of the synchronization call",
-                    crate::mutation::Part::MutexType => "the mutex type",
-                    crate::mutation::Part::WaitTest => "the test of the wait loop",
-                    crate::mutation::Part::WaitFlag => "the flag the wait loop tests",
-                    crate::mutation::Part::WaitTerm => "a flag the wait loop's test leaves out",
-                    crate::mutation::Part::StartValue => "the start value",
-                    // Not made here: `arguments::argument_slots` gives each thread its
-                    // own copy with an array rather than an allocation, `moves` moves
-                    // statements; an argument's literal is left to the user.
-                    crate::mutation::Part::ArgumentCopy
-                    | crate::mutation::Part::Argument
-                    | crate::mutation::Part::Slot
-                    | crate::mutation::Part::SharedObject => {
-                        "the thread's argument"
-                    }
-                    crate::mutation::Part::SignalOrder => "the place of the wake-up",
-                    crate::mutation::Part::ReleaseOrder => "the place of the release",
-                    crate::mutation::Part::WaitOrder => "the place of the wait",
-                    crate::mutation::Part::ExtraRelease => "a release one too many",
-                    crate::mutation::Part::MissingWake => "a missing wake-up",
-                    crate::mutation::Part::LockedCallback => "the place of the unlock",
-                    crate::mutation::Part::Callee => "the function called",
-                    crate::mutation::Part::LoopBound => "the test of the waking loop",
-                    crate::mutation::Part::Guard =>
-                        "the test that decides whether the thread waits",
-                    crate::mutation::Part::WakeGuard => {
-                        "the test that decides when the thread wakes the others"
-                    }
-                    crate::mutation::Part::StoreTarget => "the variable the store writes",
-                    crate::mutation::Part::GateWrite => "the state the waiting threads test",
-                    crate::mutation::Part::StaleRetry => "where the retried value is computed",
-                    crate::mutation::Part::StaleCopy => "the copy of shared state the loop tests",
-                    crate::mutation::Part::WrongObject => "the object the call names",
-                    crate::mutation::Part::CopyBeforeWait =>
-                        "where the copy of shared state is taken",
-                    crate::mutation::Part::BoundCheck => "the boundary of the bounds check",
-                    crate::mutation::Part::SplitSection =>
-                        "the window between two critical sections",
-                    crate::mutation::Part::WrongLock => "the lock of the critical section",
-                    crate::mutation::Part::OnePathRelease => "the path that releases",
-                },
+        // A split section's change spans lines: said in words, not as the texts.
+        let split = (part == crate::mutation::Part::SplitSection).then(|| {
+            format!(
+                "one critical section at line {}{place}: the unlock and the lock of line {} removed",
                 m.line,
-                m.to,
-                m.from
-            ),
+                crate::mutation::sections::relock_line(&m)
+            )
+        });
+        out.push(Proposal {
+            summary: split.unwrap_or_else(|| {
+                format!(
+                    "{} at line {}{place}: `{}` for `{}`",
+                    match part {
+                        crate::mutation::Part::Kind => "the kind of the synchronization call",
+                        crate::mutation::Part::Count => "the count of the synchronization call",
+                        crate::mutation::Part::MutexType => "the mutex type",
+                        crate::mutation::Part::WaitTest => "the test of the wait loop",
+                        crate::mutation::Part::WaitFlag => "the flag the wait loop tests",
+                        crate::mutation::Part::WaitTerm => "a flag the wait loop's test leaves out",
+                        crate::mutation::Part::StartValue => "the start value",
+                        // Not made here: `arguments::argument_slots` gives each thread its
+                        // own copy with an array rather than an allocation, `moves` moves
+                        // statements; an argument's literal is left to the user.
+                        crate::mutation::Part::ArgumentCopy
+                        | crate::mutation::Part::Argument
+                        | crate::mutation::Part::Slot
+                        | crate::mutation::Part::SharedObject => {
+                            "the thread's argument"
+                        }
+                        crate::mutation::Part::SignalOrder => "the place of the wake-up",
+                        crate::mutation::Part::ReleaseOrder => "the place of the release",
+                        crate::mutation::Part::WaitOrder => "the place of the wait",
+                        crate::mutation::Part::ExtraRelease => "a release one too many",
+                        crate::mutation::Part::MissingWake => "a missing wake-up",
+                        crate::mutation::Part::LockedCallback => "the place of the unlock",
+                        crate::mutation::Part::Callee => "the function called",
+                        crate::mutation::Part::LoopBound => "the test of the waking loop",
+                        crate::mutation::Part::Guard =>
+                            "the test that decides whether the thread waits",
+                        crate::mutation::Part::WakeGuard => {
+                            "the test that decides when the thread wakes the others"
+                        }
+                        crate::mutation::Part::StoreTarget => "the variable the store writes",
+                        crate::mutation::Part::GateWrite => "the state the waiting threads test",
+                        crate::mutation::Part::StaleRetry => "where the retried value is computed",
+                        crate::mutation::Part::StaleCopy =>
+                            "the copy of shared state the loop tests",
+                        crate::mutation::Part::WrongObject => "the object the call names",
+                        crate::mutation::Part::CopyBeforeWait =>
+                            "where the copy of shared state is taken",
+                        crate::mutation::Part::BoundCheck => "the boundary of the bounds check",
+                        crate::mutation::Part::SplitSection =>
+                            "the window between two critical sections",
+                        crate::mutation::Part::WrongLock => "the lock of the critical section",
+                        crate::mutation::Part::OnePathRelease => "the path that releases",
+                    },
+                    m.line,
+                    m.to,
+                    m.from
+                )
+            }),
             // A wait loop's test is a condition like any other: its change is one.
             action: if matches!(
                 part,
