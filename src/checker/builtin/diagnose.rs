@@ -30,6 +30,8 @@ pub struct Diagnose<'a> {
     excluded_added: usize,
     /// Ask each question on a fresh solver over the same terms instead of the live one.
     fresh_solver: bool,
+    /// The questions go to the QF_BV solver (`Session::ask_on_bit_blaster`).
+    blasted: bool,
     runs: u32,
 }
 
@@ -89,6 +91,7 @@ impl<'a> Diagnose<'a> {
             end,
             excluded_added: 0,
             fresh_solver,
+            blasted: false,
             runs: 0,
         };
         d.validate()?;
@@ -99,7 +102,7 @@ impl<'a> Diagnose<'a> {
         // with the same answers (BENCHMARKS.md, 53rd session). A program with floats keeps
         // the SMT core.
         if !d.fresh_solver {
-            d.s.ask_on_bit_blaster();
+            d.blasted = d.s.ask_on_bit_blaster();
         }
         Ok(d)
     }
@@ -169,11 +172,18 @@ impl<'a> Diagnose<'a> {
 
     fn ask(&mut self, extra: &[Bool]) -> Answer {
         let t = Instant::now();
-        let a = if self.fresh_solver {
+        let mut a = if self.fresh_solver {
             self.s.query(&self.end, extra)
         } else {
             self.s.query_incremental(&self.end, extra)
         };
+        // The QF_BV solver gives up on what it cannot bit-blast (a variable-length
+        // array's object kept as an SMT array): the SMT core answers instead, from then on.
+        if self.blasted && matches!(&a, Answer::Unknown(why) if why.limit().is_none()) {
+            self.blasted = false;
+            self.s.ask_on_smt_core();
+            a = self.s.query_incremental(&self.end, extra);
+        }
         if std::env::var_os("SEQLOC_DEBUG_LOCALIZE").is_some() {
             let what = match &a {
                 Answer::Violated(_) => "sat",

@@ -326,6 +326,17 @@ impl Session {
         true
     }
 
+    /// Goes back from [`Session::ask_on_bit_blaster`] to Z3's SMT core, with the encoding
+    /// and the constraints added so far: for an encoding the QF_BV solver gives up on
+    /// (an object kept as an SMT array, an uninterpreted function).
+    pub fn ask_on_smt_core(&mut self) {
+        let solver = new_solver();
+        for a in self.out.asserts.iter().chain(self.added.iter()) {
+            solver.assert(a);
+        }
+        self.solver = solver;
+    }
+
     /// A solver for QF_BV holding the encoding and the constraints added so far: it
     /// bit-blasts them once and answers each question, with its assumptions, on a SAT
     /// core. Each solve is limited to `work` units when given (set once: setting Z3's
