@@ -17,7 +17,7 @@ use super::operators::{Mutant, each_node, text_of};
 use super::primitives::{Part, SyncMutant};
 
 /// The calls that give something back to other threads: what a wrapper adds.
-fn releases(name: &str) -> bool {
+pub(super) fn releases(name: &str) -> bool {
     matches!(
         name,
         "sem_post"

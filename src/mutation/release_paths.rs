@@ -14,20 +14,10 @@ use tree_sitter::Node;
 use super::operators::{Mutant, each_node, text_of};
 use super::primitives::{Part, SyncMutant};
 
-/// A call that gives something back to the other threads.
+/// A call that gives something back to the other threads: a library release or one of
+/// the program's own releasing functions.
 fn releases(name: &str, own: &[(String, (u32, u32))]) -> bool {
-    matches!(
-        name,
-        "sem_post"
-            | "pthread_mutex_unlock"
-            | "pthread_spin_unlock"
-            | "pthread_rwlock_unlock"
-            | "pthread_cond_signal"
-            | "pthread_cond_broadcast"
-            | "mtx_unlock"
-            | "cnd_signal"
-            | "cnd_broadcast"
-    ) || own.iter().any(|(o, _)| o == name)
+    super::callees::releases(name) || own.iter().any(|(o, _)| o == name)
 }
 
 /// The statements of a branch: the block's, or the one statement.

@@ -27,50 +27,32 @@ pub(super) fn primitives(src: &Source, sites: &super::Sites) -> Vec<Proposal> {
     let mut out = Vec::new();
     // A global's start value off by one (file scope: no function) after the calls, where
     // the localization proved it fixing.
-    let mutants = crate::mutation::primitive_mutants(&src.text, &lines)
-        .into_iter()
-        .take(MAX)
-        .chain(
-            crate::mutation::start_values(&src.text, &lines)
-                .into_iter()
-                .filter(|m| sites.fixed.contains(&m.mutant.line))
-                .take(MAX),
-        )
-        // A waking loop's bound, likewise only where the localization proved it fixing.
-        .chain(
-            crate::mutation::guards::loop_bound_mutants(&src.text, &lines)
-                .into_iter()
-                .filter(|m| sites.fixed.contains(&m.mutant.line))
-                .take(MAX),
-        )
-        // The state a hand-made lock's waiters test, written wrong, likewise.
-        .chain(
-            crate::mutation::gate_writes::gate_write_mutants(&src.text, &lines)
-                .into_iter()
-                .filter(|m| sites.fixed.contains(&m.mutant.line))
-                .take(MAX),
-        )
-        // A critical section split in two, likewise.
-        .chain(
-            crate::mutation::sections::split_section_mutants(&src.text, &lines)
-                .into_iter()
-                .filter(|m| sites.fixed.contains(&m.mutant.line))
-                .take(MAX),
-        )
-        // A bounds check off by one, likewise.
-        .chain(
-            crate::mutation::bounds::bound_check_mutants(&src.text, &lines)
-                .into_iter()
-                .filter(|m| sites.fixed.contains(&m.mutant.line))
-                .take(MAX),
-        )
-        // A store to the wrong variable, likewise.
-        .chain(
-            crate::mutation::targets::store_target_mutants(&src.text, &lines)
+    // The kinds after the calls, each only where the localization proved it fixing: a
+    // global's start value off by one (file scope: no function), a waking loop's bound,
+    // the state a hand-made lock's waiters test, a critical section split in two, a
+    // bounds check off by one, a store to the wrong variable.
+    type Generator = fn(&str, &[u32]) -> Vec<crate::mutation::SyncMutant>;
+    let proved_only: [Generator; 6] = [
+        crate::mutation::start_values,
+        crate::mutation::guards::loop_bound_mutants,
+        crate::mutation::gate_writes::gate_write_mutants,
+        crate::mutation::sections::split_section_mutants,
+        crate::mutation::bounds::bound_check_mutants,
+        crate::mutation::targets::store_target_mutants,
+    ];
+    let mut mutants: Vec<crate::mutation::SyncMutant> =
+        crate::mutation::primitive_mutants(&src.text, &lines)
+            .into_iter()
+            .take(MAX)
+            .collect();
+    for generate in proved_only {
+        mutants.extend(
+            generate(&src.text, &lines)
                 .into_iter()
                 .filter(|m| sites.fixed.contains(&m.mutant.line))
                 .take(MAX),
         );
+    }
     for crate::mutation::SyncMutant { mutant: m, part } in mutants {
         let function = match src.statement_at(m.line) {
             Some(s) => src
