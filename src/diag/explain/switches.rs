@@ -71,6 +71,18 @@ impl Explainer<'_> {
                 }
                 _ => sw.last.clone(),
             };
+            // A thread preempted right after it created another, which then ran, with
+            // nothing shared between the two runs: the switch only let the new thread
+            // start (a schedule the failure needs, as any other order of the starts may
+            // be), and "the creation and the next line need to run atomically" would
+            // be no advice.
+            if sw.conflicts.is_empty()
+                && last.as_ref().is_some_and(|l| {
+                    l.statement.contains("pthread_create(") || l.statement.contains("thrd_create(")
+                })
+            {
+                continue;
+            }
             let others: Vec<String> = sw.between.iter().map(|t| name(*t)).collect();
             let others = if others.is_empty() {
                 "the other threads".to_string()

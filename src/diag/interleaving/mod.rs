@@ -23,7 +23,7 @@ mod locks;
 
 pub use deadlock::{DeadlockState, LeftHolding, deadlock_state, unscheduled_threads, with_threads};
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::Replays;
 use crate::cex::{Counterexample, TraceStep};
@@ -145,6 +145,61 @@ pub fn necessary_switches<R: Replays>(
     Ok(out)
 }
 
+/// For each thread the trace shows created, the index of the step that created it. Thread
+/// ids are creation order (`seq::schedule`), so the k-th creation step made thread k —
+/// read so only when every thread's creation shows before its first step; otherwise no
+/// thread is taken as created anywhere, and nothing is ordered by creation.
+fn creation_steps(steps: &[TraceStep]) -> BTreeMap<u32, usize> {
+    let creates: Vec<usize> = steps
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| {
+            s.statement.contains("pthread_create(") || s.statement.contains("thrd_create(")
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let mut out = BTreeMap::new();
+    for (k, &at) in creates.iter().enumerate() {
+        let t = k as u32 + 1;
+        if steps
+            .iter()
+            .position(|s| s.thread == t)
+            .is_some_and(|f| f < at)
+        {
+            return BTreeMap::new();
+        }
+        out.insert(t, at);
+    }
+    // A thread that ran without a creation the trace shows: the counting is off.
+    if steps
+        .iter()
+        .any(|s| s.thread != 0 && !out.contains_key(&s.thread))
+    {
+        return BTreeMap::new();
+    }
+    out
+}
+
+/// The step of `creator` that created `t`, or created the thread that (transitively)
+/// created it: everything `creator` did before it happens before all of `t`.
+fn created_by(
+    creations: &BTreeMap<u32, usize>,
+    steps: &[TraceStep],
+    creator: u32,
+    t: u32,
+) -> Option<usize> {
+    let mut cur = t;
+    for _ in 0..=creations.len() {
+        let at = *creations.get(&cur)?;
+        let parent = steps.get(at)?.thread;
+        if parent == creator {
+            return Some(at);
+        }
+        cur = parent;
+    }
+    None
+}
+
 /// The trace cut into maximal runs of one thread: (thread, first step, end).
 fn segments(steps: &[TraceStep]) -> Vec<Run> {
     let mut out: Vec<Run> = Vec::new();
@@ -251,13 +306,29 @@ fn describe(
         let (r, w) = accesses(s);
         (r.into_iter().collect(), w.into_iter().collect())
     };
-    let mut my_reads = BTreeSet::new();
-    let mut my_writes = BTreeSet::new();
-    for (_, s) in &mine {
-        let (r, w) = touched(s);
-        my_reads.extend(r);
-        my_writes.extend(w);
-    }
+    // What the thread touched after it created (directly or through the threads it
+    // created) the thread `t`: its accesses before that creation happen before all of
+    // `t` (main's setup of the fields a worker later guards), and conflict with nothing
+    // `t` does.
+    let creations = creation_steps(steps);
+    let mut touched_since: BTreeMap<u32, (usize, BTreeSet<String>, BTreeSet<String>)> =
+        BTreeMap::new();
+    let mut since = |t: u32| -> (usize, BTreeSet<String>, BTreeSet<String>) {
+        touched_since
+            .entry(t)
+            .or_insert_with(|| {
+                let cut = created_by(&creations, steps, thread, t).map_or(0, |c| c + 1);
+                let mut reads = BTreeSet::new();
+                let mut writes = BTreeSet::new();
+                for (_, s) in mine.iter().filter(|(i, _)| *i >= cut) {
+                    let (r, w) = touched(s);
+                    reads.extend(r);
+                    writes.extend(w);
+                }
+                (cut, reads, writes)
+            })
+            .clone()
+    };
     let held = locks_held(steps);
     if let Some(mine) = end.checked_sub(1).and_then(|e| held.get(e)?.get(&thread)) {
         for (lock, acq) in mine {
@@ -295,6 +366,7 @@ fn describe(
     let mut conflicts = BTreeSet::new();
     for (bi, s) in (end..between_end).zip(between.iter()) {
         let (r, w) = touched(s);
+        let (cut, my_reads, my_writes) = since(s.thread);
         let clash: Vec<String> = w
             .iter()
             .filter(|v| my_reads.contains(*v) || my_writes.contains(*v))
@@ -310,7 +382,7 @@ fn describe(
         // else the first after it resumed.
         let my_access = mine
             .iter()
-            .filter(|(i, _)| *i < end)
+            .filter(|(i, _)| *i < end && *i >= cut)
             .rev()
             .chain(mine.iter().filter(|(i, _)| *i >= end))
             .find(|(_, m)| {
@@ -449,15 +521,20 @@ mod tests {
 
     /// Thread 1 runs `steps` up to `cut`, thread 2 the rest before it, thread 1 resumes.
     fn switch_in(steps: &[TraceStep]) -> NecessarySwitch {
+        preempted(1, 2, steps)
+    }
+
+    /// Thread `t` is preempted in its first block, `other` runs, `t` resumes.
+    fn preempted(t: u32, other: u32, steps: &[TraceStep]) -> NecessarySwitch {
         let b = |thread, until| ResolvedBlock { thread, until };
         let at = Stop::Before(crate::ir::StmtId(9), 1);
         let resolved = Resolved {
             threads: vec![],
-            blocks: vec![b(1, at), b(2, Stop::End), b(1, Stop::End)],
+            blocks: vec![b(t, at), b(other, Stop::End), b(t, Stop::End)],
             inputs: Default::default(),
             ends: None,
         };
-        describe(1, 0, &resolved, &segments(steps), steps, &accesses)
+        describe(t, 0, &resolved, &segments(steps), steps, &accesses)
     }
 
     #[test]
@@ -493,6 +570,28 @@ mod tests {
             (u.thread, u.step.line, u.holder, u.holder_line),
             (1, 32, 2, 22)
         );
+    }
+
+    #[test]
+    fn setup_before_a_creation_conflicts_with_nothing_the_created_thread_does() {
+        let run = |steps: &[TraceStep]| preempted(0, 1, steps);
+        // Main sets `x` up, creates the worker, which writes it under `m`.
+        let mut steps = vec![
+            step(0, 10, "x = 0;"),
+            step(0, 11, "pthread_create(&t, 0, f, 0);"),
+            step(1, 20, "pthread_mutex_lock(&m);"),
+            step(1, 21, "x = 1;"),
+            step(1, 22, "pthread_mutex_unlock(&m);"),
+            step(0, 12, "pthread_join(t, 0);"),
+        ];
+        let sw = run(&steps);
+        assert!(sw.unprotected.is_empty(), "{:?}", sw.unprotected);
+        assert!(sw.conflicts.is_empty(), "{:?}", sw.conflicts);
+        // A trace that does not show the creation orders nothing by it.
+        steps.remove(1);
+        let sw = run(&steps);
+        assert_eq!(sw.unprotected.len(), 1, "{:?}", sw.unprotected);
+        assert_eq!(sw.conflicts, vec!["x".to_string()]);
     }
 
     #[test]
