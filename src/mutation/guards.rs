@@ -17,7 +17,7 @@
 
 use tree_sitter::Node;
 
-use super::operators::{each_node, mutants_at};
+use super::operators::{Mutant, each_node, mutants_at};
 use super::primitives::{Part, SyncMutant};
 
 fn is_wake_up(name: &str) -> bool {
@@ -60,8 +60,10 @@ fn test_mutants(
     part: Part,
     pick: for<'n> fn(Node<'n>) -> Option<(Node<'n>, Node<'n>)>,
     body_calls: &dyn Fn(&str) -> bool,
+    negate: bool,
 ) -> Vec<SyncMutant> {
     let mut tests: Vec<(u32, usize, usize)> = Vec::new();
+    let mut negations: Vec<Mutant> = Vec::new();
     each_node(text, |n| {
         let Some((cond, body)) = pick(n) else {
             return;
@@ -75,8 +77,14 @@ fn test_mutants(
             return;
         }
         tests.push((row, cond.start_byte(), cond.end_byte()));
+        if negate {
+            negations.extend(negation(text, cond));
+        }
     });
-    let mut out = Vec::new();
+    let mut out: Vec<SyncMutant> = negations
+        .into_iter()
+        .map(|mutant| SyncMutant { mutant, part })
+        .collect();
     for (row, start, end) in tests {
         for m in mutants_at(text, row) {
             if m.start >= start && m.end <= end {
@@ -85,6 +93,47 @@ fn test_mutants(
         }
     }
     out
+}
+
+/// The test turned around: `(ok)` → `(!ok)`, `(!done)` → `(done)`, `(a && b)` →
+/// `(!(a && b))`. A guard written the wrong way round (a slot given back when the car was
+/// let in rather than when it was turned away) has no one-token operator to change.
+fn negation(text: &str, cond: Node) -> Option<Mutant> {
+    let inner = if cond.kind() == "parenthesized_expression" {
+        cond.named_child(0)?
+    } else {
+        cond
+    };
+    let inner_text = text.get(inner.start_byte()..inner.end_byte())?;
+    let to = if inner.kind() == "unary_expression"
+        && inner
+            .child_by_field_name("operator")
+            .is_some_and(|o| o.kind() == "!")
+    {
+        let arg = inner.child_by_field_name("argument")?;
+        let arg = if arg.kind() == "parenthesized_expression" {
+            arg.named_child(0)?
+        } else {
+            arg
+        };
+        text.get(arg.start_byte()..arg.end_byte())?.to_string()
+    } else if matches!(
+        inner.kind(),
+        "identifier" | "field_expression" | "call_expression" | "subscript_expression"
+    ) {
+        format!("!{inner_text}")
+    } else {
+        format!("!({inner_text})")
+    };
+    Some(Mutant::of_node(text, inner, to))
+}
+
+/// Whether `m` turns a test around (see [`negation`]) rather than changing one token.
+pub fn is_negation(m: &Mutant) -> bool {
+    let (from, to) = (m.from.as_str(), m.to.as_str());
+    [(from, to), (to, from)]
+        .iter()
+        .any(|(a, b)| *b == format!("!{a}") || *b == format!("!({a})"))
 }
 
 /// A loop's test and body.
@@ -114,16 +163,16 @@ fn if_parts(n: Node) -> Option<(Node, Node)> {
 
 /// The mutants of the tests of the waking loops whose test is on `lines` (from 1).
 pub fn loop_bound_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
-    test_mutants(text, lines, Part::LoopBound, loop_parts, &is_wake_up)
+    test_mutants(text, lines, Part::LoopBound, loop_parts, &is_wake_up, false)
 }
 
 /// The mutants of the tests of the `if`s on `lines` (from 1) whose branch waits
 /// (`Part::Guard`) or, without waiting, wakes the others (`Part::WakeGuard`).
 pub fn guard_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
-    let mut out = test_mutants(text, lines, Part::Guard, if_parts, &is_wait);
+    let mut out = test_mutants(text, lines, Part::Guard, if_parts, &is_wait, true);
     let waits: Vec<(usize, usize)> = out.iter().map(|m| (m.mutant.start, m.mutant.end)).collect();
     out.extend(
-        test_mutants(text, lines, Part::WakeGuard, if_parts, &is_wake_up)
+        test_mutants(text, lines, Part::WakeGuard, if_parts, &is_wake_up, true)
             .into_iter()
             .filter(|m| !waits.contains(&(m.mutant.start, m.mutant.end))),
     );
@@ -147,6 +196,29 @@ mod tests {
         );
         assert!(ms.iter().any(|m| m.mutant.to == "1"));
         assert!(guard_mutants(READERS, &[9]).is_empty());
+    }
+
+    #[test]
+    fn the_test_of_a_guard_is_turned_around() {
+        let text = "#include <semaphore.h>\nsem_t spots;\nint leave(int ok, int *p)\n{\n  if (ok)\n    sem_post(&spots);\n  if (!(ok && *p))\n    sem_wait(&spots);\n  if (p[0] > 1)\n    sem_post(&spots);\n  return ok;\n}\n";
+        let to = |line: u32| -> Vec<(String, String)> {
+            guard_mutants(text, &[line])
+                .into_iter()
+                .filter(|m| m.mutant.to.starts_with('!') || m.mutant.from.starts_with('!'))
+                .map(|m| (m.mutant.from, m.mutant.to))
+                .collect()
+        };
+        assert_eq!(to(5), vec![("ok".into(), "!ok".into())]);
+        assert_eq!(to(7), vec![("!(ok && *p)".into(), "ok && *p".into())]);
+        assert_eq!(to(9), vec![("p[0] > 1".into(), "!(p[0] > 1)".into())]);
+        let turned = guard_mutants(text, &[5, 7, 9]);
+        assert_eq!(turned.iter().filter(|m| is_negation(&m.mutant)).count(), 3);
+        // A loop's test is not turned around: a loop run never or for ever.
+        assert!(
+            loop_bound_mutants(PRODUCER, &[5])
+                .iter()
+                .all(|m| !m.mutant.to.starts_with('!'))
+        );
     }
 
     #[test]

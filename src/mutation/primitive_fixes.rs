@@ -4,8 +4,8 @@
 //! say what changed.
 
 use super::{
-    Part, PrimitiveEvidence, callbacks, gate_writes, objects, release_paths, sections, signals,
-    stale_values, wakes,
+    Part, PrimitiveEvidence, callbacks, gate_writes, guards, objects, release_paths, sections,
+    signals, stale_values, wakes,
 };
 use crate::diag::explain::{Candidate, CandidateKind, ThreadRef, renumber, same_file};
 
@@ -211,13 +211,17 @@ pub fn apply_primitive_fixes(
         let tested_try = f.part == Part::Kind
             && (m.from.ends_with("_trylock") || m.from.ends_with("_trywait"))
             && source(m.line).is_some_and(|l| branch_on(&l, &m.from));
+        // A wake-up's guard turned around (`if (!ok) sem_post(..)` for `if (ok)`) does
+        // not wake less: it wakes on the other path, the one the run took.
+        let turned_around = f.part == Part::WakeGuard && guards::is_negation(m);
         if raises_zero
             || tested_try
             || f.part == Part::WrongLock
             || (matches!(
                 f.part,
                 Part::StartValue | Part::LoopBound | Part::WakeGuard | Part::BoundCheck
-            ) && !order_independent)
+            ) && !order_independent
+                && !turned_around)
         {
             after_causes.push((key, c));
         } else {
