@@ -1209,3 +1209,14 @@ fn a_release_made_on_one_path_only_ranks_first_moved_after_the_if() {
         "`sem_post(&slots);` moved after the `if`, to run on every path",
     );
 }
+
+/// A visitor whose card is refused should hand the reading-room key back at once, an
+/// admitted one when leaving; the test is written the wrong way round (`if (valid)`), so
+/// after a refusal the other visitor waits for ever. The test ranks first, turned around
+/// (verified over every execution; before, the key's start count ranked first, raised).
+#[test]
+fn a_wake_up_guarded_the_wrong_way_round_ranks_first_turned_around() {
+    let r = localize_all_json("tests/programs/why/reading_room.c");
+    first_names(&r, 29, "`!valid` for `valid`");
+}
+
