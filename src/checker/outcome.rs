@@ -46,6 +46,10 @@ pub struct CheckOutcome {
     /// The last phase's schedule bound held every interleaving of the program as unwound
     /// (the built-in search: `Sequentialized::rounds_enough`).
     pub every_interleaving: bool,
+    /// The counterexample is the explicit-state explorer's, replayed: its schedule switches
+    /// threads as often as the explorer's depth-first search did (round robin, see
+    /// `checker::explicit`), not as seldom as the failure needs.
+    pub explored_counterexample: bool,
 }
 
 impl CheckOutcome {

@@ -43,6 +43,9 @@ struct Failing {
     /// The checker's own counterexample when `failing` holds a simplified schedule in its
     /// place: still the failure found, should a limit stop the localization.
     checker_cex: Option<seqloc::cex::Counterexample>,
+    /// The built-in checker's counterexample is the explicit-state explorer's, with as
+    /// many context switches as its search made.
+    explored: bool,
 }
 
 enum Search {
@@ -91,6 +94,7 @@ fn find_failure(
             from_user: true,
             how: None,
             checker_cex: None,
+            explored: false,
         };
         return Ok((
             Search::Failing(Box::new(failing)),
@@ -137,6 +141,7 @@ fn find_failure(
                     from_user: false,
                     how: out.reason,
                     checker_cex: None,
+                    explored: out.explored_counterexample,
                 })),
                 info,
                 ext,
@@ -621,13 +626,18 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
             _ => Err(fail),
         }
     };
-    // An external checker's interleaving, with the preemptions the failure does not need
-    // taken out (`engine::simplify`): what the analyses and the ranking read.
+    // An external checker's interleaving, or the built-in explorer's, with the preemptions
+    // the failure does not need taken out (`engine::simplify`): what the analyses and the
+    // ranking read. The bounded search's own has the fewest rounds already.
     if !failing.from_user
-        && a.checker.checker != CheckerKind::Builtin
+        && (a.checker.checker != CheckerKind::Builtin || failing.explored)
         && let Some(s) = seqloc::engine::simplify::fewer_switches(&prep, &failing.failing, &cfg)
     {
-        let label = a.checker.checker.label();
+        let label = if failing.explored {
+            "the explicit-state search"
+        } else {
+            a.checker.checker.label()
+        };
         let note = format!(
             "{label}'s interleaving had {}, {} of which the failure does not need: taken out, each removal replayed ({})",
             seqloc::words::count(s.before, "context switch"),

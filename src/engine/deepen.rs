@@ -198,6 +198,7 @@ pub fn deepen<S: BoundedSearch>(
                     limit_reached: false,
                     exploration: None,
                     every_interleaving: false,
+                    explored_counterexample: false,
                 });
             }
             Probed::OutOfTime => {
@@ -227,6 +228,7 @@ pub fn deepen<S: BoundedSearch>(
                     limit_reached: limit.is_some(),
                     exploration: None,
                     every_interleaving: false,
+                    explored_counterexample: false,
                 });
             }
             Probed::Proven { outcome, note } => {
@@ -431,6 +433,7 @@ fn finished<S: BoundedSearch>(
         limit_reached: false,
         exploration: None,
         every_interleaving: complete && every,
+        explored_counterexample: false,
     }
 }
 
@@ -474,6 +477,7 @@ fn timed_out<S: BoundedSearch>(
         limit_reached: true,
         exploration: None,
         every_interleaving: false,
+        explored_counterexample: false,
     }
 }
 

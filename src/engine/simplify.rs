@@ -47,11 +47,12 @@ pub struct Simplified {
 
 /// The failing schedule of `f` with the preemptions the failure does not need taken out,
 /// when there are any; `None` when every one is needed, or for what this does not handle
-/// (a deadlock, whose threads that never ran matter; a schedule without the checker's
-/// counterexample, as a user's own).
+/// (an unlock of a mutex not held; a schedule without the checker's counterexample, as a
+/// user's own). A deadlock's variant must leave every thread stuck where the checker's
+/// did; a thread that never ran has no block, and no change gives it one.
 pub fn fewer_switches(prep: &Prepared, f: &Failing, cfg: &LocalizeConfig) -> Option<Simplified> {
     let cex = f.cex.as_ref()?;
-    if f.target != Target::Failure {
+    if !matches!(f.target, Target::Failure | Target::Deadlock) {
         return None;
     }
     // Stops counted within their blocks (a YAML witness's) would move when blocks merge.
@@ -76,9 +77,11 @@ pub fn fewer_switches(prep: &Prepared, f: &Failing, cfg: &LocalizeConfig) -> Opt
     let mut test = Tester {
         prep,
         cfg,
+        target: f.target,
         unwind: f.unwind,
         deadline,
         at,
+        stuck: stuck_at(cex),
         replays: 0,
     };
     let mut cur = f.schedule.clone();
@@ -160,14 +163,26 @@ fn merged(mut s: Schedule) -> Schedule {
     s
 }
 
+/// Where each thread of a deadlocked run was last seen: (thread, file, line).
+fn stuck_at(cex: &crate::cex::Counterexample) -> Vec<(u32, String, u32)> {
+    let mut last: std::collections::BTreeMap<u32, (String, u32)> = Default::default();
+    for s in &cex.steps {
+        last.insert(s.thread, (s.file.clone(), s.line));
+    }
+    last.into_iter().map(|(t, (f, l))| (t, f, l)).collect()
+}
+
 struct Tester<'a> {
     prep: &'a Prepared,
     cfg: &'a LocalizeConfig,
+    target: Target,
     unwind: u32,
     deadline: Option<Instant>,
     /// Where the checker's failure is (file, line): a variant failing elsewhere is
     /// another failure, not this one simplified.
     at: (&'a str, u32),
+    /// For a deadlock: where each thread of the checker's run was stuck.
+    stuck: Vec<(u32, String, u32)>,
     replays: usize,
 }
 
@@ -190,16 +205,26 @@ impl Tester<'_> {
                 max_threads: self.cfg.max_threads,
                 recursion: self.cfg.recursion,
             },
-            target: Target::Failure,
+            target: self.target,
             deadline: self.deadline,
         };
         let Ok(mut replay) = replayer.encode(&resolved) else {
             return false;
         };
-        let Answer::Violated(model) = replay.fails(Target::Failure, true) else {
+        let Answer::Violated(model) = replay.fails(self.target, true) else {
             return false;
         };
         let run = replay.counterexample(&model, self.prep);
+        if self.target == Target::Deadlock {
+            // The same deadlock: every thread stuck where it was (a deadlock elsewhere,
+            // or of other threads, is another failure).
+            if stuck_at(&run) != self.stuck {
+                return false;
+            }
+            // The deadlock's replay keeps every lock call: no check of the locks to add.
+            self.replays += 1;
+            return matches!(replayer.reproduces(&resolved), Ok(true));
+        }
         if (run.violation.file.as_str(), run.violation.line) != self.at {
             return false;
         }

@@ -33,6 +33,13 @@ impl Explainer<'_> {
                     l.function,
                     l.acquired.line
                 )
+            } else if l.skips_unlock {
+                format!(
+                    "{} leaves `{}` here still holding `{lock}` (taken at line {}), skipping the unlock the function makes on its other way out, and ends: every thread that locks it later blocks for ever; release it on this path",
+                    name(step.thread),
+                    l.function,
+                    l.acquired.line
+                )
             } else if l.exit {
                 format!(
                     "{} leaves `{}` here still holding `{lock}` (taken at line {}): every thread that locks it later blocks for ever; release it on this path",
@@ -46,7 +53,7 @@ impl Explainer<'_> {
                     name(step.thread)
                 )
             };
-            if l.went_on {
+            if l.skips_unlock {
                 skipped_unlocks.push((step.clone(), hint.clone()));
             }
             self.push_step_candidate(&mut extra, &out, step, CandidateKind::Locking, &hint);

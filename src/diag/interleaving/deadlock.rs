@@ -53,6 +53,8 @@ pub struct LeftHolding {
     pub exit: bool,
     /// The thread went on and blocked (see `left_then_blocked`), rather than ended.
     pub went_on: bool,
+    /// The function unlocks the mutex on another way out: the way taken skipped it.
+    pub skips_unlock: bool,
 }
 
 /// The wait-for picture of a deadlocked replay (no solving: read off the schedule, the
@@ -107,8 +109,18 @@ pub fn deadlock_state(
                 let ended = matches!(last_block.get(t), Some(Stop::End))
                     && !waiting.iter().any(|(w, _)| w == t);
                 if ended {
-                    st.ended_holding
-                        .extend(left_holding(prep, steps, *acq, steps.len(), *t, lock));
+                    let unlocks = steps
+                        .get(*acq)
+                        .and_then(|s| prep.index.get(s.sid))
+                        .is_some_and(|e| unlocks_in(prep, e.func, lock));
+                    st.ended_holding.extend(
+                        left_holding(prep, steps, *acq, steps.len(), *t, lock)
+                            .into_iter()
+                            .map(|l| LeftHolding {
+                                skips_unlock: l.exit && unlocks,
+                                ..l
+                            }),
+                    );
                 } else if blocked_at.contains_key(t) {
                     st.ended_holding
                         .extend(left_then_blocked(prep, steps, *acq, *t, lock));
@@ -298,6 +310,7 @@ fn left_holding(
         function: function.clone(),
         exit,
         went_on: false,
+        skips_unlock: false,
     };
     let jumps = func
         .and_then(|f| prep.normalized.func(f).body.as_ref())
@@ -336,16 +349,7 @@ fn left_then_blocked(
     else {
         return vec![];
     };
-    let Some(body) = prog.func(func).body.as_ref() else {
-        return vec![];
-    };
-    let mut unlocks = false;
-    crate::ir::visit::each_stmt(body, &mut |s| {
-        unlocks |= sync_calls(prog, s)
-            .iter()
-            .any(|(k, o)| *k == crate::ir::known::Known::MutexUnlock && o == lock);
-    });
-    if !unlocks {
+    if !unlocks_in(prep, func, lock) {
         return vec![];
     }
     let inside = callees(prog, func);
@@ -367,8 +371,27 @@ fn left_then_blocked(
     left_holding(prep, steps, acq, end, t, lock)
         .into_iter()
         .filter(|l| l.exit)
-        .map(|l| LeftHolding { went_on: true, ..l })
+        .map(|l| LeftHolding {
+            went_on: true,
+            skips_unlock: true,
+            ..l
+        })
         .collect()
+}
+
+/// Whether function `func` unlocks `lock` somewhere in its body.
+fn unlocks_in(prep: &Prepared, func: FuncId, lock: &str) -> bool {
+    let prog = &prep.normalized;
+    let Some(body) = prog.func(func).body.as_ref() else {
+        return false;
+    };
+    let mut unlocks = false;
+    crate::ir::visit::each_stmt(body, &mut |s| {
+        unlocks |= sync_calls(prog, s)
+            .iter()
+            .any(|(k, o)| *k == crate::ir::known::Known::MutexUnlock && o == lock);
+    });
+    unlocks
 }
 
 /// `f` and every function of the program it calls, directly or through others.
@@ -558,12 +581,13 @@ mod tests {
             ends: None,
         };
         let st = deadlock_state(src, &resolved, &replay, &[]);
-        let left: Vec<(u32, bool, &str)> = st
+        let left: Vec<(u32, bool, &str, bool)> = st
             .ended_holding
             .iter()
-            .map(|l| (l.step.line, l.exit, l.function.as_str()))
+            .map(|l| (l.step.line, l.exit, l.function.as_str(), l.skips_unlock))
             .collect();
-        assert_eq!(left, vec![(9, true, "early")]);
+        // `early` unlocks `m` on its other way out: the `return` taken skipped it.
+        assert_eq!(left, vec![(9, true, "early", true)]);
         // Still waiting at the end (its last block ran "to the end" and blocked): it did
         // not end.
         let waiting = [(1, last_stmt_at(&p, "early", 6))];
