@@ -1220,3 +1220,24 @@ fn a_wake_up_guarded_the_wrong_way_round_ranks_first_turned_around() {
     first_names(&r, 29, "`!valid` for `valid`");
 }
 
+/// Two clerks move stock between the same two shelves in opposite directions; the lock
+/// order follows the argument order through the locals `outer` and `inner`, and the clerks
+/// deadlock. The line that chose the first lock is named right after the lock call's
+/// candidate (before, only the lock calls were named).
+#[test]
+fn a_lock_taken_through_a_local_pointer_names_where_the_pointer_was_chosen() {
+    let r = localize_all_json("tests/programs/why/shelf_moves.c");
+    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
+    let top: Vec<u64> = cands
+        .iter()
+        .take(3)
+        .filter_map(|c| c["line"].as_u64())
+        .collect();
+    assert!(top.contains(&14), "{cands:#?}");
+    let chosen = cands
+        .iter()
+        .find(|c| c["line"] == 14)
+        .map(|c| c["hint"].as_str().unwrap_or("").to_string())
+        .unwrap_or_default();
+    assert!(chosen.contains("is chosen here"), "{chosen}");
+}

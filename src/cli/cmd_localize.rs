@@ -768,6 +768,21 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
         );
     }
     let mutants_ms = t2.elapsed().as_millis() as u64;
+    if let Ok(text) = std::fs::read_to_string(&a.input.file) {
+        // The candidates name the input as the failing run's steps do.
+        let file = a.input.file.display().to_string();
+        let named = localized
+            .cex
+            .steps
+            .iter()
+            .find(|s| seqloc::diag::explain::same_file(&s.file, &file))
+            .map_or(file, |s| s.file.clone());
+        seqloc::diag::explain::lock_choice::name_lock_choices(
+            &mut localized.candidates,
+            &text,
+            &named,
+        );
+    }
     for n in &localized.notes {
         verbose(ctx, 1, n);
     }

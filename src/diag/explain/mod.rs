@@ -9,6 +9,7 @@ mod barriers;
 mod calls;
 mod deadlocks;
 mod interleaving;
+pub mod lock_choice;
 mod lock_helpers;
 mod orderings;
 mod sections;
@@ -1126,7 +1127,8 @@ pub(crate) fn renumber(cands: &mut [Candidate]) {
     }
 }
 
-pub(crate) fn same_file(a: &str, b: &str) -> bool {
+/// Whether two file names, as a trace or a report spells them, name the same file.
+pub fn same_file(a: &str, b: &str) -> bool {
     a == b || a.ends_with(&format!("/{b}")) || b.ends_with(&format!("/{a}"))
 }
 
