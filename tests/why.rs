@@ -1241,3 +1241,12 @@ fn a_lock_taken_through_a_local_pointer_names_where_the_pointer_was_chosen() {
         .unwrap_or_default();
     assert!(chosen.contains("is chosen here"), "{chosen}");
 }
+
+/// A print job waits for a free press under `if`, not `while`: woken, it does not test
+/// again, and a third job gets in beside two. The `if` ranks first (CERT CON36-C) — before,
+/// behind the call after which a job was preempted once it had let go of the lock.
+#[test]
+fn a_wait_guarded_by_if_that_the_run_woke_from_ranks_first() {
+    let r = localize_json("tests/programs/why/press_gate.c");
+    first_names(&r, 22, "CON36-C");
+}

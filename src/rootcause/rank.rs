@@ -426,6 +426,9 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         Role::StartedTooEarly => return (0, if c.whole_thread { 3 } else { 4 }),
         // A stale test is where the split section's repair keeps both sections.
         Role::StaleTest => return (0, 3),
+        // A wait the run woke from with nothing testing its condition again: a defect by
+        // POSIX whatever the schedule, before the switches and orders it lets happen.
+        Role::IfGuardedWait => return (0, 4),
         Role::PublishedEarly | Role::SplitSection | Role::ReadBeforeJoin => return (0, 4),
         // The data written after the flag: the other end, with the analyses' own lines.
         Role::PublishedData => return (0, 5),

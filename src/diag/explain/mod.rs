@@ -206,6 +206,9 @@ pub enum Role {
     /// A synchronization object declared as a local of a function several threads run:
     /// each thread locks, waits on or initialises its own copy, which excludes nothing.
     OwnCopy,
+    /// A condition wait guarded by `if`, not a loop, that the failing run woke from
+    /// (`diag::waits`, CERT CON36-C): the `if`.
+    IfGuardedWait,
     /// A test, in a critical section taken back, of a local copied from shared data in
     /// the thread's earlier section of the same mutex: it decides on a stale value.
     StaleTest,

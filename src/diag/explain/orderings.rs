@@ -262,7 +262,7 @@ impl Explainer<'_> {
     pub fn wait_candidates(
         &self,
         guards: &[crate::cex::TraceStep],
-        out: Vec<Candidate>,
+        mut out: Vec<Candidate>,
     ) -> Vec<Candidate> {
         let outcome = self.outcome();
         let mut extra: Vec<Candidate> = Vec::new();
@@ -272,6 +272,19 @@ impl Explainer<'_> {
                 self.thread_name(g.thread)
             );
             self.push_step_candidate(&mut extra, &out, g, CandidateKind::Atomicity, &hint);
+            let on = |c: &Candidate| c.line == g.line && same_file(&c.file, &g.file);
+            for c in extra.iter_mut().filter(|c| on(c)) {
+                c.role = Role::IfGuardedWait;
+            }
+            // A value candidate on the `if` already (the test's value): the same line,
+            // named for its missing loop.
+            for c in out.iter_mut().filter(|c| {
+                on(c) && c.kind == CandidateKind::Value && c.role == Role::Plain && !c.specification
+            }) {
+                c.role = Role::IfGuardedWait;
+                c.kind = CandidateKind::Atomicity;
+                c.hint = format!("{hint}; {}", c.hint);
+            }
         }
         before_specification(out, extra)
     }
