@@ -306,6 +306,11 @@ pub struct CheckArgs {
     /// commands that explain or replay it, not an option of `check`).
     #[arg(skip)]
     pub fewest_rounds: bool,
+    /// With `fewest_rounds`: take the explorer's failure after this long from the start
+    /// (`engine::check::CheckOptions::explorer_after`; set by `localize`, which simplifies
+    /// its schedule).
+    #[arg(skip)]
+    pub explorer_after: Option<std::time::Duration>,
 }
 
 #[derive(Args, Debug)]

@@ -50,6 +50,7 @@ pub fn check_options(b: &BoundArgs, props: Properties, secs: Option<f64>) -> Che
         max_switches: b.context_switches,
         explore: !b.no_explore,
         fewest_rounds: false,
+        explorer_after: None,
         framework: seqloc::seq::Framework::builtin(),
         stop: None,
     }
@@ -112,6 +113,7 @@ fn builtin_check(
         // A witness is replayed: like `localize`, prefer the bounded search's
         // counterexample (the explorer's, replayed, is taken when it has none).
         fewest_rounds: a.fewest_rounds || a.artefacts.witness.is_some(),
+        explorer_after: a.explorer_after,
         framework: framework.clone(),
         ..check_options(&a.bounds, props, a.checker.time_limit())
     };

@@ -120,6 +120,7 @@ fn find_failure(
         emit_schedule: None,
         artefacts: Default::default(),
         fewest_rounds: true,
+        explorer_after: Some(seqloc::engine::check::CHEAP_BUDGET),
     };
     let (out, info, ext) =
         super::cmd_check::run_check_keep(ctx, prep, &check, &c.framework, c.templates)?;

@@ -460,6 +460,7 @@ impl Verifier for Recheck<'_> {
             emit_schedule: None,
             artefacts: Default::default(),
             fewest_rounds: false,
+            explorer_after: None,
         };
         match super::cmd_check::run_check(self.ctx, &prep, &check) {
             Err(f) if f.code == EXIT_BAD_INPUT => {

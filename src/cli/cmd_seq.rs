@@ -109,6 +109,7 @@ pub fn run(ctx: &Ctx, a: SeqArgs) -> Result<u8, Fail> {
                 emit_schedule: None,
                 artefacts: Default::default(),
                 fewest_rounds: true,
+                explorer_after: None,
             };
             let (out, _, _) = super::cmd_check::run_check_keep(
                 ctx,

@@ -49,6 +49,11 @@ pub struct CheckOptions {
     /// context switches to explain, which localization wants. Without it the first
     /// failure found is the answer.
     pub fewest_rounds: bool,
+    /// With `fewest_rounds`: once the explorer holds a failure, how long from the start
+    /// of the check the cheap phases may still run before the explorer's failure stands
+    /// (`localize` gives [`CHEAP_BUDGET`] and simplifies the explorer's schedule after);
+    /// `None`: to their end.
+    pub explorer_after: Option<Duration>,
     /// Table II's rules and the framework (`--rules`, `--templates`): the search
     /// sequentializes with them as the replay does.
     pub framework: crate::seq::Framework,
@@ -101,6 +106,7 @@ impl Default for CheckOptions {
             max_switches: None,
             explore: true,
             fewest_rounds: false,
+            explorer_after: None,
             framework: crate::seq::Framework::builtin(),
             stop: None,
         }
@@ -180,12 +186,12 @@ const EARLY_REPLAY: Duration = Duration::from_secs(2);
 /// replayed, when the fewest rounds are not required.
 const CHEAP_GRACE: Duration = Duration::from_secs(2);
 
-/// How long, from the start of the check, the bounded search's cheap phases may run once
-/// the explorer holds a failure, when the fewest rounds are wanted (localization): a cheap
+/// How long, from the start of the check, `localize` lets the bounded search's cheap
+/// phases run once the explorer holds a failure (`CheckOptions::explorer_after`): a cheap
 /// phase on a program with long loops can take minutes (a four-round phase over a
 /// `memset` loop, 67 s), and the time is the localization's. Measured: on the project's
 /// benchmarks every cheap phase that finds a failure answers within a few seconds.
-const CHEAP_BUDGET: Duration = Duration::from_secs(15);
+pub const CHEAP_BUDGET: Duration = Duration::from_secs(15);
 
 /// The bounded search for a failing interleaving, with the explicit-state explorer beside
 /// it (on its own thread) unless `opts.explore` is off.
@@ -280,6 +286,7 @@ fn search(
         });
     }
     let start = Instant::now();
+    let cheap_over = || opts.explorer_after.is_some_and(|b| start.elapsed() >= b);
     let deadline = opts.timeout.map(|t| start + t);
     let ctl = Control::default();
     let eopts = ExploreOptions {
@@ -376,7 +383,7 @@ fn search(
                                 }
                                 if ctl.cheap_done.load(Ordering::SeqCst)
                                     || ctl.bmc_done.load(Ordering::SeqCst)
-                                    || start.elapsed() >= CHEAP_BUDGET
+                                    || cheap_over()
                                 {
                                     break true;
                                 }
@@ -425,18 +432,18 @@ fn search(
                     // With the fewest rounds wanted, the cheap phases run to their end
                     // within their budget; past it the explorer's failure stands (its
                     // schedule is simplified before it is localized, `engine::simplify`).
-                    if opts.fewest_rounds {
+                    if opts.fewest_rounds && opts.explorer_after.is_some() {
                         while !ctl.bmc_done.load(Ordering::SeqCst)
                             && !ctl.cheap_done.load(Ordering::SeqCst)
                             && ctl.running_rounds.load(Ordering::SeqCst) <= CHEAP_ROUNDS
-                            && start.elapsed() < CHEAP_BUDGET
+                            && !cheap_over()
                         {
                             std::thread::sleep(Duration::from_millis(5));
                         }
                     }
                     if !opts.fewest_rounds
                         || ctl.running_rounds.load(Ordering::SeqCst) > CHEAP_ROUNDS
-                        || start.elapsed() >= CHEAP_BUDGET
+                        || cheap_over()
                     {
                         ctl.gate.close(|| handle.interrupt());
                     }

@@ -133,6 +133,7 @@ impl EngineBackstop<'_> {
             // loop, with no time limit given).
             explore: true,
             fewest_rounds: true,
+            explorer_after: None,
             framework: self.framework.clone(),
             stop: None,
         }
