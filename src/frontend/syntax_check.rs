@@ -19,6 +19,24 @@ pub fn check_file(path: &Path) -> Vec<SourceSpot> {
     }
 }
 
+/// The text of tree-sitter node `n` of `text` (empty if the range does not fit).
+pub fn text_of<'a>(text: &'a str, n: tree_sitter::Node) -> &'a str {
+    text.get(n.start_byte()..n.end_byte()).unwrap_or("")
+}
+
+/// Calls `visit` on `n` and every node below it, in the order of the text. With a stack,
+/// not recursion: a 3,000-term sum is 3,000 levels deep.
+pub fn each_descendant<'t>(n: tree_sitter::Node<'t>, mut visit: impl FnMut(tree_sitter::Node<'t>)) {
+    let mut stack = vec![n];
+    while let Some(n) = stack.pop() {
+        visit(n);
+        let mut cursor = n.walk();
+        let children: Vec<tree_sitter::Node> = n.children(&mut cursor).collect();
+        // Pushed last to first: the text's order comes off the stack.
+        stack.extend(children.into_iter().rev());
+    }
+}
+
 /// `text` parsed by tree-sitter's C grammar (which keeps going after an error, so a tree
 /// comes back for any text); the reason when none does.
 pub fn parse_c(text: &str) -> Result<tree_sitter::Tree, String> {

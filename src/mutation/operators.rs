@@ -86,24 +86,15 @@ fn is_check_call(name: &str) -> bool {
         || name.starts_with("__CPROVER_assert")
 }
 
-pub(super) fn text_of<'a>(text: &'a str, n: Node) -> &'a str {
-    text.get(n.start_byte()..n.end_byte()).unwrap_or("")
-}
+pub(super) use crate::frontend::syntax_check::text_of;
 
 /// Calls `visit` on every node of `text`'s syntax tree, in the order of the text; nothing
 /// when it does not parse.
-pub(super) fn each_node(text: &str, mut visit: impl FnMut(Node)) {
+pub(super) fn each_node(text: &str, visit: impl FnMut(Node)) {
     let Ok(tree) = crate::frontend::syntax_check::parse_c(text) else {
         return;
     };
-    let mut stack = vec![tree.root_node()];
-    while let Some(n) = stack.pop() {
-        visit(n);
-        let mut cursor = n.walk();
-        let children: Vec<Node> = n.children(&mut cursor).collect();
-        // Pushed last to first: the text's order comes off the stack.
-        stack.extend(children.into_iter().rev());
-    }
+    crate::frontend::syntax_check::each_descendant(tree.root_node(), visit);
 }
 
 /// Calls `visit` with every `while` and `do` loop of `text`, its test and its body, in

@@ -16,6 +16,8 @@
 
 use tree_sitter::Node;
 
+use crate::frontend::syntax_check::{each_descendant, text_of};
+
 use super::{Candidate, CandidateKind, renumber, same_file};
 
 /// The calls that take or give back the object their first argument points to.
@@ -47,19 +49,6 @@ struct Choice {
     pointer: String,
     /// The lines (from 1) that set the pointer, and each one's statement.
     sets: Vec<(u32, String)>,
-}
-
-fn text_of<'t>(text: &'t str, n: Node) -> &'t str {
-    text.get(n.start_byte()..n.end_byte()).unwrap_or("")
-}
-
-fn each_node<'t>(n: Node<'t>, visit: &mut dyn FnMut(Node<'t>)) {
-    visit(n);
-    let mut cursor = n.walk();
-    let children: Vec<Node> = n.children(&mut cursor).collect();
-    for c in children {
-        each_node(c, visit);
-    }
 }
 
 /// The variable an object expression is reached through: `first` in `&first->lock`,
@@ -115,7 +104,7 @@ fn choices(text: &str) -> Vec<Choice> {
         return vec![];
     };
     let mut out = Vec::new();
-    each_node(tree.root_node(), &mut |f| {
+    each_descendant(tree.root_node(), |f| {
         if f.kind() != "function_definition" {
             return;
         }
@@ -150,7 +139,7 @@ fn choices(text: &str) -> Vec<Choice> {
         let mut declared_twice: Vec<&str> = Vec::new();
         let mut assigned: Vec<(&str, Node)> = Vec::new();
         let mut calls: Vec<(u32, &str, bool)> = Vec::new();
-        each_node(body, &mut |n| match n.kind() {
+        each_descendant(body, |n| match n.kind() {
             "declaration" => {
                 let mut c = n.walk();
                 for d in n.children_by_field_name("declarator", &mut c) {
