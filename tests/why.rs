@@ -1250,3 +1250,33 @@ fn a_wait_guarded_by_if_that_the_run_woke_from_ranks_first() {
     let r = localize_json("tests/programs/why/press_gate.c");
     first_names(&r, 22, "CON36-C");
 }
+
+/// A courier credits the destination depot while holding the source depot's mutex; both
+/// are reached through pointer parameters (`src`, `dst`), and the loader locks the
+/// destination through its own (`d`). Named by the objects they point to, the two
+/// accesses to `south.crates` are one location under two different locks: the courier's
+/// lock call ranks first (before, the pointers' names differed and no lock was named).
+#[test]
+fn a_wrong_lock_reached_through_pointer_parameters_ranks_first() {
+    let r = localize_json("tests/programs/why/stock_moves.c");
+    first_names(&r, 20, "different lock");
+}
+
+/// Tallies striped over an array of locks; the batch counter locks the stripe of
+/// `ballot % CANDIDATES` around the tally of `slot_of(ballot)`. The lock whose index is
+/// not the data's ranks first (before, the booth's correct lock came first).
+#[test]
+fn a_striped_lock_taken_by_another_index_than_its_data_ranks_first() {
+    let r = localize_json("tests/programs/why/vote_stripes.c");
+    first_names(&r, 27, "different lock");
+}
+
+/// `main` creates the recorders and only then opens the journal they append to; its
+/// writes there are made without the journal's lock. The creation ranks first, its
+/// unlocked writes after it (before, a missing lock around `main`'s setup came first: a
+/// lock there would not have made the recorders wait).
+#[test]
+fn a_creator_s_setup_after_the_creation_names_the_creation_before_a_lock() {
+    let r = localize_json("tests/programs/why/late_journal.c");
+    first_names(&r, 41, "creates T1 recorder here, before its own write");
+}

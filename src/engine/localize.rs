@@ -23,7 +23,7 @@ use crate::diag::interleaving::{
 };
 use crate::diag::ordering::{
     MissingJoin, OrderSearch, detached_joins, missing_joins, order_violations,
-    unstarted_order_violations,
+    unresumed_order_violations, unstarted_order_violations,
 };
 use crate::diag::waits::unlooped_waits;
 use crate::instrument::Target;
@@ -375,7 +375,7 @@ pub fn localize(
         cut: std::sync::atomic::AtomicBool::new(false),
     };
     let explainer = Explainer::new(&prep.normalized, &prep.shared, ins, &cex);
-    let accesses = |s: &crate::cex::TraceStep| explainer.accesses(&s.file, s.line);
+    let accesses = |s: &crate::cex::TraceStep| explainer.thread_accesses(s);
     let timed = |switches: bool| {
         let t = Instant::now();
         let out = if switches {
@@ -384,6 +384,10 @@ pub fn localize(
             order_violations(&replays, &d.resolved, &d.replay, &accesses).and_then(|mut o| {
                 let u =
                     unstarted_order_violations(prep, &replays, &d.resolved, &d.replay, &accesses)?;
+                o.violations.extend(u.violations);
+                o.replays += u.replays;
+                let u =
+                    unresumed_order_violations(prep, &replays, &d.resolved, &d.replay, &accesses)?;
                 o.violations.extend(u.violations);
                 o.replays += u.replays;
                 detached_joins(prep, &d.resolved, &d.replay, &mut o.violations);

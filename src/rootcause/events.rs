@@ -12,6 +12,7 @@
 use std::collections::HashMap;
 
 use crate::cex::TraceStep;
+use crate::diag::interleaving::Pointers;
 use crate::ir::StmtId;
 
 /// The shared locations a step's line reads and writes.
@@ -149,88 +150,6 @@ impl Execution {
     }
 }
 
-/// The objects each thread's pointer locals point to, read from the trace's writes
-/// (`from_1 = &checking`): so that `from->balance` in T1 is named `checking.balance`, as
-/// another thread's direct access to it is. A pointer whose value is no plain address
-/// (`p + 1`, a pointer read from memory) is left unresolved, and its accesses keep the
-/// name they are written with.
-#[derive(Clone, Debug, Default)]
-struct Pointers {
-    /// (thread, local as written) → the object it points to.
-    targets: HashMap<(u32, String), String>,
-}
-
-impl Pointers {
-    fn record(&mut self, s: &TraceStep) {
-        let suffix = format!("_{}", s.thread);
-        for w in &s.writes {
-            // The sequentializer renames a thread's locals `name_<thread>`; `main`'s keep
-            // their names, as globals do: a global written by another thread is no
-            // longer what `main` last stored in it.
-            if s.thread != 0 {
-                self.targets.remove(&(0, w.lhs.clone()));
-            }
-            let local = if s.thread == 0 {
-                Some(w.lhs.as_str()).filter(|l| is_object_path(l) && !l.contains('.'))
-            } else {
-                w.lhs.strip_suffix(&suffix)
-            };
-            let Some(local) = local else {
-                continue;
-            };
-            let key = (s.thread, local.to_string());
-            match w.value.strip_prefix('&') {
-                Some(obj) if is_object_path(obj) => {
-                    self.targets.insert(key, obj.to_string());
-                }
-                _ => {
-                    self.targets.remove(&key);
-                }
-            }
-        }
-    }
-
-    /// `var` with a leading `p->` or `*p` replaced by the object `p` points to.
-    fn resolve(&self, thread: u32, var: &str) -> String {
-        let target = |p: &str| self.targets.get(&(thread, p.to_string()));
-        if let Some((p, field)) = var.split_once("->")
-            && let Some(obj) = target(p)
-        {
-            return format!("{obj}.{field}");
-        }
-        if let Some(p) = var.strip_prefix('*')
-            && let Some(obj) = target(p)
-        {
-            return obj.clone();
-        }
-        var.to_string()
-    }
-}
-
-/// `x`, `s.f`, `a.b.c`, `parts[1].sum`: a named object or a field and element path of one
-/// (constant indices only: `a[i]` names no one element).
-fn is_object_path(s: &str) -> bool {
-    !s.is_empty()
-        && s.split('.').all(|p| {
-            let (name, mut indices) = p
-                .split_once('[')
-                .map_or((p, ""), |(n, _)| (n, &p[n.len()..]));
-            while let Some(rest) = indices.strip_prefix('[') {
-                let Some((i, after)) = rest.split_once(']') else {
-                    return false;
-                };
-                if i.is_empty() || !i.chars().all(|c| c.is_ascii_digit()) {
-                    return false;
-                }
-                indices = after;
-            }
-            indices.is_empty()
-                && !name.is_empty()
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                && !name.starts_with(|c: char| c.is_ascii_digit())
-        })
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -315,39 +234,6 @@ mod sync_tests {
         let ex = Execution::of(&[set, through, direct], &acc, false);
         assert_eq!(ex.events[0].var, "checking.balance");
         assert_eq!(ex.flows[0].source, Some(0));
-        // A value that is no plain address is not followed.
-        let mut p = Pointers::default();
-        let mut s = step(1, 5, "");
-        s.writes
-            .push(Write::named("q_1".into(), "&a[1] + 2".into()));
-        p.record(&s);
-        assert_eq!(p.resolve(1, "*q"), "*q");
-        // An element's address is followed to the element.
-        let mut s = step(2, 5, "");
-        s.writes
-            .push(Write::named("r_2".into(), "&parts[1]".into()));
-        p.record(&s);
-        assert_eq!(p.resolve(2, "r->sum"), "parts[1].sum");
-        assert!(!is_object_path("a[i]") && !is_object_path("a[1") && is_object_path("a[1][2].b"));
-    }
-
-    #[test]
-    fn main_s_pointers_keep_their_names_until_another_thread_writes_one() {
-        let mut p = Pointers::default();
-        let mut set = step(0, 3, "lg = &req_log");
-        set.writes
-            .push(Write::named("lg".into(), "&req_log".into()));
-        p.record(&set);
-        assert_eq!(p.resolve(0, "lg->cap"), "req_log.cap");
-        // Thread 1 has its own `lg_1`; main's `lg` is not its.
-        assert_eq!(p.resolve(1, "lg->cap"), "lg->cap");
-        // A global pointer that another thread overwrites is no longer known to main.
-        let mut other = step(1, 9, "lg = &spare_log");
-        other
-            .writes
-            .push(Write::named("lg".into(), "&spare_log".into()));
-        p.record(&other);
-        assert_eq!(p.resolve(0, "lg->cap"), "lg->cap");
     }
 
     #[test]

@@ -246,9 +246,26 @@ pub fn by_cause(
             && (!c.reads.is_empty() || !c.writes.is_empty())
             && !c.reads.iter().chain(&c.writes).any(|a| touched.contains(a))
     };
+    // The threads that created a reader before they wrote what it needed (their
+    // creation named, `Role::StartedTooEarly`): such a creator's own access made without
+    // the reader's lock is that write itself, and a lock around it would not have made the
+    // reader wait. The creation's order is the fault; the access comes after it.
+    let creators: Vec<u32> = cands
+        .iter()
+        .chain(added.iter())
+        .filter(|c| c.role == Role::StartedTooEarly && c.whole_thread)
+        .flat_map(|c| c.threads.iter().map(|t| t.id))
+        .collect();
+    let creators_write = |c: &Candidate| {
+        c.role == Role::Unprotected
+            && !c.threads.is_empty()
+            && c.threads.iter().all(|t| creators.contains(&t.id))
+    };
     let key = |c: &Candidate| {
         if unrelated(c) {
             (1, usize::MAX - 1)
+        } else if creators_write(c) {
+            (0, 4)
         } else {
             tier(c, first_change(c))
         }

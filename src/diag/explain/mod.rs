@@ -272,6 +272,9 @@ pub struct Explainer<'a> {
     function: HashMap<StmtId, usize>,
     /// seqloc's temporaries as the expressions they copy (`crate::ir::print::temp_origins`).
     origins: HashMap<crate::ir::VarId, String>,
+    /// The objects the failing run's pointers name throughout (`from->balance` is
+    /// `bob.balance` in the thread that set `from = &bob`).
+    pointers: crate::diag::interleaving::StablePointers,
 }
 
 impl<'a> Explainer<'a> {
@@ -307,6 +310,7 @@ impl<'a> Explainer<'a> {
             atomic_body,
             function,
             origins: crate::ir::print::temp_origins(normalized),
+            pointers: crate::diag::interleaving::StablePointers::of(&cex.steps),
         }
     }
 
@@ -938,6 +942,21 @@ impl<'a> Explainer<'a> {
             self.stmt_accesses(s, &mut reads, &mut writes);
         }
         (reads.into_iter().collect(), writes.into_iter().collect())
+    }
+
+    /// [`Self::accesses`] of the step's line, an access through a pointer the step's
+    /// thread set to one object for the whole run named by that object: what the
+    /// interleaving analyses compare between threads.
+    pub fn thread_accesses(&self, s: &crate::cex::TraceStep) -> (Vec<String>, Vec<String>) {
+        let (r, w) = self.accesses(&s.file, s.line);
+        let resolve = |v: Vec<String>| -> Vec<String> {
+            let set: BTreeSet<String> = v
+                .iter()
+                .map(|x| self.pointers.resolve(s.thread, x))
+                .collect();
+            set.into_iter().collect()
+        };
+        (resolve(r), resolve(w))
     }
 
     /// Whether the statements of `file:line` only carry a value on: each copies one

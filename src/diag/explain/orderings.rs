@@ -17,7 +17,7 @@ impl Explainer<'_> {
             return false;
         };
         let f = self.function_of(v.early.sid);
-        let (reads, _) = self.accesses(&v.early.file, v.early.line);
+        let (reads, _) = self.thread_accesses(&v.early);
         if f.is_none() || !v.conflicts.iter().any(|c| reads.contains(c)) {
             return false;
         }
@@ -27,7 +27,7 @@ impl Explainer<'_> {
             .filter(|s| s.thread == v.early.thread && s.line != v.early.line)
             .take_while(|s| self.function_of(s.sid) == f)
             .find_map(|s| {
-                let (r, w) = self.accesses(&s.file, s.line);
+                let (r, w) = self.thread_accesses(s);
                 let touches = |set: &[String]| v.conflicts.iter().any(|c| set.contains(c));
                 (touches(&r) || touches(&w)).then(|| touches(&w))
             })
@@ -132,16 +132,29 @@ impl Explainer<'_> {
                 self.push_detach_candidates(&mut extra, &mut out, d, &late, &what);
             }
             if let Some(c) = &v.creation {
-                let hint = format!(
-                    "{} creates {} here, before {} has reached line {}; {} touches {on} at line {} too early: create it after {} is done (joined), or make it wait",
-                    name(c.thread),
-                    name(v.early.thread),
-                    name(v.late_thread),
-                    v.late_step.line,
-                    name(v.early.thread),
-                    v.early.line,
-                    name(v.late_thread)
-                );
+                // Created by the thread whose later step it needed (`main` sets up after
+                // the `pthread_create`s): the creation comes too soon, not the thread.
+                let hint = if c.thread == v.late_thread {
+                    format!(
+                        "{} creates {} here, before it reached line {} itself; {} touches {on} at line {} too early: create it after that line ran, or make it wait",
+                        name(c.thread),
+                        name(v.early.thread),
+                        v.late_step.line,
+                        name(v.early.thread),
+                        v.early.line,
+                    )
+                } else {
+                    format!(
+                        "{} creates {} here, before {} has reached line {}; {} touches {on} at line {} too early: create it after {} is done (joined), or make it wait",
+                        name(c.thread),
+                        name(v.early.thread),
+                        name(v.late_thread),
+                        v.late_step.line,
+                        name(v.early.thread),
+                        v.early.line,
+                        name(v.late_thread)
+                    )
+                };
                 self.push_step_candidate(&mut extra, &out, c, CandidateKind::Ordering, &hint);
                 if let Some(last) = extra.last_mut().filter(|x| x.line == c.line) {
                     last.whole_thread = true;

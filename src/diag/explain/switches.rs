@@ -307,9 +307,16 @@ impl Explainer<'_> {
                 }
                 let (users, found) = self.lock_users(&vars);
                 sections = found;
+                // A lock taken from an array of locks by another index than the data it
+                // guards (`bucket_lock[key % N]` around `counts[b]`) is the slip whatever
+                // the counts say: a striped lock matches its stripe.
                 locks.sort_by_key(|l| {
                     let u = users.get(&l.lock).copied().unwrap_or_default();
-                    (u.functions, std::cmp::Reverse(u.other_data))
+                    (
+                        !stripe_mismatch(l),
+                        u.functions,
+                        std::cmp::Reverse(u.other_data),
+                    )
                 });
             }
             // The section under the odd lock is mostly about other data (`table_insert`
@@ -675,5 +682,91 @@ impl Explainer<'_> {
             out.entry(lock).or_default().other_data = vs.len();
         }
         (out, sections)
+    }
+}
+
+/// The lock is an element of an array of locks (`bucket_lock[key % N]`) and its access
+/// indexes data by other indices only (`counts[b] += n`): the lock's stripe is not the
+/// data's.
+fn stripe_mismatch(l: &crate::diag::interleaving::LockUse) -> bool {
+    fn indices(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut depth = 0usize;
+        let mut start = 0;
+        for (i, c) in text.char_indices() {
+            match c {
+                '[' => {
+                    if depth == 0 {
+                        start = i + 1;
+                    }
+                    depth += 1;
+                }
+                ']' if depth > 0 => {
+                    depth -= 1;
+                    if depth == 0 {
+                        let idx: String = text[start..i].split_whitespace().collect();
+                        if !idx.is_empty() {
+                            out.push(idx);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+    let Some(access) = &l.access else {
+        return false;
+    };
+    let mine = indices(&l.lock);
+    let theirs = indices(&access.statement);
+    let constant = |i: &String| i.chars().all(|c| c.is_ascii_digit());
+    !mine.is_empty()
+        && !theirs.is_empty()
+        && !mine.iter().any(constant)
+        && !theirs.iter().any(constant)
+        && !mine.iter().any(|i| theirs.contains(i))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stripe_mismatch;
+    use crate::cex::TraceStep;
+    use crate::diag::interleaving::LockUse;
+    use crate::ir::{Loc, StmtId};
+
+    fn lock_around(lock: &str, access: &str) -> LockUse {
+        let step = |statement: &str| TraceStep {
+            thread: 1,
+            loc: Loc(0),
+            sid: StmtId::NONE,
+            file: "p.c".into(),
+            line: 1,
+            statement: statement.into(),
+            writes: vec![],
+        };
+        let mut l = LockUse::at(1, lock, &step(&format!("pthread_mutex_lock(&{lock})")));
+        l.access = Some(step(access));
+        l
+    }
+
+    #[test]
+    fn a_striped_lock_by_another_index_than_its_data_is_the_odd_one() {
+        assert!(stripe_mismatch(&lock_around(
+            "bucket_lock[key % 4]",
+            "counts[b] += n"
+        )));
+        assert!(!stripe_mismatch(&lock_around(
+            "bucket_lock[b]",
+            "counts[b]++"
+        )));
+        assert!(!stripe_mismatch(&lock_around(
+            "bucket_lock[ b ]",
+            "counts[b]++"
+        )));
+        // Not an array of locks, or data not indexed, or constant stripes: no word.
+        assert!(!stripe_mismatch(&lock_around("m", "counts[b]++")));
+        assert!(!stripe_mismatch(&lock_around("locks[i]", "total += 1")));
+        assert!(!stripe_mismatch(&lock_around("locks[0]", "data[1] = 2")));
     }
 }

@@ -20,6 +20,7 @@ mod exits;
 #[cfg(test)]
 mod fixtures;
 mod locks;
+mod pointers;
 
 pub use deadlock::{DeadlockState, LeftHolding, deadlock_state, unscheduled_threads, with_threads};
 
@@ -30,6 +31,7 @@ use crate::cex::{Counterexample, TraceStep};
 use crate::seq::schedule::{Resolved, Stop};
 pub use locks::{ForeignUnlock, LockUse, Unprotected, foreign_unlocks};
 pub(crate) use locks::{LockSets, locks_held, rwlock_self_wait};
+pub use pointers::{Pointers, StablePointers};
 
 /// A run of one thread in the trace: (thread, first step, one past its last step).
 type Run = (u32, usize, usize);
@@ -330,6 +332,7 @@ fn describe(
             .clone()
     };
     let held = locks_held(steps);
+    let pointers = StablePointers::of(steps);
     if let Some(mine) = end.checked_sub(1).and_then(|e| held.get(e)?.get(&thread)) {
         for (lock, acq) in mine {
             if let Some(step) = steps.get(*acq) {
@@ -402,6 +405,12 @@ fn describe(
         };
         let their_set = held_by(bi, s.thread);
         let my_set = held_by(end - 1, thread);
+        // The same sets with the locks reached through a pointer named by their object
+        // (`from->lock` in the thread that set `from = &checking` is `checking.lock`):
+        // whether the two sections excluded each other.
+        let objects = |set: &BTreeSet<&String>, t: u32| -> BTreeSet<String> {
+            set.iter().map(|l| pointers.resolve(t, l)).collect()
+        };
         if their_set.is_empty() != my_set.is_empty() {
             if let Some(&(mi, m)) = my_access {
                 let at_mine = held_by(mi, thread);
@@ -455,11 +464,14 @@ fn describe(
         // thread still held it at the switch while the other accessed: the trace
         // respects mutual exclusion (the checker models locks), so a lock written the
         // same way in both (`j->lock`, `&w->m`) is then a different mutex in each.
-        let common: Vec<&String> = their_set.intersection(&mine_at).copied().collect();
-        if !common.is_empty() && !common.iter().any(|l| my_set.contains(*l)) {
+        let (their_objects, mine_objects) =
+            (objects(&their_set, s.thread), objects(&mine_at, thread));
+        let at_switch_objects = objects(&my_set, thread);
+        let common: Vec<&String> = their_objects.intersection(&mine_objects).collect();
+        if !common.is_empty() && !common.iter().any(|l| at_switch_objects.contains(*l)) {
             continue;
         }
-        let same_name = !common.is_empty();
+        let same_name = their_set.intersection(&mine_at).next().is_some();
         let mine_index = my_access.map(|&(mi, _)| mi).unwrap_or(end - 1);
         let my_step = my_access.map(|&(_, m)| m.clone());
         for (t, at, line, access) in [

@@ -72,7 +72,7 @@ pub fn unstarted_order_violations<R: Replays>(
         let Some(cy) = creation_index(steps, y) else {
             continue;
         };
-        let code = thread_code(prep, &structure, y, f);
+        let code = thread_code(prep, &structure, y, f, false);
         let theirs: Vec<(TraceStep, BTreeSet<String>, BTreeSet<String>)> = code
             .into_iter()
             .map(|s| {
@@ -173,18 +173,21 @@ pub fn unstarted_order_violations<R: Replays>(
     Ok(found)
 }
 
-/// The statements thread `y` (running `f`) can execute: its function's and those of the
-/// functions it calls, as trace steps of `y`.
-fn thread_code(
+/// The statements thread `y` (running `f`; `main` when `is_main`) can execute: its
+/// function's and those of the functions it calls, as trace steps of `y`.
+pub(super) fn thread_code(
     prep: &Prepared,
     structure: &crate::analysis::facts::ThreadStructure,
     y: u32,
     f: crate::ir::FuncId,
+    is_main: bool,
 ) -> Vec<TraceStep> {
+    use crate::analysis::facts::Root;
     let prog = &prep.normalized;
+    let root = if is_main { Root::Main } else { Root::Thread(f) };
     let funcs: BTreeSet<crate::ir::FuncId> = structure
         .reach
-        .get(&crate::analysis::facts::Root::Thread(f))
+        .get(&root)
         .cloned()
         .unwrap_or_else(|| [f].into_iter().collect());
     let mut out = Vec::new();
@@ -225,10 +228,20 @@ fn run_thread_before(
     y: u32,
     f: crate::ir::FuncId,
 ) -> Option<Resolved> {
-    let run = ResolvedBlock {
-        thread: y,
-        until: Stop::End,
-    };
+    run_thread_until_before(resolved, runs, i, steps, k, (y, f), Stop::End)
+}
+
+/// [`run_thread_before`], the thread run up to `until`.
+pub(super) fn run_thread_until_before(
+    resolved: &Resolved,
+    runs: &[(usize, usize)],
+    i: usize,
+    steps: &[TraceStep],
+    k: usize,
+    (y, f): (u32, crate::ir::FuncId),
+    until: Stop,
+) -> Option<Resolved> {
+    let run = ResolvedBlock { thread: y, until };
     let mut r = if runs.get(i).is_some_and(|(s, _)| *s == k) {
         let mut r = resolved.clone();
         r.ends = None;

@@ -1,0 +1,249 @@
+//! Which object a thread's pointer names, read from the trace's writes.
+//!
+//! The analyses compare accesses by the lvalues the program writes (`from->balance`,
+//! `a->balance`): two threads reaching the same object through differently named
+//! pointers would not clash. A pointer local a thread set to `&bob` makes its
+//! `from->balance` the access `bob.balance` that another thread's `a->balance` (set to
+//! `&bob` too) or `bob.balance` also is. [`Pointers`] follows the trace step by step (a
+//! pointer may be set to another object later); [`StablePointers`] keeps only the
+//! pointers that name one object for the whole run, so that a step can be resolved
+//! without knowing where in the trace it stands.
+
+use std::collections::HashMap;
+
+use crate::cex::TraceStep;
+
+/// The objects each thread's pointer locals point to, read from the trace's writes
+/// (`from_1 = &checking`): so that `from->balance` in T1 is named `checking.balance`, as
+/// another thread's direct access to it is. A pointer whose value is no plain address
+/// (`p + 1`, a pointer read from memory) is left unresolved, and its accesses keep the
+/// name they are written with.
+#[derive(Clone, Debug, Default)]
+pub struct Pointers {
+    /// (thread, local as written) → the object it points to.
+    targets: HashMap<(u32, String), String>,
+}
+
+impl Pointers {
+    /// Takes in the pointer values `s` writes.
+    pub fn record(&mut self, s: &TraceStep) {
+        let suffix = format!("_{}", s.thread);
+        for w in &s.writes {
+            // The sequentializer renames a thread's locals `name_<thread>`; `main`'s keep
+            // their names, as globals do: a global written by another thread is no
+            // longer what `main` last stored in it.
+            if s.thread != 0 {
+                self.targets.remove(&(0, w.lhs.clone()));
+            }
+            let local = if s.thread == 0 {
+                Some(w.lhs.as_str()).filter(|l| is_object_path(l) && !l.contains('.'))
+            } else {
+                w.lhs.strip_suffix(&suffix)
+            };
+            let Some(local) = local else {
+                continue;
+            };
+            let key = (s.thread, local.to_string());
+            match w.value.strip_prefix('&') {
+                Some(obj) if is_object_path(obj) => {
+                    self.targets.insert(key, obj.to_string());
+                }
+                _ => {
+                    self.targets.remove(&key);
+                }
+            }
+        }
+    }
+
+    /// `var` with a leading `p->` or `*p` replaced by the object `p` points to.
+    pub fn resolve(&self, thread: u32, var: &str) -> String {
+        let target = |p: &str| self.targets.get(&(thread, p.to_string()));
+        if let Some((p, field)) = var.split_once("->")
+            && member_path(field)
+            && let Some(obj) = target(p)
+        {
+            return format!("{obj}.{field}");
+        }
+        if let Some(p) = var.strip_prefix('*')
+            && let Some(obj) = target(p)
+        {
+            return obj.clone();
+        }
+        var.to_string()
+    }
+}
+
+/// `x`, `s.f`, `a.b.c`, `parts[1].sum`: a named object or a field and element path of one
+/// (constant indices only: `a[i]` names no one element).
+pub(crate) fn is_object_path(s: &str) -> bool {
+    !s.is_empty()
+        && s.split('.').all(|p| {
+            let (name, mut indices) = p
+                .split_once('[')
+                .map_or((p, ""), |(n, _)| (n, &p[n.len()..]));
+            while let Some(rest) = indices.strip_prefix('[') {
+                let Some((i, after)) = rest.split_once(']') else {
+                    return false;
+                };
+                if i.is_empty() || !i.chars().all(|c| c.is_ascii_digit()) {
+                    return false;
+                }
+                indices = after;
+            }
+            indices.is_empty()
+                && !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+        })
+}
+
+/// The pointers of the whole run that each name one object throughout (see the module
+/// comment): a pointer set twice to different objects, or once to no plain address, is
+/// left unresolved.
+#[derive(Clone, Debug, Default)]
+pub struct StablePointers {
+    /// (thread, local as written) → the one object, or `None` once it varied.
+    targets: HashMap<(u32, String), Option<String>>,
+}
+
+impl StablePointers {
+    pub fn of(steps: &[TraceStep]) -> StablePointers {
+        let mut out = StablePointers::default();
+        for s in steps {
+            let mut one = Pointers::default();
+            one.record(s);
+            for w in &s.writes {
+                // A global pointer another thread writes is no longer main's own.
+                if s.thread != 0
+                    && let Some(t) = out.targets.get_mut(&(0, w.lhs.clone()))
+                {
+                    *t = None;
+                }
+            }
+            let suffix = format!("_{}", s.thread);
+            for w in &s.writes {
+                let local = if s.thread == 0 {
+                    Some(w.lhs.as_str()).filter(|l| is_object_path(l) && !l.contains('.'))
+                } else {
+                    w.lhs.strip_suffix(&suffix)
+                };
+                let Some(local) = local else { continue };
+                let key = (s.thread, local.to_string());
+                let now = one.targets.get(&key).cloned();
+                match out.targets.get_mut(&key) {
+                    Some(known) => {
+                        if *known != now {
+                            *known = None;
+                        }
+                    }
+                    None => {
+                        out.targets.insert(key, now);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// `var` with a leading `p->` or `*p` replaced by the one object `p` points to.
+    pub fn resolve(&self, thread: u32, var: &str) -> String {
+        let target = |p: &str| {
+            self.targets
+                .get(&(thread, p.to_string()))
+                .and_then(|t| t.as_ref())
+        };
+        if let Some((p, field)) = var.split_once("->")
+            && member_path(field)
+            && let Some(obj) = target(p)
+        {
+            return format!("{obj}.{field}");
+        }
+        if let Some(p) = var.strip_prefix('*')
+            && let Some(obj) = target(p)
+        {
+            return obj.clone();
+        }
+        var.to_string()
+    }
+}
+
+/// What follows `p->` names a member of the object itself (`balance`, `stats.count`),
+/// not one reached through another pointer (`acct->balance`, the same object whichever
+/// job `p` is).
+fn member_path(field: &str) -> bool {
+    !field.contains("->") && !field.contains('*')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cex::Write;
+    use crate::ir::{Loc, StmtId};
+
+    fn step(thread: u32, line: u32) -> TraceStep {
+        TraceStep {
+            thread,
+            loc: Loc(0),
+            sid: StmtId::NONE,
+            file: "p.c".into(),
+            line,
+            statement: String::new(),
+            writes: vec![],
+        }
+    }
+
+    fn setting(thread: u32, lhs: &str, value: &str) -> TraceStep {
+        let mut s = step(thread, 5);
+        s.writes.push(Write::named(lhs.into(), value.into()));
+        s
+    }
+
+    #[test]
+    fn only_plain_addresses_are_followed() {
+        let mut p = Pointers::default();
+        p.record(&setting(1, "q_1", "&a[1] + 2"));
+        assert_eq!(p.resolve(1, "*q"), "*q");
+        // An element's address is followed to the element.
+        p.record(&setting(2, "r_2", "&parts[1]"));
+        assert_eq!(p.resolve(2, "r->sum"), "parts[1].sum");
+        assert!(!is_object_path("a[i]") && !is_object_path("a[1") && is_object_path("a[1][2].b"));
+    }
+
+    #[test]
+    fn main_s_pointers_keep_their_names_until_another_thread_writes_one() {
+        let mut p = Pointers::default();
+        p.record(&setting(0, "lg", "&req_log"));
+        assert_eq!(p.resolve(0, "lg->cap"), "req_log.cap");
+        // Thread 1 has its own `lg_1`; main's `lg` is not its.
+        assert_eq!(p.resolve(1, "lg->cap"), "lg->cap");
+        // A global pointer that another thread overwrites is no longer known to main.
+        p.record(&setting(1, "lg", "&spare_log"));
+        assert_eq!(p.resolve(0, "lg->cap"), "lg->cap");
+    }
+
+    #[test]
+    fn a_pointer_stable_over_the_run_names_its_object_anywhere() {
+        let steps = [
+            setting(1, "from_1", "&alice"),
+            setting(1, "to_1", "&bob"),
+            setting(2, "a_2", "&bob"),
+            setting(2, "p_2", "&x"),
+            setting(2, "p_2", "&y"),
+        ];
+        let p = StablePointers::of(&steps);
+        assert_eq!(p.resolve(1, "to->balance"), "bob.balance");
+        assert_eq!(p.resolve(2, "a->balance"), "bob.balance");
+        assert_eq!(p.resolve(1, "from->balance"), "alice.balance");
+        // A member reached through another pointer is the same whichever object `to` is.
+        assert_eq!(p.resolve(1, "to->acct->balance"), "to->acct->balance");
+        // Set to two objects: left as written; another thread's local of that name too.
+        assert_eq!(p.resolve(2, "*p"), "*p");
+        assert_eq!(p.resolve(1, "a->balance"), "a->balance");
+        // Set once to something that is no plain address.
+        let p = StablePointers::of(&[setting(1, "q_1", "&a[1] + 2")]);
+        assert_eq!(p.resolve(1, "*q"), "*q");
+        // Main's pointer, overwritten by another thread.
+        let p = StablePointers::of(&[setting(0, "lg", "&req_log"), setting(1, "lg", "&spare")]);
+        assert_eq!(p.resolve(0, "lg->cap"), "lg->cap");
+    }
+}
