@@ -1,9 +1,10 @@
 //! A bounds check off by one: `if (tail - head > SLOTS) return 0;` where a ring of
-//! `SLOTS` slots is full at `>=`, the producer overwrites a slot the consumer has not read.
+//! `SLOTS` slots is full at `>=`, the producer overwrites a slot the consumer has not read;
+//! `if (active <= MAX) admit; else reject;` lets one client too many in.
 //!
 //! Why mutants of their own: the check is a test of shared state whose branch leaves (a
-//! full or empty buffer, a limit reached), and along the failing schedule the thread took
-//! the other way. Made to leave, the thread runs other statements than the schedule
+//! full or empty buffer, a limit reached) or that chooses between two branches, and
+//! along the failing schedule the thread took the other way. Made to leave, the thread runs other statements than the schedule
 //! holds, so Griesmeyer's method, which keeps the schedule, never names the test. The
 //! explorer, over every interleaving, sees the changed boundary. Only the boundary of the
 //! comparison is tried (`<` and `<=`, `>` and `>=`): an inverted test or a changed limit
@@ -128,7 +129,7 @@ pub fn bound_check_mutants(text: &str, lines: &[u32]) -> Vec<SyncMutant> {
         // A test over several lines is left alone: `mutants_at` works by line.
         if cond.end_position().row != cond.start_position().row
             || !lines.contains(&row)
-            || !leaves(branch)
+            || !(leaves(branch) || n.child_by_field_name("alternative").is_some())
             || !reads_shared(text, cond, &with_copies(text, n, &globals))
         {
             return;
@@ -175,6 +176,14 @@ mod tests {
         let ms = bound_check_mutants(RING, &[13]);
         assert_eq!(ms.len(), 1, "{ms:?}");
         assert_eq!((ms[0].mutant.line, ms[0].mutant.to.as_str()), (13, "<="));
+    }
+
+    #[test]
+    fn a_test_that_chooses_between_two_branches_counts() {
+        let text = "int active;\nint enter(void)\n{\n  int ok = 0;\n  if (active <= 2) {\n    active++;\n    ok = 1;\n  } else {\n    ok = 0;\n  }\n  if (active > 1)\n    ok = 2;\n  return ok;\n}\n";
+        let ms = bound_check_mutants(text, &[5, 11]);
+        assert_eq!(ms.len(), 1, "{ms:?}");
+        assert_eq!((ms[0].mutant.line, ms[0].mutant.to.as_str()), (5, "<"));
     }
 
     #[test]

@@ -36,6 +36,12 @@ pub fn apply_primitive_fixes(
     // inputs fails whatever the order (`order_independent`): then no order is the
     // fault, and the analyses' "causes" are only where this run diverged.
     let mut after_causes: Vec<((u32, usize, u32), Candidate)> = Vec::new();
+    // An access the lock-set analysis found made without the lock the other thread held
+    // (`readers--` outside `rw_lock`): a flag swapped in a wait test then "fixes" by
+    // serializing the threads around it, and the access is the fault.
+    let unprotected = cands.iter().any(|c| {
+        c.cause && c.role == crate::diag::explain::Role::Unprotected && same_file(&c.file, file)
+    });
     for f in &ev.fixes {
         let m = &f.mutant;
         let on_line = |c: &Candidate| c.line == m.line && same_file(&c.file, file);
@@ -217,6 +223,7 @@ pub fn apply_primitive_fixes(
         if raises_zero
             || tested_try
             || f.part == Part::WrongLock
+            || (f.part == Part::WaitFlag && unprotected)
             || (matches!(
                 f.part,
                 Part::StartValue | Part::LoopBound | Part::WakeGuard | Part::BoundCheck
