@@ -1280,3 +1280,26 @@ fn a_creator_s_setup_after_the_creation_names_the_creation_before_a_lock() {
     let r = localize_json("tests/programs/why/late_journal.c");
     first_names(&r, 41, "creates T1 recorder here, before its own write");
 }
+
+/// A feeder posts a quote's symbol and its price in two critical sections of the board's
+/// mutex; the trader's lookup loop misses once, then finds the new symbol with the old
+/// price. The reader acted on its last test, made in the same section as its read: no
+/// publication order is at fault, the split update is (before, the symbol's write ranked
+/// first as published before its data, from the trader's first, missed test).
+#[test]
+fn an_update_split_over_two_sections_is_no_early_publication() {
+    let r = localize_json("tests/programs/why/quote_board.c");
+    first_names(&r, 46, "preempted");
+}
+
+/// Songs are queued at the end through a pointer to the link to fill (`*at = s`, with
+/// `at = &playlist` for an empty list) under the playlist's mutex; a request is put in
+/// front without it. Named by what `at` pointed to at that step, the radio's store is a
+/// write of `playlist`, and the listener's unlocked read of it is the access without the
+/// lock the other side held: it ranks first (before, `*at` named nothing the listener
+/// touched, and the nodes' own `s->next`, a different node in each thread, came first).
+#[test]
+fn a_store_through_a_pointer_to_a_link_names_the_list_head() {
+    let r = localize_json("tests/programs/why/playlist_front.c");
+    first_names(&r, 40, "holding no lock");
+}

@@ -375,7 +375,11 @@ pub fn localize(
         cut: std::sync::atomic::AtomicBool::new(false),
     };
     let explainer = Explainer::new(&prep.normalized, &prep.shared, ins, &cex);
-    let accesses = |s: &crate::cex::TraceStep| explainer.thread_accesses(s);
+    // Accesses through a pointer named by the object it pointed to at that step of the
+    // analysed run (`*pp` is `head` while `pp = &head`).
+    let pointers = crate::diag::interleaving::StepPointers::of(&d.replay.steps);
+    let accesses =
+        |s: &crate::cex::TraceStep| pointers.accesses(s, explainer.accesses(&s.file, s.line));
     let timed = |switches: bool| {
         let t = Instant::now();
         let out = if switches {

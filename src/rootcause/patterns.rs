@@ -159,11 +159,13 @@ pub(super) fn published_early(
         // The reader tested what it saw (a flag, a count): it went on because of it. A
         // snapshot of both locations that tests neither is an atomicity violation, which
         // the boundaries name. Of several reads of that write (`if (p == NULL)`, then
-        // `t = p`), the one that tested it counts.
+        // `t = p`), the one that tested it counts; of several tests (a lookup loop that
+        // missed, then hit), the last before the read: the one the reader acted on.
         let Some(&(seen, early)) = seen_from
             .iter()
             .filter(|(_, src)| src.step == last)
-            .find(|(rd, _)| explainer.read_decides(rd.key.sid))
+            .filter(|(rd, _)| explainer.read_decides(rd.key.sid))
+            .max_by_key(|(rd, _)| rd.step)
         else {
             continue;
         };

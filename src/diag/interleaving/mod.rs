@@ -31,7 +31,7 @@ use crate::cex::{Counterexample, TraceStep};
 use crate::seq::schedule::{Resolved, Stop};
 pub use locks::{ForeignUnlock, LockUse, Unprotected, foreign_unlocks};
 pub(crate) use locks::{LockSets, locks_held, rwlock_self_wait};
-pub use pointers::{Pointers, StablePointers};
+pub use pointers::{Pointers, StablePointers, StepPointers};
 
 /// A run of one thread in the trace: (thread, first step, one past its last step).
 type Run = (u32, usize, usize);

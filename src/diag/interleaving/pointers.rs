@@ -167,6 +167,60 @@ impl StablePointers {
     }
 }
 
+/// Each step's pointers as they stood when it ran ([`Pointers`] before the step), for
+/// the steps of one trace, found by identity: the analyses hand over references into the
+/// trace they were given (`&steps[k]`). A step from elsewhere (a statement of a thread's
+/// code that never ran) is resolved by the run's [`StablePointers`].
+pub struct StepPointers<'t> {
+    steps: &'t [TraceStep],
+    before: Vec<Pointers>,
+    stable: StablePointers,
+}
+
+impl<'t> StepPointers<'t> {
+    pub fn of(steps: &'t [TraceStep]) -> StepPointers<'t> {
+        let mut now = Pointers::default();
+        let mut before = Vec::with_capacity(steps.len());
+        for s in steps {
+            before.push(now.clone());
+            now.record(s);
+        }
+        StepPointers {
+            steps,
+            before,
+            stable: StablePointers::of(steps),
+        }
+    }
+
+    /// `var`, accessed by step `s`, named by the object its pointer pointed to then.
+    pub fn resolve(&self, s: &TraceStep, var: &str) -> String {
+        match self
+            .steps
+            .iter()
+            .position(|x| std::ptr::eq(x, s))
+            .and_then(|i| self.before.get(i))
+        {
+            Some(p) => p.resolve(s.thread, var),
+            None => self.stable.resolve(s.thread, var),
+        }
+    }
+
+    /// A step's reads and writes (as [`crate::diag::explain::Explainer::accesses`] gives
+    /// them), each resolved, sorted and named once.
+    pub fn accesses(
+        &self,
+        s: &TraceStep,
+        (reads, writes): (Vec<String>, Vec<String>),
+    ) -> (Vec<String>, Vec<String>) {
+        let resolve = |v: Vec<String>| -> Vec<String> {
+            let set: std::collections::BTreeSet<String> =
+                v.iter().map(|x| self.resolve(s, x)).collect();
+            set.into_iter().collect()
+        };
+        (resolve(reads), resolve(writes))
+    }
+}
+
 /// What follows `p->` names a member of the object itself (`balance`, `stats.count`),
 /// not one reached through another pointer (`acct->balance`, the same object whichever
 /// job `p` is).
@@ -219,6 +273,26 @@ mod tests {
         // A global pointer that another thread overwrites is no longer known to main.
         p.record(&setting(1, "lg", "&spare_log"));
         assert_eq!(p.resolve(0, "lg->cap"), "lg->cap");
+    }
+
+    #[test]
+    fn a_step_s_pointer_is_resolved_as_it_stood_then() {
+        let steps = [
+            setting(1, "pp_1", "&head"),
+            step(1, 31),
+            setting(1, "pp_1", "a heap object allocated at line 15 (at byte 8)"),
+            step(1, 31),
+        ];
+        let p = StepPointers::of(&steps);
+        assert_eq!(p.resolve(&steps[1], "*pp"), "head");
+        assert_eq!(p.resolve(&steps[3], "*pp"), "*pp");
+        // A step that is not one of the trace's (a statement of a thread's code): the
+        // run's stable pointers, and `pp` was set to two things.
+        let elsewhere = step(1, 31);
+        assert_eq!(p.resolve(&elsewhere, "*pp"), "*pp");
+        let (r, w) = p.accesses(&steps[1], (vec![], vec!["*pp".into(), "head".into()]));
+        assert!(r.is_empty());
+        assert_eq!(w, vec!["head".to_string()]);
     }
 
     #[test]
