@@ -57,19 +57,7 @@ impl Pointers {
 
     /// `var` with a leading `p->` or `*p` replaced by the object `p` points to.
     pub fn resolve(&self, thread: u32, var: &str) -> String {
-        let target = |p: &str| self.targets.get(&(thread, p.to_string()));
-        if let Some((p, field)) = var.split_once("->")
-            && member_path(field)
-            && let Some(obj) = target(p)
-        {
-            return format!("{obj}.{field}");
-        }
-        if let Some(p) = var.strip_prefix('*')
-            && let Some(obj) = target(p)
-        {
-            return obj.clone();
-        }
-        var.to_string()
+        resolve_with(var, |p| self.targets.get(&(thread, p.to_string())))
     }
 }
 
@@ -147,23 +135,11 @@ impl StablePointers {
 
     /// `var` with a leading `p->` or `*p` replaced by the one object `p` points to.
     pub fn resolve(&self, thread: u32, var: &str) -> String {
-        let target = |p: &str| {
+        resolve_with(var, |p| {
             self.targets
                 .get(&(thread, p.to_string()))
                 .and_then(|t| t.as_ref())
-        };
-        if let Some((p, field)) = var.split_once("->")
-            && member_path(field)
-            && let Some(obj) = target(p)
-        {
-            return format!("{obj}.{field}");
-        }
-        if let Some(p) = var.strip_prefix('*')
-            && let Some(obj) = target(p)
-        {
-            return obj.clone();
-        }
-        var.to_string()
+        })
     }
 }
 
@@ -219,6 +195,23 @@ impl<'t> StepPointers<'t> {
         };
         (resolve(reads), resolve(writes))
     }
+}
+
+/// `var` with a leading `p->` (a direct member path after it) or `*p` replaced by the
+/// object `target(p)` names.
+fn resolve_with<'a>(var: &str, target: impl Fn(&str) -> Option<&'a String>) -> String {
+    if let Some((p, field)) = var.split_once("->")
+        && member_path(field)
+        && let Some(obj) = target(p)
+    {
+        return format!("{obj}.{field}");
+    }
+    if let Some(p) = var.strip_prefix('*')
+        && let Some(obj) = target(p)
+    {
+        return obj.clone();
+    }
+    var.to_string()
 }
 
 /// What follows `p->` names a member of the object itself (`balance`, `stats.count`),

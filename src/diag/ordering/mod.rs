@@ -100,13 +100,7 @@ pub fn order_violations<R: Replays>(
     };
     // Data only: the order in which threads take a lock or start and join is what a
     // mutex or a join decides, not an order violation on data.
-    let touched = |s: &TraceStep| -> ReadsWrites {
-        if s.statement.contains("pthread_") {
-            return Default::default();
-        }
-        let (r, w) = accesses(s);
-        (r.into_iter().collect(), w.into_iter().collect())
-    };
+    let touched = |s: &TraceStep| data_accesses(accesses, s);
     let mut out: Vec<OrderViolation> = Vec::new();
     let mut tested = 0;
     let held = crate::diag::interleaving::locks_held(steps);
@@ -391,6 +385,17 @@ pub fn missing_joins<R: Replays>(
         }
     }
     Ok(out)
+}
+
+/// The shared data step `s` reads and writes. Data only: the order in which threads take
+/// a lock or start and join is what a mutex or a join decides, not an order violation on
+/// data.
+fn data_accesses(accesses: &Accesses, s: &TraceStep) -> ReadsWrites {
+    if s.statement.contains("pthread_") {
+        return Default::default();
+    }
+    let (r, w) = accesses(s);
+    (r.into_iter().collect(), w.into_iter().collect())
 }
 
 /// The locations on which an access `(reads, writes)` conflicts with another thread's

@@ -19,7 +19,9 @@
 use std::collections::BTreeSet;
 
 use super::unstarted::{run_thread_until_before, thread_code};
-use super::{OrderSearch, OrderViolation, block_runs, conflicts_of, creation_index, may_alias};
+use super::{
+    OrderSearch, OrderViolation, block_runs, conflicts_of, creation_index, data_accesses, may_alias,
+};
 use crate::cex::{Counterexample, TraceStep};
 use crate::diag::Replays;
 use crate::diag::interleaving::Accesses;
@@ -45,13 +47,7 @@ pub fn unresumed_order_violations<R: Replays>(
     let Some(runs) = block_runs(resolved, steps) else {
         return Ok(found);
     };
-    let touched = |s: &TraceStep| -> (BTreeSet<String>, BTreeSet<String>) {
-        if s.statement.contains("pthread_") {
-            return Default::default();
-        }
-        let (r, w) = accesses(s);
-        (r.into_iter().collect(), w.into_iter().collect())
-    };
+    let touched = |s: &TraceStep| data_accesses(accesses, s);
     let Some(main) = prep.normalized.main() else {
         return Ok(found);
     };

@@ -23,7 +23,9 @@
 
 use std::collections::BTreeSet;
 
-use super::{OrderSearch, OrderViolation, block_runs, conflicts_of, creation_index, may_alias};
+use super::{
+    OrderSearch, OrderViolation, block_runs, conflicts_of, creation_index, data_accesses, may_alias,
+};
 use crate::cex::{Counterexample, TraceStep};
 use crate::diag::Replays;
 use crate::diag::interleaving::Accesses;
@@ -48,13 +50,7 @@ pub fn unstarted_order_violations<R: Replays>(
     let Some(runs) = block_runs(resolved, steps) else {
         return Ok(found);
     };
-    let touched = |s: &TraceStep| -> (BTreeSet<String>, BTreeSet<String>) {
-        if s.statement.contains("pthread_") {
-            return Default::default();
-        }
-        let (r, w) = accesses(s);
-        (r.into_iter().collect(), w.into_iter().collect())
-    };
+    let touched = |s: &TraceStep| data_accesses(accesses, s);
     let mut never = crate::diag::interleaving::unscheduled_threads(prep, resolved, steps);
     for (t, f) in &resolved.threads {
         if !resolved.blocks.iter().any(|b| b.thread == *t) {
