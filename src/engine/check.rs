@@ -205,23 +205,7 @@ pub fn check_within(
     opts: &CheckOptions,
     user: UserBounds,
 ) -> Result<CheckOutcome, CheckError> {
-    // The search runs on a thread of its own, so on a Z3 context of its own: stopping it
-    // (the explorer's failure or proof closing the gate, the memory watchdog) interrupts
-    // that context, and in Z3 4.8.12 an interrupted context stays cancelled — every later
-    // `simplify` on it answers nothing (the z3 crate then panics). The caller's context,
-    // which the localization goes on to encode with, is never interrupted.
-    let searched = std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(crate::STACK_BYTES)
-            .spawn_scoped(s, || search(prep, opts, user))
-            .map(|h| h.join())
-    });
-    let mut out = match searched {
-        Ok(Ok(r)) => r?,
-        Ok(Err(panic)) => std::panic::resume_unwind(panic),
-        // No thread for it: searched here, on the caller's context.
-        Err(_) => search(prep, opts, user)?,
-    };
+    let mut out = search(prep, opts, user)?;
     if let Some(cex) = &mut out.counterexample {
         name_assertion(cex, prep);
     }
