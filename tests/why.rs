@@ -1303,3 +1303,15 @@ fn a_store_through_a_pointer_to_a_link_names_the_list_head() {
     let r = localize_json("tests/programs/why/playlist_front.c");
     first_names(&r, 40, "holding no lock");
 }
+
+/// Each crew member counts its own tasks under its own mutex and, under that same mutex,
+/// the board's finished tasks, which the board's mutex guards. The member's lock call ranks
+/// first: the reader's test of `open` and its read of `finished` were under two different
+/// mutexes, and the writer's `finished++` under a third (each member's own `m->mu`), so the
+/// failure is a wrong lock, not `open--` published before `finished++` (before, the
+/// early-publication pattern named `open--` first).
+#[test]
+fn sections_under_different_mutexes_are_no_early_publication() {
+    let r = localize_json("tests/programs/why/crew_tasks.c");
+    first_names(&r, 33, "different mutex");
+}

@@ -192,6 +192,24 @@ pub(super) fn published_early(
         if one_section {
             continue;
         }
+        // The reader read the data holding a lock and the writer wrote it holding one, and
+        // no mutex was both (by the objects their pointers name: each worker's own
+        // `w->lock`): the two sections did not exclude each other. A wrong lock, which the
+        // lock-set analyses name, not an order of publication.
+        let objects = |set: &[(String, usize)], t: u32, steps: &[crate::cex::TraceStep]| {
+            let p = crate::diag::interleaving::StablePointers::of(steps);
+            set.iter()
+                .map(|(l, _)| p.resolve(t, l))
+                .collect::<std::collections::BTreeSet<String>>()
+        };
+        let read_under = objects(&reader_read, r.thread, &failing.steps);
+        let written_under = objects(&writer_late, writer, &why.passing.steps);
+        if !read_under.is_empty()
+            && !written_under.is_empty()
+            && read_under.is_disjoint(&written_under)
+        {
+            continue;
+        }
         if named.contains(&(writer, early.line)) {
             continue;
         }
