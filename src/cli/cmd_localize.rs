@@ -577,7 +577,29 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
     let progress =
         super::progress::Progress::start(super::args::output_format(a.format, a.json), ctx.verbose);
     progress.phase("localizing: searching for a failing interleaving");
-    let (search, mut info, ext) = find_failure(ctx, &prep, &common)?;
+    let (search, info, ext) = find_failure(ctx, &prep, &common)?;
+    let rest = || localize_found(ctx, a, t0, &common, progress, prep, search, info, ext);
+    seqloc::checker::builtin::on_usable_context(rest).map_err(|e| {
+        Fail::checker(format!(
+            "the search's Z3 context was interrupted and no thread could be started for a fresh one: {e}"
+        ))
+    })?
+}
+
+/// [`localize_run`] once the search answered: the replay, the diagnosis model, the
+/// candidate loop and the analyses.
+#[allow(clippy::too_many_arguments)]
+fn localize_found(
+    ctx: &Ctx,
+    a: &LocalizeArgs,
+    t0: Instant,
+    common: &Common,
+    progress: super::progress::Progress,
+    prep: Prepared,
+    search: Search,
+    mut info: CheckerInfo,
+    ext: Option<External>,
+) -> Result<Run, Fail> {
     progress.phase("localizing: replaying the failure and building the diagnosis model");
     let first_ms = t0.elapsed().as_millis() as u64;
     let name = a.input.file.display().to_string();
@@ -599,7 +621,7 @@ pub(super) fn localize_run(ctx: &Ctx, a: &LocalizeArgs) -> Result<Run, Fail> {
         deadline,
         root_causes: a.root_causes as usize,
         causes_time: a.root_cause_time.map(std::time::Duration::from_secs),
-        ..config(&common, a.faults, a.max_candidates.map(|m| m as usize))
+        ..config(common, a.faults, a.max_candidates.map(|m| m as usize))
     };
     let t1 = Instant::now();
     // A limit reached after the failure was found does not lose it: the failure is the

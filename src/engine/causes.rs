@@ -104,9 +104,9 @@ pub fn root_causes(
     work: Option<u64>,
     gate: Option<&Arc<SolveGate>>,
 ) -> Result<RootCauses, CausesError> {
-    // Once the gate closes (its solve interrupted, which cancels this thread's Z3
-    // context for good), no more Z3 work is done: every solve answers "stopped" at once
-    // and the search returns.
+    // Once the gate closes (its solve interrupted, which may have reached this thread's
+    // Z3 context just outside the check and cancelled it for good), no more Z3 work is
+    // done: every solve answers "stopped" at once and the search returns.
     let stopped = || gate.is_some_and(|g| g.is_closed());
     let stop_error = || CausesError::Unsupported(STOPPED.into());
     let t0 = Instant::now();

@@ -205,6 +205,16 @@ pub fn check_within(
     opts: &CheckOptions,
     user: UserBounds,
 ) -> Result<CheckOutcome, CheckError> {
+    // A check after another one on this thread (`repair` verifies many): the earlier one's
+    // interrupt may have left the context unable to answer.
+    if !crate::checker::builtin::context_usable() {
+        return crate::checker::builtin::on_usable_context(|| check_within(prep, opts, user))
+            .map_err(|e| {
+                BmcError::Solver(format!(
+                    "this thread's Z3 context was interrupted and no thread could be started for a fresh one: {e}"
+                ))
+            })?;
+    }
     let mut out = search(prep, opts, user)?;
     if let Some(cex) = &mut out.counterexample {
         name_assertion(cex, prep);

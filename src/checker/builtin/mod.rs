@@ -168,12 +168,46 @@ pub struct Session {
 /// Lets another thread stop the solver: [`SolveGate::close`] interrupts a solve in
 /// progress and makes every later one answer "unknown" at once.
 ///
-/// Z3's interrupt cancels its context for good (building terms fails afterwards), so it is
-/// sent only while a solve runs, and a session whose gate closed makes no more Z3 calls.
+/// Z3 4.8's interrupt, reaching a context outside a check, cancels it for good (every
+/// `simplify` and solve fails afterwards), so the gate is open around Z3's check alone and
+/// the interrupt is sent only then; a session whose gate closed makes no more Z3 calls.
+/// The check's own first and last instructions are beyond the gate's sight: a caller that
+/// goes on with Z3 on that thread asks [`context_usable`] ([`on_usable_context`]).
 #[derive(Default)]
 pub struct SolveGate {
     /// (a solve is running, the gate is closed)
     state: Mutex<(bool, bool)>,
+}
+
+/// Whether this thread's Z3 context still answers. An interrupt that reaches a context
+/// outside a check (the gates send theirs only while one runs, but the check's own start
+/// and end are not theirs to see) cancels it for good in Z3 4.8: every `simplify` and
+/// solve on it fails from then on, and the z3 crate panics on the first `null`.
+pub fn context_usable() -> bool {
+    let ctx = z3::Context::thread_local();
+    let c = ctx.get_z3_context();
+    // SAFETY: `c` is this thread's live context (held by `ctx`); `true` is a constant of
+    // its manager, and the simplified term is only compared with null, never used.
+    unsafe { z3_sys::Z3_mk_true(c).is_some_and(|t| z3_sys::Z3_simplify(c, t).is_some()) }
+}
+
+/// Runs `f` on this thread, or — when this thread's Z3 context no longer answers (see
+/// [`context_usable`]) — on a fresh thread, whose context is fresh. The usual case keeps
+/// the context the search ran in: the later encodings find its terms made already, and
+/// answers on this context are what the measurements were taken with.
+pub fn on_usable_context<R: Send>(f: impl FnOnce() -> R + Send) -> std::io::Result<R> {
+    if context_usable() {
+        return Ok(f());
+    }
+    std::thread::scope(|s| {
+        let h = std::thread::Builder::new()
+            .stack_size(crate::STACK_BYTES)
+            .spawn_scoped(s, f)?;
+        match h.join() {
+            Ok(r) => Ok(r),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
 }
 
 /// A thread's Z3 context, as another thread may interrupt it. The safe API offers this
@@ -662,17 +696,7 @@ impl Session {
 
 /// [`solve`], unless `gate` is closed before or during the solve.
 fn gated(gate: Option<&SolveGate>, solver: &Solver, assumptions: &[Bool]) -> (Answer, u64) {
-    let Some(g) = gate else {
-        return solve(solver, assumptions);
-    };
-    if !g.enter() {
-        return (Answer::Unknown(Undecided::Stopped), 0);
-    }
-    let (answer, ms) = solve(solver, assumptions);
-    if !g.leave() {
-        return (Answer::Unknown(Undecided::Stopped), ms);
-    }
-    (answer, ms)
+    solve(solver, assumptions, gate)
 }
 
 /// Z3's resource count of `solver` so far (its `rlimit count` statistic; 0 before it has
@@ -718,11 +742,16 @@ pub fn new_solver() -> Solver {
     solver
 }
 
-fn solve(solver: &Solver, assumptions: &[Bool]) -> (Answer, u64) {
+fn solve(solver: &Solver, assumptions: &[Bool], gate: Option<&SolveGate>) -> (Answer, u64) {
     // Registered before the stop is read: a stop requested from here on interrupts it.
     let _solving = stop::Solving::enter();
     if let Some(l) = stop::requested() {
         return (Answer::Unknown(Undecided::Limit(l)), 0);
+    }
+    // The gate is open around Z3's check alone: an interrupt that reaches the context
+    // outside a check (while the model is read, say) cancels it for good.
+    if gate.is_some_and(|g| !g.enter()) {
+        return (Answer::Unknown(Undecided::Stopped), 0);
     }
     let t0 = Instant::now();
     let r = if assumptions.is_empty() {
@@ -731,6 +760,9 @@ fn solve(solver: &Solver, assumptions: &[Bool]) -> (Answer, u64) {
         solver.check_assumptions(assumptions)
     };
     let ms = t0.elapsed().as_millis() as u64;
+    if gate.is_some_and(|g| !g.leave()) {
+        return (Answer::Unknown(Undecided::Stopped), ms);
+    }
     let answer = match r {
         SatResult::Sat => match solver.get_model() {
             Some(m) => Answer::Violated(m),
@@ -1407,5 +1439,41 @@ mod reason_tests {
             Undecided::from_z3(giveup).to_string(),
             "sat.giveup interpreted functions sent to SAT solver"
         );
+    }
+}
+
+#[cfg(test)]
+mod context_tests {
+    use z3::ast::{Ast, BV};
+
+    use super::{context_usable, on_usable_context};
+
+    fn simplify_answers() -> bool {
+        let x = BV::new_const("x", 8);
+        let sum = (x.clone() + BV::from_u64(1, 8)) - BV::from_u64(1, 8);
+        sum.simplify() == x
+    }
+
+    #[test]
+    fn an_interrupt_outside_a_check_is_survived_on_a_fresh_context() {
+        // On a thread of its own: the interrupt below spoils this thread's context.
+        let r = std::thread::spawn(|| {
+            assert!(context_usable());
+            // Outside any check, as a gate's interrupt can arrive just before one starts.
+            z3::Context::thread_local().interrupt();
+            let spoiled = !context_usable();
+            let fresh = on_usable_context(|| context_usable() && simplify_answers());
+            (spoiled, fresh.ok())
+        })
+        .join()
+        .ok();
+        assert_eq!(r, Some((true, Some(true))));
+    }
+
+    #[test]
+    fn a_usable_context_runs_on_its_own_thread() {
+        let here = std::thread::current().id();
+        let ran = on_usable_context(|| std::thread::current().id());
+        assert_eq!(ran.ok(), Some(here));
     }
 }
