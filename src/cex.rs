@@ -61,6 +61,23 @@ pub struct TraceStep {
     pub writes: Vec<Write>,
 }
 
+impl TraceStep {
+    /// A step of `thread` at `line` of `p.c` running `statement`, with no statement id:
+    /// the analyses' unit tests build their runs from these.
+    #[cfg(test)]
+    pub(crate) fn at(thread: u32, line: u32, statement: &str) -> TraceStep {
+        TraceStep {
+            thread,
+            loc: Loc(0),
+            sid: StmtId::NONE,
+            file: "p.c".into(),
+            line,
+            statement: statement.into(),
+            writes: vec![],
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct InputStep {
     pub thread: u32,

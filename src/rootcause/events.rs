@@ -153,18 +153,9 @@ impl Execution {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::ir::Loc;
 
     pub(crate) fn step(thread: u32, line: u32, statement: &str) -> TraceStep {
-        TraceStep {
-            thread,
-            loc: Loc(0),
-            sid: StmtId::NONE,
-            file: "p.c".into(),
-            line,
-            statement: statement.into(),
-            writes: vec![],
-        }
+        TraceStep::at(thread, line, statement)
     }
 
     /// `x = x + 1` on line 10, `m` lock/unlock on lines 9 and 11.

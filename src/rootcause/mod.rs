@@ -88,37 +88,8 @@ pub const MAX_REPLAYED: usize = 12;
 /// `r` with every thread that its last block leaves stopped run on to its end, one after
 /// the other after the schedule: main (thread 0) last, since it is the one that joins.
 pub fn to_the_end(r: &Resolved) -> Resolved {
-    use crate::seq::schedule::{ResolvedBlock, Stop};
     let mut out = r.clone();
-    let mut stopped: Vec<u32> = r
-        .threads
-        .iter()
-        .map(|(t, _)| *t)
-        .filter(|t| {
-            r.blocks
-                .iter()
-                .rev()
-                .find(|b| b.thread == *t)
-                .is_some_and(|b| b.until != Stop::End)
-        })
-        .collect();
-    stopped.sort_by_key(|t| (*t == 0, *t));
-    for t in stopped {
-        let same_as_last = out.blocks.last().is_some_and(|b| b.thread == t);
-        if same_as_last {
-            if let Some(b) = out.blocks.last_mut() {
-                b.until = Stop::End;
-            }
-        } else {
-            out.blocks.push(ResolvedBlock {
-                thread: t,
-                until: Stop::End,
-            });
-        }
-    }
-    if out.blocks.len() != r.blocks.len() || out.blocks != r.blocks {
-        out.ends = None;
-    }
+    out.finish_threads(None, false);
     out
 }
 

@@ -153,6 +153,37 @@ pub struct Resolved {
     pub ends: Option<Vec<u32>>,
 }
 
+impl Resolved {
+    /// What is left of a cut schedule: every thread whose last block stops short of its
+    /// end runs to its end, `first` first, `main` last, the others in id order — `main`
+    /// last because it joins the others. With `unstarted`, so does a thread with no block
+    /// yet. Changing the blocks drops the fixed switch points, which were for the old ones.
+    pub fn finish_threads(&mut self, first: Option<u32>, unstarted: bool) {
+        let mut open: Vec<u32> = self
+            .threads
+            .iter()
+            .map(|(t, _)| *t)
+            .filter(
+                |t| match self.blocks.iter().rev().find(|b| b.thread == *t) {
+                    Some(b) => b.until != Stop::End,
+                    None => unstarted,
+                },
+            )
+            .collect();
+        open.sort_by_key(|t| (Some(*t) != first, *t == 0, *t));
+        for t in open {
+            self.ends = None;
+            match self.blocks.last_mut() {
+                Some(b) if b.thread == t => b.until = Stop::End,
+                _ => self.blocks.push(ResolvedBlock {
+                    thread: t,
+                    until: Stop::End,
+                }),
+            }
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ResolvedBlock {
     pub thread: u32,

@@ -225,18 +225,9 @@ fn member_path(field: &str) -> bool {
 mod tests {
     use super::*;
     use crate::cex::Write;
-    use crate::ir::{Loc, StmtId};
 
     fn step(thread: u32, line: u32) -> TraceStep {
-        TraceStep {
-            thread,
-            loc: Loc(0),
-            sid: StmtId::NONE,
-            file: "p.c".into(),
-            line,
-            statement: String::new(),
-            writes: vec![],
-        }
+        TraceStep::at(thread, line, "")
     }
 
     fn setting(thread: u32, lhs: &str, value: &str) -> TraceStep {

@@ -398,6 +398,31 @@ fn data_accesses(accesses: &Accesses, s: &TraceStep) -> ReadsWrites {
     (r.into_iter().collect(), w.into_iter().collect())
 }
 
+/// Statements of a thread that touch shared data, each with what it reads and writes.
+type Touching = Vec<(TraceStep, BTreeSet<String>, BTreeSet<String>)>;
+
+/// Those of `code` that touch shared data (see [`data_accesses`]).
+fn touching(accesses: &Accesses, code: impl IntoIterator<Item = TraceStep>) -> Touching {
+    code.into_iter()
+        .map(|s| {
+            let (r, w) = data_accesses(accesses, &s);
+            (s, r, w)
+        })
+        .filter(|(_, r, w)| !r.is_empty() || !w.is_empty())
+        .collect()
+}
+
+/// The first of `theirs` an access `(reads, writes)` conflicts with, and on what.
+fn first_clash(
+    theirs: &Touching,
+    (r, w): (&BTreeSet<String>, &BTreeSet<String>),
+) -> Option<(TraceStep, Vec<String>)> {
+    theirs.iter().find_map(|(ts, tr, tw)| {
+        let c = conflicts_of((r, w), (tr, tw), false);
+        (!c.is_empty()).then(|| (ts.clone(), c))
+    })
+}
+
 /// The locations on which an access `(reads, writes)` conflicts with another thread's
 /// `(their reads, their writes)`: a write against a read or a write, named once.
 fn conflicts_of(

@@ -20,13 +20,14 @@ use std::collections::BTreeSet;
 
 use super::unstarted::{run_thread_until_before, thread_code};
 use super::{
-    OrderSearch, OrderViolation, block_runs, conflicts_of, creation_index, data_accesses, may_alias,
+    OrderSearch, OrderViolation, block_runs, creation_index, data_accesses, first_clash, may_alias,
+    touching,
 };
 use crate::cex::{Counterexample, TraceStep};
 use crate::diag::Replays;
 use crate::diag::interleaving::Accesses;
 use crate::passes::Prepared;
-use crate::seq::schedule::{Resolved, ResolvedBlock, Stop};
+use crate::seq::schedule::{Resolved, Stop};
 
 /// Replays tried at most, in all.
 const MAX_TESTED: usize = 8;
@@ -78,15 +79,10 @@ pub fn unresumed_order_violations<R: Replays>(
             .collect();
         let code = thread_code(prep, &structure, y, f, y == 0);
         // What it had still to do: the statements it had not executed yet.
-        let rest: Vec<(TraceStep, BTreeSet<String>, BTreeSet<String>)> = code
-            .iter()
-            .filter(|s| !ran.contains(&s.sid))
-            .map(|s| {
-                let (r, w) = touched(s);
-                (s.clone(), r, w)
-            })
-            .filter(|(_, r, w)| !r.is_empty() || !w.is_empty())
-            .collect();
+        let rest = touching(
+            accesses,
+            code.iter().filter(|s| !ran.contains(&s.sid)).cloned(),
+        );
         if rest.is_empty() {
             continue;
         }
@@ -103,11 +99,7 @@ pub fn unresumed_order_violations<R: Replays>(
                 }
                 let step = &steps[k];
                 let (r, w) = touched(step);
-                let clash = rest.iter().find_map(|(ts, tr, tw)| {
-                    let c = conflicts_of((&r, &w), (tr, tw), false);
-                    (!c.is_empty()).then(|| (ts.clone(), c))
-                });
-                let Some((late_step, conflicts)) = clash else {
+                let Some((late_step, conflicts)) = first_clash(&rest, (&r, &w)) else {
                     continue;
                 };
                 // In front of the step; else in front of its block (the step may sit in a
@@ -228,26 +220,14 @@ fn run_on_to(
 fn finish_all(r: &mut Resolved, upto: usize, first: u32) {
     r.blocks.truncate(upto + 1);
     r.ends = None;
-    let mut order: Vec<u32> = r.threads.iter().map(|(t, _)| *t).collect();
-    order.sort_by_key(|t| (*t != first, *t == 0, *t));
-    for t in order {
-        if r.blocks.last().is_some_and(|b| b.thread == t) {
-            if let Some(b) = r.blocks.last_mut() {
-                b.until = Stop::End;
-            }
-        } else {
-            r.blocks.push(ResolvedBlock {
-                thread: t,
-                until: Stop::End,
-            });
-        }
-    }
+    r.finish_threads(Some(first), true);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ir::{FuncId, StmtId};
+    use crate::seq::schedule::ResolvedBlock;
 
     #[test]
     fn the_cut_schedule_runs_every_thread_to_its_end_main_last() {

@@ -24,7 +24,8 @@
 use std::collections::BTreeSet;
 
 use super::{
-    OrderSearch, OrderViolation, block_runs, conflicts_of, creation_index, data_accesses, may_alias,
+    OrderSearch, OrderViolation, block_runs, creation_index, data_accesses, first_clash, may_alias,
+    touching,
 };
 use crate::cex::{Counterexample, TraceStep};
 use crate::diag::Replays;
@@ -69,14 +70,7 @@ pub fn unstarted_order_violations<R: Replays>(
             continue;
         };
         let code = thread_code(prep, &structure, y, f, false);
-        let theirs: Vec<(TraceStep, BTreeSet<String>, BTreeSet<String>)> = code
-            .into_iter()
-            .map(|s| {
-                let (r, w) = touched(&s);
-                (s, r, w)
-            })
-            .filter(|(_, r, w)| !r.is_empty() || !w.is_empty())
-            .collect();
+        let theirs = touching(accesses, code);
         let mut tested = 0;
         let mut done: BTreeSet<u32> = BTreeSet::new();
         'steps: for (i, b) in resolved.blocks.iter().enumerate() {
@@ -90,11 +84,7 @@ pub fn unstarted_order_violations<R: Replays>(
                 }
                 let step = &steps[k];
                 let (r, w) = touched(step);
-                let clash = theirs.iter().find_map(|(ts, tr, tw)| {
-                    let c = conflicts_of((&r, &w), (tr, tw), false);
-                    (!c.is_empty()).then(|| (ts.clone(), c))
-                });
-                let Some((late_step, conflicts)) = clash else {
+                let Some((late_step, conflicts)) = first_clash(&theirs, (&r, &w)) else {
                     continue;
                 };
                 // In front of the step; else in front of its block (the step may sit in a
