@@ -1315,3 +1315,27 @@ fn sections_under_different_mutexes_are_no_early_publication() {
     let r = localize_json("tests/programs/why/crew_tasks.c");
     first_names(&r, 33, "different mutex");
 }
+
+
+///
+/// A clerk marks a ticket posted in one critical section of the desk's mutex and fills
+/// it in the next; the agent tests `posted` and reads the ticket in one section of its
+/// own. The clerk's two sections are one after the other in its code, not two rounds of
+/// a loop: the flag was published before the data, and `posted = 1` ranks first (before,
+/// the agent's one section hid the order, and the unlock between the clerk's sections
+/// came first; moving the flag down is the fix that keeps both sections).
+#[test]
+fn a_flag_published_in_the_section_before_its_data_is_named() {
+    let r = localize_json("tests/programs/why/ticket_posted.c");
+    first_names(&r, 20, "publish after the data is written");
+}
+
+/// The restocker takes its shelf's mutex through a pointer chosen by the item number,
+/// while the shelf is the item's decade; the picker takes the shelf's own mutex. The line
+/// that chose the pointer ranks first, above the lock call it feeds (before, it came
+/// right after the call, as any pointer's choice does).
+#[test]
+fn a_stripe_chosen_through_a_pointer_by_the_wrong_index_is_named_first() {
+    let r = localize_json("tests/programs/why/shelf_guards.c");
+    first_names(&r, 19, "while the section indexes its data by `shelf`");
+}

@@ -171,7 +171,10 @@ pub(super) fn published_early(
         };
         // The reader tested and read inside one section of a mutex the writer held at
         // both writes: it saw one consistent state, and the later write is a later
-        // section of the writer's (the next round of a loop), which nothing published.
+        // section of the writer's (the next round of a loop), which nothing published —
+        // unless the writer released and took the mutex back between its two writes in
+        // its code (`ready = 1` in one section, the payload in the next): that state was
+        // published half made.
         let held_f = held_f.get_or_insert_with(|| locks_held(&failing.steps));
         let held_p = held_p.get_or_insert_with(|| locks_held(&why.passing.steps));
         let at = |h: &crate::diag::interleaving::LockSets, step: usize, t: u32| {
@@ -189,7 +192,11 @@ pub(super) fn published_early(
                 && writer_early.iter().any(|(w, _)| w == l)
                 && writer_late.iter().any(|(w, _)| w == l)
         });
-        if one_section {
+        if one_section
+            && explainer
+                .split_section(early.key.sid, late.key.sid)
+                .is_none()
+        {
             continue;
         }
         // The reader read the data holding a lock and the writer wrote it holding one, and

@@ -279,16 +279,26 @@ pub fn name_lock_choices(cands: &mut Vec<Candidate>, text: &str, file: &str) {
         let mut at = i + 1;
         for choice in found.iter().filter(|ch| ch.call_line == call) {
             for (line, statement) in &choice.sets {
-                let words = format!(
-                    "the mutex line {call} takes through `{}` is chosen here (`{statement}`): a lock order, or a lock, that depends on which object this names",
-                    choice.pointer
-                );
+                // A stripe of a lock array chosen by another index than the data the
+                // section touches: the choice is the fault, and goes above the call.
+                let stripe = stripe_mismatch(text, statement, call, &choice.pointer);
+                let words = match &stripe {
+                    Some((lock, data)) => format!(
+                        "the mutex line {call} takes through `{}` is chosen here (`{statement}`) by `{lock}`, while the section indexes its data by `{data}`: two keys of one stripe's data take different stripes' mutexes; choose the mutex by the data's index",
+                        choice.pointer
+                    ),
+                    None => format!(
+                        "the mutex line {call} takes through `{}` is chosen here (`{statement}`): a lock order, or a lock, that depends on which object this names",
+                        choice.pointer
+                    ),
+                };
+                let target = if stripe.is_some() { i } else { at };
                 match cands
                     .iter()
                     .position(|o| o.line == *line && same_file(&o.file, file))
                 {
                     // Named above already: it stays where it is.
-                    Some(p) if p < at => continue,
+                    Some(p) if p < target => continue,
                     Some(p) => {
                         let mut moved = cands.remove(p);
                         moved.hint = if moved.hint.is_empty() {
@@ -296,7 +306,13 @@ pub fn name_lock_choices(cands: &mut Vec<Candidate>, text: &str, file: &str) {
                         } else {
                             format!("{words}; {}", moved.hint)
                         };
-                        cands.insert(at, moved);
+                        if stripe.is_some() {
+                            moved.kind = CandidateKind::Locking;
+                            if let Some(c) = cands.get(i) {
+                                moved.cause |= c.cause;
+                            }
+                        }
+                        cands.insert(target, moved);
                     }
                     None => {
                         let Some(c) = cands.get(i) else { break };
@@ -319,8 +335,11 @@ pub fn name_lock_choices(cands: &mut Vec<Candidate>, text: &str, file: &str) {
                             cause: c.cause,
                             ..Candidate::on_line(*line, CandidateKind::Locking)
                         };
-                        cands.insert(at, new);
+                        cands.insert(target, new);
                     }
+                }
+                if stripe.is_some() {
+                    i += 1;
                 }
                 at += 1;
             }
@@ -328,6 +347,56 @@ pub fn name_lock_choices(cands: &mut Vec<Candidate>, text: &str, file: &str) {
         i = at;
     }
     renumber(cands);
+}
+
+/// The text between the last `[` and its `]` of `s`, spaces dropped.
+fn last_index(s: &str) -> Option<String> {
+    let open = s.rfind('[')?;
+    let close = open + s.get(open..)?.find(']')?;
+    let inner: String = s.get(open + 1..close)?.split_whitespace().collect();
+    (!inner.is_empty()).then_some(inner)
+}
+
+/// Whether `set` (`pthread_mutex_t *m = &t->locks[key % N];`) picks a mutex from an array
+/// by an index that none of the data accesses of the section the lock call at line
+/// `call` opens uses, while they index by another (`t->counts[b]`): the lock's index and
+/// one data index, spaces dropped. The section runs to the unlock of `pointer`, read
+/// from the source text, at most 40 lines.
+fn stripe_mismatch(text: &str, set: &str, call: u32, pointer: &str) -> Option<(String, String)> {
+    let lock = last_index(set.split('=').nth(1)?)?;
+    let unlock = |l: &str| {
+        l.contains("unlock") && {
+            let compact: String = l.split_whitespace().collect();
+            compact.contains(&format!("({pointer})"))
+        }
+    };
+    let mut data: Vec<String> = Vec::new();
+    for l in text
+        .lines()
+        .skip(call as usize)
+        .take(40)
+        .take_while(|l| !unlock(l))
+    {
+        let mut rest = l;
+        while let Some(open) = rest.find('[') {
+            let Some(close) = rest.get(open..).and_then(|r| r.find(']')) else {
+                break;
+            };
+            let inner: String = rest
+                .get(open + 1..open + close)
+                .unwrap_or_default()
+                .split_whitespace()
+                .collect();
+            if !inner.is_empty() {
+                data.push(inner);
+            }
+            rest = rest.get(open + close + 1..).unwrap_or_default();
+        }
+    }
+    if data.is_empty() || data.contains(&lock) {
+        return None;
+    }
+    data.into_iter().next().map(|d| (lock, d))
 }
 
 #[cfg(test)]
@@ -372,5 +441,26 @@ mod tests {
         // A pointer set three times is no one choice.
         let many = "void f(pthread_mutex_t *a, pthread_mutex_t *b)\n{\n    pthread_mutex_t *m = a;\n    if (a) m = b;\n    else m = a;\n    pthread_mutex_lock(m);\n}\n";
         assert!(choices(many).is_empty());
+    }
+
+    #[test]
+    fn a_stripe_chosen_by_another_index_than_the_data_goes_above_the_call() {
+        let striped = "void dec(struct table *t, int key)\n{\n    unsigned b = key % 8;\n    pthread_mutex_t *m = &t->locks[key % 4];\n    pthread_mutex_lock(m);\n    t->counts[b]--;\n    pthread_mutex_unlock(m);\n}\n";
+        let mut cands = vec![
+            Candidate::on_line(5, CandidateKind::Locking),
+            Candidate::on_line(6, CandidateKind::Value),
+        ];
+        name_lock_choices(&mut cands, striped, "p.c");
+        let order: Vec<u32> = cands.iter().map(|c| c.line).collect();
+        assert_eq!(order, vec![4, 5, 6]);
+        assert!(cands[0].hint.contains("`key%4`"), "{}", cands[0].hint);
+        // Chosen by the data's own index: after the call, as any choice.
+        let same = striped
+            .replace("locks[key % 4]", "locks[b % 4]")
+            .replace("counts[b]", "counts[b % 4]");
+        let mut cands = vec![Candidate::on_line(5, CandidateKind::Locking)];
+        name_lock_choices(&mut cands, &same, "p.c");
+        let order: Vec<u32> = cands.iter().map(|c| c.line).collect();
+        assert_eq!(order, vec![5, 4]);
     }
 }
