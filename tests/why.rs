@@ -1339,3 +1339,29 @@ fn a_stripe_chosen_through_a_pointer_by_the_wrong_index_is_named_first() {
     let r = localize_json("tests/programs/why/shelf_guards.c");
     first_names(&r, 19, "while the section indexes its data by `shelf`");
 }
+
+
+/// A forwarder takes the port's mutex each round and, when the port is muted, goes on to
+/// the next round with `continue`, past the round's unlock; its next lock blocks on the
+/// mutex it holds. The `continue` ranks first (before, the relock and the operator's
+/// section boundaries came first, and the `continue` was no candidate: it runs as no
+/// step of its own).
+#[test]
+fn a_continue_past_the_unlock_is_named() {
+    let r = localize_json("tests/programs/why/muted_port.c");
+    first_names(&r, 23, "skipping the unlock at line 25");
+}
+
+/// The desk records a loan in the journal while it holds the catalogue's mutex; the
+/// archiver stamps the catalogue while it holds the journal's. Each second lock is taken
+/// inside a helper the thread calls holding the first: the two calls rank first (before,
+/// the outer locks and the helpers' own lock calls came first, the calls third at best,
+/// one of them named as a preempted boundary).
+#[test]
+fn a_lock_order_across_calls_names_the_calls() {
+    let r = localize_json("tests/programs/why/library_journal.c");
+    let first = first_names(&r, 39, "opposite orders across the call");
+    assert_eq!(first["kind"], "locking", "{first:#}");
+    let second = &r["candidates"][1];
+    assert_eq!(second["line"], 50, "{second:#}");
+}

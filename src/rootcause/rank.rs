@@ -37,7 +37,10 @@
 //! that every lock deadlock needs): where a thread took the lock it holds
 //! (`Role::TookHeldLock`), then where it blocks for ever holding it
 //! (`Role::HoldsWhileBlocked`). Where the lock was taken comes first because the fix is
-//! most often to take it later or not at all (the scope of the lock). After the
+//! most often to take it later or not at all (the scope of the lock). When the thread
+//! blocks inside a function it called holding the lock (the second lock taken by a
+//! callee), the call comes before both (`Role::CallWhileHolding`): the order of the two
+//! locks crosses the call, which is what moves out of the section. After the
 //! other values and blocked threads come a thread blocked in `pthread_join` that only
 //! waits for the deadlock (`Role::Bystander`) and a changed thread handle
 //! (`Role::ThreadHandle`: the library chooses it, no program change can).
@@ -72,7 +75,10 @@
 //! replay's word that either order may be meant: after the projection's lines, and never
 //! taken for where the failure arises. A statement, or its thread's creation, that ran
 //! before a thread that never ran at all (`Role::NeverRanFirst`) comes right after the
-//! plain values: that thread's writes may only overwrite a wrong start value.
+//! plain values: that thread's writes may only overwrite a wrong start value. But when
+//! that statement is the test of a condition wait's loop (`Role::WaitTestLetThrough`),
+//! the waiter went on although what it needed never happened: the wait's condition is
+//! wrong, and it ranks with the waits guarded by `if`.
 //!
 //! Where a preempted thread that never ran again would have resumed (`Role::NotResumed`,
 //! from the schedule) comes after the boundaries the run showed, before the boundaries
@@ -416,6 +422,7 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         Role::BareWait
         | Role::JoinBeforeWake
         | Role::Relock
+        | Role::CallWhileHolding
         | Role::SkippedWake
         | Role::SkippedUnlock
         | Role::WrongWake
@@ -445,7 +452,7 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         Role::StaleTest => return (0, 3),
         // A wait the run woke from with nothing testing its condition again: a defect by
         // POSIX whatever the schedule, before the switches and orders it lets happen.
-        Role::IfGuardedWait => return (0, 4),
+        Role::IfGuardedWait | Role::WaitTestLetThrough => return (0, 4),
         Role::PublishedEarly | Role::SplitSection | Role::ReadBeforeJoin => return (0, 4),
         // The data written after the flag: the other end, with the analyses' own lines.
         Role::PublishedData => return (0, 5),

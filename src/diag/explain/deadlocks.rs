@@ -103,6 +103,30 @@ impl Explainer<'_> {
                 continue;
             }
             let who = name(b.thread);
+            // Went round its loop still holding it: the jump that skipped the round's
+            // unlock is the fault, as a `return` that does is.
+            let after_lock = self
+                .cex
+                .steps
+                .iter()
+                .rposition(|s| s.thread == h.step.thread && s.sid == h.step.sid)
+                .unwrap_or(0);
+            let ran: Vec<StmtId> = self
+                .cex
+                .steps
+                .iter()
+                .skip(after_lock + 1)
+                .filter(|s| s.thread == b.thread)
+                .map(|s| s.sid)
+                .collect();
+            if let Some(j) = self.jump_past_unlock(&h.step, &h.lock, b.sid, &ran) {
+                let hint = format!(
+                    "{who} jumps from here to the rest of its loop still holding `{}` (taken at line {}), skipping the unlock at line {} that the round makes on its other path: its next lock of `{}` at line {} then blocks for ever (a self-deadlock); release it on this path",
+                    h.lock, h.step.line, j.unlock_line, h.lock, b.line
+                );
+                skipped_unlocks.push((j.step.clone(), hint.clone()));
+                self.push_step_candidate(&mut extra, &out, &j.step, CandidateKind::Locking, &hint);
+            }
             let site = self
                 .call_towards(h.step.sid, b.sid)
                 .and_then(|call| self.step_at(b.thread, call.id));
@@ -159,6 +183,10 @@ impl Explainer<'_> {
         for (step, hint, _) in &relocks {
             self.push_step_candidate(&mut extra, &out, step, CandidateKind::Locking, hint);
         }
+        let calls = self.calls_while_holding(orig);
+        for (step, hint) in &calls {
+            self.push_step_candidate(&mut extra, &out, step, CandidateKind::Locking, hint);
+        }
         for b in &st.blocked {
             let holding: Vec<String> = st
                 .held
@@ -211,6 +239,17 @@ impl Explainer<'_> {
             } else if let Some((_, hint)) = skipped_unlocks.iter().find(|(s, _)| at(c, s)) {
                 c.role = Role::SkippedUnlock;
                 if c.kind == CandidateKind::Value && !c.specification && c.set.is_none() {
+                    c.kind = CandidateKind::Locking;
+                    c.hint = hint.clone();
+                }
+            } else if let Some((_, hint)) = calls.iter().find(|(s, _)| at(c, s)) {
+                c.role = Role::CallWhileHolding;
+                // Where the thread stopped (a boundary) or a value there says less than
+                // the lock order across the call.
+                if matches!(
+                    c.kind,
+                    CandidateKind::Value | CandidateKind::Blocking | CandidateKind::Atomicity
+                ) {
                     c.kind = CandidateKind::Locking;
                     c.hint = hint.clone();
                 }
@@ -275,5 +314,72 @@ impl Explainer<'_> {
             });
         });
         found
+    }
+}
+
+impl Explainer<'_> {
+    /// The calls a deadlocked thread made holding a lock, inside which it blocks on
+    /// another mutex (not in a helper that only locks, which `lifted_out_of_helpers`
+    /// lifts to its call already): the call, as a step of the thread, with its words.
+    fn calls_while_holding(
+        &self,
+        st: &crate::diag::interleaving::DeadlockState,
+    ) -> Vec<(crate::cex::TraceStep, String)> {
+        let mut out: Vec<(crate::cex::TraceStep, String)> = Vec::new();
+        for b in &st.blocked {
+            if self.in_lock_helper(b.sid) {
+                continue;
+            }
+            let Some(stmt) = self.stmts.get(&b.sid) else {
+                continue;
+            };
+            let Some(wanted) = self
+                .calls_in(stmt)
+                .into_iter()
+                .find(|(k, _)| *k == crate::ir::known::Known::MutexLock)
+                .map(|(_, m)| m)
+            else {
+                continue;
+            };
+            for h in st.held.iter().filter(|h| h.thread == b.thread) {
+                if self.function_of(h.step.sid) == self.function_of(b.sid) {
+                    continue;
+                }
+                let Some(call) = self
+                    .call_towards(h.step.sid, b.sid)
+                    .and_then(|call| self.step_at(b.thread, call.id))
+                else {
+                    continue;
+                };
+                if out
+                    .iter()
+                    .any(|(s, _)| s.sid == call.sid && s.thread == call.thread)
+                {
+                    continue;
+                }
+                let holders: Vec<String> = st
+                    .held
+                    .iter()
+                    .filter(|o| o.thread != b.thread && o.lock == wanted)
+                    .map(|o| self.thread_name(o.thread))
+                    .collect();
+                let other = match holders.first() {
+                    Some(t) => {
+                        format!(", which {t} holds while it waits for a lock of this thread's")
+                    }
+                    None => String::new(),
+                };
+                let hint = format!(
+                    "{} makes this call holding `{}` (taken at line {}), and the callee locks `{wanted}` at line {}{other}: the two locks are taken in opposite orders across the call (a deadlock); make the call after releasing `{}`, or take the locks in one order",
+                    self.thread_name(b.thread),
+                    h.lock,
+                    h.step.line,
+                    b.line,
+                    h.lock
+                );
+                out.push((call, hint));
+            }
+        }
+        out
     }
 }

@@ -98,7 +98,7 @@ impl Explainer<'_> {
 
     /// The statement `sid` locks a mutex in a function that never unlocks it (by the
     /// same text): the function returns holding it, for its caller.
-    fn in_lock_helper(&self, sid: StmtId) -> bool {
+    pub(super) fn in_lock_helper(&self, sid: StmtId) -> bool {
         let Some(stmt) = self.stmts.get(&sid) else {
             return false;
         };

@@ -9,6 +9,7 @@ mod barriers;
 mod calls;
 mod deadlocks;
 mod interleaving;
+mod jumps;
 pub mod lock_choice;
 mod lock_helpers;
 mod orderings;
@@ -163,6 +164,11 @@ pub enum Role {
     /// cycle closes here; Coffman's condition that every deadlock needs.
     HoldsWhileBlocked,
     TookHeldLock,
+    /// A deadlock's call made holding a lock, inside which the thread blocks on another
+    /// lock: the lock order crosses a function boundary, and the call is where the
+    /// second lock is asked for under the first (move it out of the section, or take the
+    /// locks in one order).
+    CallWhileHolding,
     /// A deadlock's thread blocked in `pthread_join` when its own code, after the join,
     /// unlocks, signals or posts what another blocked thread waits for: the join holds
     /// that wake-up back and closes the cycle (the join belongs after the wake-up).
@@ -233,6 +239,10 @@ pub enum Role {
     /// first passes, but its writes may only overwrite a wrong start value the statement
     /// read, and a reader running first is often meant. With the plain values.
     NeverRanFirst,
+    /// The same, on the test of a condition wait's loop: the waiter went on without
+    /// waiting although the thread it needed never ran, so the test does not wait for
+    /// what the thread needs (a wrong wait condition).
+    WaitTestLetThrough,
     /// A conflicting access made holding no lock, when the other thread held one at its
     /// access to the same location along the failing run (`diag::interleaving::Unprotected`,
     /// Eraser's lockset rule): the two accesses never excluded each other, and this is the
