@@ -1316,8 +1316,6 @@ fn sections_under_different_mutexes_are_no_early_publication() {
     first_names(&r, 33, "different mutex");
 }
 
-
-///
 /// A clerk marks a ticket posted in one critical section of the desk's mutex and fills
 /// it in the next; the agent tests `posted` and reads the ticket in one section of its
 /// own. The clerk's two sections are one after the other in its code, not two rounds of
@@ -1330,17 +1328,6 @@ fn a_flag_published_in_the_section_before_its_data_is_named() {
     first_names(&r, 20, "publish after the data is written");
 }
 
-/// The restocker takes its shelf's mutex through a pointer chosen by the item number,
-/// while the shelf is the item's decade; the picker takes the shelf's own mutex. The line
-/// that chose the pointer ranks first, above the lock call it feeds (before, it came
-/// right after the call, as any pointer's choice does).
-#[test]
-fn a_stripe_chosen_through_a_pointer_by_the_wrong_index_is_named_first() {
-    let r = localize_json("tests/programs/why/shelf_guards.c");
-    first_names(&r, 19, "while the section indexes its data by `shelf`");
-}
-
-
 /// A forwarder takes the port's mutex each round and, when the port is muted, goes on to
 /// the next round with `continue`, past the round's unlock; its next lock blocks on the
 /// mutex it holds. The `continue` ranks first (before, the relock and the operator's
@@ -1350,6 +1337,17 @@ fn a_stripe_chosen_through_a_pointer_by_the_wrong_index_is_named_first() {
 fn a_continue_past_the_unlock_is_named() {
     let r = localize_json("tests/programs/why/muted_port.c");
     first_names(&r, 23, "skipping the unlock at line 25");
+}
+
+/// The farmer waits for two baskets by counting two wake-ups of its condition variable;
+/// a wait may return without a signal, and a picker's signal sent before the farmer
+/// waits is lost, so it loads the truck with a basket missing. The counting loop ranks
+/// first (before, only the farmer's copy of `baskets` and the calls carrying it were
+/// named: no value along the run makes the wake-up happen).
+#[test]
+fn a_loop_that_counts_wake_ups_is_named() {
+    let r = localize_json("tests/programs/why/basket_count.c");
+    first_names(&r, 24, "counts its wake-ups");
 }
 
 /// The desk records a loan in the journal while it holds the catalogue's mutex; the
@@ -1364,4 +1362,37 @@ fn a_lock_order_across_calls_names_the_calls() {
     assert_eq!(first["kind"], "locking", "{first:#}");
     let second = &r["candidates"][1];
     assert_eq!(second["line"], 50, "{second:#}");
+}
+
+/// The station creates the meter, then sets the scale the meter converts with; the meter
+/// runs at once and converts with scale 0. The context switch right after the creation
+/// is necessary, but the creation and the next line are no region to make atomic: the
+/// creation ranks first as an order violation, the late write second (before, both lines
+/// were named as a region that should run as one step).
+#[test]
+fn a_thread_created_before_its_setup_names_the_creation() {
+    let r = localize_json("tests/programs/why/meter_scale.c");
+    first_names(&r, 32, "before its own write of `st.scale` at line 34");
+    assert_eq!(r["candidates"][1]["line"], 34, "{:#}", r["candidates"][1]);
+}
+
+/// The printer waits while the spool is full instead of while it is empty; it runs
+/// before the clerk has queued anything, goes past its wait, and takes from an empty
+/// spool. The wait's test ranks first as a wrong wait condition (before, a value change
+/// of the printer's loop bound came first, and the test after it as "must wait for the
+/// clerk").
+#[test]
+fn a_wait_test_that_lets_the_waiter_through_is_named() {
+    let r = localize_json("tests/programs/why/spool_wait.c");
+    first_names(&r, 29, "a wrong wait condition");
+}
+
+/// The restocker takes its shelf's mutex through a pointer chosen by the item number,
+/// while the shelf is the item's decade; the picker takes the shelf's own mutex. The line
+/// that chose the pointer ranks first, above the lock call it feeds (before, it came
+/// right after the call, as any pointer's choice does).
+#[test]
+fn a_stripe_chosen_through_a_pointer_by_the_wrong_index_is_named_first() {
+    let r = localize_json("tests/programs/why/shelf_guards.c");
+    first_names(&r, 19, "while the section indexes its data by `shelf`");
 }

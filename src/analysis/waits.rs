@@ -170,6 +170,119 @@ pub fn guarding_if(prog: &Program, sid: StmtId) -> Option<&Stmt> {
     None
 }
 
+/// The loop around condition wait `sid` when it counts wake-ups instead of testing what
+/// they announce: the loop is the wait's innermost construct, and its test reads only
+/// locals that no other thread sees and that the loop changes only by counting
+/// (`for (i = 0; i < n; i++) pthread_cond_wait(..)`). A spurious wake-up, or a signal
+/// sent before the wait began (lost), then ends the loop with the state not reached. A
+/// local set inside the loop from anything else (`done = ready;`) is a predicate's copy,
+/// and such a loop is not one.
+pub fn counting_wait_loop<'p>(
+    prog: &'p Program,
+    shared: &crate::analysis::shared::SharedInfo,
+    sid: StmtId,
+) -> Option<&'p Stmt> {
+    let path = structured_path(prog, sid)?;
+    let l = *path.iter().rev().find(|s| {
+        matches!(
+            s.kind,
+            StmtKind::While { .. }
+                | StmtKind::DoWhile { .. }
+                | StmtKind::For { .. }
+                | StmtKind::If { .. }
+        )
+    })?;
+    let (cond, body) = match &l.kind {
+        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => (Some(cond), body),
+        StmtKind::For { cond, body, .. } => (cond.as_ref(), body),
+        _ => return None,
+    };
+    let mut flat = Vec::new();
+    visit::open_blocks(body, &mut flat);
+    // The test: the loop's own condition and the statements that compute it in its
+    // body (the normalizer's `int __t = i < n; if (!__t) break;`), before the wait.
+    let wait_at = flat.iter().position(|s| s.id == sid)?;
+    let test: Vec<&Stmt> = flat
+        .iter()
+        .take(wait_at)
+        .copied()
+        .filter(|s| tests_only(prog, s))
+        .collect();
+    let mut read: std::collections::HashSet<VarId> = std::collections::HashSet::new();
+    let mut private = true;
+    let mut note = |e: &Expr| {
+        visit::each_subexpr(e, &mut |x| match &x.kind {
+            ExprKind::Var(v) => {
+                private &= prog.var(*v).kind != VarKind::Global && !shared.vars.contains(v);
+                read.insert(*v);
+            }
+            ExprKind::Deref(_) | ExprKind::Member(..) | ExprKind::Index(..) => private = false,
+            _ => {}
+        });
+    };
+    if let Some(c) = cond {
+        note(c);
+    }
+    for s in &test {
+        visit::each_expr(s, &mut |e| note(e));
+    }
+    let temp = |v: &VarId| crate::ir::internal::is_internal_name(&prog.var(*v).name);
+    let counters: Vec<VarId> = read.iter().filter(|v| !temp(v)).copied().collect();
+    if !private || counters.is_empty() {
+        return None;
+    }
+    // Each counter changed in the loop only from itself and constants.
+    let mut counts_only = true;
+    visit::each_stmt(body, &mut |s| {
+        let StmtKind::Expr(e) = &s.kind else { return };
+        let (ExprKind::Assign(lhs, rhs) | ExprKind::OpAssign { lhs, rhs, .. }) = &e.kind else {
+            return;
+        };
+        let ExprKind::Var(v) = lhs.kind else { return };
+        if !counters.contains(&v) {
+            return;
+        }
+        visit::each_subexpr(rhs, &mut |x| {
+            counts_only &= match &x.kind {
+                ExprKind::Var(w) => *w == v,
+                ExprKind::Call(..) | ExprKind::Deref(_) | ExprKind::Member(..) => false,
+                _ => true,
+            };
+        });
+    });
+    counts_only.then_some(l)
+}
+
+/// Whether statement `sid` computes the test of a loop around a condition wait (the
+/// loop's condition, or the normalizer's `int __t = ..; if (!__t) break;` before the
+/// wait in its body): where a waiter decides whether to wait.
+pub fn is_wait_loop_test(prog: &Program, sid: StmtId) -> bool {
+    let Some(l) = enclosing_loop(prog, sid) else {
+        return false;
+    };
+    let body = match &l.kind {
+        StmtKind::While { body, .. }
+        | StmtKind::DoWhile { body, .. }
+        | StmtKind::For { body, .. } => body,
+        _ => return false,
+    };
+    let mut flat = Vec::new();
+    visit::open_blocks(body, &mut flat);
+    let Some(wait_at) = flat.iter().position(|s| is_wait_call(prog, s)) else {
+        return false;
+    };
+    let in_test = |s: &Stmt| {
+        let mut hit = false;
+        visit::each_stmt(s, &mut |x| hit |= x.id == sid);
+        hit
+    };
+    l.id == sid
+        || flat
+            .iter()
+            .take(wait_at)
+            .any(|s| tests_only(prog, s) && in_test(s))
+}
+
 /// The statements enclosing `sid`, outermost first, when its function has no `goto`
 /// (which could make a loop the structure does not show); `None` otherwise.
 fn structured_path(prog: &Program, sid: StmtId) -> Option<Vec<&Stmt>> {

@@ -10,18 +10,33 @@
 
 use std::collections::BTreeMap;
 
-use crate::analysis::waits::guarding_if;
+use crate::analysis::waits::{counting_wait_loop, guarding_if};
 use crate::cex::TraceStep;
 use crate::ir::*;
 
-/// For every thread of the trace that woke from an `if`-guarded wait: the `if`, as a
-/// step of that thread (its location, line and statement id).
-pub fn unlooped_waits(normalized: &Program, steps: &[TraceStep]) -> Vec<TraceStep> {
+/// A wait the failing run woke from that does not re-test its predicate.
+#[derive(Clone, Debug)]
+pub struct UnloopedWait {
+    /// The `if` or the loop, as a step of the waking thread.
+    pub guard: TraceStep,
+    /// The guard is a loop that counts wake-ups (`analysis::waits::counting_wait_loop`),
+    /// not an `if`.
+    pub counting: bool,
+}
+
+/// For every thread of the trace that woke from an `if`-guarded wait, or from one in a
+/// loop that counts wake-ups: the `if` or the loop, as a step of that thread (its
+/// location, line and statement id).
+pub fn unlooped_waits(
+    normalized: &Program,
+    shared: &crate::analysis::shared::SharedInfo,
+    steps: &[TraceStep],
+) -> Vec<UnloopedWait> {
     // A wait shows as two steps of its statement when other threads ran while it waited
     // (it starts waiting, it wakes), and as one when it woke before any other thread ran (a
     // spurious wake-up): it woke if its thread has any later step.
     let mut seen: BTreeMap<(u32, StmtId), usize> = BTreeMap::new();
-    let mut out: Vec<TraceStep> = Vec::new();
+    let mut out: Vec<UnloopedWait> = Vec::new();
     for (i, s) in steps.iter().enumerate() {
         if !is_wait(&s.statement) || s.sid == StmtId::NONE {
             continue;
@@ -36,19 +51,23 @@ pub fn unlooped_waits(normalized: &Program, steps: &[TraceStep]) -> Vec<TraceSte
         if !woke {
             continue;
         }
-        let Some(guard) = guarding_if(normalized, s.sid) else {
-            continue;
+        let (guard, counting) = match guarding_if(normalized, s.sid) {
+            Some(g) => (g, false),
+            None => match counting_wait_loop(normalized, shared, s.sid) {
+                Some(l) => (l, true),
+                None => continue,
+            },
         };
         let Some(pos) = normalized.sources.position(guard.loc) else {
             continue;
         };
         if out
             .iter()
-            .any(|o| o.thread == s.thread && o.sid == guard.id)
+            .any(|o| o.guard.thread == s.thread && o.guard.sid == guard.id)
         {
             continue;
         }
-        out.push(TraceStep {
+        let guard = TraceStep {
             thread: s.thread,
             loc: guard.loc,
             sid: guard.id,
@@ -60,7 +79,8 @@ pub fn unlooped_waits(normalized: &Program, steps: &[TraceStep]) -> Vec<TraceSte
                 .map(|l| l.trim().to_string())
                 .unwrap_or_default(),
             writes: vec![],
-        });
+        };
+        out.push(UnloopedWait { guard, counting });
     }
     out
 }
@@ -72,6 +92,7 @@ fn is_wait(statement: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::shared::SharedInfo;
     use crate::frontend::load_text;
     use crate::passes::normalize::normalize;
     use crate::seq::schedule::StmtIndex;
@@ -132,12 +153,12 @@ void *consumer(void *arg)
         assert!(!wait.is_empty());
         let mut trace = wait.clone();
         trace.extend(wait.clone());
-        let found = unlooped_waits(&p, &trace);
+        let found = unlooped_waits(&p, &SharedInfo::compute(&p), &trace);
         assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].line, 9);
-        assert_eq!(found[0].thread, 1);
+        assert_eq!(found[0].guard.line, 9);
+        assert_eq!(found[0].guard.thread, 1);
         // Waiting without waking is not enough.
-        assert!(unlooped_waits(&p, &wait).is_empty());
+        assert!(unlooped_waits(&p, &SharedInfo::compute(&p), &wait).is_empty());
     }
 
     /// A spurious wake-up before any other thread ran shows the wait once, then the
@@ -148,13 +169,62 @@ void *consumer(void *arg)
         let mut trace = steps_at(&p, 10, 1);
         assert!(!trace.is_empty());
         trace.extend(steps_at(&p, 11, 1));
-        let found = unlooped_waits(&p, &trace);
+        let found = unlooped_waits(&p, &SharedInfo::compute(&p), &trace);
         assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(found[0].line, 9);
+        assert_eq!(found[0].guard.line, 9);
         // Another thread's later step is not a wake-up.
         let mut other = steps_at(&p, 10, 1);
         other.extend(steps_at(&p, 11, 2));
-        assert!(unlooped_waits(&p, &other).is_empty());
+        assert!(unlooped_waits(&p, &SharedInfo::compute(&p), &other).is_empty());
+    }
+
+    const COUNTED: &str = "
+typedef unsigned long pthread_t; typedef int pthread_mutex_t; typedef int pthread_cond_t;
+int pthread_mutex_lock(pthread_mutex_t *); int pthread_mutex_unlock(pthread_mutex_t *);
+int pthread_cond_wait(pthread_cond_t *, pthread_mutex_t *);
+pthread_mutex_t m; pthread_cond_t c; int started; int ready;
+void *counted(void *arg)
+{
+  for (int i = 0; i < 2; i++)
+    pthread_cond_wait(&c, &m);
+  return 0;
+}
+void *copied(void *arg)
+{
+  int done = 0;
+  while (!done) {
+    pthread_cond_wait(&c, &m);
+    done = ready;
+  }
+  return 0;
+}
+void *tested(void *arg)
+{
+  for (int i = 0; i < 2 && started < 2; i++)
+    pthread_cond_wait(&c, &m);
+  return 0;
+}
+";
+
+    /// A loop that counts its wake-ups is named; one that tests a copy of the state, or
+    /// the state itself beside a count, is not.
+    #[test]
+    fn a_loop_that_counts_wake_ups_is_named() {
+        let mut p = load_text("w.c", COUNTED, DataModel::default()).unwrap();
+        normalize(&mut p);
+        let shared = SharedInfo::compute(&p);
+        let woke = |line: u32| {
+            let mut trace = steps_at(&p, line, 1);
+            assert!(!trace.is_empty(), "line {line}");
+            trace.extend(trace.clone());
+            unlooped_waits(&p, &shared, &trace)
+        };
+        let found = woke(9);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].guard.line, 8);
+        assert!(found[0].counting);
+        assert!(woke(16).is_empty());
+        assert!(woke(24).is_empty());
     }
 
     #[test]
@@ -164,6 +234,6 @@ void *consumer(void *arg)
         assert!(!wait.is_empty());
         let mut trace = wait.clone();
         trace.extend(wait);
-        assert!(unlooped_waits(&p, &trace).is_empty());
+        assert!(unlooped_waits(&p, &SharedInfo::compute(&p), &trace).is_empty());
     }
 }

@@ -512,7 +512,7 @@ pub fn localize(
         }
         _ => notes.push("interleaving: not analysed (its thread failed)".into()),
     }
-    let waits = unlooped_waits(&prep.normalized, &d.replay.steps);
+    let waits = unlooped_waits(&prep.normalized, &prep.shared, &d.replay.steps);
     candidates = explainer.wait_candidates(&waits, candidates);
     candidates = explainer.foreign_unlock_candidates(
         &crate::diag::interleaving::foreign_unlocks(&d.replay.steps),

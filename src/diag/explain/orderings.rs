@@ -165,8 +165,22 @@ impl Explainer<'_> {
                 }
             }
             if v.sibling_never_ran {
+                let let_through =
+                    crate::analysis::waits::is_wait_loop_test(self.normalized, v.early.sid);
                 for c in extra.iter_mut().skip(start) {
-                    if c.kind == CandidateKind::Ordering {
+                    if c.kind != CandidateKind::Ordering {
+                        continue;
+                    }
+                    if let_through && c.line == v.early.line && same_file(&c.file, &v.early.file) {
+                        c.role = Role::WaitTestLetThrough;
+                        c.hint = format!(
+                            "{} tests here whether to wait, and went on without waiting although {} never ran: the condition it waits on does not wait for what {} provides (a wrong wait condition); {}",
+                            name(v.early.thread),
+                            name(v.late_thread),
+                            name(v.late_thread),
+                            c.hint
+                        );
+                    } else {
                         c.role = Role::NeverRanFirst;
                     }
                 }
@@ -270,20 +284,29 @@ impl Explainer<'_> {
         before_specification(out, extra)
     }
 
-    /// Candidates from condition waits guarded by `if` (see `diag::waits`): the `if`,
-    /// before the value candidates on the failing check itself.
+    /// Candidates from condition waits guarded by `if`, or in a loop that counts
+    /// wake-ups (see `diag::waits`): the `if` or the loop, before the value candidates on
+    /// the failing check itself.
     pub fn wait_candidates(
         &self,
-        guards: &[crate::cex::TraceStep],
+        guards: &[crate::diag::waits::UnloopedWait],
         mut out: Vec<Candidate>,
     ) -> Vec<Candidate> {
         let outcome = self.outcome();
         let mut extra: Vec<Candidate> = Vec::new();
-        for g in guards {
-            let hint = format!(
-                "{} tests the condition it waits for with `if` and does not test it again when it wakes up: another thread can change it between the signal and the wake-up (and waits may wake spuriously); tested in a `while` loop around the wait, {outcome} (CERT CON36-C)",
-                self.thread_name(g.thread)
-            );
+        for w in guards {
+            let g = &w.guard;
+            let hint = if w.counting {
+                format!(
+                    "{} counts its wake-ups here instead of testing the state it waits for: a wait may wake without a signal (POSIX allows it), and a signal sent before the wait began is lost, so the loop can end with the state not reached; wait in a `while` loop on that state, {outcome} (CERT CON36-C)",
+                    self.thread_name(g.thread)
+                )
+            } else {
+                format!(
+                    "{} tests the condition it waits for with `if` and does not test it again when it wakes up: another thread can change it between the signal and the wake-up (and waits may wake spuriously); tested in a `while` loop around the wait, {outcome} (CERT CON36-C)",
+                    self.thread_name(g.thread)
+                )
+            };
             self.push_step_candidate(&mut extra, &out, g, CandidateKind::Atomicity, &hint);
             let on = |c: &Candidate| c.line == g.line && same_file(&c.file, &g.file);
             for c in extra.iter_mut().filter(|c| on(c)) {

@@ -83,6 +83,47 @@ impl Explainer<'_> {
             {
                 continue;
             }
+            // A thread preempted right after it created another that read what the
+            // creator writes only after the creation: the new thread started before its
+            // data was set up (an order violation), not a region that should be atomic.
+            if let Some(l) = last.as_ref()
+                && let Some((write, vars)) = self.set_up_after_creation(sw, l)
+            {
+                let creator = name(sw.thread);
+                let created: Vec<String> = sw.between.iter().map(|t| name(*t)).collect();
+                let created = created.join(", ");
+                let what = quoted(&vars);
+                let hint = format!(
+                    "{creator} creates {created} here, before its own write of {what} at line {}: {created} ran at once and read it before that write; had {creator} created it after the write, {outcome} (an order violation: create it later, or make it wait)",
+                    write.line
+                );
+                let write_hint = format!(
+                    "{creator} writes {what} here, after it created {created} at line {}, which read it before this write; made before the creation, {outcome} (an order violation)",
+                    l.line
+                );
+                for (step, hint, whole) in [(l, hint, true), (&write, write_hint, false)] {
+                    self.push_step_candidate(
+                        &mut extra,
+                        &out,
+                        step,
+                        CandidateKind::Ordering,
+                        &hint,
+                    );
+                    let on = |c: &Candidate| c.line == step.line && same_file(&c.file, &step.file);
+                    for c in out.iter_mut().chain(extra.iter_mut()).filter(|c| on(c)) {
+                        if c.specification || c.set.is_some() || c.role != Role::Plain {
+                            continue;
+                        }
+                        c.role = Role::StartedTooEarly;
+                        c.whole_thread = whole;
+                        if c.kind != CandidateKind::Ordering {
+                            c.kind = CandidateKind::Ordering;
+                            c.hint = format!("{hint}; {}", c.hint);
+                        }
+                    }
+                }
+                continue;
+            }
             let others: Vec<String> = sw.between.iter().map(|t| name(*t)).collect();
             let others = if others.is_empty() {
                 "the other threads".to_string()
@@ -726,6 +767,77 @@ fn stripe_mismatch(l: &crate::diag::interleaving::LockUse) -> bool {
         && !mine.iter().any(constant)
         && !theirs.iter().any(constant)
         && !mine.iter().any(|i| theirs.contains(i))
+}
+
+impl Explainer<'_> {
+    /// For a switch right after `last`, a thread creation whose new threads ran in
+    /// between: the creator's first write, after it resumed and before its next switch,
+    /// of a location those threads read in between, with the locations. `None` when the
+    /// creator wrote none of what they read (they may have been meant to start then).
+    fn set_up_after_creation(
+        &self,
+        sw: &crate::diag::interleaving::NecessarySwitch,
+        last: &crate::cex::TraceStep,
+    ) -> Option<(crate::cex::TraceStep, Vec<String>)> {
+        let creates =
+            last.statement.contains("pthread_create(") || last.statement.contains("thrd_create(");
+        if !creates || sw.conflicts.is_empty() || sw.between.is_empty() {
+            return None;
+        }
+        let steps = &self.cex.steps;
+        // The creation's step: the creator's step on its line right before another
+        // thread's.
+        let at = steps.iter().enumerate().position(|(i, s)| {
+            s.thread == sw.thread
+                && s.sid == last.sid
+                && steps.get(i + 1).is_some_and(|n| n.thread != sw.thread)
+        })?;
+        let back = steps
+            .iter()
+            .skip(at + 1)
+            .position(|s| s.thread == sw.thread)
+            .map(|k| at + 1 + k)?;
+        let mut read: BTreeSet<String> = BTreeSet::new();
+        for s in steps.get(at + 1..back)? {
+            if sw.between.contains(&s.thread) {
+                read.extend(self.thread_accesses(s).0);
+            }
+        }
+        let block: Vec<&crate::cex::TraceStep> = steps
+            .get(back..)?
+            .iter()
+            .take_while(|s| s.thread == sw.thread)
+            .collect();
+        // A write the creator announces (a signal, a broadcast, a post in the same run of
+        // steps) is a hand-over the new thread was meant to wait for: its start was not
+        // too early.
+        let announces = |s: &&crate::cex::TraceStep| {
+            [
+                "pthread_cond_signal(",
+                "pthread_cond_broadcast(",
+                "sem_post(",
+                "cnd_signal(",
+                "cnd_broadcast(",
+            ]
+            .iter()
+            .any(|c| s.statement.contains(c))
+        };
+        if block.iter().any(announces) {
+            return None;
+        }
+        for s in block {
+            let written: Vec<String> = self
+                .thread_accesses(s)
+                .1
+                .into_iter()
+                .filter(|w| read.contains(w) && sw.conflicts.contains(w))
+                .collect();
+            if !written.is_empty() {
+                return Some((s.clone(), written));
+            }
+        }
+        None
+    }
 }
 
 #[cfg(test)]
