@@ -40,7 +40,9 @@
 //! most often to take it later or not at all (the scope of the lock). When the thread
 //! blocks inside a function it called holding the lock (the second lock taken by a
 //! callee), the call comes before both (`Role::CallWhileHolding`): the order of the two
-//! locks crosses the call, which is what moves out of the section. After the
+//! locks crosses the call, which is what moves out of the section; of several such calls
+//! (a cycle of helpers), the one of the thread that took its lock last, which closed the
+//! cycle, first. After the
 //! other values and blocked threads come a thread blocked in `pthread_join` that only
 //! waits for the deadlock (`Role::Bystander`) and a changed thread handle
 //! (`Role::ThreadHandle`: the library chooses it, no program change can).

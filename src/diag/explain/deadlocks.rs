@@ -290,6 +290,26 @@ impl Explainer<'_> {
                 c.role = Role::Bystander;
             }
         }
+        // Of several calls made holding a lock (a cycle of three helpers), the thread that
+        // took its lock last closed the cycle: its call first (`calls` is in that order).
+        let slots: Vec<usize> = (0..out.len())
+            .filter(|i| {
+                out.get(*i)
+                    .is_some_and(|c| c.role == Role::CallWhileHolding)
+            })
+            .collect();
+        let mut moved: Vec<Candidate> = slots.iter().filter_map(|i| out.get(*i).cloned()).collect();
+        moved.sort_by_key(|c| {
+            calls
+                .iter()
+                .position(|(s, _)| at(c, s))
+                .unwrap_or(usize::MAX)
+        });
+        for (i, c) in slots.into_iter().zip(moved) {
+            if let Some(slot) = out.get_mut(i) {
+                *slot = c;
+            }
+        }
         renumber(&mut out);
         out
     }
@@ -325,7 +345,7 @@ impl Explainer<'_> {
         &self,
         st: &crate::diag::interleaving::DeadlockState,
     ) -> Vec<(crate::cex::TraceStep, String)> {
-        let mut out: Vec<(crate::cex::TraceStep, String)> = Vec::new();
+        let mut out: Vec<(crate::cex::TraceStep, String, usize)> = Vec::new();
         for b in &st.blocked {
             if self.in_lock_helper(b.sid) {
                 continue;
@@ -342,7 +362,8 @@ impl Explainer<'_> {
                 continue;
             };
             for h in st.held.iter().filter(|h| h.thread == b.thread) {
-                if self.function_of(h.step.sid) == self.function_of(b.sid) {
+                // The same mutex again is a relock, which `deadlock_candidates` names.
+                if h.lock == wanted || self.function_of(h.step.sid) == self.function_of(b.sid) {
                     continue;
                 }
                 let Some(call) = self
@@ -353,7 +374,7 @@ impl Explainer<'_> {
                 };
                 if out
                     .iter()
-                    .any(|(s, _)| s.sid == call.sid && s.thread == call.thread)
+                    .any(|(s, _, _)| s.sid == call.sid && s.thread == call.thread)
                 {
                     continue;
                 }
@@ -377,9 +398,17 @@ impl Explainer<'_> {
                     b.line,
                     h.lock
                 );
-                out.push((call, hint));
+                let took = self
+                    .cex
+                    .steps
+                    .iter()
+                    .rposition(|s| s.thread == h.thread && s.sid == h.step.sid)
+                    .unwrap_or(0);
+                out.push((call, hint, took));
             }
         }
-        out
+        // The latest holder first.
+        out.sort_by_key(|(_, _, took)| std::cmp::Reverse(*took));
+        out.into_iter().map(|(s, h, _)| (s, h)).collect()
     }
 }

@@ -35,8 +35,12 @@ impl Explainer<'_> {
         if self.function_of(relock)? != f {
             return None;
         }
-        let body = self.normalized.funcs.get(f)?.body.as_ref()?;
-        let round = innermost_loop_body(body, held.sid)?;
+        let round = match &crate::analysis::waits::enclosing_loop(self.normalized, held.sid)?.kind {
+            StmtKind::While { body, .. }
+            | StmtKind::DoWhile { body, .. }
+            | StmtKind::For { body, .. } => body.as_ref(),
+            _ => return None,
+        };
         let line = |s: &Stmt| self.normalized.sources.position(s.loc).map(|p| p.line);
         let mut unlocks: Vec<u32> = Vec::new();
         crate::ir::visit::each_stmt(round, &mut |s| {
@@ -81,32 +85,6 @@ impl Explainer<'_> {
                     unlock_line,
                 })
             })
-    }
-}
-
-/// The body of the innermost loop of `s` that holds statement `target`.
-fn innermost_loop_body(s: &Stmt, target: StmtId) -> Option<&Stmt> {
-    fn holds(s: &Stmt, target: StmtId) -> bool {
-        let mut hit = false;
-        crate::ir::visit::each_stmt(s, &mut |x| hit |= x.id == target);
-        hit
-    }
-    if !holds(s, target) {
-        return None;
-    }
-    match &s.kind {
-        StmtKind::While { body, .. }
-        | StmtKind::DoWhile { body, .. }
-        | StmtKind::For { body, .. } => match innermost_loop_body(body, target) {
-            Some(inner) => Some(inner),
-            None if holds(body, target) => Some(body),
-            None => None,
-        },
-        StmtKind::Block(ss) => ss.iter().find_map(|x| innermost_loop_body(x, target)),
-        StmtKind::If { then, els, .. } => innermost_loop_body(then, target)
-            .or_else(|| els.as_deref().and_then(|e| innermost_loop_body(e, target))),
-        StmtKind::Switch { body, .. } => innermost_loop_body(body, target),
-        _ => None,
     }
 }
 

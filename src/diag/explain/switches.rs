@@ -808,23 +808,28 @@ impl Explainer<'_> {
             .iter()
             .take_while(|s| s.thread == sw.thread)
             .collect();
-        // A write the creator announces (a signal, a broadcast, a post in the same run of
-        // steps) is a hand-over the new thread was meant to wait for: its start was not
-        // too early.
-        let announces = |s: &&crate::cex::TraceStep| {
-            [
-                "pthread_cond_signal(",
-                "pthread_cond_broadcast(",
-                "sem_post(",
-                "cnd_signal(",
-                "cnd_broadcast(",
-            ]
-            .iter()
-            .any(|c| s.statement.contains(c))
+        // A write the creator announces (a signal, a broadcast or a post after it in its
+        // function, read from the code: a trace may end before it) is a hand-over the new
+        // thread was meant to wait for: its start was not too early.
+        let announced = |w: &crate::cex::TraceStep| {
+            let f = self.function_of(w.sid);
+            self.stmts.values().any(|st| {
+                self.function_of(st.id) == f
+                    && self
+                        .normalized
+                        .sources
+                        .position(st.loc)
+                        .is_some_and(|p| p.line > w.line)
+                    && self.calls_in(st).iter().any(|(k, _)| {
+                        matches!(
+                            k,
+                            crate::ir::known::Known::CondSignal
+                                | crate::ir::known::Known::CondBroadcast
+                                | crate::ir::known::Known::SemPost
+                        )
+                    })
+            })
         };
-        if block.iter().any(announces) {
-            return None;
-        }
         for s in block {
             let written: Vec<String> = self
                 .thread_accesses(s)
@@ -833,7 +838,7 @@ impl Explainer<'_> {
                 .filter(|w| read.contains(w) && sw.conflicts.contains(w))
                 .collect();
             if !written.is_empty() {
-                return Some((s.clone(), written));
+                return (!announced(s)).then(|| (s.clone(), written));
             }
         }
         None
