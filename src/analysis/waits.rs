@@ -45,6 +45,37 @@ pub fn spurious_wake_sites(prog: &Program) -> std::collections::HashSet<StmtId> 
     out
 }
 
+/// A loop's condition (none for `for (;;)`) and body; `None` for a statement that is no
+/// loop.
+pub(crate) fn loop_parts(l: &Stmt) -> Option<(Option<&Expr>, &Stmt)> {
+    match &l.kind {
+        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+            Some((Some(cond), body))
+        }
+        StmtKind::For { cond, body, .. } => Some((cond.as_ref(), body)),
+        _ => None,
+    }
+}
+
+/// The statements of a loop body that compute its test before the first statement
+/// `is_wait` picks (the normalizer's `int __t = ..; if (!__t) break;`); `None` when no
+/// statement of the body's top level is picked.
+fn test_before<'a>(
+    prog: &Program,
+    body: &'a Stmt,
+    is_wait: impl Fn(&Stmt) -> bool,
+) -> Option<Vec<&'a Stmt>> {
+    let mut flat = Vec::new();
+    visit::open_blocks(body, &mut flat);
+    let wait_at = flat.iter().position(|s| is_wait(s))?;
+    Some(
+        flat.into_iter()
+            .take(wait_at)
+            .filter(|s| tests_only(prog, s))
+            .collect(),
+    )
+}
+
 /// Whether the loop `l` does nothing but test its condition and run the wait `wait`, its
 /// result unused: every other statement of its body computes the test into seqloc's
 /// temporaries (the normalizer's `int __t = ..; if (!__t) break;`) without side effects,
@@ -192,22 +223,10 @@ pub fn counting_wait_loop<'p>(
                 | StmtKind::If { .. }
         )
     })?;
-    let (cond, body) = match &l.kind {
-        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => (Some(cond), body),
-        StmtKind::For { cond, body, .. } => (cond.as_ref(), body),
-        _ => return None,
-    };
-    let mut flat = Vec::new();
-    visit::open_blocks(body, &mut flat);
     // The test: the loop's own condition and the statements that compute it in its
-    // body (the normalizer's `int __t = i < n; if (!__t) break;`), before the wait.
-    let wait_at = flat.iter().position(|s| s.id == sid)?;
-    let test: Vec<&Stmt> = flat
-        .iter()
-        .take(wait_at)
-        .copied()
-        .filter(|s| tests_only(prog, s))
-        .collect();
+    // body before the wait.
+    let (cond, body) = loop_parts(l)?;
+    let test = test_before(prog, body, |s| s.id == sid)?;
     let mut read: std::collections::HashSet<VarId> = std::collections::HashSet::new();
     let mut private = true;
     let mut note = |e: &Expr| {
@@ -260,15 +279,9 @@ pub fn is_wait_loop_test(prog: &Program, sid: StmtId) -> bool {
     let Some(l) = enclosing_loop(prog, sid) else {
         return false;
     };
-    let body = match &l.kind {
-        StmtKind::While { body, .. }
-        | StmtKind::DoWhile { body, .. }
-        | StmtKind::For { body, .. } => body,
-        _ => return false,
-    };
-    let mut flat = Vec::new();
-    visit::open_blocks(body, &mut flat);
-    let Some(wait_at) = flat.iter().position(|s| is_wait_call(prog, s)) else {
+    let Some(test) =
+        loop_parts(l).and_then(|(_, body)| test_before(prog, body, |s| is_wait_call(prog, s)))
+    else {
         return false;
     };
     let in_test = |s: &Stmt| {
@@ -276,11 +289,7 @@ pub fn is_wait_loop_test(prog: &Program, sid: StmtId) -> bool {
         visit::each_stmt(s, &mut |x| hit |= x.id == sid);
         hit
     };
-    l.id == sid
-        || flat
-            .iter()
-            .take(wait_at)
-            .any(|s| tests_only(prog, s) && in_test(s))
+    l.id == sid || test.into_iter().any(in_test)
 }
 
 /// The statements enclosing `sid`, outermost first, when its function has no `goto`

@@ -35,12 +35,8 @@ impl Explainer<'_> {
         if self.function_of(relock)? != f {
             return None;
         }
-        let round = match &crate::analysis::waits::enclosing_loop(self.normalized, held.sid)?.kind {
-            StmtKind::While { body, .. }
-            | StmtKind::DoWhile { body, .. }
-            | StmtKind::For { body, .. } => body.as_ref(),
-            _ => return None,
-        };
+        let l = crate::analysis::waits::enclosing_loop(self.normalized, held.sid)?;
+        let (_, round) = crate::analysis::waits::loop_parts(l)?;
         let line = |s: &Stmt| self.normalized.sources.position(s.loc).map(|p| p.line);
         let mut unlocks: Vec<u32> = Vec::new();
         crate::ir::visit::each_stmt(round, &mut |s| {
