@@ -1388,6 +1388,74 @@ fn a_wait_test_that_lets_the_waiter_through_is_named() {
     first_names(&r, 29, "a wrong wait condition");
 }
 
+/// The server waits while the settings are loaded instead of until they are, and is
+/// created before the loader: it goes past its wait before the loader exists and reads
+/// empty settings. The wait's test ranks first as a wrong wait condition, naming the
+/// loader that writes what it tests (before, the test was no candidate at all: no value
+/// changes it along a run without the loader, and no block of the loader can move).
+#[test]
+fn a_wait_test_passed_before_its_provider_was_created_is_named() {
+    let r = localize_json("tests/programs/why/settings_wait.c");
+    first_names(&r, 33, "before any thread running `loader` was created");
+}
+
+/// The printer waits for the renderer's signal with no test of `rendered` around the
+/// wait; a spurious wake-up lets it print a page not yet rendered. The wait ranks first
+/// (before, the sum over the page and the counter's start did, and the wait was no
+/// candidate).
+#[test]
+fn a_wait_with_no_test_around_it_is_named() {
+    let r = localize_json("tests/programs/why/page_ready.c");
+    first_names(&r, 31, "waits here without testing the state it waits for");
+}
+
+/// The handler looks its session up under the table's mutex, lets the mutex go, and
+/// bills through the pointer it found; the reaper closes the session in between. The
+/// unlock that let the reference escape ranks first (before, the read through the
+/// pointer did, as a missing lock, with the unlock second as a split section).
+#[test]
+fn an_unlock_that_lets_a_found_pointer_escape_is_named_first() {
+    let r = localize_json("tests/programs/why/session_lookup.c");
+    first_names(&r, 29, "a reference escaped its critical section");
+    assert_eq!(r["candidates"][1]["line"], 31, "{:#}", r["candidates"][1]);
+}
+
+/// A clerk issues a ticket and logs it through two helpers, each its own critical
+/// section, and neither call passes anything (so neither shows as a step of its own);
+/// the auditor comes in between. The two calls in the clerk rank first, the unlock
+/// inside the first helper after them (before, that unlock came first and the calls
+/// were no candidates).
+#[test]
+fn two_helper_calls_that_split_one_update_are_named_first() {
+    let r = localize_json("tests/programs/why/ticket_log.c");
+    let top: Vec<u64> = (0..2)
+        .filter_map(|i| r["candidates"][i]["line"].as_u64())
+        .collect();
+    assert_eq!(top, [25, 26], "{:#}", r["candidates"]);
+    assert_eq!(r["candidates"][2]["line"], 12, "{:#}", r["candidates"][2]);
+}
+
+/// Deliveries put items on the shelf under the store's stock lock, returns under its
+/// audit lock, through one helper handed a pointer to the store; the audit lock also
+/// guards the audit counter. The returns' lock ranks first as the odd one out (before,
+/// the data was reached only through the pointer and the helper, no lock was seen
+/// around it, and the delivery's lock came first by trace order).
+#[test]
+fn the_borrowed_lock_is_told_through_pointers_and_helpers() {
+    let r = localize_json("tests/programs/why/store_locks.c");
+    assert_eq!(r["candidates"][0]["line"], 34, "{:#}", r["candidates"]);
+}
+
+/// The flusher tests `dirty` before it takes the mutex and then waits; the writer's
+/// signal comes between the test and the lock and is lost: a deadlock. The test outside
+/// the section ranks first (before, the wait did, as a wait outside any loop, which a
+/// test under the mutex would have made safe).
+#[test]
+fn a_wait_tested_before_its_lock_names_the_test_first() {
+    let r = localize_all_json("tests/programs/why/flush_wakeup.c");
+    assert_eq!(r["candidates"][0]["line"], 14, "{:#}", r["candidates"]);
+}
+
 /// The restocker takes its shelf's mutex through a pointer chosen by the item number,
 /// while the shelf is the item's decade; the picker takes the shelf's own mutex. The line
 /// that chose the pointer ranks first, above the lock call it feeds (before, it came

@@ -1,32 +1,43 @@
-//! Condition waits guarded by `if` instead of a loop.
+//! Condition waits guarded by `if` instead of a loop, or by nothing.
 //!
 //! A thread that waits on a condition variable must test its predicate again when it
 //! wakes: another thread may have taken what it waited for between the signal and the
 //! wake-up, and waits may wake spuriously (POSIX; CERT CON36-C). When the failing trace
 //! shows a thread waking from a `pthread_cond_wait` whose nearest enclosing construct in
 //! its function is an `if` and no loop, the `if` is where the repair goes (make it a
-//! `while`). No value along the interleaving changes this, so Griesmeyer's method cannot
-//! name the line; the trace shows the wake-up, the program its missing loop.
+//! `while`); when no test and no loop surrounds the wait at all, the wait itself is (put
+//! it in a `while` loop on the state it waits for). No value along the interleaving
+//! changes this, so Griesmeyer's method cannot name the line; the trace shows the
+//! wake-up, the program its missing loop.
 
 use std::collections::BTreeMap;
 
-use crate::analysis::waits::{counting_wait_loop, guarding_if};
+use crate::analysis::waits::{counting_wait_loop, guarding_if, outside_any_loop};
 use crate::cex::TraceStep;
 use crate::ir::*;
 
 /// A wait the failing run woke from that does not re-test its predicate.
 #[derive(Clone, Debug)]
 pub struct UnloopedWait {
-    /// The `if` or the loop, as a step of the waking thread.
+    /// The `if`, the loop or the wait itself, as a step of the waking thread.
     pub guard: TraceStep,
-    /// The guard is a loop that counts wake-ups (`analysis::waits::counting_wait_loop`),
-    /// not an `if`.
-    pub counting: bool,
+    pub kind: WaitGuard,
 }
 
-/// For every thread of the trace that woke from an `if`-guarded wait, or from one in a
-/// loop that counts wake-ups: the `if` or the loop, as a step of that thread (its
-/// location, line and statement id).
+/// What surrounds a wait that does not re-test its predicate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WaitGuard {
+    /// An `if` tests the predicate once.
+    If,
+    /// A loop counts wake-ups (`analysis::waits::counting_wait_loop`).
+    Counting,
+    /// Nothing: no test and no loop in its function (`analysis::waits::outside_any_loop`).
+    Bare,
+}
+
+/// For every thread of the trace that woke from an `if`-guarded wait, from one in a loop
+/// that counts wake-ups, or from one with no test around it: the `if`, the loop or the
+/// wait, as a step of that thread (its location, line and statement id).
 pub fn unlooped_waits(
     normalized: &Program,
     shared: &crate::analysis::shared::SharedInfo,
@@ -51,36 +62,38 @@ pub fn unlooped_waits(
         if !woke {
             continue;
         }
-        let (guard, counting) = match guarding_if(normalized, s.sid) {
-            Some(g) => (g, false),
+        let (guard, kind) = match guarding_if(normalized, s.sid) {
+            Some(g) => ((g.loc, g.id), WaitGuard::If),
             None => match counting_wait_loop(normalized, shared, s.sid) {
-                Some(l) => (l, true),
+                Some(l) => ((l.loc, l.id), WaitGuard::Counting),
+                None if outside_any_loop(normalized, s.sid) => ((s.loc, s.sid), WaitGuard::Bare),
                 None => continue,
             },
         };
-        let Some(pos) = normalized.sources.position(guard.loc) else {
+        let (loc, sid) = guard;
+        let Some(pos) = normalized.sources.position(loc) else {
             continue;
         };
         if out
             .iter()
-            .any(|o| o.guard.thread == s.thread && o.guard.sid == guard.id)
+            .any(|o| o.guard.thread == s.thread && o.guard.sid == sid)
         {
             continue;
         }
         let guard = TraceStep {
             thread: s.thread,
-            loc: guard.loc,
-            sid: guard.id,
+            loc,
+            sid,
             file: s.file.clone(),
             line: pos.line,
             statement: normalized
                 .sources
-                .source_line(guard.loc)
+                .source_line(loc)
                 .map(|l| l.trim().to_string())
                 .unwrap_or_default(),
             writes: vec![],
         };
-        out.push(UnloopedWait { guard, counting });
+        out.push(UnloopedWait { guard, kind });
     }
     out
 }
@@ -222,7 +235,7 @@ void *tested(void *arg)
         let found = woke(9);
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].guard.line, 8);
-        assert!(found[0].counting);
+        assert_eq!(found[0].kind, WaitGuard::Counting);
         assert!(woke(16).is_empty());
         assert!(woke(24).is_empty());
     }

@@ -514,6 +514,13 @@ pub fn localize(
     }
     let waits = unlooped_waits(&prep.normalized, &prep.shared, &d.replay.steps);
     candidates = explainer.wait_candidates(&waits, candidates);
+    let early_tests = crate::diag::ordering::wait_tests_before_creation(
+        prep,
+        &d.resolved,
+        &d.replay.steps,
+        &accesses,
+    );
+    candidates = explainer.early_wait_test_candidates(&early_tests, candidates);
     candidates = explainer.foreign_unlock_candidates(
         &crate::diag::interleaving::foreign_unlocks(&d.replay.steps),
         candidates,
@@ -522,6 +529,7 @@ pub fn localize(
     candidates = explainer.shared_static_candidates(candidates);
     candidates = explainer.split_section_candidates(candidates);
     candidates = explainer.reread_candidates(candidates);
+    candidates = explainer.escaped_pointer_candidates(candidates);
     match ordering {
         Ok((Ok(Analysed::Ordering(v, joins)), ms)) => {
             notes.push(format!(

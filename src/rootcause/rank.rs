@@ -446,6 +446,9 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         // A function's scratch shared by every call: the declaration is the repair, the
         // accesses only where the race shows.
         Role::SharedStatic => return (0, 2),
+        // A section ended while the thread still reads through a pointer it found there:
+        // the repair extends that section, before a new one around the read.
+        Role::EscapedPointer => return (0, 2),
         Role::Unprotected => return (0, 3),
         // The count a barrier was made with decides the order its waits force.
         Role::ShortBarrier => return (0, 3),

@@ -9,7 +9,7 @@ use crate::ir::*;
 impl Explainer<'_> {
     /// The functions that call the function with index `callee`, directly or through
     /// the program's own functions, and `callee` itself (a fixed point over the calls).
-    fn reaching(&self, callee: usize) -> std::collections::HashSet<usize> {
+    pub(super) fn reaching(&self, callee: usize) -> std::collections::HashSet<usize> {
         let mut reaches: std::collections::HashSet<usize> = [callee].into();
         loop {
             let before = reaches.len();
@@ -144,6 +144,90 @@ impl Explainer<'_> {
             }
         });
         found
+    }
+
+    /// The last simple statement before `before`, in `before`'s function, that calls the
+    /// function of `target` directly or through the program's own functions: the call a
+    /// statement made inside it came from, when the call ran no step of its own (a call
+    /// with no arguments binds nothing). `None` when both are in one function.
+    pub(crate) fn call_before(&self, before: StmtId, target: StmtId) -> Option<Stmt> {
+        let caller = self.function_of(before)?;
+        let callee = self.function_of(target)?;
+        if caller == callee {
+            return None;
+        }
+        let reaches = self.reaching(callee);
+        let body = self.normalized.funcs.get(caller)?.body.as_ref()?;
+        let mut reached = false;
+        let mut found: Option<Stmt> = None;
+        crate::ir::visit::each_stmt(body, &mut |s| {
+            if reached || s.id == before {
+                reached = true;
+                return;
+            }
+            let simple = matches!(
+                s.kind,
+                StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Return(_)
+            );
+            if simple && calls_into(s, &reaches) {
+                found = Some(s.clone());
+            }
+        });
+        found.filter(|_| reached)
+    }
+
+    /// A region that ends inside one call and goes on inside the next (`issue(); log();`,
+    /// neither call running a step of its own): in a function on `thread`'s path, the
+    /// last simple statement calling toward `first`'s function before the first one
+    /// calling toward `then`'s, two different statements. `None` when the two are in one
+    /// function or no function the thread runs makes the two calls apart.
+    pub(crate) fn sibling_calls(
+        &self,
+        thread: u32,
+        first: StmtId,
+        then: StmtId,
+    ) -> Option<(Stmt, Stmt)> {
+        let (fa, fb) = (self.function_of(first)?, self.function_of(then)?);
+        if fa == fb {
+            return None;
+        }
+        let entry = self.thread_ref(thread).function;
+        let entry = self.normalized.funcs.iter().position(|f| f.name == entry)?;
+        let (ra, rb) = (self.reaching(fa), self.reaching(fb));
+        for g in ra.intersection(&rb) {
+            if *g == fa || *g == fb || !self.reaching(*g).contains(&entry) {
+                continue;
+            }
+            let Some(body) = self.normalized.funcs.get(*g).and_then(|f| f.body.as_ref()) else {
+                continue;
+            };
+            let mut last_a: Option<Stmt> = None;
+            let mut found: Option<(Stmt, Stmt)> = None;
+            crate::ir::visit::each_stmt(body, &mut |s| {
+                let simple = matches!(
+                    s.kind,
+                    StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Return(_)
+                );
+                if found.is_some() || !simple {
+                    return;
+                }
+                let (to_a, to_b) = (calls_into(s, &ra), calls_into(s, &rb));
+                if to_a && to_b {
+                    return;
+                }
+                if to_b {
+                    if let Some(a) = last_a.take() {
+                        found = Some((a, s.clone()));
+                    }
+                } else if to_a {
+                    last_a = Some(s.clone());
+                }
+            });
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
     }
 
     /// A branch (`if`, a loop, `switch`) is on the line of `sid`: a shared read there

@@ -221,12 +221,18 @@ impl Explainer<'_> {
             c.line == step.line && same_file(&c.file, &step.file)
         };
         let holds = |t: u32| st.held.iter().any(|h| h.thread == t);
+        // A wait outside any loop loses a signal sent before it. Unless its `if` tested
+        // the predicate before the mutex was taken (`if (!stop) { lock; wait; }`): the
+        // signal came between the test and the lock, and the test outside the section
+        // is the fault (the access analyses name it).
         let bare_wait = |b: &crate::cex::TraceStep| {
             self.stmts.get(&b.sid).is_some_and(|s| {
                 self.calls_in(s)
                     .iter()
                     .any(|(k, _)| *k == crate::ir::known::Known::CondWait)
             }) && crate::analysis::waits::outside_any_loop(self.normalized, b.sid)
+                && !crate::analysis::waits::guarding_if(self.normalized, b.sid)
+                    .is_some_and(|g| self.locks_inside(g))
         };
         let wakes = |b: &crate::cex::TraceStep| {
             let others: Vec<&crate::cex::TraceStep> =
@@ -410,5 +416,22 @@ impl Explainer<'_> {
         // The latest holder first.
         out.sort_by_key(|(_, _, took)| std::cmp::Reverse(*took));
         out.into_iter().map(|(s, h, _)| (s, h)).collect()
+    }
+}
+
+impl Explainer<'_> {
+    /// Statement `g` (an `if`) takes a mutex inside its branches: its test ran before
+    /// the lock.
+    fn locks_inside(&self, g: &crate::ir::Stmt) -> bool {
+        let mut found = false;
+        crate::ir::visit::each_stmt(g, &mut |s| {
+            found |= s.id != g.id
+                && matches!(s.kind, crate::ir::StmtKind::Expr(_))
+                && self
+                    .calls_in(s)
+                    .iter()
+                    .any(|(k, _)| *k == crate::ir::known::Known::MutexLock);
+        });
+        found
     }
 }

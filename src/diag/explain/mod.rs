@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 mod barriers;
 mod calls;
 mod deadlocks;
+mod escapes;
 mod interleaving;
 mod jumps;
 pub mod lock_choice;
@@ -195,6 +196,9 @@ pub enum Role {
     /// location, when another thread's access came in between (a critical section
     /// released too early and taken again).
     SplitSection,
+    /// An unlock that released data the thread went on reading through a pointer it set
+    /// inside the section (`diag::explain::escapes`).
+    EscapedPointer,
     /// A read of what another thread writes, made before the reader's own
     /// `pthread_join` of that thread (and the join): the reader did not wait for the
     /// result it joins for (an order violation: the read belongs after the join).

@@ -6,6 +6,7 @@
 
 use super::interleaving::quoted;
 use super::{Candidate, CandidateKind, Explainer, Role, before_specification, same_file};
+use crate::diag::waits::WaitGuard;
 
 impl Explainer<'_> {
     /// The early statement of `v` reads what conflicts, and the same thread's next
@@ -284,9 +285,9 @@ impl Explainer<'_> {
         before_specification(out, extra)
     }
 
-    /// Candidates from condition waits guarded by `if`, or in a loop that counts
-    /// wake-ups (see `diag::waits`): the `if` or the loop, before the value candidates on
-    /// the failing check itself.
+    /// Candidates from condition waits guarded by `if`, in a loop that counts wake-ups, or
+    /// with no test at all (see `diag::waits`): the `if`, the loop or the wait, before the
+    /// value candidates on the failing check itself.
     pub fn wait_candidates(
         &self,
         guards: &[crate::diag::waits::UnloopedWait],
@@ -296,16 +297,19 @@ impl Explainer<'_> {
         let mut extra: Vec<Candidate> = Vec::new();
         for w in guards {
             let g = &w.guard;
-            let hint = if w.counting {
-                format!(
+            let hint = match w.kind {
+                WaitGuard::Counting => format!(
                     "{} counts its wake-ups here instead of testing the state it waits for: a wait may wake without a signal (POSIX allows it), and a signal sent before the wait began is lost, so the loop can end with the state not reached; wait in a `while` loop on that state, {outcome} (CERT CON36-C)",
                     self.thread_name(g.thread)
-                )
-            } else {
-                format!(
+                ),
+                WaitGuard::If => format!(
                     "{} tests the condition it waits for with `if` and does not test it again when it wakes up: another thread can change it between the signal and the wake-up (and waits may wake spuriously); tested in a `while` loop around the wait, {outcome} (CERT CON36-C)",
                     self.thread_name(g.thread)
-                )
+                ),
+                WaitGuard::Bare => format!(
+                    "{} waits here without testing the state it waits for, before or after: a wait may wake without a signal (POSIX allows it), and a signal sent before the wait began is lost; wait in a `while` loop on that state, {outcome} (CERT CON36-C)",
+                    self.thread_name(g.thread)
+                ),
             };
             self.push_step_candidate(&mut extra, &out, g, CandidateKind::Atomicity, &hint);
             let on = |c: &Candidate| c.line == g.line && same_file(&c.file, &g.file);
@@ -320,6 +324,52 @@ impl Explainer<'_> {
                 c.role = Role::IfGuardedWait;
                 c.kind = CandidateKind::Atomicity;
                 c.hint = format!("{hint}; {}", c.hint);
+            }
+        }
+        before_specification(out, extra)
+    }
+
+    /// Candidates from wait loops whose test let the failing thread through before the
+    /// thread that provides what it waits for was created (`diag::ordering::uncreated`):
+    /// the test, as a wrong wait condition, before the values on the failing check.
+    pub fn early_wait_test_candidates(
+        &self,
+        found: &[crate::diag::ordering::EarlyWaitTest],
+        mut out: Vec<Candidate>,
+    ) -> Vec<Candidate> {
+        let mut extra: Vec<Candidate> = Vec::new();
+        for w in found {
+            let t = &w.test;
+            let hint = format!(
+                "{} tests here whether to wait, and went on without waiting before any thread running `{}` was created, although `{}` writes {} (line {}) and wakes waiters: the condition it waits on does not wait for what `{}` provides (a wrong wait condition); test in the loop the state the code after it needs",
+                self.thread_name(t.thread),
+                w.provider,
+                w.provider,
+                w.on.iter()
+                    .map(|o| format!("`{o}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                w.provider_write.line,
+                w.provider,
+            );
+            let on = |c: &Candidate| c.line == t.line && same_file(&c.file, &t.file);
+            // A value candidate on the test already: the same line, named for its condition.
+            let mut named = false;
+            for c in out
+                .iter_mut()
+                .filter(|c| on(c) && c.role == Role::Plain && !c.specification)
+            {
+                c.role = Role::WaitTestLetThrough;
+                c.kind = CandidateKind::Ordering;
+                c.hint = format!("{hint}; {}", c.hint);
+                named = true;
+            }
+            if named {
+                continue;
+            }
+            self.push_step_candidate(&mut extra, &out, t, CandidateKind::Ordering, &hint);
+            for c in extra.iter_mut().filter(|c| on(c)) {
+                c.role = Role::WaitTestLetThrough;
             }
         }
         before_specification(out, extra)

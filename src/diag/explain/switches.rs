@@ -30,7 +30,8 @@ struct SectionUse {
 struct LockUsers {
     /// Functions that touch the data while holding it.
     functions: usize,
-    /// Other globals it is held around anywhere in the program.
+    /// Other globals it is held around anywhere in the program, and other members it is
+    /// held around through a pointer.
     other_data: usize,
 }
 
@@ -296,21 +297,48 @@ impl Explainer<'_> {
                 let caller = self.function_of(o.sid);
                 let call = self
                     .outer_call(l)
-                    .filter(|_| caller.is_some() && self.function_of(l.sid) != caller)
-                    .filter(|c| self.function_of(c.sid) == caller);
-                if let Some(call) = call {
-                    let on = |c: &Candidate, s: &crate::cex::TraceStep| {
-                        c.line == s.line && same_file(&c.file, &s.file)
-                    };
+                    .filter(|c| self.function_of(c.sid) == caller)
+                    // A call that ran no step of its own shows only in the code.
+                    .or_else(|| {
+                        let c = self.call_before(o.sid, l.sid)?;
+                        self.step_at(l.thread, c.id)
+                    })
+                    .filter(|_| caller.is_some() && self.function_of(l.sid) != caller);
+                // Preempted inside one call, to go on inside the next: the two calls in
+                // their caller are the region's ends in the thread's own code.
+                let calls: Vec<crate::cex::TraceStep> = match call {
+                    Some(call) => vec![call],
+                    None => self
+                        .sibling_calls(sw.thread, l.sid, o.sid)
+                        .map(|(a, b)| {
+                            [a, b]
+                                .iter()
+                                .filter_map(|s| self.step_at(sw.thread, s.id))
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                };
+                let on = |c: &Candidate, s: &crate::cex::TraceStep| {
+                    c.line == s.line && same_file(&c.file, &s.file)
+                };
+                if !calls.is_empty() {
+                    for c in out.iter_mut().chain(extra.iter_mut()) {
+                        if on(c, l)
+                            && c.kind == CandidateKind::Atomicity
+                            && !calls.iter().any(|call| on(c, call))
+                        {
+                            c.role = Role::BoundaryInCallee;
+                        }
+                    }
+                }
+                for call in &calls {
                     let mut named = false;
                     for c in out.iter_mut().chain(extra.iter_mut()) {
-                        if on(c, &call) && !c.specification && c.set.is_none() {
+                        if on(c, call) && !c.specification && c.set.is_none() {
                             c.kind = CandidateKind::Atomicity;
                             c.role = Role::CallBoundary;
                             c.hint = hint.clone();
                             named = true;
-                        } else if on(c, l) && c.kind == CandidateKind::Atomicity {
-                            c.role = Role::BoundaryInCallee;
                         }
                     }
                     if !named {
@@ -318,7 +346,7 @@ impl Explainer<'_> {
                         self.push_step_candidate(
                             &mut extra,
                             &out,
-                            &call,
+                            call,
                             CandidateKind::Atomicity,
                             &hint,
                         );
@@ -352,7 +380,7 @@ impl Explainer<'_> {
                 // guards (`bucket_lock[key % N]` around `counts[b]`) is the slip whatever
                 // the counts say: a striped lock matches its stripe.
                 locks.sort_by_key(|l| {
-                    let u = users.get(&l.lock).copied().unwrap_or_default();
+                    let u = users_of(&users, &l.lock);
                     (
                         !stripe_mismatch(l),
                         u.functions,
@@ -624,8 +652,31 @@ impl Explainer<'_> {
             .map(|v| v.split('.').next().unwrap_or(v).trim_end_matches("[]"))
             .filter(|v| !v.is_empty() && !v.contains(['-', '*', '[']))
             .collect();
+        // Data reached through a pointer (`l->count` in a helper handed `&lg`) is told by
+        // its member: `lg.count` is wanted as `count` there.
+        let wanted_members: BTreeSet<String> = vars.iter().filter_map(|v| member_of(v)).collect();
+        // The program's functions that touch the data, and those that call them: a call
+        // made holding a lock touches what its callee does.
+        let direct: std::collections::HashSet<usize> = self
+            .normalized
+            .funcs
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| {
+                f.body.as_ref().is_some_and(|b| {
+                    let mut n = Names::new(self.normalized, &wanted, &wanted_members, None);
+                    crate::ir::visit::walk_stmt(&mut n, b);
+                    n.hit
+                })
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let mut touching: std::collections::HashSet<usize> = Default::default();
+        for f in &direct {
+            touching.extend(self.reaching(*f));
+        }
         let mut users: std::collections::BTreeMap<String, BTreeSet<usize>> = Default::default();
-        let mut others: std::collections::BTreeMap<String, BTreeSet<VarId>> = Default::default();
+        let mut others: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
         // Per acquisition statement: the other globals its section touches.
         let mut sections = Sections::default();
         for (fi, f) in self.normalized.funcs.iter().enumerate() {
@@ -633,40 +684,15 @@ impl Explainer<'_> {
             let mut held: Vec<(String, StmtId)> = Vec::new();
             crate::ir::visit::each_stmt(body, &mut |s| {
                 // The statement's own expressions: a branch's condition, not its body.
-                struct Names<'p> {
-                    prog: &'p Program,
-                    wanted: &'p BTreeSet<&'p str>,
-                    hit: bool,
-                    other: BTreeSet<VarId>,
-                }
-                impl crate::ir::visit::Visitor for Names<'_> {
-                    fn visit_expr(&mut self, x: &Expr) {
-                        if let ExprKind::Var(v) = &x.kind {
-                            let var = self.prog.var(*v);
-                            if var.kind == VarKind::Global {
-                                if self.wanted.contains(var.shown_name()) {
-                                    self.hit = true;
-                                } else if !crate::ir::internal::is_internal_name(&var.name) {
-                                    self.other.insert(*v);
-                                }
-                            }
-                        }
-                        crate::ir::visit::walk_expr(self, x)
-                    }
-                }
                 let names = |visit: &dyn Fn(&mut Names)| {
-                    let mut n = Names {
-                        prog: self.normalized,
-                        wanted: &wanted,
-                        hit: false,
-                        other: BTreeSet::new(),
-                    };
+                    let mut n =
+                        Names::new(self.normalized, &wanted, &wanted_members, Some(&touching));
                     visit(&mut n);
-                    (n.hit, n.other)
+                    (n.hit, n.other, n.other_members)
                 };
                 let touches_in = |st: &Stmt| names(&|n| crate::ir::visit::walk_stmt(n, st));
                 let condition = |cond: &Expr| names(&|n| crate::ir::visit::walk_expr(n, cond));
-                let (touches, other) = match &s.kind {
+                let (touches, other, other_members) = match &s.kind {
                     StmtKind::Expr(_) => {
                         let mut locking = false;
                         for (k, obj) in self.calls_in(s) {
@@ -685,23 +711,22 @@ impl Explainer<'_> {
                             }
                         }
                         if locking {
-                            (false, BTreeSet::new())
+                            (false, BTreeSet::new(), BTreeSet::new())
                         } else {
                             touches_in(s)
                         }
                     }
                     StmtKind::Decl { .. } | StmtKind::Return(_) => touches_in(s),
                     StmtKind::If { cond, .. } | StmtKind::While { cond, .. } => condition(cond),
-                    _ => (false, BTreeSet::new()),
+                    _ => (false, BTreeSet::new(), BTreeSet::new()),
                 };
                 for (h, at) in &held {
                     if touches {
                         users.entry(h.clone()).or_default().insert(fi);
                     }
-                    others
-                        .entry(h.clone())
-                        .or_default()
-                        .extend(other.iter().copied());
+                    let theirs = others.entry(h.clone()).or_default();
+                    theirs.extend(other.iter().map(|v| format!("#{}", v.0)));
+                    theirs.extend(other_members.iter().map(|m| format!(".{m}")));
                     let sec = sections.entry(*at).or_default();
                     sec.other.extend(other.iter().copied());
                     let line = self.normalized.sources.position(s.loc).map(|p| p.line);
@@ -723,6 +748,110 @@ impl Explainer<'_> {
             out.entry(lock).or_default().other_data = vs.len();
         }
         (out, sections)
+    }
+}
+
+/// The names of the globals a statement touches, and the members it touches through a
+/// pointer, for [`Explainer::lock_users`]: whether one is wanted (or a call reaches a
+/// function in `calls`), and the others.
+struct Names<'p> {
+    prog: &'p Program,
+    wanted: &'p BTreeSet<&'p str>,
+    wanted_members: &'p BTreeSet<String>,
+    calls: Option<&'p std::collections::HashSet<usize>>,
+    hit: bool,
+    other: BTreeSet<VarId>,
+    other_members: BTreeSet<String>,
+}
+
+impl<'p> Names<'p> {
+    fn new(
+        prog: &'p Program,
+        wanted: &'p BTreeSet<&'p str>,
+        wanted_members: &'p BTreeSet<String>,
+        calls: Option<&'p std::collections::HashSet<usize>>,
+    ) -> Self {
+        Names {
+            prog,
+            wanted,
+            wanted_members,
+            calls,
+            hit: false,
+            other: BTreeSet::new(),
+            other_members: BTreeSet::new(),
+        }
+    }
+}
+
+impl crate::ir::visit::Visitor for Names<'_> {
+    fn visit_expr(&mut self, x: &Expr) {
+        match &x.kind {
+            ExprKind::Var(v) => {
+                let var = self.prog.var(*v);
+                if var.kind == VarKind::Global {
+                    if self.wanted.contains(var.shown_name()) {
+                        self.hit = true;
+                    } else if !crate::ir::internal::is_internal_name(&var.name) {
+                        self.other.insert(*v);
+                    }
+                }
+            }
+            ExprKind::Member(base, idx) if matches!(base.peel().kind, ExprKind::Deref(_)) => {
+                let name = match base.ty.resolve(&self.prog.types) {
+                    crate::ir::Type::Comp(c) => self
+                        .prog
+                        .types
+                        .comp(*c)
+                        .fields
+                        .get(*idx)
+                        .and_then(|f| f.name.clone()),
+                    _ => None,
+                };
+                if let Some(name) = name {
+                    if self.wanted_members.contains(&name) {
+                        self.hit = true;
+                    } else {
+                        self.other_members.insert(name);
+                    }
+                }
+            }
+            ExprKind::Call(f, _) => {
+                if let (ExprKind::Func(g), Some(calls)) = (&f.peel().kind, self.calls) {
+                    self.hit |= calls.contains(&(g.0 as usize));
+                }
+            }
+            _ => {}
+        }
+        crate::ir::visit::walk_expr(self, x)
+    }
+}
+
+/// The member a location text names last (`count` of `lg.count`, `l->count`; `recs` of
+/// `lg.recs[]` and `l->recs[i]`), if any.
+fn member_of(v: &str) -> Option<String> {
+    let cut = v
+        .rfind("->")
+        .map(|i| i + 2)
+        .or_else(|| v.rfind('.').map(|i| i + 1))?;
+    let m = v[cut..].split('[').next().unwrap_or_default();
+    (!m.is_empty()).then(|| m.to_string())
+}
+
+/// `users`' entry for `lock`; else, for a lock written through another name of the same
+/// object (`lg.ring_mu` where the code says `l->ring_mu`), the one entry with its member.
+fn users_of(users: &std::collections::BTreeMap<String, LockUsers>, lock: &str) -> LockUsers {
+    if let Some(u) = users.get(lock) {
+        return *u;
+    }
+    let Some(m) = member_of(lock) else {
+        return LockUsers::default();
+    };
+    let mut same = users
+        .iter()
+        .filter(|(k, _)| member_of(k).as_deref() == Some(m.as_str()));
+    match (same.next(), same.next()) {
+        (Some((_, u)), None) => *u,
+        _ => LockUsers::default(),
     }
 }
 

@@ -16,11 +16,13 @@
 //! As in [`super::interleaving`], every verdict is a concrete replay on the built-in
 //! checker; a replay that cannot follow its schedule is never taken as evidence.
 
+mod uncreated;
 mod unresumed;
 mod unstarted;
 
 use std::collections::BTreeSet;
 
+pub use uncreated::{EarlyWaitTest, wait_tests_before_creation};
 pub use unresumed::unresumed_order_violations;
 pub use unstarted::unstarted_order_violations;
 
