@@ -630,6 +630,44 @@ mod tests {
         assert_eq!(cands.iter().map(|c| c.line).collect::<Vec<_>>(), [9, 4, 7]);
     }
 
+    /// A call moved later "fixes" a deadlock whose cause is a path that leaves its
+    /// function holding the lock (no thread locks after it any more): after that cause.
+    #[test]
+    fn a_release_moved_comes_after_an_unlock_skipped_on_a_path() {
+        let ev = PrimitiveEvidence {
+            fixes: vec![PrimitiveFix {
+                mutant: Mutant {
+                    line: 47,
+                    column: 5,
+                    start: 0,
+                    end: 1,
+                    from: "close(0);".into(),
+                    to: "close(1);\n    close(0);".into(),
+                },
+                part: Part::ReleaseOrder,
+                threads: vec![2],
+            }],
+            ..PrimitiveEvidence::default()
+        };
+        let thread = |id: u32| ThreadRef {
+            id,
+            function: "f".into(),
+        };
+        let mut skipped = cand(22, 1);
+        skipped.cause = true;
+        skipped.role = crate::diag::explain::Role::SkippedUnlock;
+        let mut cands = vec![skipped, cand(21, 2)];
+        apply_primitive_fixes(&mut cands, &ev, "p.c", &thread, &|_| None, false);
+        assert_eq!(
+            cands.iter().map(|c| c.line).collect::<Vec<_>>(),
+            [22, 47, 21]
+        );
+        // Without that cause the move is the fix to show first.
+        let mut cands = vec![cand(22, 1), cand(21, 2)];
+        apply_primitive_fixes(&mut cands, &ev, "p.c", &thread, &|_| None, false);
+        assert_eq!(cands[0].line, 47);
+    }
+
     /// A `trylock` made blocking "fixes" by never taking its failure path: when the
     /// program tests its result, the causes the analyses found come first; a bare call
     /// whose result is dropped stays in front.

@@ -42,6 +42,13 @@ pub fn apply_primitive_fixes(
     let unprotected = cands.iter().any(|c| {
         c.cause && c.role == crate::diag::explain::Role::Unprotected && same_file(&c.file, file)
     });
+    // A path that leaves a function holding its lock (`return -1;` before the unlock)
+    // is a defect whatever the schedule: a call or a wait moved elsewhere "fixes" the
+    // deadlock only by having no thread lock after that path (a reaper that closes the
+    // session last), after that cause.
+    let skipped_unlock = cands.iter().any(|c| {
+        c.cause && c.role == crate::diag::explain::Role::SkippedUnlock && same_file(&c.file, file)
+    });
     for f in &ev.fixes {
         let m = &f.mutant;
         let on_line = |c: &Candidate| c.line == m.line && same_file(&c.file, file);
@@ -224,6 +231,7 @@ pub fn apply_primitive_fixes(
             || tested_try
             || f.part == Part::WrongLock
             || (f.part == Part::WaitFlag && unprotected)
+            || (matches!(f.part, Part::ReleaseOrder | Part::WaitOrder) && skipped_unlock)
             || (matches!(
                 f.part,
                 Part::StartValue | Part::LoopBound | Part::WakeGuard | Part::BoundCheck
