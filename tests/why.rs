@@ -1456,6 +1456,36 @@ fn a_wait_tested_before_its_lock_names_the_test_first() {
     assert_eq!(r["candidates"][0]["line"], 14, "{:#}", r["candidates"]);
 }
 
+/// Each worker drops its use of a shared handle under the handle's mutex and tests,
+/// after the unlock, whether it was the last; the other worker's drop comes in between
+/// and both close it. The test read again outside the section ranks first, the unlock
+/// after it (before, the unlock came first).
+#[test]
+fn a_count_read_again_after_the_section_that_wrote_it_is_named_first() {
+    let r = localize_json("tests/programs/why/handle_release.c");
+    first_names(
+        &r,
+        28,
+        "though it wrote `h->users` at line 26 under the lock",
+    );
+    assert_eq!(r["candidates"][1]["line"], 27, "{:#}", r["candidates"][1]);
+}
+
+/// A client marks its slot used in one section and counts it in the next, through a
+/// helper handed the pool's address; the census, in one section of the same mutex, tests
+/// each slot and then checks the count whatever the tests said. That is an update split
+/// in two, not a flag published early: the unlock and the lock between the sections rank
+/// first (before, the slot's write did, as a publication, since the helper's `p->mu`
+/// and the census's `slots.mu` were not told to be one mutex).
+#[test]
+fn a_census_of_two_split_updates_names_the_split_not_a_publication() {
+    let r = localize_json("tests/programs/why/slot_census.c");
+    let top: Vec<u64> = (0..2)
+        .filter_map(|i| r["candidates"][i]["line"].as_u64())
+        .collect();
+    assert_eq!(top, [18, 19], "{:#}", r["candidates"]);
+}
+
 /// The restocker takes its shelf's mutex through a pointer chosen by the item number,
 /// while the shelf is the item's decade; the picker takes the shelf's own mutex. The line
 /// that chose the pointer ranks first, above the lock call it feeds (before, it came

@@ -109,6 +109,8 @@ pub(super) fn published_early(
     let mut named: Vec<(u32, u32)> = Vec::new();
     let mut held_f = None;
     let mut held_p = None;
+    let mut ptr_f = None;
+    let mut ptr_p = None;
     for ch in order.iter().filter(|c| c.inter_thread()) {
         let r = &ch.read;
         let Some(late) = &ch.passing else { continue };
@@ -187,15 +189,32 @@ pub(super) fn published_early(
         let reader_read = at(held_f, r.step, r.thread);
         let writer_early = at(held_f, early.step, writer);
         let writer_late = at(held_p, late.step, writer);
+        // Locks compared by the objects their texts name (`l->lock` in the writer's
+        // helper is the reader's `lst.lock`).
+        let in_failing = &*ptr_f
+            .get_or_insert_with(|| crate::diag::interleaving::StablePointers::of(&failing.steps));
+        let in_passing = &*ptr_p.get_or_insert_with(|| {
+            crate::diag::interleaving::StablePointers::of(&why.passing.steps)
+        });
+        let reader_lock = |l: &str| in_failing.resolve(r.thread, l);
         let one_section = reader_test.iter().any(|(l, acq)| {
             reader_read.contains(&(l.clone(), *acq))
-                && writer_early.iter().any(|(w, _)| w == l)
-                && writer_late.iter().any(|(w, _)| w == l)
+                && writer_early
+                    .iter()
+                    .any(|(w, _)| in_failing.resolve(writer, w) == reader_lock(l))
+                && writer_late
+                    .iter()
+                    .any(|(w, _)| in_passing.resolve(writer, w) == reader_lock(l))
         });
+        // Half made, the state is a publication only when the reader's test decided
+        // whether it read the data at all (`if (posted) { .. minutes .. }`); a list
+        // walked and then checked against its size in one section is a snapshot of two
+        // updates split in two: an atomicity violation, which the boundaries name.
         if one_section
-            && explainer
+            && (explainer
                 .split_section(early.key.sid, late.key.sid)
                 .is_none()
+                || !explainer.test_guards(seen.key.sid, r.key.sid))
         {
             continue;
         }
@@ -203,14 +222,14 @@ pub(super) fn published_early(
         // no mutex was both (by the objects their pointers name: each worker's own
         // `w->lock`): the two sections did not exclude each other. A wrong lock, which the
         // lock-set analyses name, not an order of publication.
-        let objects = |set: &[(String, usize)], t: u32, steps: &[crate::cex::TraceStep]| {
-            let p = crate::diag::interleaving::StablePointers::of(steps);
-            set.iter()
-                .map(|(l, _)| p.resolve(t, l))
-                .collect::<std::collections::BTreeSet<String>>()
-        };
-        let read_under = objects(&reader_read, r.thread, &failing.steps);
-        let written_under = objects(&writer_late, writer, &why.passing.steps);
+        let objects =
+            |set: &[(String, usize)], t: u32, p: &crate::diag::interleaving::StablePointers| {
+                set.iter()
+                    .map(|(l, _)| p.resolve(t, l))
+                    .collect::<std::collections::BTreeSet<String>>()
+            };
+        let read_under = objects(&reader_read, r.thread, in_failing);
+        let written_under = objects(&writer_late, writer, in_passing);
         if !read_under.is_empty()
             && !written_under.is_empty()
             && read_under.is_disjoint(&written_under)

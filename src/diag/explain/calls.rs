@@ -239,6 +239,46 @@ impl Explainer<'_> {
         self.branch_beside(sid) || self.returned_to_a_branch(sid)
     }
 
+    /// The branch on the line of test `test` (see `read_decides`) encloses statement
+    /// `read`, or a call toward its function: whether `read` runs depends on the test
+    /// (`if (d->posted) { .. d->minutes .. }`), rather than coming after it whatever it
+    /// decided (a loop over a list, then a check of its size).
+    pub(crate) fn test_guards(&self, test: StmtId, read: StmtId) -> bool {
+        let Some(at) = self
+            .stmts
+            .get(&test)
+            .and_then(|s| self.normalized.sources.position(s.loc))
+        else {
+            return false;
+        };
+        let f = self.function_of(test);
+        self.stmts.iter().any(|(id, s)| {
+            let inner: Vec<&Stmt> = match &s.kind {
+                StmtKind::If { then, els, .. } => {
+                    std::iter::once(&**then).chain(els.as_deref()).collect()
+                }
+                StmtKind::While { body, .. }
+                | StmtKind::DoWhile { body, .. }
+                | StmtKind::For { body, .. }
+                | StmtKind::Switch { body, .. } => vec![&**body],
+                _ => return false,
+            };
+            let here = self.function_of(*id) == f
+                && self
+                    .normalized
+                    .sources
+                    .position(s.loc)
+                    .is_some_and(|p| p.line == at.line && p.file == at.file);
+            here && inner.iter().any(|b| {
+                let mut hit = false;
+                crate::ir::visit::each_stmt(b, &mut |x| {
+                    hit |= x.id == read || self.calls_toward(x.id, read);
+                });
+                hit
+            })
+        })
+    }
+
     fn branch_beside(&self, sid: StmtId) -> bool {
         let Some(at) = self
             .stmts

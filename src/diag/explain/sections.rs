@@ -143,7 +143,11 @@ impl Explainer<'_> {
                 continue;
             };
             for v in &reads {
-                let Some(copy) = self.copied_in_section(x.thread, unlock, std::slice::from_ref(v))
+                // A copy made in the section, or the thread's own write there (`refs--`
+                // under the lock, `if (refs == 0)` after it).
+                let copied = self.copied_in_section(x.thread, unlock, std::slice::from_ref(v));
+                let own = copied.is_none();
+                let Some(copy) = copied.or_else(|| self.written_in_section(x.thread, unlock, v))
                 else {
                     continue;
                 };
@@ -156,14 +160,25 @@ impl Explainer<'_> {
                     continue;
                 };
                 named.push(x.sid);
-                let hint = format!(
-                    "{} reads `{v}` here again after releasing the mutex at line {}, though it copied `{v}` at line {} under the lock; {}'s write at line {} came in between, so this read sees another value than the copy: use the copy here (an atomicity violation: a value read again outside its section)",
-                    self.thread_name(x.thread),
-                    unlock.line,
-                    copy.line,
-                    self.thread_name(w.thread),
-                    w.line
-                );
+                let hint = if own {
+                    format!(
+                        "{} reads `{v}` here again after releasing the mutex at line {}, though it wrote `{v}` at line {} under the lock; {}'s write at line {} came in between, so this read sees another value than its own write: read it inside the section (an atomicity violation: a value read again outside its section)",
+                        self.thread_name(x.thread),
+                        unlock.line,
+                        copy.line,
+                        self.thread_name(w.thread),
+                        w.line
+                    )
+                } else {
+                    format!(
+                        "{} reads `{v}` here again after releasing the mutex at line {}, though it copied `{v}` at line {} under the lock; {}'s write at line {} came in between, so this read sees another value than the copy: use the copy here (an atomicity violation: a value read again outside its section)",
+                        self.thread_name(x.thread),
+                        unlock.line,
+                        copy.line,
+                        self.thread_name(w.thread),
+                        w.line
+                    )
+                };
                 self.name_as(
                     &mut out,
                     x,
@@ -176,26 +191,22 @@ impl Explainer<'_> {
         out
     }
 
-    /// The step of `thread`, in the critical section that `unlock` ends (since its last
-    /// lock of the same mutex, in the same function), that copies exactly `vars` into a
-    /// local: `int pos = l->len;`.
-    fn copied_in_section(
+    /// The steps of `thread`'s critical section that `unlock` ends, in order: since its
+    /// last lock call before the unlock, in the unlock's function.
+    fn section_before(
         &self,
         thread: u32,
         unlock: &crate::cex::TraceStep,
-        vars: &[String],
-    ) -> Option<crate::cex::TraceStep> {
+    ) -> Option<Vec<&crate::cex::TraceStep>> {
         let steps = &self.cex.steps;
         let f = self.function_of(unlock.sid)?;
         let end = steps
             .iter()
             .rposition(|s| s.thread == thread && s.sid == unlock.sid && s.line == unlock.line)?;
-        let mine = steps
+        let mut section: Vec<&crate::cex::TraceStep> = steps
             .iter()
             .take(end)
-            .filter(|s| s.thread == thread && self.function_of(s.sid) == Some(f));
-        // Back to the section's start: the thread's last lock call before the unlock.
-        let section: Vec<&crate::cex::TraceStep> = mine
+            .filter(|s| s.thread == thread && self.function_of(s.sid) == Some(f))
             .collect::<Vec<_>>()
             .into_iter()
             .rev()
@@ -205,31 +216,64 @@ impl Explainer<'_> {
                     .is_none_or(|st| self.lock_call(st).is_none())
             })
             .collect();
-        section.into_iter().rev().find_map(|s| {
-            let st = self.stmts.get(&s.sid)?;
-            // A local of the user's own: a temporary the normalization made for a
-            // read-modify-write (`b->refs = b->refs - 1`) is no copy the code keeps.
-            let users = |v: crate::ir::VarId| {
-                !crate::ir::internal::is_internal_name(&self.normalized.var(v).name)
-            };
-            let local_copy = match &st.kind {
-                StmtKind::Decl {
-                    var,
-                    init: Some(Init::Expr(_)),
-                } => users(*var),
-                StmtKind::Expr(e) => match &e.kind {
-                    ExprKind::Assign(l, _) => {
-                        matches!(l.kind, ExprKind::Var(v) if users(v))
-                            && !self.shared.is_shared_lvalue(l)
-                    }
+        section.reverse();
+        Some(section)
+    }
+
+    /// The last step of `thread`, in the critical section that `unlock` ends, that writes
+    /// `v` (by the analyses' text of it).
+    fn written_in_section(
+        &self,
+        thread: u32,
+        unlock: &crate::cex::TraceStep,
+        v: &str,
+    ) -> Option<crate::cex::TraceStep> {
+        self.section_before(thread, unlock)?
+            .into_iter()
+            .rev()
+            .find(|s| {
+                self.stmt_access(s.sid)
+                    .is_some_and(|(_, ws)| ws.iter().any(|w| w == v))
+            })
+            .cloned()
+    }
+
+    /// The step of `thread`, in the critical section that `unlock` ends (since its last
+    /// lock of the same mutex, in the same function), that copies exactly `vars` into a
+    /// local: `int pos = l->len;`.
+    fn copied_in_section(
+        &self,
+        thread: u32,
+        unlock: &crate::cex::TraceStep,
+        vars: &[String],
+    ) -> Option<crate::cex::TraceStep> {
+        self.section_before(thread, unlock)?
+            .into_iter()
+            .find_map(|s| {
+                let st = self.stmts.get(&s.sid)?;
+                // A local of the user's own: a temporary the normalization made for a
+                // read-modify-write (`b->refs = b->refs - 1`) is no copy the code keeps.
+                let users = |v: crate::ir::VarId| {
+                    !crate::ir::internal::is_internal_name(&self.normalized.var(v).name)
+                };
+                let local_copy = match &st.kind {
+                    StmtKind::Decl {
+                        var,
+                        init: Some(Init::Expr(_)),
+                    } => users(*var),
+                    StmtKind::Expr(e) => match &e.kind {
+                        ExprKind::Assign(l, _) => {
+                            matches!(l.kind, ExprKind::Var(v) if users(v))
+                                && !self.shared.is_shared_lvalue(l)
+                        }
+                        _ => false,
+                    },
                     _ => false,
-                },
-                _ => false,
-            };
-            let (reads, writes) = self.stmt_access(s.sid)?;
-            (local_copy && writes.is_empty() && !vars.is_empty() && reads == vars)
-                .then(|| s.clone())
-        })
+                };
+                let (reads, writes) = self.stmt_access(s.sid)?;
+                (local_copy && writes.is_empty() && !vars.is_empty() && reads == vars)
+                    .then(|| s.clone())
+            })
     }
 }
 
