@@ -1475,8 +1475,9 @@ fn a_count_read_again_after_the_section_that_wrote_it_is_named_first() {
 /// helper handed the pool's address; the census, in one section of the same mutex, tests
 /// each slot and then checks the count whatever the tests said. That is an update split
 /// in two, not a flag published early: the unlock and the lock between the sections rank
-/// first (before, the slot's write did, as a publication, since the helper's `p->mu`
-/// and the census's `slots.mu` were not told to be one mutex).
+/// first, named as one update split in two (before, the slot's write did, as a
+/// publication, since the helper's `p->mu` and the census's `slots.mu` were not told to
+/// be one mutex; but no order of the two writes would be right).
 #[test]
 fn a_census_of_two_split_updates_names_the_split_not_a_publication() {
     let r = localize_json("tests/programs/why/slot_census.c");
@@ -1484,6 +1485,8 @@ fn a_census_of_two_split_updates_names_the_split_not_a_publication() {
         .filter_map(|i| r["candidates"][i]["line"].as_u64())
         .collect();
     assert_eq!(top, [18, 19], "{:#}", r["candidates"]);
+    let hint = r["candidates"][0]["hint"].as_str().unwrap_or_default();
+    assert!(hint.contains("one update split in two sections"), "{hint}");
 }
 
 /// The restocker takes its shelf's mutex through a pointer chosen by the item number,

@@ -210,13 +210,25 @@ pub(super) fn published_early(
         // whether it read the data at all (`if (posted) { .. minutes .. }`); a list
         // walked and then checked against its size in one section is a snapshot of two
         // updates split in two: an atomicity violation, which the boundaries name.
-        if one_section
-            && (explainer
-                .split_section(early.key.sid, late.key.sid)
-                .is_none()
-                || !explainer.test_guards(seen.key.sid, r.key.sid))
-        {
-            continue;
+        if one_section {
+            let split = explainer.split_section(early.key.sid, late.key.sid);
+            match split {
+                Some(split) if !explainer.test_guards(seen.key.sid, r.key.sid) => {
+                    // Writing the data first would show the other half made instead:
+                    // the two writes belong in one section.
+                    split_update(
+                        explainer,
+                        (writer, r.thread),
+                        (early, late, r),
+                        split,
+                        cands,
+                        added,
+                    );
+                    continue;
+                }
+                Some(_) => {}
+                None => continue,
+            }
         }
         // The reader read the data holding a lock and the writer wrote it holding one, and
         // no mutex was both (by the objects their pointers name: each worker's own
@@ -272,6 +284,47 @@ pub(super) fn published_early(
             name_steps(explainer, cands, added, step.map(|s| (s, hint)), as_, takes);
         }
     }
+}
+
+/// An update of two locations made in two critical sections of one function, which
+/// another thread read in one section between them (`sum += v; unlock; lock; count++`,
+/// a monitor checking both): the unlock and the lock between the writes are named
+/// (`Role::SplitSection`). No order of the two writes is right, so it is no publication.
+fn split_update(
+    explainer: &Explainer,
+    (writer, reader): (u32, u32),
+    (early, late, read): (&Event, &Event, &Event),
+    (unlock, lock): (StmtId, StmtId),
+    cands: &mut [Candidate],
+    added: &mut Vec<Candidate>,
+) {
+    let outcome = explainer.outcome();
+    let t = explainer.thread_name(writer);
+    let other = explainer.thread_name(reader);
+    let ends: Vec<(crate::cex::TraceStep, String)> = [(unlock, "releases"), (lock, "takes back")]
+        .into_iter()
+        .filter_map(|(sid, what)| {
+            let step = explainer.step_at(writer, sid)?;
+            let hint = format!(
+                "{t} {what} the mutex here, between its write of `{}` at line {} and its write of `{}` at line {}: {other} read both in one section in between (line {}) and saw the update half made; kept as one critical section, {outcome} (an atomicity violation: one update split in two sections)",
+                early.var, early.line, late.var, late.line, read.line
+            );
+            Some((step, hint))
+        })
+        .collect();
+    let steps = ends.iter().map(|(s, h)| (s, h.clone()));
+    let as_ = (CandidateKind::Atomicity, Role::SplitSection);
+    name_steps(explainer, cands, added, steps, as_, |c| {
+        let plain = matches!(
+            c.role,
+            Role::Plain
+                | Role::NotResumed
+                | Role::NotResumedInCallee
+                | Role::AlsoBoundary
+                | Role::SplitStatement
+        );
+        (!c.specification && c.set.is_none() && plain).then_some(true)
+    });
 }
 
 /// A check and its act split across two critical sections (see `Role::SplitSection`):

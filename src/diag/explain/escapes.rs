@@ -26,7 +26,7 @@ impl Explainer<'_> {
         let outcome = self.outcome();
         let mut named: Vec<crate::ir::StmtId> = Vec::new();
         for (i, x) in steps.iter().enumerate() {
-            let (Some(st), Some(f)) = (self.stmts.get(&x.sid), self.function_of(x.sid)) else {
+            let Some(st) = self.stmts.get(&x.sid) else {
                 continue;
             };
             let Some((reads, _)) = self.stmt_access(x.sid) else {
@@ -36,53 +36,30 @@ impl Explainer<'_> {
             if reads.is_empty() || pointers.is_empty() {
                 continue;
             }
-            let mine = |s: &&TraceStep| s.thread == x.thread && self.function_of(s.sid) == Some(f);
-            // The thread's last lock call in this function before the read: an unlock.
-            let Some(u) = (0..i).rev().find(|k| {
-                steps
-                    .get(*k)
-                    .filter(mine)
-                    .and_then(|s| self.stmts.get(&s.sid))
-                    .and_then(|st| self.lock_call(st))
-                    .is_some()
-            }) else {
+            let Some(u) = self.unlock_before(i) else {
                 continue;
             };
-            let unlock = &steps[u];
-            let is_unlock = self
-                .stmts
-                .get(&unlock.sid)
-                .and_then(|st| self.lock_call(st))
-                .is_some_and(|(call, _)| call.ends_with("_unlock"));
-            if !is_unlock || named.contains(&unlock.sid) {
+            let Some(unlock) = steps.get(u) else {
+                continue;
+            };
+            if named.contains(&unlock.sid) {
                 continue;
             }
-            // The section the unlock ends: back to the thread's lock call before it.
-            let start = (0..u)
-                .rev()
-                .find(|k| {
-                    steps
-                        .get(*k)
-                        .filter(mine)
-                        .and_then(|s| self.stmts.get(&s.sid))
-                        .and_then(|st| self.lock_call(st))
-                        .is_some()
-                })
-                .unwrap_or(0);
+            let Some(section) = self.section_before(x.thread, unlock) else {
+                continue;
+            };
             let sets = |s: &TraceStep, p: VarId| {
                 self.stmts
                     .get(&s.sid)
                     .is_some_and(|st| assigns_local(st, p))
             };
+            // The pointer set inside the section, not set again since.
             let Some((p, found)) = pointers.iter().find_map(|p| {
-                let found = steps[start..u]
-                    .iter()
-                    .filter(|s| s.thread == x.thread)
-                    .rfind(|s| sets(s, *p))?;
+                let found = section.iter().rfind(|s| sets(s, *p))?;
                 let again = steps[u + 1..i]
                     .iter()
                     .any(|s| s.thread == x.thread && sets(s, *p));
-                (!again).then_some((*p, found))
+                (!again).then_some((*p, *found))
             }) else {
                 continue;
             };

@@ -120,26 +120,13 @@ impl Explainer<'_> {
         let steps = &self.cex.steps;
         let mut named: Vec<crate::ir::StmtId> = Vec::new();
         for (i, x) in steps.iter().enumerate() {
-            let (Some((reads, _)), Some(f)) = (self.stmt_access(x.sid), self.function_of(x.sid))
-            else {
+            let Some((reads, _)) = self.stmt_access(x.sid) else {
                 continue;
             };
             if reads.is_empty() || named.contains(&x.sid) {
                 continue;
             }
-            // The thread's last lock call in this function before the read: an unlock.
-            let Some(unlock) = steps
-                .iter()
-                .take(i)
-                .rev()
-                .filter(|s| s.thread == x.thread && self.function_of(s.sid) == Some(f))
-                .find_map(|s| {
-                    let st = self.stmts.get(&s.sid)?;
-                    self.lock_call(st).map(|(call, _)| (call, s))
-                })
-                .filter(|(call, _)| call.ends_with("_unlock"))
-                .map(|(_, s)| s)
-            else {
+            let Some(unlock) = self.unlock_before(i).and_then(|u| steps.get(u)) else {
                 continue;
             };
             for v in &reads {
@@ -160,25 +147,19 @@ impl Explainer<'_> {
                     continue;
                 };
                 named.push(x.sid);
-                let hint = if own {
-                    format!(
-                        "{} reads `{v}` here again after releasing the mutex at line {}, though it wrote `{v}` at line {} under the lock; {}'s write at line {} came in between, so this read sees another value than its own write: read it inside the section (an atomicity violation: a value read again outside its section)",
-                        self.thread_name(x.thread),
-                        unlock.line,
-                        copy.line,
-                        self.thread_name(w.thread),
-                        w.line
-                    )
+                let (made, differs, repair) = if own {
+                    ("wrote", "its own write", "read it inside the section")
                 } else {
-                    format!(
-                        "{} reads `{v}` here again after releasing the mutex at line {}, though it copied `{v}` at line {} under the lock; {}'s write at line {} came in between, so this read sees another value than the copy: use the copy here (an atomicity violation: a value read again outside its section)",
-                        self.thread_name(x.thread),
-                        unlock.line,
-                        copy.line,
-                        self.thread_name(w.thread),
-                        w.line
-                    )
+                    ("copied", "the copy", "use the copy here")
                 };
+                let hint = format!(
+                    "{} reads `{v}` here again after releasing the mutex at line {}, though it {made} `{v}` at line {} under the lock; {}'s write at line {} came in between, so this read sees another value than {differs}: {repair} (an atomicity violation: a value read again outside its section)",
+                    self.thread_name(x.thread),
+                    unlock.line,
+                    copy.line,
+                    self.thread_name(w.thread),
+                    w.line
+                );
                 self.name_as(
                     &mut out,
                     x,
@@ -191,9 +172,26 @@ impl Explainer<'_> {
         out
     }
 
+    /// The index of the step before step `i` where its thread last called a lock function
+    /// in `i`'s function, when that call was an unlock: the section that ended before `i`.
+    pub(super) fn unlock_before(&self, i: usize) -> Option<usize> {
+        let steps = &self.cex.steps;
+        let x = steps.get(i)?;
+        let f = self.function_of(x.sid)?;
+        let (k, call) = (0..i).rev().find_map(|k| {
+            let s = steps.get(k)?;
+            if s.thread != x.thread || self.function_of(s.sid) != Some(f) {
+                return None;
+            }
+            let st = self.stmts.get(&s.sid)?;
+            self.lock_call(st).map(|(call, _)| (k, call))
+        })?;
+        call.ends_with("_unlock").then_some(k)
+    }
+
     /// The steps of `thread`'s critical section that `unlock` ends, in order: since its
     /// last lock call before the unlock, in the unlock's function.
-    fn section_before(
+    pub(super) fn section_before(
         &self,
         thread: u32,
         unlock: &crate::cex::TraceStep,
