@@ -314,17 +314,22 @@ fn split_update(
         .collect();
     let steps = ends.iter().map(|(s, h)| (s, h.clone()));
     let as_ = (CandidateKind::Atomicity, Role::SplitSection);
-    name_steps(explainer, cands, added, steps, as_, |c| {
-        let plain = matches!(
-            c.role,
-            Role::Plain
-                | Role::NotResumed
-                | Role::NotResumedInCallee
-                | Role::AlsoBoundary
-                | Role::SplitStatement
-        );
-        (!c.specification && c.set.is_none() && plain).then_some(true)
-    });
+    name_steps(explainer, cands, added, steps, as_, takes_split_boundary);
+}
+
+/// Which candidates a split section's unlock or lock takes over: a boundary the schedule
+/// named (where a thread would have resumed is its word for the same boundary; the split
+/// says why it is one) or a value, never the failing check or a multi-line set.
+fn takes_split_boundary(c: &Candidate) -> Option<bool> {
+    let plain = matches!(
+        c.role,
+        Role::Plain
+            | Role::NotResumed
+            | Role::NotResumedInCallee
+            | Role::AlsoBoundary
+            | Role::SplitStatement
+    );
+    (!c.specification && c.set.is_none() && plain).then_some(true)
 }
 
 /// A check and its act split across two critical sections (see `Role::SplitSection`):
@@ -393,19 +398,7 @@ pub(super) fn split_sections(
         {
             let steps = ends.iter().map(|(s, h)| (s, h.clone()));
             let as_ = (CandidateKind::Atomicity, Role::SplitSection);
-            // Where a thread would have resumed is the schedule's word for the same
-            // boundary; the split says why it is one.
-            name_steps(explainer, cands, added, steps, as_, |c| {
-                let plain = matches!(
-                    c.role,
-                    Role::Plain
-                        | Role::NotResumed
-                        | Role::NotResumedInCallee
-                        | Role::AlsoBoundary
-                        | Role::SplitStatement
-                );
-                (!c.specification && c.set.is_none() && plain).then_some(true)
-            });
+            name_steps(explainer, cands, added, steps, as_, takes_split_boundary);
         }
     }
 }
