@@ -135,10 +135,7 @@ impl Explainer<'_> {
                 seen_after = true;
                 return;
             }
-            let simple = matches!(
-                s.kind,
-                StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Return(_)
-            );
+            let simple = is_simple(s);
             if seen_after && simple && calls_into(s, &reaches) {
                 found = Some(s.clone());
             }
@@ -165,10 +162,7 @@ impl Explainer<'_> {
                 reached = true;
                 return;
             }
-            let simple = matches!(
-                s.kind,
-                StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Return(_)
-            );
+            let simple = is_simple(s);
             if simple && calls_into(s, &reaches) {
                 found = Some(s.clone());
             }
@@ -204,10 +198,7 @@ impl Explainer<'_> {
             let mut last_a: Option<Stmt> = None;
             let mut found: Option<(Stmt, Stmt)> = None;
             crate::ir::visit::each_stmt(body, &mut |s| {
-                let simple = matches!(
-                    s.kind,
-                    StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Return(_)
-                );
+                let simple = is_simple(s);
                 if found.is_some() || !simple {
                     return;
                 }
@@ -415,6 +406,14 @@ impl Explainer<'_> {
 }
 
 /// `s` (with the statements inside it) calls one of the functions with indices `set`.
+/// A statement that is no block and no branch: where a call shows in its caller's code.
+fn is_simple(s: &Stmt) -> bool {
+    matches!(
+        s.kind,
+        StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Return(_)
+    )
+}
+
 fn calls_into(s: &Stmt, set: &std::collections::HashSet<usize>) -> bool {
     let mut hit = false;
     crate::ir::visit::each_expr(s, &mut |e| {
