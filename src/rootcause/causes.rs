@@ -57,7 +57,7 @@ pub fn orderings(ex: &Execution) -> Vec<Ordering> {
 }
 
 fn conflict(a: &Event, b: &Event) -> bool {
-    a.var == b.var && (a.write || b.write || (a.sync && b.sync))
+    super::events::overlaps(&a.var, &b.var) && (a.write || b.write || (a.sync && b.sync))
 }
 
 /// The solver's answer for one selection of orderings.

@@ -102,10 +102,14 @@ impl Execution {
                 if write {
                     last_write.insert(var.clone(), idx);
                 } else {
-                    ex.flows.push(Flow {
-                        read: idx,
-                        source: last_write.get(&var).copied(),
-                    });
+                    // A member read after its whole struct was stored (a copy, a `memset`)
+                    // reads that store.
+                    let source = last_write
+                        .iter()
+                        .filter(|(w, _)| overlaps(w, &var))
+                        .map(|(_, i)| *i)
+                        .max();
+                    ex.flows.push(Flow { read: idx, source });
                 }
                 ex.events.push(Event {
                     step: i,
@@ -150,6 +154,33 @@ impl Execution {
     }
 }
 
+/// Whether accesses named `a` and `b` may touch the same memory: the same name, or one a
+/// part of the other — a whole struct or element (`cfg`, `*p`, `p[]`: what a struct copy
+/// or a `memset`/`memcpy` of whole elements stores) and a member or element of it
+/// (`cfg.limit`, `p->n`, `p[].data[]`). A pointer itself (`p`) is no part of what it
+/// points to.
+pub fn overlaps(a: &str, b: &str) -> bool {
+    a == b || part_of(a, b) || part_of(b, a)
+}
+
+fn part_of(part: &str, whole: &str) -> bool {
+    let after = |rest: &str, seps: &[&str]| seps.iter().any(|s| rest.starts_with(s));
+    if let Some(rest) = part.strip_prefix(whole)
+        && after(rest, &[".", "["])
+    {
+        return true;
+    }
+    // The element a pointer points to, named either way (`*p`, `p[]`).
+    let Some(p) = whole.strip_prefix('*').or_else(|| whole.strip_suffix("[]")) else {
+        return false;
+    };
+    if part.strip_prefix('*') == Some(p) || part.strip_suffix("[]") == Some(p) {
+        return true;
+    }
+    part.strip_prefix(p)
+        .is_some_and(|rest| after(rest, &["->", "[]."]))
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -183,6 +214,25 @@ pub(crate) mod tests {
         assert_eq!(ex.events[0].key.occurrence, 0);
         assert_eq!(ex.events[2].key.occurrence, 1);
         assert_eq!(ex.inter_thread_flows(), 0);
+    }
+
+    #[test]
+    fn a_whole_store_covers_its_members_and_a_pointer_is_no_part_of_its_target() {
+        assert!(overlaps("t[]", "t->data[]") && overlaps("t->n", "*t"));
+        assert!(overlaps("cfg", "cfg.limit") && overlaps("cfg.a[]", "cfg"));
+        assert!(overlaps("*p", "p[]") && overlaps("p[]", "p[].n"));
+        assert!(!overlaps("t", "t->n") && !overlaps("cfg", "cfg2.limit"));
+        assert!(!overlaps("cfg.a", "cfg.ab") && !overlaps("*p", "pq->n"));
+        // A member read after a `memset` of the struct reads the `memset`.
+        let acc = |s: &TraceStep| match s.line {
+            1 => (vec![], vec!["t->n".to_string()]),
+            2 => (vec![], vec!["t[]".to_string()]),
+            3 => (vec!["t->n".to_string()], vec![]),
+            _ => (vec![], vec![]),
+        };
+        let steps = [step(1, 1, ""), step(1, 2, ""), step(2, 3, "")];
+        let ex = Execution::of(&steps, &acc, false);
+        assert_eq!(ex.flows[0].source, Some(1));
     }
 
     #[test]

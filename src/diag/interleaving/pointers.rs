@@ -18,10 +18,20 @@ use crate::cex::TraceStep;
 /// another thread's direct access to it is. A pointer whose value is no plain address
 /// (`p + 1`, a pointer read from memory) is left unresolved, and its accesses keep the
 /// name they are written with.
+///
+/// A heap object has no name of its own: it is named through the pointer local that
+/// first held it (the allocator's `f`), so that another thread's `fr->width`, with `fr`
+/// holding the same object, is the allocator's `f->width`. The trace tells heap objects
+/// apart only by the line that allocated them: the objects one line makes share a name,
+/// as the same pointer text in each thread already made them share one. A pointer inside
+/// an object (`at byte 8`) is left unresolved.
 #[derive(Clone, Debug, Default)]
 pub struct Pointers {
-    /// (thread, local as written) → the object it points to.
+    /// (thread, local as written) → the object it points to; `*p` for a heap object
+    /// named through the pointer `p`.
     targets: HashMap<(u32, String), String>,
+    /// A heap object as the trace writes it → the pointer that first held it.
+    heap: HashMap<String, String>,
 }
 
 impl Pointers {
@@ -48,6 +58,17 @@ impl Pointers {
                 Some(obj) if is_object_path(obj) => {
                     self.targets.insert(key, obj.to_string());
                 }
+                // A temporary of seqloc's (`__t = malloc(..)`) names nothing the user
+                // wrote: the pointer it is copied to names the object.
+                _ if is_heap_object(&w.value)
+                    && (!local.starts_with("__") || self.heap.contains_key(&w.value)) =>
+                {
+                    let first = self
+                        .heap
+                        .entry(w.value.clone())
+                        .or_insert_with(|| local.to_string());
+                    self.targets.insert(key, format!("*{first}"));
+                }
                 _ => {
                     self.targets.remove(&key);
                 }
@@ -59,6 +80,12 @@ impl Pointers {
     pub fn resolve(&self, thread: u32, var: &str) -> String {
         resolve_with(var, |p| self.targets.get(&(thread, p.to_string())))
     }
+}
+
+/// The start of a heap object, as the trace writes a pointer to it (see
+/// `checker::builtin`'s values): not a pointer inside one.
+fn is_heap_object(value: &str) -> bool {
+    value.starts_with("a heap object allocated at line ") && !value.contains("(at byte")
 }
 
 /// `x`, `s.f`, `a.b.c`, `parts[1].sum`: a named object or a field and element path of one
@@ -97,8 +124,10 @@ pub struct StablePointers {
 impl StablePointers {
     pub fn of(steps: &[TraceStep]) -> StablePointers {
         let mut out = StablePointers::default();
+        // Where each pointer stands after each step (heap objects keep the name of the
+        // pointer that first held them).
+        let mut one = Pointers::default();
         for s in steps {
-            let mut one = Pointers::default();
             one.record(s);
             for w in &s.writes {
                 // A global pointer another thread writes is no longer main's own.
@@ -200,6 +229,23 @@ impl<'t> StepPointers<'t> {
 /// `var` with a leading `p->` (a direct member path after it) or `*p` replaced by the
 /// object `target(p)` names.
 fn resolve_with<'a>(var: &str, target: impl Fn(&str) -> Option<&'a String>) -> String {
+    // A heap object: the same access through the pointer that first held it.
+    let through = |p: &str| target(p).and_then(|t| t.strip_prefix('*'));
+    if let Some((p, rest)) = var.split_once("->")
+        && let Some(first) = through(p)
+    {
+        return format!("{first}->{rest}");
+    }
+    if let Some(p) = var.strip_prefix('*')
+        && let Some(first) = through(p)
+    {
+        return format!("*{first}");
+    }
+    if let Some((p, rest)) = var.split_once("[]")
+        && let Some(first) = through(p)
+    {
+        return format!("{first}[]{rest}");
+    }
     if let Some((p, field)) = var.split_once("->")
         && member_path(field)
         && let Some(obj) = target(p)
@@ -210,6 +256,13 @@ fn resolve_with<'a>(var: &str, target: impl Fn(&str) -> Option<&'a String>) -> S
         && let Some(obj) = target(p)
     {
         return obj.clone();
+    }
+    // `p[]` through a pointer to one object is that object (`memset(p, 0, sizeof *p)`).
+    if let Some((p, rest)) = var.split_once("[]")
+        && (rest.is_empty() || (rest.starts_with('.') && member_path(rest)))
+        && let Some(obj) = target(p)
+    {
+        return format!("{obj}{rest}");
     }
     var.to_string()
 }
@@ -244,6 +297,8 @@ mod tests {
         // An element's address is followed to the element.
         p.record(&setting(2, "r_2", "&parts[1]"));
         assert_eq!(p.resolve(2, "r->sum"), "parts[1].sum");
+        assert_eq!(p.resolve(2, "r[]"), "parts[1]");
+        assert_eq!(p.resolve(2, "r[].sum"), "parts[1].sum");
         assert!(!is_object_path("a[i]") && !is_object_path("a[1") && is_object_path("a[1][2].b"));
     }
 
@@ -257,6 +312,33 @@ mod tests {
         // A global pointer that another thread overwrites is no longer known to main.
         p.record(&setting(1, "lg", "&spare_log"));
         assert_eq!(p.resolve(0, "lg->cap"), "lg->cap");
+    }
+
+    #[test]
+    fn a_heap_object_is_named_through_the_pointer_that_first_held_it() {
+        let mut p = Pointers::default();
+        p.record(&setting(2, "__t_2", "a heap object allocated at line 32"));
+        p.record(&setting(2, "f_2", "a heap object allocated at line 32"));
+        p.record(&setting(1, "fr_1", "a heap object allocated at line 32"));
+        p.record(&setting(
+            1,
+            "g_1",
+            "a heap object allocated at line 32 (at byte 8)",
+        ));
+        assert_eq!(p.resolve(1, "fr->width"), "f->width");
+        assert_eq!(p.resolve(1, "fr->pixels[]"), "f->pixels[]");
+        assert_eq!(p.resolve(1, "*fr"), "*f");
+        assert_eq!(p.resolve(1, "fr[].n"), "f[].n");
+        assert_eq!(p.resolve(2, "f->width"), "f->width");
+        assert_eq!(p.resolve(1, "g->width"), "g->width");
+        // Another object from another line is not the first one.
+        p.record(&setting(1, "fr_1", "a heap object allocated at line 40"));
+        assert_eq!(p.resolve(1, "fr->width"), "fr->width");
+        let stable = StablePointers::of(&[
+            setting(2, "f_2", "a heap object allocated at line 32"),
+            setting(1, "fr_1", "a heap object allocated at line 32"),
+        ]);
+        assert_eq!(stable.resolve(1, "fr->height"), "f->height");
     }
 
     #[test]

@@ -100,6 +100,20 @@ impl Lowerer<'_, '_> {
             }
         };
         let elem_ptr = Type::ptr(elem.clone());
+        // One element of `&x` is stored as `x` itself (`memset(&mb->slot, 0, sizeof
+        // mb->slot)` writes `mb->slot`), when naming `x` again reads nothing another
+        // thread may change: what the trace and the analyses then name is the program's.
+        let single = count.as_int() == Some(1);
+        let place = match &dst.peel().kind {
+            ExprKind::AddrOf(x)
+                if single
+                    && self.stable_place(x)
+                    && x.ty.unqualified().same_as(&elem, self.tt()) =>
+            {
+                Some((**x).clone())
+            }
+            _ => None,
+        };
         let d = b::conv(dst, &elem_ptr, self.tt());
         let d = self.declare_temp("__seq_mem_dst", &elem_ptr, d, &mut stmts, loc);
         // What element `i` gets: the fill, or the source's element `i`.
@@ -122,7 +136,12 @@ impl Lowerer<'_, '_> {
                 Element::From(s)
             }
         };
+        // One element is `*p` (`memset(p, 0, sizeof *p)`), so that its stores are named
+        // as the program's own `p->n` accesses are.
         let elem_at = |p: &Expr, i: Expr| {
+            if single {
+                return Expr::new(ExprKind::Deref(Box::new(p.clone())), elem.clone(), loc);
+            }
             Expr::new(
                 ExprKind::Index(Box::new(p.clone()), Box::new(i)),
                 elem.clone(),
@@ -149,7 +168,11 @@ impl Lowerer<'_, '_> {
                 Element::Fill(v) => v.clone(),
                 Element::From(s) => elem_at(s, i.clone()),
             };
-            (elem_at(&d, i), v)
+            let at = match &place {
+                Some(x) => x.clone(),
+                None => elem_at(&d, i),
+            };
+            (at, v)
         });
         stmts.extend(release);
         let ret = Type::void_ptr();
@@ -281,6 +304,21 @@ impl Lowerer<'_, '_> {
             loc,
         );
         Ok((tmp, Some(b::expr_stmt(release, loc, StmtId::NONE))))
+    }
+
+    /// Whether naming the lvalue `x` again evaluates to the same object: variables,
+    /// members, constant elements, and dereferences of a local or parameter pointer.
+    fn stable_place(&self, x: &Expr) -> bool {
+        match &x.kind {
+            ExprKind::Var(_) => true,
+            ExprKind::Member(b, _) | ExprKind::Decay(b) => self.stable_place(b),
+            ExprKind::Index(b, i) => i.as_int().is_some() && self.stable_place(b),
+            ExprKind::Deref(p) => match &p.peel().kind {
+                ExprKind::Var(v) => self.prog.var(*v).kind != VarKind::Global,
+                _ => false,
+            },
+            _ => false,
+        }
     }
 
     /// The element type, count and fill value (`None` for a copy) when the call writes

@@ -92,7 +92,10 @@ pub fn temp_origins(prog: &Program) -> HashMap<VarId, String> {
     }
     let is_temp = |v: VarId| {
         let var = prog.var(v);
-        var.name == "__t" && var.source_name.is_none() && var.kind == crate::ir::VarKind::Local
+        // `__seq_mem_*`: the pointers a lowered `memset`/`memcpy` stores through.
+        matches!(var.name.as_str(), "__t" | "__seq_mem_dst" | "__seq_mem_src")
+            && var.source_name.is_none()
+            && var.kind == crate::ir::VarKind::Local
     };
     let mut defs: HashMap<VarId, (u32, Option<Expr>)> = HashMap::new();
     for f in &prog.funcs {
