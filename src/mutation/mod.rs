@@ -668,6 +668,41 @@ mod tests {
         assert_eq!(cands[0].line, 47);
     }
 
+    /// Two calls that hand an object back, each moved later: the one moved past a use of
+    /// its argument comes first, the one moved past a join only serializes.
+    #[test]
+    fn a_release_moved_past_a_use_of_what_it_hands_back_comes_first() {
+        let fix = |line: u32, past: &str| PrimitiveFix {
+            mutant: Mutant {
+                line,
+                column: 5,
+                start: 0,
+                end: 1,
+                from: "session_put(s);".into(),
+                to: format!("{past}\n    session_put(s);"),
+            },
+            part: Part::ReleaseOrder,
+            threads: vec![1],
+        };
+        let ev = PrimitiveEvidence {
+            fixes: vec![
+                fix(65, "pthread_join(th[i], NULL);"),
+                fix(45, "account(uid, s->nbytes);"),
+            ],
+            ..PrimitiveEvidence::default()
+        };
+        let thread = |id: u32| ThreadRef {
+            id,
+            function: "f".into(),
+        };
+        let mut cands = vec![cand(65, 1), cand(45, 2), cand(24, 3)];
+        apply_primitive_fixes(&mut cands, &ev, "p.c", &thread, &|_| None, false);
+        assert_eq!(
+            cands.iter().map(|c| c.line).collect::<Vec<_>>(),
+            [45, 65, 24]
+        );
+    }
+
     /// A `trylock` made blocking "fixes" by never taking its failure path: when the
     /// program tests its result, the causes the analyses found come first; a bare call
     /// whose result is dropped stays in front.

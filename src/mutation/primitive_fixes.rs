@@ -201,7 +201,13 @@ pub fn apply_primitive_fixes(
                 (m.from.trim().parse::<i64>(), m.to.trim().parse::<i64>()),
                 (Ok(a), Ok(b)) if b > a
             ) || m.to.trim() == format!("{} + 1", m.from.trim()));
-        let swapped = u32::from(f.part == Part::WaitFlag || loosened);
+        // A call of the program's own that hands something back, moved past statements
+        // that use none of its arguments (`put(s)` after a join), fixes only by
+        // serializing; moved past a use (`put(s)` after `use(s->n)`), it was given back
+        // before its last use: that one first.
+        let serializes_only =
+            u32::from(f.part == Part::ReleaseOrder && !moved_past_a_use(&m.from, &m.to));
+        let swapped = u32::from(f.part == Part::WaitFlag || loosened) + serializes_only;
         let key = (swapped, had.unwrap_or(usize::MAX), repeat);
         // A loop bound or the guard of a wake-up, likewise: they change how much a
         // thread does, and a changed guard "fixes" a wrong count as readily as the
@@ -253,6 +259,34 @@ pub fn apply_primitive_fixes(
     out.extend(rest);
     *cands = out;
     renumber(cands);
+}
+
+/// Whether a call `from` of a function of the program, moved down into `to` (the
+/// statements it moved past and itself), moved past a statement that names one of its
+/// arguments' variables. A library call (an unlock, a post) is never "only serializing":
+/// what it protects is not among its arguments.
+fn moved_past_a_use(from: &str, to: &str) -> bool {
+    let library = ["pthread_", "sem_", "atomic_", "mtx_", "cnd_", "__VERIFIER_"];
+    let call = from.trim_start();
+    if library.iter().any(|p| call.starts_with(p)) {
+        return true;
+    }
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty() && !w.starts_with(|c: char| c.is_ascii_digit()))
+            .map(str::to_string)
+            .collect()
+    };
+    let Some((_, args)) = call.split_once('(') else {
+        return true;
+    };
+    let args = words(args);
+    if args.is_empty() {
+        return true;
+    }
+    to.lines()
+        .filter(|l| l.trim() != call.trim())
+        .any(|l| words(l).iter().any(|w| args.contains(w)))
 }
 
 /// `call` is made inside the test of an `if` or a loop on `line` (the source text).
