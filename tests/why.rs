@@ -1498,3 +1498,91 @@ fn a_stripe_chosen_through_a_pointer_by_the_wrong_index_is_named_first() {
     let r = localize_json("tests/programs/why/shelf_guards.c");
     first_names(&r, 19, "while the section indexes its data by `shelf`");
 }
+
+/// The reader tells the poster the slot is free (`busy = 0`) and only then reads the
+/// message; the poster, let through, clears the slot with `memset` and refills it. The
+/// hand-back ranks first (before, the `memset`'s stores were named by a temporary no
+/// read matched, so no flow changed and the unlock came first).
+#[test]
+fn a_slot_handed_back_before_its_last_read_is_named_first() {
+    let r = localize_json("tests/programs/why/slot_reuse.c");
+    first_names(&r, 26, "hand it back after the last use");
+    let f = flows(&r);
+    assert!(
+        f.iter()
+            .any(|(read, _, failing, passing)| (*read, *failing, *passing) == (29, 40, 52)),
+        "{f:?}"
+    );
+}
+
+/// A job marks itself claimed and then reads its weight; the retirer, seeing the claim,
+/// clears the job with `memset(j, 0, sizeof *j)`. The claim is named among the first
+/// three, before the unlock after it (moving the retirement after the join, a verified
+/// repair too, may come first).
+#[test]
+fn a_claim_made_before_the_last_read_of_the_job_ranks_before_the_unlock() {
+    let r = localize_json("tests/programs/why/job_release.c");
+    let lines: Vec<u64> = r["candidates"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["line"].as_u64())
+        .collect();
+    let at = |l: u64| lines.iter().position(|&x| x == l);
+    assert!(at(21).is_some_and(|i| i < 3), "{lines:?}");
+    assert!(at(21) < at(22), "{lines:?}");
+}
+
+/// A scanner breaks out of its loop on an empty entry while it holds the table's lock:
+/// the `break` is named first (before, the `return` after the loop was, where the
+/// function only ended).
+#[test]
+fn a_break_that_leaves_a_loop_holding_its_lock_is_named_first() {
+    let r = localize_json("tests/programs/why/scan_stop.c");
+    assert_eq!(r["verdict"], "deadlock");
+    first_names(
+        &r,
+        16,
+        "jumps out of its loop here still holding `table_lock`",
+    );
+}
+
+/// A logger's flusher is created inside `if (pthread_create(..) != 0)` before the level
+/// it reads is set. The creation is named first, as for a bare `pthread_create` (before,
+/// the run was preempted after the `!= 0` test, a step of its own on the line, which was
+/// not seen as a creation: the boundary after it came first).
+#[test]
+fn a_creation_tested_in_an_if_before_its_data_is_set_is_named_first() {
+    let r = localize_json("tests/programs/why/logger_open.c");
+    first_names(
+        &r,
+        24,
+        "creates T1 flush_loop here, before its own write of `lg.level`",
+    );
+    assert_eq!(r["candidates"][1]["line"], 26, "{:#}", r["candidates"][1]);
+}
+
+/// Runners leave a barrier together and count a lap with a load and a store in a helper.
+/// The split update (lines 19–20) is named first; the switch that only placed a runner
+/// right after the barrier names no region (before, "lines 27–28 need to run
+/// atomically", the barrier wait and the call, came first).
+#[test]
+fn a_switch_right_after_a_barrier_names_no_region() {
+    let r = localize_json("tests/programs/why/race_after_barrier.c");
+    let lines: Vec<u64> = r["candidates"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["line"].as_u64())
+        .collect();
+    assert_eq!(lines.first(), Some(&20), "{lines:?}");
+    assert!(!lines.contains(&27), "{lines:?}");
+}
+
+/// A client tests that no one holds the lease, then makes a compare-exchange whose result
+/// it drops. The exchange is named first, in words that say its result is dropped.
+#[test]
+fn a_compare_exchange_whose_result_is_dropped_is_named_first() {
+    let r = localize_json("tests/programs/why/lease_cas.c");
+    first_names(&r, 14, "the result of this compare-exchange is dropped");
+}

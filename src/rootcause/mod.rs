@@ -28,6 +28,7 @@
 
 pub mod causes;
 pub mod events;
+mod handback;
 mod patterns;
 pub mod projection;
 pub mod rank;

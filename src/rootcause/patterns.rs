@@ -526,17 +526,17 @@ fn name_steps<'s>(
 }
 
 /// What a pattern of the projection names a step as.
-struct Named {
-    kind: CandidateKind,
-    role: Role,
-    whole_thread: bool,
-    hint: String,
+pub(super) struct Named {
+    pub(super) kind: CandidateKind,
+    pub(super) role: Role,
+    pub(super) whole_thread: bool,
+    pub(super) hint: String,
 }
 
 /// Names `step` as `named`: the line's candidate, when it has one, takes the role when
 /// `takes` says so (`Some(true)`: with the kind and words too, `Some(false)`: the role
 /// only, `None`: left alone); otherwise a new candidate.
-fn name_step(
+pub(super) fn name_step(
     explainer: &Explainer,
     cands: &mut [Candidate],
     added: &mut Vec<Candidate>,

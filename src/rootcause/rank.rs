@@ -164,6 +164,7 @@ pub fn by_cause(
     };
     let source = |e: &Option<Event>| e.as_ref().map(name).unwrap_or("the initial value".into());
     let lifted = |trace, e: &Event| lifted(explainer, trace, e);
+    let fex = &why.failing_execution;
     for ch in order.iter().filter(|c| c.inter_thread()) {
         let r = &ch.read;
         let reader = format!(
@@ -191,10 +192,23 @@ pub fn by_cause(
             ),
             (
                 ch.passing.as_ref().and_then(|w| lifted(&why.passing, w)),
-                format!(
-                    "this write came after {reader}, which saw {}; {passing} it comes first, and {outcome}",
-                    source(&ch.failing)
-                ),
+                // A write made before the read in the failing run too was overwritten
+                // in between; otherwise it came too late.
+                if ch.passing.as_ref().is_some_and(|w| {
+                    fex.find(&w.key)
+                        .and_then(|i| fex.events.get(i))
+                        .is_some_and(|e| e.step < r.step)
+                }) {
+                    format!(
+                        "{reader} saw {}, made after this write; {passing} the read sees this write, and {outcome}",
+                        source(&ch.failing)
+                    )
+                } else {
+                    format!(
+                        "this write came after {reader}, which saw {}; {passing} it comes first, and {outcome}",
+                        source(&ch.failing)
+                    )
+                },
             ),
         ];
         for (step, hint) in events {
@@ -207,6 +221,7 @@ pub fn by_cause(
     published_early(
         explainer, why, failing, &order, &started, &mut cands, &mut added,
     );
+    super::handback::handed_back_early(explainer, why, failing, &order, &mut cands, &mut added);
     split_sections(explainer, why, &order, &mut cands, &mut added);
     reads_before_join(explainer, why, failing, &order, &mut cands, &mut added);
     // A change's call sites (see `lift`) rank before the lines inside the atomic
@@ -458,7 +473,11 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         // A wait the run woke from with nothing testing its condition again: a defect by
         // POSIX whatever the schedule, before the switches and orders it lets happen.
         Role::IfGuardedWait | Role::WaitTestLetThrough => return (0, 4),
-        Role::PublishedEarly | Role::SplitSection | Role::ReadBeforeJoin => return (0, 4),
+        Role::PublishedEarly
+        | Role::SplitSection
+        | Role::ReadBeforeJoin
+        | Role::HandedBackEarly
+        | Role::DroppedExchange => return (0, 4),
         // The data written after the flag: the other end, with the analyses' own lines.
         Role::PublishedData => return (0, 5),
         Role::ThreadHandle if c.kind == CandidateKind::Value => return (2, 2),

@@ -53,7 +53,20 @@ impl Explainer<'_> {
                     name(step.thread)
                 )
             };
-            if l.skips_unlock {
+            // A `break` (or another jump) out of the loop past the round's unlock is
+            // where the path left the section: it is named, the way out after it only
+            // shows where the function ended.
+            if let Some(j) = self.loop_left_holding(l) {
+                let hint = format!(
+                    "{} jumps out of its loop here still holding `{lock}` (taken at line {}), skipping the unlock at line {} that the round makes on its other path, and {}: every thread that locks it later blocks for ever; release it before the jump",
+                    name(step.thread),
+                    l.acquired.line,
+                    j.unlock_line,
+                    if l.went_on { "goes on" } else { "ends" },
+                );
+                skipped_unlocks.push((j.step.clone(), hint.clone()));
+                self.push_step_candidate(&mut extra, &out, &j.step, CandidateKind::Locking, &hint);
+            } else if l.skips_unlock {
                 skipped_unlocks.push((step.clone(), hint.clone()));
             }
             self.push_step_candidate(&mut extra, &out, step, CandidateKind::Locking, &hint);
@@ -119,7 +132,7 @@ impl Explainer<'_> {
                 .filter(|s| s.thread == b.thread)
                 .map(|s| s.sid)
                 .collect();
-            if let Some(j) = self.jump_past_unlock(&h.step, &h.lock, b.sid, &ran) {
+            if let Some(j) = self.jump_past_unlock(&h.step, &h.lock, Some(b.sid), &ran) {
                 let hint = format!(
                     "{who} jumps from here to the rest of its loop still holding `{}` (taken at line {}), skipping the unlock at line {} that the round makes on its other path: its next lock of `{}` at line {} then blocks for ever (a self-deadlock); release it on this path",
                     h.lock, h.step.line, j.unlock_line, h.lock, b.line
@@ -433,5 +446,30 @@ impl Explainer<'_> {
                     .any(|(k, _)| *k == crate::ir::known::Known::MutexLock);
         });
         found
+    }
+}
+
+impl Explainer<'_> {
+    /// The jump by which a thread that ended (or left its function) holding a lock left
+    /// the loop whose round takes and releases it (see `jump_past_unlock`).
+    fn loop_left_holding(
+        &self,
+        l: &crate::diag::interleaving::LeftHolding,
+    ) -> Option<super::jumps::SkippingJump> {
+        // The lock still held at the end is the thread's last acquisition there.
+        let after_lock = self
+            .cex
+            .steps
+            .iter()
+            .rposition(|s| s.thread == l.acquired.thread && s.sid == l.acquired.sid)?;
+        let ran: Vec<StmtId> = self
+            .cex
+            .steps
+            .iter()
+            .skip(after_lock + 1)
+            .filter(|s| s.thread == l.step.thread)
+            .map(|s| s.sid)
+            .collect();
+        self.jump_past_unlock(&l.acquired, &l.lock, None, &ran)
     }
 }

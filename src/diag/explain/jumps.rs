@@ -20,19 +20,22 @@ pub(super) struct SkippingJump {
 
 impl Explainer<'_> {
     /// The jump by which `thread`, holding `lock` (taken by `held`), went on to lock it
-    /// again at `relock`: in the innermost loop around `held`, a jump after the lock and
-    /// before an unlock of `lock` on a later line, in a block of which the thread ran a
-    /// statement between the two locks (`ran`). `None` when the two locks are not one
-    /// statement of one function's loop, or no such jump is there.
+    /// again at `relock` — or, without `relock`, left the loop still holding it: in the
+    /// innermost loop around `held`, a jump after the lock and before an unlock of
+    /// `lock` on a later line, in a block of which the thread ran a statement after the
+    /// lock (`ran`). `None` when the two locks are not one statement of one function's
+    /// loop, or no such jump is there.
     pub(super) fn jump_past_unlock(
         &self,
         held: &TraceStep,
         lock: &str,
-        relock: StmtId,
+        relock: Option<StmtId>,
         ran: &[StmtId],
     ) -> Option<SkippingJump> {
         let f = self.function_of(held.sid)?;
-        if self.function_of(relock)? != f {
+        if let Some(relock) = relock
+            && self.function_of(relock)? != f
+        {
             return None;
         }
         let l = crate::analysis::waits::enclosing_loop(self.normalized, held.sid)?;

@@ -192,6 +192,12 @@ pub enum Role {
     /// The data write of a publication out of order (see `PublishedEarly`), made only
     /// after the flag another thread saw: the other end of the same repair.
     PublishedData,
+    /// A write another thread tested before it overwrote data the writer still read
+    /// afterwards (a "done with it" flag set before the last use): `rootcause::handback`.
+    HandedBackEarly,
+    /// A compare-exchange whose result the thread dropped, at one end of a region another
+    /// thread's write broke into (`diag::explain::switches`).
+    DroppedExchange,
     /// The unlock and the lock that split a thread's check from its act on the same
     /// location, when another thread's access came in between (a critical section
     /// released too early and taken again).

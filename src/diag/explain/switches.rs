@@ -77,11 +77,20 @@ impl Explainer<'_> {
             // start (a schedule the failure needs, as any other order of the starts may
             // be), and "the creation and the next line need to run atomically" would
             // be no advice.
-            if sw.conflicts.is_empty()
-                && last.as_ref().is_some_and(|l| {
-                    l.statement.contains("pthread_create(") || l.statement.contains("thrd_create(")
+            // Likewise a thread preempted right as it left a barrier, when the run has
+            // other regions: the barrier lets every thread go at once, so the switch
+            // only placed the thread's next steps among the others' (inside another
+            // thread's split update), and "the barrier and the next line need to run
+            // atomically" would be no advice either.
+            let after_barrier = |sw: &crate::diag::interleaving::NecessarySwitch| {
+                sw.last.as_ref().is_some_and(|l| {
+                    self.calls_on_line(l, &[crate::ir::known::Known::BarrierLeave])
                 })
-            {
+            };
+            if after_barrier(sw) && switches.iter().any(|o| !after_barrier(o)) {
+                continue;
+            }
+            if sw.conflicts.is_empty() && last.as_ref().is_some_and(|l| self.creates_on_line(l)) {
                 continue;
             }
             // A thread preempted right after it created another that read what the
@@ -112,7 +121,12 @@ impl Explainer<'_> {
                     );
                     let on = |c: &Candidate| c.line == step.line && same_file(&c.file, &step.file);
                     for c in out.iter_mut().chain(extra.iter_mut()).filter(|c| on(c)) {
-                        if c.specification || c.set.is_some() || c.role != Role::Plain {
+                        // The creation's line may hold the handle's value change: the
+                        // order is what it says.
+                        if c.specification
+                            || c.set.is_some()
+                            || !matches!(c.role, Role::Plain | Role::ThreadHandle)
+                        {
                             continue;
                         }
                         c.role = Role::StartedTooEarly;
@@ -249,6 +263,30 @@ impl Explainer<'_> {
                             Role::AlsoBoundary
                         };
                         c.hint = format!("{hint}; {}", c.hint);
+                    }
+                }
+            }
+            // A compare-exchange whose result the thread drops (a statement of its own):
+            // it goes on as if the exchange was made, though another thread's write came
+            // between its test and it. Dropping the result is the fault, whatever region
+            // it ends; the exchange is named first.
+            for step in [&last, &sw.resume].into_iter().flatten() {
+                if !self.drops_exchange_result(step) {
+                    continue;
+                }
+                let words = format!(
+                    "the result of this compare-exchange is dropped: {} goes on as if it made the exchange, though {others} changed the value in between; test the result and retry (or give up) when it fails",
+                    name(sw.thread)
+                );
+                for c in out.iter_mut().chain(extra.iter_mut()) {
+                    if c.line == step.line
+                        && same_file(&c.file, &step.file)
+                        && !c.specification
+                        && c.set.is_none()
+                    {
+                        c.kind = CandidateKind::Atomicity;
+                        c.role = Role::DroppedExchange;
+                        c.hint = format!("{words}; {}", c.hint);
                     }
                 }
             }
@@ -903,14 +941,53 @@ impl Explainer<'_> {
     /// between: the creator's first write, after it resumed and before its next switch,
     /// of a location those threads read in between, with the locations. `None` when the
     /// creator wrote none of what they read (they may have been meant to start then).
+    /// Whether `step` creates a thread, or is the rest of a line that does (the test of
+    /// `if (pthread_create(..) != 0)` runs as a step of its own after the call).
+    fn creates_on_line(&self, step: &crate::cex::TraceStep) -> bool {
+        step.statement.contains("pthread_create(")
+            || step.statement.contains("thrd_create(")
+            || self.calls_on_line(step, &[crate::ir::known::Known::ThreadCreate])
+    }
+
+    /// Whether `step`'s line is a compare-exchange made as a statement of its own, its
+    /// result dropped (`atomic_compare_exchange_strong(&o, &e, d);`).
+    fn drops_exchange_result(&self, step: &crate::cex::TraceStep) -> bool {
+        let Some(text) = self.normalized.sources.source_line(step.loc) else {
+            return false;
+        };
+        let text = text.trim();
+        let calls = [
+            "atomic_compare_exchange_",
+            "__atomic_compare_exchange",
+            "__sync_bool_compare_and_swap",
+        ];
+        calls.iter().any(|c| text.starts_with(c))
+            && text.ends_with(");")
+            && text.matches(';').count() == 1
+    }
+
+    /// Whether a statement on `step`'s line calls one of `kinds`.
+    fn calls_on_line(
+        &self,
+        step: &crate::cex::TraceStep,
+        kinds: &[crate::ir::known::Known],
+    ) -> bool {
+        self.stmts.values().any(|st| {
+            self.normalized
+                .sources
+                .position(st.loc)
+                .is_some_and(|p| p.line == step.line && same_file(p.file, &step.file))
+                && !matches!(st.kind, StmtKind::Block(_))
+                && self.calls_in(st).iter().any(|(k, _)| kinds.contains(k))
+        })
+    }
+
     fn set_up_after_creation(
         &self,
         sw: &crate::diag::interleaving::NecessarySwitch,
         last: &crate::cex::TraceStep,
     ) -> Option<(crate::cex::TraceStep, Vec<String>)> {
-        let creates =
-            last.statement.contains("pthread_create(") || last.statement.contains("thrd_create(");
-        if !creates || sw.conflicts.is_empty() || sw.between.is_empty() {
+        if !self.creates_on_line(last) || sw.conflicts.is_empty() || sw.between.is_empty() {
             return None;
         }
         let steps = &self.cex.steps;
