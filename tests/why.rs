@@ -1522,12 +1522,7 @@ fn a_slot_handed_back_before_its_last_read_is_named_first() {
 #[test]
 fn a_claim_made_before_the_last_read_of_the_job_ranks_before_the_unlock() {
     let r = localize_json("tests/programs/why/job_release.c");
-    let lines: Vec<u64> = r["candidates"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|c| c["line"].as_u64())
-        .collect();
+    let lines = candidate_lines(&r);
     let at = |l: u64| lines.iter().position(|&x| x == l);
     assert!(at(21).is_some_and(|i| i < 3), "{lines:?}");
     assert!(at(21) < at(22), "{lines:?}");
@@ -1569,12 +1564,7 @@ fn a_creation_tested_in_an_if_before_its_data_is_set_is_named_first() {
 #[test]
 fn a_switch_right_after_a_barrier_names_no_region() {
     let r = localize_json("tests/programs/why/race_after_barrier.c");
-    let lines: Vec<u64> = r["candidates"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|c| c["line"].as_u64())
-        .collect();
+    let lines = candidate_lines(&r);
     assert_eq!(lines.first(), Some(&20), "{lines:?}");
     assert!(!lines.contains(&27), "{lines:?}");
 }

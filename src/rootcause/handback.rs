@@ -6,7 +6,7 @@
 //! the closest passing run it saw the value from before. The hand-back write is named;
 //! the repair moves it after the last use (or copies the data out first).
 
-use super::patterns::{Named, name_step};
+use super::patterns::{Named, name_step, takes_plain};
 use super::{Event, FlowChange, Why};
 use crate::cex::Counterexample;
 use crate::diag::explain::{Candidate, CandidateKind, Explainer, Role};
@@ -61,20 +61,13 @@ pub(super) fn handed_back_early(
             "{me} writes `{}` here, which {them} tested at line {} before it wrote `{}` at line {}; {me} still read `{}` at line {} after this write, and saw {them}'s value: had {me} made this write after its last use of the data, {outcome} (an order violation: hand it back after the last use, or copy the data out first)",
             back.var, test.line, w.var, w.line, r.var, r.line
         );
-        let takes = |c: &Candidate| {
-            let plain = matches!(
-                c.role,
-                Role::Plain | Role::AlsoBoundary | Role::SplitStatement
-            );
-            (!c.specification && c.set.is_none() && plain).then_some(c.kind == CandidateKind::Value)
-        };
         let as_ = Named {
             kind: CandidateKind::Ordering,
             role: Role::HandedBackEarly,
             whole_thread: false,
             hint,
         };
-        name_step(explainer, cands, added, step, as_, takes);
+        name_step(explainer, cands, added, step, as_, takes_plain);
     }
 }
 

@@ -262,16 +262,7 @@ pub(super) fn published_early(
             "{w} writes `{}` here only after its write of `{}` at line {}, which {reader} already saw: {reader}'s read at line {} came before this write; made before line {}, {outcome} (an order violation)",
             late.var, early.var, early.line, r.line, early.line
         );
-        // A flow or boundary keeps its words; a value change says less. A value
-        // candidate that is also a region's end takes the pattern, which says why the
-        // line matters. The flag is what was published early: it comes first.
-        let takes = |c: &Candidate| {
-            let plain = matches!(
-                c.role,
-                Role::Plain | Role::AlsoBoundary | Role::SplitStatement
-            );
-            (!c.specification && c.set.is_none() && plain).then_some(c.kind == CandidateKind::Value)
-        };
+        // The flag is what was published early: it comes first.
         for (step, hint, role) in [
             (failing.steps.get(early.step), hint, Role::PublishedEarly),
             (
@@ -281,7 +272,14 @@ pub(super) fn published_early(
             ),
         ] {
             let as_ = (CandidateKind::Ordering, role);
-            name_steps(explainer, cands, added, step.map(|s| (s, hint)), as_, takes);
+            name_steps(
+                explainer,
+                cands,
+                added,
+                step.map(|s| (s, hint)),
+                as_,
+                takes_plain,
+            );
         }
     }
 }
@@ -523,6 +521,18 @@ fn name_steps<'s>(
         };
         name_step(explainer, cands, added, step, named, &takes);
     }
+}
+
+/// Which candidates a pattern's line takes over: a flow or boundary keeps its words (the
+/// role only), a value change says less (role, kind and words); never the failing check,
+/// a multi-line set, or a line another pattern named. A value candidate that is also a
+/// region's end takes the pattern, which says why the line matters.
+pub(super) fn takes_plain(c: &Candidate) -> Option<bool> {
+    let plain = matches!(
+        c.role,
+        Role::Plain | Role::AlsoBoundary | Role::SplitStatement
+    );
+    (!c.specification && c.set.is_none() && plain).then_some(c.kind == CandidateKind::Value)
 }
 
 /// What a pattern of the projection names a step as.
