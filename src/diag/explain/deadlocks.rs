@@ -430,9 +430,7 @@ impl Explainer<'_> {
         out.sort_by_key(|(_, _, took)| std::cmp::Reverse(*took));
         out.into_iter().map(|(s, h, _)| (s, h)).collect()
     }
-}
 
-impl Explainer<'_> {
     /// Statement `g` (an `if`) takes a mutex inside its branches: its test ran before
     /// the lock.
     fn locks_inside(&self, g: &crate::ir::Stmt) -> bool {
@@ -447,9 +445,7 @@ impl Explainer<'_> {
         });
         found
     }
-}
 
-impl Explainer<'_> {
     /// The jump by which a thread that ended (or left its function) holding a lock left
     /// the loop whose round takes and releases it (see `jump_past_unlock`).
     fn loop_left_holding(
