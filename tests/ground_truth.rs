@@ -352,10 +352,7 @@ fn check_top_three(results: &[Outcome]) {
 /// Passing schedules the native gcc replay does not pass, with the reason: the built-in
 /// replay and the native one disagree on them, which is not understood yet. The test
 /// fails if a listed one starts to pass natively, so the list stays true.
-const KNOWN_NATIVE_DISAGREEMENTS: &[(&str, &str)] = &[(
-    "paper/arithmetic_prog_bad.yml",
-    "an assumption fails natively at line 45 along a schedule the built-in replay follows",
-)];
+const KNOWN_NATIVE_DISAGREEMENTS: &[(&str, &str)] = &[];
 
 fn check_native_passes(replayed: &[(String, Result<(), String>)]) {
     let mut failed = Vec::new();

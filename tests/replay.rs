@@ -154,8 +154,9 @@ fn the_trace_check_notices_a_run_that_does_not_follow_its_schedule() {
 /// returns for these programs must reach the failure it reports, and be followed block by
 /// block. Each program stops a thread for good where the checker's framework once lost
 /// the stop: after `reach_error(); abort();` (the abort ended the path before the
-/// end-of-run probes), inside a `__VERIFIER_atomic_*` function, and at a loop's unwinding
-/// cut (a statement only that bound has).
+/// end-of-run probes), inside a `__VERIFIER_atomic_*` function, at a loop's unwinding
+/// cut (a statement only that bound has) — or numbered a signal's choice of waiter by the
+/// signals sent rather than the choices made (a signal before anyone waits chose nothing).
 #[test]
 fn the_checkers_schedules_stop_preempted_threads_where_they_stood() {
     if !have_gcc() {
@@ -166,6 +167,7 @@ fn the_checkers_schedules_stop_preempted_threads_where_they_stood() {
         "preempted_producer.c",
         "failure_in_atomic.c",
         "held_at_loop_bound.c",
+        "signal_before_a_waiter.c",
     ];
     for name in programs {
         let program = Path::new("tests/programs/replay/checker_schedules").join(name);

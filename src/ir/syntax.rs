@@ -323,7 +323,11 @@ impl BinOp {
 /// dialect (`templates/`), so one IR prints for ESBMC, CBMC, the built-in checker and gcc.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Intrinsic {
-    /// A nondeterministic value of the expression's type.
+    /// A nondeterministic value of the expression's type. `args` is empty, or, for the
+    /// input a replay leaves open past the recorded ones (`occ <= n ? table[occ - 1] :
+    /// nondet(occ)`), the input's occurrence counter: a checker that reads inputs back
+    /// records the occurrence with the value, since occurrences a replay fixes or skips
+    /// (a signal without waiters bumps the counter) leave no nondet of their own.
     Nondet,
     /// `assume(cond)`: executions where `cond` is false are discarded.
     Assume,

@@ -1236,11 +1236,18 @@ fn extract(
             .then(|| float::c_text(u, inp.value.get_size()));
         let c = in_count.entry((k, inp.sid)).or_insert(0);
         *c += 1;
+        let occurrence = match &inp.occurrence {
+            Some(o) => match value(model, o).and_then(|o| u32::try_from(o).ok()) {
+                Some(o) => o,
+                None => continue,
+            },
+            None => *c,
+        };
         let at = index.name(inp.sid);
         inputs.push(InputValue {
             thread: k,
             at: at.clone(),
-            occurrence: *c,
+            occurrence,
             value: v,
             text,
         });

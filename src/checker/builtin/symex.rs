@@ -105,6 +105,9 @@ pub struct InputRec {
     pub loc: Loc,
     pub value: BV,
     pub ty: Type,
+    /// The occurrence a replayed input's counter names (see [`Intrinsic::Nondet`]);
+    /// `None` for a plain nondet, whose occurrence is its rank among the statement's.
+    pub occurrence: Option<BV>,
 }
 
 pub struct SymexOptions {
@@ -960,9 +963,20 @@ impl<'p> Symex<'p> {
             ExprKind::Cond(c, a, b) => {
                 let c = self.truth(c)?;
                 let x = self.eval(a)?;
+                let before = self.inputs.len();
                 let y = self.eval(b)?;
                 let (x, y) = self.same_width(x, y, self.signed(&e.ty));
-                Ok(c.ite(&x, &y))
+                let v = c.ite(&x, &y);
+                // A replayed input (`occ <= n ? table[occ - 1] : nondet(occ)`) is read
+                // back as the value it took, recorded or open.
+                if matches!(&b.kind, ExprKind::Intrinsic(Intrinsic::Nondet, args) if !args.is_empty())
+                    && self.inputs.len() == before + 1
+                {
+                    if let Some(r) = self.inputs.last_mut() {
+                        r.value = v.clone();
+                    }
+                }
+                Ok(v)
             }
             ExprKind::Comma(a, b) => {
                 self.eval(a)?;
@@ -1019,7 +1033,11 @@ impl<'p> Symex<'p> {
                 });
                 Ok(selected.ite(&v, &original))
             }
-            ExprKind::Intrinsic(Intrinsic::Nondet, _) => {
+            ExprKind::Intrinsic(Intrinsic::Nondet, args) => {
+                let occurrence = match args.first() {
+                    Some(o) => Some(self.eval(o)?),
+                    None => None,
+                };
                 let w = self.bits(&e.ty, e.loc)?;
                 let n = self.fresh_name("input");
                 let v = BV::new_const(n, w);
@@ -1037,6 +1055,7 @@ impl<'p> Symex<'p> {
                     loc: e.loc,
                     value: v.clone(),
                     ty: e.ty.clone(),
+                    occurrence,
                 });
                 Ok(v)
             }

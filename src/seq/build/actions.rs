@@ -467,28 +467,27 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                         None,
                         loc,
                     );
-                    let (pre, choose) = self.input(&Type::uint(), loc, id);
-                    s.extend(pre);
+                    // The occurrence counter counts picks made, not signals sent: a signal
+                    // with no waiter chooses nothing, and a read-back schedule (which
+                    // records the choices) numbers its picks the same way.
+                    let (mut chosen, choose) = self.input(&Type::uint(), loc, id);
                     let prog = &self.b.prog;
                     let pk = b::var(prog, pick);
                     let valid = b::and(
                         b::bin(BinOp::Lt, pk.clone(), b::uint(n)),
                         b::bin(BinOp::Eq, b::elem(prog, v.wait, pk.clone()), c.clone()),
                     );
-                    s.push(b::if_(
-                        any.unwrap_or_else(|| b::int(0)),
-                        vec![
-                            st(b::assign(pk.clone(), choose, &tt)),
-                            st(b::intrinsic(Intrinsic::Assume, vec![valid], loc)),
-                            st(b::assign(
-                                b::elem(prog, v.wait, pk.clone()),
-                                b::conv(b::int(0), &Type::void_ptr(), &tt),
-                                &tt,
-                            )),
-                            st(b::assign(b::elem(prog, v.sig, pk), b::int(1), &tt)),
-                        ],
-                        None,
-                    ));
+                    chosen.extend([
+                        st(b::assign(pk.clone(), choose, &tt)),
+                        st(b::intrinsic(Intrinsic::Assume, vec![valid], loc)),
+                        st(b::assign(
+                            b::elem(prog, v.wait, pk.clone()),
+                            b::conv(b::int(0), &Type::void_ptr(), &tt),
+                            &tt,
+                        )),
+                        st(b::assign(b::elem(prog, v.sig, pk), b::int(1), &tt)),
+                    ]);
+                    s.push(b::if_(any.unwrap_or_else(|| b::int(0)), chosen, None));
                 }
                 s.extend(zero_result(&lhs));
                 vec![step(s, true, None)]

@@ -51,7 +51,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
                 (g, n)
             }
         };
-        // `occ = occ + 1; value = occ <= n ? table[occ - 1] : nondet`
+        // `occ = occ + 1; value = occ <= n ? table[occ - 1] : nondet(occ)`
         let occ = self.b.input_occ_var(self.k, id);
         let prog = &self.b.prog;
         let occ_e = b::var(prog, occ);
@@ -62,7 +62,7 @@ impl<'a, 'b> SlotGen<'a, 'b> {
         );
         let within = b::bin(BinOp::Le, occ_e.clone(), b::uint(len as i128));
         let val = b::conv(
-            b::elem(prog, table, b::bin(BinOp::Sub, occ_e, b::uint(1))),
+            b::elem(prog, table, b::bin(BinOp::Sub, occ_e.clone(), b::uint(1))),
             ty,
             &tt,
         );
@@ -70,7 +70,11 @@ impl<'a, 'b> SlotGen<'a, 'b> {
             ExprKind::Cond(
                 Box::new(within),
                 Box::new(val),
-                Box::new(b::nondet(ty, loc)),
+                Box::new(Expr::new(
+                    ExprKind::Intrinsic(Intrinsic::Nondet, vec![occ_e.clone()]),
+                    ty.unqualified().clone(),
+                    loc,
+                )),
             ),
             ty.unqualified().clone(),
             loc,
