@@ -443,11 +443,28 @@ impl State {
                 order.push(id);
             }
         }
+        // A leaked object may hold a dangling pointer as well (a struct never freed whose
+        // buffer was): every object renamed must have its targets checked.
+        while i < order.len() {
+            if let Some(Some(o)) = self.objs.get(order[i] as usize) {
+                for &t in o.prov.values() {
+                    if !number(t, &mut map, &mut order) {
+                        return;
+                    }
+                }
+            }
+            i += 1;
+        }
         if order.len() + 1 == n && order.iter().enumerate().all(|(i, &o)| o == i as u32 + 1) {
             return;
         }
+        // Every object reached has a number by now (or the state kept its ids above).
         let rename = |id: u32| {
-            if !is_object(id) { id } else { map[id as usize] }
+            if !is_object(id) {
+                id
+            } else {
+                map.get(id as usize).copied().unwrap_or(id)
+            }
         };
         let mut objs: Vec<Option<Rc<Obj>>> = Vec::with_capacity(order.len() + 1);
         objs.push(None);
@@ -882,6 +899,23 @@ mod tests {
             .and_then(|o| o.prov.get(&0).copied())
             .expect("a pointer");
         assert_eq!(x.obj(heap).map(|o| o.bytes[0]), Some(9));
+    }
+
+    #[test]
+    fn a_leaked_object_holding_a_freed_pointer_keeps_the_state_as_it_is() {
+        // Global 1; a struct nothing points to any more (leaked) still points at its
+        // buffer, which was freed: the last object, so its id is past the end.
+        let mut st = State::empty();
+        st.alloc(int_obj(1));
+        let mut leaked = Obj::new(8, false, true);
+        let holder = st.alloc(Obj::new(8, false, true));
+        let buffer = st.alloc(int_obj(3));
+        leaked.prov.insert(0, buffer);
+        *st.obj_mut(holder).expect("allocated") = leaked;
+        st.release(buffer);
+        let before = st.clone();
+        st.canonicalize(1);
+        assert_eq!(st, before);
     }
 
     #[test]
