@@ -1576,3 +1576,12 @@ fn a_compare_exchange_whose_result_is_dropped_is_named_first() {
     let r = localize_json("tests/programs/why/lease_cas.c");
     first_names(&r, 14, "the result of this compare-exchange is dropped");
 }
+
+/// A `trylock` whose result is kept and tested for one failure only (`EDEADLK`): the busy
+/// cache (`EBUSY`) is swept without the lock. The test that let the failure through is
+/// named first, before the accesses it let happen and the blocking lock a mutation finds.
+#[test]
+fn a_test_of_trylock_that_lets_a_failure_through_is_named_first() {
+    let r = localize_json("tests/programs/why/cache_sweep.c");
+    first_names(&r, 26, "this test of its result let");
+}

@@ -49,6 +49,11 @@ pub fn apply_primitive_fixes(
     let skipped_unlock = cands.iter().any(|c| {
         c.cause && c.role == crate::diag::explain::Role::SkippedUnlock && same_file(&c.file, file)
     });
+    let let_through = cands.iter().any(|c| {
+        c.cause
+            && c.role == crate::diag::explain::Role::TrylockLetThrough
+            && same_file(&c.file, file)
+    });
     for f in &ev.fixes {
         let m = &f.mutant;
         let on_line = |c: &Candidate| c.line == m.line && same_file(&c.file, file);
@@ -227,9 +232,11 @@ pub fn apply_primitive_fixes(
         // wrong (an access without the lock). A call whose result is dropped, or kept
         // only to decide the unlock (`busy = pthread_mutex_trylock(..)`), goes on to the
         // data either way: the call is the fault itself.
+        // Likewise when the result is kept and a later test let the failure through (the
+        // analyses name that test, `Role::TrylockLetThrough`).
         let tested_try = f.part == Part::Kind
             && (m.from.ends_with("_trylock") || m.from.ends_with("_trywait"))
-            && source(m.line).is_some_and(|l| branch_on(&l, &m.from));
+            && (source(m.line).is_some_and(|l| branch_on(&l, &m.from)) || let_through);
         // A wake-up's guard turned around (`if (!ok) sem_post(..)` for `if (ok)`) does
         // not wake less: it wakes on the other path, the one the run took.
         let turned_around = f.part == Part::WakeGuard && guards::is_negation(m);

@@ -456,6 +456,9 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         // attempt that failed and freed another thread's section by its unlock, before
         // the accesses that then ran unprotected.
         Role::ForeignUnlock => return (0, 2),
+        // A kept `trylock` result tested for some failures only: the test let this run's
+        // failure through to the accesses the lock-set analysis names, before them.
+        Role::TrylockLetThrough => return (0, 2),
         // An unlock of a free mutex: after the untested attempt that explains it.
         Role::FreeUnlock => return (0, 3),
         // A function's scratch shared by every call: the declaration is the repair, the

@@ -17,6 +17,7 @@ mod orderings;
 mod sections;
 mod statics;
 mod switches;
+mod trylocks;
 mod unlocks;
 mod wakes;
 
@@ -273,6 +274,9 @@ pub enum Role {
     /// The `pthread_barrier_init` of a barrier made for fewer threads than wait at it:
     /// it let a thread through before another arrived, whose work the first then used.
     ShortBarrier,
+    /// The test of a kept `trylock` result that turned back on some failures but let the
+    /// failing run's through to an access without the lock (`diag::explain::trylocks`).
+    TrylockLetThrough,
     /// The unlock that failed the unlock property: it gives back a mutex no thread holds
     /// (`diag::explain::unlocks`). The line to remove, or the path that should have
     /// taken the lock before it.

@@ -612,6 +612,26 @@ impl Explainer<'_> {
                     }
                     _ => role,
                 };
+                if role == Role::Unprotected
+                    && let Some((test, try_line)) = self.trylock_let_through(u)
+                {
+                    let test_hint = format!(
+                        "{who}'s `trylock` of `{lock}` at line {try_line} failed ({holder} held it), and this test of its result let {who} go on: at line {at} {who} accessed {vars} without the lock, which {holder} accessed under `{lock}` at line {held}; the test must turn back on every failure (any non-zero result), not only on the ones it names",
+                        who = name(u.thread),
+                        lock = u.lock,
+                        holder = name(u.holder),
+                        at = u.step.line,
+                        vars = quoted(&u.variables),
+                        held = u.holder_line,
+                    );
+                    self.name_foreign(
+                        &mut out,
+                        &mut extra,
+                        &test,
+                        &test_hint,
+                        Role::TrylockLetThrough,
+                    );
+                }
                 let on = |c: &Candidate| c.line == step.line && same_file(&c.file, &step.file);
                 let before = extra.len();
                 self.push_step_candidate(&mut extra, &out, step, CandidateKind::Locking, &hint);

@@ -154,7 +154,7 @@ impl Explainer<'_> {
 
     /// Names `step` with `hint`: a new locking candidate, or the one already on its line
     /// (see `replaceable`).
-    fn name_foreign(
+    pub(super) fn name_foreign(
         &self,
         out: &mut [Candidate],
         extra: &mut Vec<Candidate>,
