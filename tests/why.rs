@@ -1585,3 +1585,18 @@ fn a_test_of_trylock_that_lets_a_failure_through_is_named_first() {
     let r = localize_json("tests/programs/why/cache_sweep.c");
     first_names(&r, 26, "this test of its result let");
 }
+
+/// A helper written for callers that hold the mutex (the worker calls it so, and is done
+/// first), called bare by another thread, whose access races with a third thread's own
+/// section elsewhere: the bare call is named first, with the caller that holds the lock.
+#[test]
+fn a_bare_call_of_a_helper_another_thread_calls_under_the_lock_is_named_first() {
+    let r = localize_json("tests/programs/why/pool_take.c");
+    let first = first_names(&r, 44, "takes no lock itself");
+    assert!(
+        first["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("calls it holding `p->mu` (line 37)")),
+        "{first:#}"
+    );
+}

@@ -585,18 +585,34 @@ impl Explainer<'_> {
                 // lock taken in its own code: the lock is missing around this thread's
                 // call of the helper, and the line inside is only where that shows.
                 let role = match self.unlocked_call(u) {
-                    Some((call, callee)) if role == Role::Unprotected => {
-                        let call_hint = format!(
-                            "{} calls `{callee}` here holding no lock; inside it, at line {}, it accesses {}, which {} accessed in the same function at line {} holding `{}` (taken in its caller): {} must hold `{}` around this call too",
-                            name(u.thread),
-                            u.step.line,
-                            quoted(&u.variables),
-                            name(u.holder),
-                            u.holder_line,
-                            u.lock,
-                            name(u.thread),
-                            u.lock
-                        );
+                    Some((call, callee, witness)) if role == Role::Unprotected => {
+                        let call_hint = match witness {
+                            None => format!(
+                                "{} calls `{callee}` here holding no lock; inside it, at line {}, it accesses {}, which {} accessed in the same function at line {} holding `{}` (taken in its caller): {} must hold `{}` around this call too",
+                                name(u.thread),
+                                u.step.line,
+                                quoted(&u.variables),
+                                name(u.holder),
+                                u.holder_line,
+                                u.lock,
+                                name(u.thread),
+                                u.lock
+                            ),
+                            Some(w) => format!(
+                                "{} calls `{callee}` here holding no lock; inside it, at line {}, it accesses {}, which {} accessed holding `{}` at line {}; `{callee}` takes no lock itself, and {} calls it holding `{}` (line {}): {} must hold `{}` around this call too",
+                                name(u.thread),
+                                u.step.line,
+                                quoted(&u.variables),
+                                name(u.holder),
+                                u.lock,
+                                u.holder_line,
+                                name(w.thread),
+                                u.lock,
+                                w.line,
+                                name(u.thread),
+                                u.lock
+                            ),
+                        };
                         let at = extra.len();
                         self.push_step_candidate(
                             &mut extra,
@@ -655,13 +671,16 @@ impl Explainer<'_> {
     }
 
     /// The call of a helper that made an unprotected access (see `Unprotected`), when the
-    /// holder made its own access inside the same helper and the helper takes no lock of
-    /// that name itself: the holder's lock came from its caller, and this thread's call
-    /// is where the lock is missing. With the callee's name.
+    /// helper takes no lock of that name itself and another thread ran it holding the
+    /// lock (taken in its caller): the holder's own access in the helper, or another
+    /// thread's call of it made inside a section of the lock (`jobq_finish_one` called
+    /// under `jq->lock` by the runner). This thread's call is where the lock is missing.
+    /// With the callee's name, and the other thread's call when the holder's access was
+    /// elsewhere.
     fn unlocked_call(
         &self,
         u: &crate::diag::interleaving::Unprotected,
-    ) -> Option<(crate::cex::TraceStep, String)> {
+    ) -> Option<(crate::cex::TraceStep, String, Option<crate::cex::TraceStep>)> {
         let f = self.function_of(u.step.sid)?;
         let mut holder_here = false;
         for (id, st) in &self.stmts {
@@ -680,12 +699,24 @@ impl Explainer<'_> {
                 .position(st.loc)
                 .is_some_and(|p| p.line == u.holder_line && same_file(p.file, &u.step.file));
         }
-        if !holder_here {
-            return None;
-        }
+        let witness = if holder_here {
+            None
+        } else {
+            let steps = &self.cex.steps;
+            let held = crate::diag::interleaving::locks_held(steps);
+            let inside = steps.iter().enumerate().find(|(i, s)| {
+                s.thread != u.thread
+                    && self.function_of(s.sid) == Some(f)
+                    && held
+                        .get(*i)
+                        .and_then(|h| h.get(&s.thread))
+                        .is_some_and(|locks| locks.iter().any(|(l, _)| *l == u.lock))
+            });
+            Some(self.outer_call(inside?.1)?)
+        };
         let call = self.outer_call(&u.step)?;
         let callee = self.normalized.funcs.get(f)?.name.clone();
-        Some((call, callee))
+        Some((call, callee, witness))
     }
 
     /// The statement of `step` reads and writes no shared location.
