@@ -1600,3 +1600,12 @@ fn a_bare_call_of_a_helper_another_thread_calls_under_the_lock_is_named_first() 
         "{first:#}"
     );
 }
+
+/// A check made through a helper before the caller takes the mutex its update holds
+/// (`if (!in_stock(s, n)) return 0;` then lock): the call of the check is named first,
+/// with the lock it belongs under.
+#[test]
+fn a_helper_check_called_before_the_lock_is_named_first() {
+    let r = localize_json("tests/programs/why/ship_check.c");
+    first_names(&r, 22, "before taking `s->mu` at line 24");
+}

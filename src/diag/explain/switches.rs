@@ -587,7 +587,7 @@ impl Explainer<'_> {
                 let role = match self.unlocked_call(u) {
                     Some((call, callee, witness)) if role == Role::Unprotected => {
                         let call_hint = match witness {
-                            None => format!(
+                            HelperLock::HolderInside => format!(
                                 "{} calls `{callee}` here holding no lock; inside it, at line {}, it accesses {}, which {} accessed in the same function at line {} holding `{}` (taken in its caller): {} must hold `{}` around this call too",
                                 name(u.thread),
                                 u.step.line,
@@ -598,7 +598,17 @@ impl Explainer<'_> {
                                 name(u.thread),
                                 u.lock
                             ),
-                            Some(w) => format!(
+                            HelperLock::CallerLocks(at) => format!(
+                                "{} calls `{callee}` here before taking `{}` at line {at}; inside it, at line {}, it accesses {} holding no lock, which {} accessed under `{}` at line {}: the call belongs inside the section, after the lock",
+                                name(u.thread),
+                                u.lock,
+                                u.step.line,
+                                quoted(&u.variables),
+                                name(u.holder),
+                                u.lock,
+                                u.holder_line
+                            ),
+                            HelperLock::CalledUnder(w) => format!(
                                 "{} calls `{callee}` here holding no lock; inside it, at line {}, it accesses {}, which {} accessed holding `{}` at line {}; `{callee}` takes no lock itself, and {} calls it holding `{}` (line {}): {} must hold `{}` around this call too",
                                 name(u.thread),
                                 u.step.line,
@@ -623,6 +633,23 @@ impl Explainer<'_> {
                         );
                         if let Some(c) = extra.get_mut(at) {
                             c.role = Role::Unprotected;
+                        } else {
+                            // The call already ends a region the failure needs preempted
+                            // (the check before the lock): the missing lock says why.
+                            let on_call = |c: &Candidate| {
+                                c.line == call.line && same_file(&c.file, &call.file)
+                            };
+                            for c in out.iter_mut().chain(extra.iter_mut()).filter(|c| {
+                                on_call(c)
+                                    && !c.specification
+                                    && c.set.is_none()
+                                    && matches!(c.role, Role::Plain | Role::CallBoundary)
+                                    && c.kind != CandidateKind::Ordering
+                            }) {
+                                c.kind = CandidateKind::Locking;
+                                c.role = Role::Unprotected;
+                                c.hint = call_hint.clone();
+                            }
                         }
                         Role::Plain
                     }
@@ -680,7 +707,7 @@ impl Explainer<'_> {
     fn unlocked_call(
         &self,
         u: &crate::diag::interleaving::Unprotected,
-    ) -> Option<(crate::cex::TraceStep, String, Option<crate::cex::TraceStep>)> {
+    ) -> Option<(crate::cex::TraceStep, String, HelperLock)> {
         let f = self.function_of(u.step.sid)?;
         let mut holder_here = false;
         for (id, st) in &self.stmts {
@@ -699,24 +726,49 @@ impl Explainer<'_> {
                 .position(st.loc)
                 .is_some_and(|p| p.line == u.holder_line && same_file(p.file, &u.step.file));
         }
-        let witness = if holder_here {
-            None
-        } else {
-            let steps = &self.cex.steps;
-            let held = crate::diag::interleaving::locks_held(steps);
-            let inside = steps.iter().enumerate().find(|(i, s)| {
-                s.thread != u.thread
-                    && self.function_of(s.sid) == Some(f)
-                    && held
-                        .get(*i)
-                        .and_then(|h| h.get(&s.thread))
-                        .is_some_and(|locks| locks.iter().any(|(l, _)| *l == u.lock))
-            });
-            Some(self.outer_call(inside?.1)?)
-        };
         let call = self.outer_call(&u.step)?;
         let callee = self.normalized.funcs.get(f)?.name.clone();
-        Some((call, callee, witness))
+        if holder_here {
+            return Some((call, callee, HelperLock::HolderInside));
+        }
+        let steps = &self.cex.steps;
+        let held = crate::diag::interleaving::locks_held(steps);
+        let inside = steps.iter().enumerate().find(|(i, s)| {
+            s.thread != u.thread
+                && self.function_of(s.sid) == Some(f)
+                && held
+                    .get(*i)
+                    .and_then(|h| h.get(&s.thread))
+                    .is_some_and(|locks| locks.iter().any(|(l, _)| *l == u.lock))
+        });
+        if let Some(w) = inside.and_then(|(_, s)| self.outer_call(s)) {
+            return Some((call, callee, HelperLock::CalledUnder(w)));
+        }
+        // The caller takes the lock itself for the accesses the holder made there (`book`
+        // checks `has_room(ev, ..)` and only then locks `ev->m` to take the seats): the
+        // check through the call belongs in that section.
+        let g = self.function_of(call.sid)?;
+        let line_in_g = |want: &dyn Fn(&Stmt) -> bool| {
+            self.stmts
+                .iter()
+                .filter(|(id, st)| self.function_of(**id) == Some(g) && want(st))
+                .filter_map(|(_, st)| self.normalized.sources.position(st.loc))
+                .filter(|p| same_file(p.file, &call.file))
+                .map(|p| p.line)
+                .min()
+        };
+        let holder_in_g = line_in_g(&|st: &Stmt| {
+            self.normalized
+                .sources
+                .position(st.loc)
+                .is_some_and(|p| p.line == u.holder_line)
+        })
+        .is_some();
+        let locks = line_in_g(&|st: &Stmt| {
+            self.lock_call(st)
+                .is_some_and(|(name, obj)| obj == u.lock && name.ends_with("_lock"))
+        })?;
+        holder_in_g.then_some((call, callee, HelperLock::CallerLocks(locks)))
     }
 
     /// The statement of `step` reads and writes no shared location.
@@ -1100,6 +1152,16 @@ impl Explainer<'_> {
         }
         None
     }
+}
+
+/// Why a helper's access made without a lock is the call's fault (see `unlocked_call`).
+enum HelperLock {
+    /// The holder's own access is in the helper, with the lock taken in its caller.
+    HolderInside,
+    /// Another thread called the helper holding the lock: that call.
+    CalledUnder(crate::cex::TraceStep),
+    /// The caller takes the lock itself, at this line, around the holder's accesses.
+    CallerLocks(u32),
 }
 
 #[cfg(test)]
