@@ -1609,3 +1609,12 @@ fn a_helper_check_called_before_the_lock_is_named_first() {
     let r = localize_json("tests/programs/why/ship_check.c");
     first_names(&r, 22, "before taking `s->mu` at line 24");
 }
+
+/// A lock-order deadlock whose order the function spells out in two locals set from its
+/// arguments (`src = from; dst = to;`): the choice is named first, above the lock calls
+/// that only carry it out.
+#[test]
+fn a_lock_order_chosen_by_two_locals_is_named_before_the_lock_calls() {
+    let r = localize_json("tests/programs/why/swap_slots.c");
+    first_names(&r, 18, "in the opposite order");
+}

@@ -9,7 +9,10 @@
 //! bucket's — and no value change of that line avoids the failure along the run (the
 //! pointer names an object; Griesmeyer's switch cannot name another one), so the diagnosis
 //! never offers it. The line that set the pointer is named right after the lock call's
-//! candidate, never above it: the call may be the fault itself.
+//! candidate, not above it: the call may be the fault itself. Two exceptions, where the
+//! choice is the likelier fault: a stripe of a lock array chosen by another index than
+//! the section's data, and a deadlock's two lock calls both through chosen locals
+//! (`first = from; second = to;`), which spell the lock order out as the arguments'.
 //!
 //! Read from the source text: the pointer is a local of the function that locks (not a
 //! parameter: the caller chose that one), set at most twice in it.
@@ -18,7 +21,7 @@ use tree_sitter::Node;
 
 use crate::frontend::syntax_check::{each_descendant, text_of};
 
-use super::{Candidate, CandidateKind, renumber, same_file};
+use super::{Candidate, CandidateKind, Role, renumber, same_file};
 
 /// The calls that take or give back the object their first argument points to.
 fn locks_object(name: &str) -> bool {
@@ -268,6 +271,30 @@ pub fn name_lock_choices(cands: &mut Vec<Candidate>, text: &str, file: &str) {
     if found.is_empty() {
         return;
     }
+    // A deadlock's hold-and-wait on two lock calls whose mutexes both come through local
+    // pointers (`first = from; second = to;` then lock `first`, lock `second`): the
+    // function names its lock order in those locals, and a thread moving the other way
+    // takes the same two calls in the opposite order. The choice is the fault there,
+    // above the calls, which only carry it out.
+    let in_cycle = |c: &Candidate| matches!(c.role, Role::TookHeldLock | Role::HoldsWhileBlocked);
+    let ordered_pair: Vec<u32> = cands
+        .iter()
+        .filter(|c| in_cycle(c) && same_file(&c.file, file))
+        .filter_map(|c| found.iter().find(|ch| ch.call_line == c.line))
+        .map(|ch| ch.call_line)
+        .collect();
+    let pointers_of = |line: u32| {
+        found
+            .iter()
+            .filter(move |ch| ch.call_line == line)
+            .map(|ch| ch.pointer.as_str())
+    };
+    let chosen_order = |call: u32| {
+        ordered_pair.contains(&call)
+            && ordered_pair.iter().any(|other| {
+                *other != call && pointers_of(*other).any(|p| pointers_of(call).all(|q| q != p))
+            })
+    };
     let mut i = 0;
     while i < cands.len() {
         let Some(c) = cands.get(i) else { break };
@@ -276,6 +303,7 @@ pub fn name_lock_choices(cands: &mut Vec<Candidate>, text: &str, file: &str) {
             continue;
         }
         let call = c.line;
+        let order = chosen_order(call);
         let mut at = i + 1;
         for choice in found.iter().filter(|ch| ch.call_line == call) {
             for (line, statement) in &choice.sets {
@@ -287,12 +315,17 @@ pub fn name_lock_choices(cands: &mut Vec<Candidate>, text: &str, file: &str) {
                         "the mutex line {call} takes through `{}` is chosen here (`{statement}`) by `{lock}`, while the section indexes its data by `{data}`: two keys of one stripe's data take different stripes' mutexes; choose the mutex by the data's index",
                         choice.pointer
                     ),
+                    None if order => format!(
+                        "the mutex line {call} takes through `{}` is chosen here (`{statement}`), and the one the other lock call takes likewise: the lock order follows the arguments' order, so a thread passing them the other way takes the same two mutexes in the opposite order; choose the order by a rule every thread shares (an id, an address)",
+                        choice.pointer
+                    ),
                     None => format!(
                         "the mutex line {call} takes through `{}` is chosen here (`{statement}`): a lock order, or a lock, that depends on which object this names",
                         choice.pointer
                     ),
                 };
-                let target = if stripe.is_some() { i } else { at };
+                let above = stripe.is_some() || order;
+                let target = if above { i } else { at };
                 match cands
                     .iter()
                     .position(|o| o.line == *line && same_file(&o.file, file))
@@ -306,7 +339,7 @@ pub fn name_lock_choices(cands: &mut Vec<Candidate>, text: &str, file: &str) {
                         } else {
                             format!("{words}; {}", moved.hint)
                         };
-                        if stripe.is_some() {
+                        if above {
                             moved.kind = CandidateKind::Locking;
                             if let Some(c) = cands.get(i) {
                                 moved.cause |= c.cause;
@@ -338,7 +371,7 @@ pub fn name_lock_choices(cands: &mut Vec<Candidate>, text: &str, file: &str) {
                         cands.insert(target, new);
                     }
                 }
-                if stripe.is_some() {
+                if above {
                     i += 1;
                 }
                 at += 1;
@@ -441,6 +474,39 @@ mod tests {
         // A pointer set three times is no one choice.
         let many = "void f(pthread_mutex_t *a, pthread_mutex_t *b)\n{\n    pthread_mutex_t *m = a;\n    if (a) m = b;\n    else m = a;\n    pthread_mutex_lock(m);\n}\n";
         assert!(choices(many).is_empty());
+    }
+
+    #[test]
+    fn a_lock_order_chosen_by_two_locals_goes_above_the_deadlocked_calls() {
+        let role = |line, role| Candidate {
+            role,
+            ..Candidate::on_line(line, CandidateKind::Locking)
+        };
+        let mut cands = vec![
+            role(6, Role::TookHeldLock),
+            role(7, Role::HoldsWhileBlocked),
+            Candidate::on_line(8, CandidateKind::Value),
+        ];
+        name_lock_choices(&mut cands, TRANSFER, "p.c");
+        let order: Vec<u32> = cands.iter().map(|c| c.line).collect();
+        assert_eq!(order, vec![4, 6, 5, 7, 8]);
+        assert!(
+            cands[0].hint.contains("opposite order"),
+            "{}",
+            cands[0].hint
+        );
+        // One of the two calls through a choice: the choice follows its call.
+        let one = TRANSFER.replace(
+            "lock(&second->lock);\n    from",
+            "lock(&to->lock);\n    from",
+        );
+        let mut cands = vec![
+            role(6, Role::TookHeldLock),
+            role(7, Role::HoldsWhileBlocked),
+        ];
+        name_lock_choices(&mut cands, &one, "p.c");
+        let order: Vec<u32> = cands.iter().map(|c| c.line).collect();
+        assert_eq!(order, vec![6, 4, 7]);
     }
 
     #[test]
