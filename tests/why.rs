@@ -1496,7 +1496,7 @@ fn a_census_of_two_split_updates_names_the_split_not_a_publication() {
 #[test]
 fn a_stripe_chosen_through_a_pointer_by_the_wrong_index_is_named_first() {
     let r = localize_json("tests/programs/why/shelf_guards.c");
-    first_names(&r, 19, "while the section indexes its data by `shelf`");
+    first_names(&r, 19, "while the section's data is chosen by `shelf`");
 }
 
 /// The reader tells the poster the slot is free (`busy = 0`) and only then reads the
@@ -1617,4 +1617,30 @@ fn a_helper_check_called_before_the_lock_is_named_first() {
 fn a_lock_order_chosen_by_two_locals_is_named_before_the_lock_calls() {
     let r = localize_json("tests/programs/why/swap_slots.c");
     first_names(&r, 18, "in the opposite order");
+}
+
+/// `main` runs on to its next join, not past it: what it does after joining the reader
+/// (its own retire of the configuration) cannot come before the reader, and its creation
+/// of the reader is no "too early". The reader's use outside its section is named first.
+#[test]
+fn what_main_does_after_a_join_makes_no_creation_too_early() {
+    let r = localize_json("tests/programs/why/retire_after_join.c");
+    let first = first_names(&r, 39, "atomically");
+    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
+    assert!(
+        !cands.iter().any(|c| c["line"] == 57
+            && c["hint"]
+                .as_str()
+                .is_some_and(|h| h.contains("create it after"))),
+        "{first:#}"
+    );
+}
+
+/// A mutex per bin chosen by the raw value (`bins[v % NBINS].lock`) while the section's
+/// data comes through a pointer another expression chose (`b = bin_of(hs, v)`): the
+/// mutex's choice is named first, above the lock call.
+#[test]
+fn a_stripe_chosen_apart_from_the_datas_pointer_is_named_first() {
+    let r = localize_json("tests/programs/why/histogram_bins.c");
+    first_names(&r, 28, "`b=bin_of(hs,v)`");
 }

@@ -312,7 +312,7 @@ pub fn name_lock_choices(cands: &mut Vec<Candidate>, text: &str, file: &str) {
                 let stripe = stripe_mismatch(text, statement, call, &choice.pointer);
                 let words = match &stripe {
                     Some((lock, data)) => format!(
-                        "the mutex line {call} takes through `{}` is chosen here (`{statement}`) by `{lock}`, while the section indexes its data by `{data}`: two keys of one stripe's data take different stripes' mutexes; choose the mutex by the data's index",
+                        "the mutex line {call} takes through `{}` is chosen here (`{statement}`) by `{lock}`, while the section's data is chosen by `{data}`: two keys of one stripe's data take different stripes' mutexes; choose the mutex by what chooses the data",
                         choice.pointer
                     ),
                     None if order => format!(
@@ -426,10 +426,77 @@ fn stripe_mismatch(text: &str, set: &str, call: u32, pointer: &str) -> Option<(S
             rest = rest.get(open + close + 1..).unwrap_or_default();
         }
     }
-    if data.is_empty() || data.contains(&lock) {
+    if data.contains(&lock) {
         return None;
     }
-    data.into_iter().next().map(|d| (lock, d))
+    if let Some(d) = data.into_iter().next() {
+        return Some((lock, d));
+    }
+    other_element_pointer(text, set, call, pointer, &lock)
+}
+
+/// The section reaches its data through another local pointer into the same table than
+/// the mutex's element, set by another expression (`bk = bucket_for(t, key)` beside
+/// `m = &t->b[key % N].mtx`): the two may name different elements. That pointer's
+/// setting, as `bk = bucket_for(t, key)`, spaces dropped.
+fn other_element_pointer(
+    text: &str,
+    set: &str,
+    call: u32,
+    pointer: &str,
+    lock: &str,
+) -> Option<(String, String)> {
+    let value = set.split_once('=')?.1;
+    let root: String = value
+        .trim_start()
+        .trim_start_matches('&')
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    if root.is_empty() {
+        return None;
+    }
+    let compact = |s: &str| s.split_whitespace().collect::<String>();
+    let lines: Vec<&str> = text.lines().collect();
+    let at = (call as usize).saturating_sub(1);
+    let section =
+        lines.iter().skip(at + 1).take(40).take_while(|l| {
+            !(l.contains("unlock") && compact(l).contains(&format!("({pointer})")))
+        });
+    for l in section {
+        let mut rest = *l;
+        while let Some(arrow) = rest.find("->") {
+            let base: String = rest[..arrow]
+                .chars()
+                .rev()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect::<Vec<char>>()
+                .into_iter()
+                .rev()
+                .collect();
+            rest = rest.get(arrow + 2..).unwrap_or_default();
+            if base.is_empty() || base == pointer || base == root {
+                continue;
+            }
+            // Its setting above the call, in the same function (the nearest one).
+            let setting = lines.iter().take(at).rev().take(40).find_map(|s| {
+                let c = compact(s);
+                let (lhs, rhs) = c.split_once('=')?;
+                let named = lhs.trim_start_matches("struct").ends_with(&base)
+                    && lhs
+                        .strip_suffix(base.as_str())
+                        .is_some_and(|p| p.is_empty() || p.ends_with(['*', ' ']));
+                (named && !rhs.starts_with('=')).then(|| rhs.trim_end_matches(';').to_string())
+            })?;
+            let mentions_root = setting
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|w| w == root);
+            if mentions_root && !setting.contains(lock) {
+                return Some((lock.to_string(), format!("{base}={setting}")));
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -526,6 +593,29 @@ mod tests {
             .replace("counts[b]", "counts[b % 4]");
         let mut cands = vec![Candidate::on_line(5, CandidateKind::Locking)];
         name_lock_choices(&mut cands, &same, "p.c");
+        let order: Vec<u32> = cands.iter().map(|c| c.line).collect();
+        assert_eq!(order, vec![5, 4]);
+    }
+
+    #[test]
+    fn a_stripe_chosen_apart_from_the_pointer_to_the_data_goes_above_the_call() {
+        let apart = "void add(struct table *t, int key)\n{\n    struct bucket *bk = bucket_for(t, key);\n    pthread_mutex_t *m = &t->b[key % 3].mtx;\n    pthread_mutex_lock(m);\n    bk->count++;\n    pthread_mutex_unlock(m);\n}\n";
+        let mut cands = vec![
+            Candidate::on_line(5, CandidateKind::Locking),
+            Candidate::on_line(6, CandidateKind::Value),
+        ];
+        name_lock_choices(&mut cands, apart, "p.c");
+        let order: Vec<u32> = cands.iter().map(|c| c.line).collect();
+        assert_eq!(order, vec![4, 5, 6]);
+        assert!(
+            cands[0].hint.contains("bk=bucket_for(t,key)"),
+            "{}",
+            cands[0].hint
+        );
+        // The data's pointer set from the mutex's own element: after the call.
+        let together = apart.replace("bucket_for(t, key)", "&t->b[key % 3]");
+        let mut cands = vec![Candidate::on_line(5, CandidateKind::Locking)];
+        name_lock_choices(&mut cands, &together, "p.c");
         let order: Vec<u32> = cands.iter().map(|c| c.line).collect();
         assert_eq!(order, vec![5, 4]);
     }

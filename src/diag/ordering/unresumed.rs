@@ -107,9 +107,18 @@ pub fn unresumed_order_violations<R: Replays>(
                 let mut passing = None;
                 let places = if k == start { vec![k] } else { vec![k, start] };
                 'tries: for at in places {
-                    for &until in &stops {
+                    for (until, join_line) in &stops {
+                        let until = *until;
                         if found.replays >= MAX_TESTED {
                             break 'tries;
+                        }
+                        // `main` runs on to a join: a late step it reaches only after that
+                        // join (a cleanup after `pthread_join`) is not what the replay ran,
+                        // and whatever made it pass is no order of these two.
+                        if let Some(join) = join_line
+                            && !reached_before(prep, &structure, f, join, &late_step)
+                        {
+                            continue;
                         }
                         let Some(mut r) =
                             run_thread_until_before(resolved, &runs, i, steps, at, (y, f), until)
@@ -173,8 +182,8 @@ pub fn unresumed_order_violations<R: Replays>(
 }
 
 /// Where thread `y` runs on to: `main` to one of its own function's joins after the
-/// statement it stopped at (its end is the program's, with threads still running), any
-/// other thread to its end.
+/// statement it stopped at (its end is the program's, with threads still running), with
+/// the join's line; any other thread to its end.
 fn run_on_to(
     prep: &Prepared,
     code: &[TraceStep],
@@ -182,9 +191,9 @@ fn run_on_to(
     y: u32,
     f: crate::ir::FuncId,
     stopped: &TraceStep,
-) -> Vec<Stop> {
+) -> Vec<(Stop, Option<(String, u32)>)> {
     if y != 0 {
-        return vec![Stop::End];
+        return vec![(Stop::End, None)];
     }
     let mut own_sids: BTreeSet<crate::ir::StmtId> = BTreeSet::new();
     if let Some(body) = &prep.normalized.func(f).body {
@@ -210,9 +219,77 @@ fn run_on_to(
                 .iter()
                 .filter(|s| s.thread == y && s.sid == j.sid)
                 .count() as u32;
-            Stop::Before(j.sid, before + 1)
+            (
+                Stop::Before(j.sid, before + 1),
+                Some((j.file.clone(), j.line)),
+            )
         })
         .collect()
+}
+
+/// Whether `main` (function `f`), run on to just before the join on `join` (file, line),
+/// can have made `late`: a statement of its own above the join, or one of a function
+/// that a call of its own above the join reaches.
+fn reached_before(
+    prep: &Prepared,
+    structure: &crate::analysis::facts::ThreadStructure,
+    f: crate::ir::FuncId,
+    (file, join): &(String, u32),
+    late: &TraceStep,
+) -> bool {
+    let prog = &prep.normalized;
+    let above = |s: &crate::ir::Stmt| {
+        prog.sources
+            .position(s.loc)
+            .is_some_and(|p| crate::ir::index::same_file(p.file, file) && p.line < *join)
+    };
+    let Some(body) = &prog.func(f).body else {
+        return true;
+    };
+    // The function `late` belongs to.
+    let mut home = None;
+    for (i, g) in prog.funcs.iter().enumerate() {
+        if let Some(b) = &g.body {
+            crate::ir::visit::each_stmt(b, &mut |s| {
+                if s.id == late.sid {
+                    home = Some(crate::ir::FuncId(i as u32));
+                }
+            });
+        }
+    }
+    let Some(home) = home else {
+        return true;
+    };
+    if home == f {
+        return crate::ir::index::same_file(&late.file, file) && late.line < *join;
+    }
+    // The functions that reach `home` through calls (itself included).
+    let mut reaching: BTreeSet<crate::ir::FuncId> = [home].into();
+    loop {
+        let before = reaching.len();
+        for (g, callees) in &structure.calls {
+            if callees.iter().any(|c| reaching.contains(c)) {
+                reaching.insert(*g);
+            }
+        }
+        if reaching.len() == before {
+            break;
+        }
+    }
+    let mut calls = false;
+    crate::ir::visit::each_stmt(body, &mut |s| {
+        if calls || !above(s) || matches!(s.kind, crate::ir::StmtKind::Block(_)) {
+            return;
+        }
+        crate::ir::visit::each_expr(s, &mut |e| {
+            if let crate::ir::ExprKind::Call(c, _) = &e.kind
+                && let crate::ir::ExprKind::Func(g) = c.peel().kind
+            {
+                calls |= reaching.contains(&g);
+            }
+        });
+    });
+    calls
 }
 
 /// `r` cut after its block `upto`, every thread then run to its end: `first` first, the
