@@ -425,16 +425,24 @@ impl State {
                 return;
             }
         }
-        let mut i = 0;
-        while i < order.len() {
-            if let Some(Some(o)) = self.objs.get(order[i] as usize) {
-                for &t in o.prov.values() {
-                    if !number(t, &mut map, &mut order) {
-                        return;
+        // Numbers the targets of the objects in `order` from `i` on, breadth first; false
+        // for a dangling one.
+        let follow = |i: &mut usize, map: &mut Vec<u32>, order: &mut Vec<u32>| {
+            while let Some(&id) = order.get(*i) {
+                if let Some(Some(o)) = self.objs.get(id as usize) {
+                    for &t in o.prov.values() {
+                        if !number(t, map, order) {
+                            return false;
+                        }
                     }
                 }
+                *i += 1;
             }
-            i += 1;
+            true
+        };
+        let mut i = 0;
+        if !follow(&mut i, &mut map, &mut order) {
+            return;
         }
         // Unreachable objects (leaked memory) keep their relative order.
         for id in 1..n as u32 {
@@ -445,15 +453,8 @@ impl State {
         }
         // A leaked object may hold a dangling pointer as well (a struct never freed whose
         // buffer was): every object renamed must have its targets checked.
-        while i < order.len() {
-            if let Some(Some(o)) = self.objs.get(order[i] as usize) {
-                for &t in o.prov.values() {
-                    if !number(t, &mut map, &mut order) {
-                        return;
-                    }
-                }
-            }
-            i += 1;
+        if !follow(&mut i, &mut map, &mut order) {
+            return;
         }
         if order.len() + 1 == n && order.iter().enumerate().all(|(i, &o)| o == i as u32 + 1) {
             return;
