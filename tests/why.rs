@@ -1644,3 +1644,14 @@ fn a_stripe_chosen_apart_from_the_datas_pointer_is_named_first() {
     let r = localize_json("tests/programs/why/histogram_bins.c");
     first_names(&r, 28, "`b=bin_of(hs,v)`");
 }
+
+/// A worker started before there is work, waiting for it under `if` (not `while`): its
+/// read of `jobs` decides whether it waits, so it was made to wait, not started too
+/// early. The `if` is named first, not the worker's creation.
+#[test]
+fn a_thread_that_waits_for_its_data_is_not_started_too_early() {
+    let r = localize_json("tests/programs/why/early_worker_if_wait.c");
+    first_names(&r, 15, "tests the condition it waits for with `if`");
+    let cands = r["candidates"].as_array().cloned().unwrap_or_default();
+    assert!(!cands.iter().take(2).any(|c| c["line"] == 26), "{cands:#?}");
+}

@@ -292,6 +292,52 @@ pub fn is_wait_loop_test(prog: &Program, sid: StmtId) -> bool {
     l.id == sid || test.into_iter().any(in_test)
 }
 
+/// Whether statement `sid` decides whether its thread waits on a condition: the test of a
+/// loop around a condition wait (`is_wait_loop_test`), or a statement on the line of an
+/// `if` whose branches make one (`if (n == 0) pthread_cond_wait(..)`, normalized into a
+/// temporary and the `if` on one line). A thread that read shared state there was made
+/// to wait for it, not started too early.
+pub fn decides_a_wait(prog: &Program, sid: StmtId) -> bool {
+    if is_wait_loop_test(prog, sid) {
+        return true;
+    }
+    let line_of = |id: StmtId| -> Option<(String, u32)> {
+        let mut loc = None;
+        for f in &prog.funcs {
+            if let Some(body) = &f.body {
+                visit::each_stmt(body, &mut |s| {
+                    if s.id == id {
+                        loc = Some(s.loc);
+                    }
+                });
+            }
+        }
+        let p = prog.sources.position(loc?)?;
+        Some((p.file.to_string(), p.line))
+    };
+    let Some(at) = line_of(sid) else {
+        return false;
+    };
+    let mut found = false;
+    for f in &prog.funcs {
+        let Some(body) = &f.body else { continue };
+        visit::each_stmt(body, &mut |s| {
+            if found || !matches!(s.kind, StmtKind::If { .. }) {
+                return;
+            }
+            let here = prog
+                .sources
+                .position(s.loc)
+                .is_some_and(|p| p.line == at.1 && p.file == at.0);
+            if !here {
+                return;
+            }
+            visit::each_stmt(s, &mut |x| found |= is_wait_call(prog, x));
+        });
+    }
+    found
+}
+
 /// The statements enclosing `sid`, outermost first, when its function has no `goto`
 /// (which could make a loop the structure does not show); `None` otherwise.
 fn structured_path(prog: &Program, sid: StmtId) -> Option<Vec<&Stmt>> {

@@ -160,7 +160,13 @@ impl Explainer<'_> {
                 if let Some(last) = extra.last_mut().filter(|x| x.line == c.line) {
                     last.whole_thread = true;
                     // A creation named for another thread that never ran keeps its role.
-                    if v.reader_only && last.role != Role::NeverRanFirst && !v.sibling_never_ran {
+                    // A thread whose early read decides whether it waits on a condition
+                    // was made to wait for the data: started early on purpose.
+                    if v.reader_only
+                        && last.role != Role::NeverRanFirst
+                        && !v.sibling_never_ran
+                        && !crate::analysis::waits::decides_a_wait(self.normalized, v.early.sid)
+                    {
                         last.role = Role::StartedTooEarly;
                     }
                 }
