@@ -301,41 +301,34 @@ pub fn decides_a_wait(prog: &Program, sid: StmtId) -> bool {
     if is_wait_loop_test(prog, sid) {
         return true;
     }
-    let line_of = |id: StmtId| -> Option<(String, u32)> {
-        let mut loc = None;
-        for f in &prog.funcs {
-            if let Some(body) = &f.body {
-                visit::each_stmt(body, &mut |s| {
-                    if s.id == id {
-                        loc = Some(s.loc);
-                    }
-                });
-            }
-        }
-        let p = prog.sources.position(loc?)?;
-        Some((p.file.to_string(), p.line))
-    };
-    let Some(at) = line_of(sid) else {
-        return false;
-    };
-    let mut found = false;
+    // The function holding `sid`, and the statement's source line there.
     for f in &prog.funcs {
         let Some(body) = &f.body else { continue };
+        let mut path = Vec::new();
+        if !find(body, sid, &mut path) {
+            continue;
+        }
+        let mut at = None;
         visit::each_stmt(body, &mut |s| {
-            if found || !matches!(s.kind, StmtKind::If { .. }) {
-                return;
+            if s.id == sid {
+                at = prog.sources.position(s.loc);
             }
-            let here = prog
-                .sources
-                .position(s.loc)
-                .is_some_and(|p| p.line == at.1 && p.file == at.0);
-            if !here {
-                return;
-            }
-            visit::each_stmt(s, &mut |x| found |= is_wait_call(prog, x));
         });
+        let Some(at) = at else { return false };
+        let mut waits = false;
+        visit::each_stmt(body, &mut |s| {
+            let here = matches!(s.kind, StmtKind::If { .. })
+                && prog
+                    .sources
+                    .position(s.loc)
+                    .is_some_and(|p| p.line == at.line && p.file == at.file);
+            if here && !waits {
+                visit::each_stmt(s, &mut |x| waits |= is_wait_call(prog, x));
+            }
+        });
+        return waits;
     }
-    found
+    false
 }
 
 /// The statements enclosing `sid`, outermost first, when its function has no `goto`
