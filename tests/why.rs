@@ -1655,3 +1655,12 @@ fn a_thread_that_waits_for_its_data_is_not_started_too_early() {
     let cands = r["candidates"].as_array().cloned().unwrap_or_default();
     assert!(!cands.iter().take(2).any(|c| c["line"] == 26), "{cands:#?}");
 }
+
+/// A check made in a helper's own critical section (`seat_of` looks the guest up under
+/// the hall's mutex) and acted on in the caller's next section of the same mutex: the
+/// act is named first, to check again under the lock, above the helper's call.
+#[test]
+fn a_check_in_a_helpers_section_names_the_act_in_the_callers_next_one() {
+    let r = localize_json("tests/programs/why/claim_seat.c");
+    first_names(&r, 42, "checked again under the lock");
+}

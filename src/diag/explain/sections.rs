@@ -47,6 +47,14 @@ impl Explainer<'_> {
                     continue;
                 };
                 let Some((unlock, lock)) = self.split_section(r.sid, act.sid) else {
+                    if let Some(step) = self.recheck_missing(i, w, v, &outcome) {
+                        self.name_as(
+                            &mut out,
+                            &step.0,
+                            &step.1,
+                            (CandidateKind::Atomicity, Role::SplitSection),
+                        );
+                    }
                     continue;
                 };
                 if named.contains(&unlock) {
@@ -94,6 +102,90 @@ impl Explainer<'_> {
             }
         }
         out
+    }
+
+    /// A check made in a helper's own critical section and acted on in the caller's
+    /// next one (`idx = lookup(r, id); if (idx >= 0) return idx; lock(&r->lock);
+    /// idx = append_locked(r, id);`): the read at `steps[i]` is in a section of a mutex
+    /// the helper lets go of, the caller takes the same mutex again and writes the
+    /// location (`steps[w]`), another thread's write of it came in between, and the
+    /// caller tested what the helper's call gave back before acting. The helper's
+    /// section cannot simply be kept open (another caller wants the check alone), so
+    /// the act is the line to change: check again under the lock before acting. The
+    /// caller's statement that acts, with the words for it.
+    fn recheck_missing(
+        &self,
+        i: usize,
+        w: usize,
+        v: &str,
+        outcome: &str,
+    ) -> Option<(TraceStep, String)> {
+        let steps = &self.cex.steps;
+        let (r, act) = (steps.get(i)?, steps.get(w)?);
+        let t = r.thread;
+        let lock_of = |k: usize| -> Option<(String, String)> {
+            let s = steps.get(k).filter(|s| s.thread == t)?;
+            self.lock_call(self.stmts.get(&s.sid)?)
+                .filter(|(name, _)| name.starts_with("pthread_mutex_"))
+        };
+        // The section the read is in ends at the thread's first unlock after it, of a
+        // mutex whose last call before the read locked it.
+        let (u, (_, m)) = (i + 1..w)
+            .filter_map(|k| lock_of(k).map(|c| (k, c)))
+            .find(|(_, (name, _))| name.ends_with("_unlock"))?;
+        let held = (0..i)
+            .rev()
+            .filter_map(lock_of)
+            .find(|(_, obj)| *obj == m)
+            .is_some_and(|(name, _)| name.ends_with("_lock"));
+        if !held {
+            return None;
+        }
+        // The act is in a section of the same mutex taken again after it.
+        let l = (u + 1..w)
+            .find(|&k| lock_of(k).is_some_and(|(name, obj)| name.ends_with("_lock") && obj == m))?;
+        if (l + 1..w).any(|k| lock_of(k).is_some_and(|(_, obj)| obj == m)) {
+            return None;
+        }
+        let (unlock, lock) = (steps.get(u)?, steps.get(l)?);
+        let g = self.function_of(lock.sid)?;
+        let helper = self.function_of(unlock.sid)?;
+        if helper == g {
+            return None;
+        }
+        // The caller's statement that called the helper, and the one that acts (the act
+        // itself, or the call it is made in).
+        let in_g = |k: usize| {
+            (0..=k)
+                .rev()
+                .filter_map(|j| steps.get(j).map(|s| (j, s)))
+                .find(|(_, s)| s.thread == t && self.function_of(s.sid) == Some(g))
+        };
+        let (_, check) = in_g(u)?;
+        if !self.calls_toward(check.sid, unlock.sid) {
+            return None;
+        }
+        let (a, act_g) = in_g(w)?;
+        if a <= l || (act_g.sid != act.sid && !self.calls_toward(act_g.sid, act.sid)) {
+            return None;
+        }
+        let gap = self
+            .other_writes(steps, (u + 1, l), t, v)
+            .find(|g| same_location(g, act))?;
+        // The caller went on from what the helper gave back: a test of it before the
+        // act. Without one the two sections may be meant apart.
+        let (_, copy) = self.stale_test(check.sid, check.sid, act_g.sid)?;
+        let callee = self.normalized.funcs.get(helper)?.name.clone();
+        let hint = format!(
+            "{tn} acts on `{v}` here, in its section of `{m}` taken again at line {}, on what `{callee}` found under the same mutex (`{copy}`, line {}) before letting it go at line {}: {other}'s write at line {} came in between; checked again under the lock before acting, {outcome} (an atomicity violation: the check and the act are separate critical sections)",
+            lock.line,
+            check.line,
+            unlock.line,
+            gap.line,
+            tn = self.thread_name(t),
+            other = self.thread_name(gap.thread),
+        );
+        Some((act_g.clone(), hint))
     }
 
     /// The steps of `steps[from..to]` made by other threads than `thread` that write
