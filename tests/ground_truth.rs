@@ -39,6 +39,12 @@ fn localize(program: &str, extra: &[&str]) -> (Option<i32>, serde_json::Value, S
     if !extra.contains(&"--timeout") {
         args.extend_from_slice(&["--timeout", "300"]);
     }
+    // The root-cause search is bounded by its solver questions and Z3's work units,
+    // which do not depend on the machine's load; its 20-second safety net does, and
+    // under a loaded test run it cut causes short (`stress/sort_swap_nested`).
+    if !extra.contains(&"--root-cause-time") {
+        args.extend_from_slice(&["--root-cause-time", "300"]);
+    }
     let o = run(&args);
     let j = serde_json::from_slice(&o.stdout).unwrap_or(serde_json::Value::Null);
     (o.status.code(), j, stderr(&o))
