@@ -1664,3 +1664,37 @@ fn a_check_in_a_helpers_section_names_the_act_in_the_callers_next_one() {
     let r = localize_json("tests/programs/why/claim_seat.c");
     first_names(&r, 42, "checked again under the lock");
 }
+
+/// An init routine given to `pthread_once` and also called directly (`log_restart`
+/// calls `log_setup()` by hand): the direct call is named first; the routine's own
+/// lines only show its second run.
+#[test]
+fn a_once_routine_called_directly_names_the_direct_call() {
+    let r = localize_json("tests/programs/why/once_and_direct.c");
+    first_names(&r, 27, "init routine of `log_once`");
+}
+
+/// The pool's mutex let go one statement before the pool's counter is bumped (under
+/// the slot's own mutex, a different one per slot): the unlock is named first.
+#[test]
+fn an_unlock_just_before_an_access_the_mutex_guards_is_named_first() {
+    let r = localize_json("tests/programs/why/unlock_before_bump.c");
+    first_names(&r, 28, "lets `p->mu` go here");
+}
+
+/// An atomic load and a later atomic store of the same counter: the store is named
+/// first, to become a compare-exchange.
+#[test]
+fn an_atomic_store_after_a_separate_load_is_named_first() {
+    let r = localize_json("tests/programs/why/counter_load_store.c");
+    first_names(&r, 13, "compare-exchange");
+}
+
+/// The check in one helper's section, the act in another helper's, both called from
+/// the thread's function (`if (!idset_has(..)) idset_add(..)`): the start of the
+/// act's section, where the check must be made again, is named first.
+#[test]
+fn a_check_and_an_act_in_two_helpers_name_the_start_of_the_acts_section() {
+    let r = localize_json("tests/programs/why/lookup_then_insert.c");
+    first_names(&r, 27, "checked again under the lock");
+}

@@ -526,7 +526,9 @@ pub fn localize(
         candidates,
     );
     candidates = explainer.free_unlock_candidates(candidates);
+    candidates = explainer.early_unlock_candidates(candidates);
     candidates = explainer.shared_static_candidates(candidates);
+    candidates = explainer.once_bypass_candidates(candidates);
     candidates = explainer.split_section_candidates(candidates);
     candidates = explainer.reread_candidates(candidates);
     candidates = explainer.escaped_pointer_candidates(candidates);

@@ -47,6 +47,11 @@
 //! waits for the deadlock (`Role::Bystander`) and a changed thread handle
 //! (`Role::ThreadHandle`: the library chooses it, no program change can).
 //!
+//! A block-scope `static` several threads use as scratch (`Role::SharedStatic`) and a
+//! direct call of a `pthread_once` init routine the failing run entered more than once
+//! (`Role::OnceBypassed`) rank with the deadlocks' own lines: each is the one place that
+//! makes the code run shared (or twice) whatever the schedule.
+//!
 //! A missing lock comes next (`Role::Unprotected`, Eraser's lockset rule along the failing
 //! run): a conflicting access around a necessary context switch made holding no lock,
 //! while the other thread held one at its own access to the same location — a writer
@@ -55,6 +60,9 @@
 //! where one was dropped, and the repair is to take it there; the region it broke into is
 //! only where that shows. A thread that held the lock at its access but let it go before
 //! the switch (a split section) is not taken for one.
+//! An unlock made just before the thread's access of a location another thread accesses
+//! holding that mutex (`Role::ReleasedEarly`) ranks with it: the access held another lock,
+//! or none, and the unlock is what to move.
 //!
 //! A use before initialisation (`Role::StartedTooEarly`) comes next: a thread that
 //! writes nothing of what it read, created before the write it needed was made — by its
@@ -463,11 +471,11 @@ fn tier(c: &Candidate, change: Option<usize>) -> (u8, usize) {
         Role::FreeUnlock => return (0, 3),
         // A function's scratch shared by every call: the declaration is the repair, the
         // accesses only where the race shows.
-        Role::SharedStatic => return (0, 2),
+        Role::SharedStatic | Role::OnceBypassed => return (0, 2),
         // A section ended while the thread still reads through a pointer it found there:
         // the repair extends that section, before a new one around the read.
         Role::EscapedPointer => return (0, 2),
-        Role::Unprotected => return (0, 3),
+        Role::Unprotected | Role::ReleasedEarly => return (0, 3),
         // The count a barrier was made with decides the order its waits force.
         Role::ShortBarrier => return (0, 3),
         Role::StartedTooEarly => return (0, if c.whole_thread { 3 } else { 4 }),

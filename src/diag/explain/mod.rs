@@ -8,11 +8,13 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 mod barriers;
 mod calls;
 mod deadlocks;
+mod early_unlocks;
 mod escapes;
 mod interleaving;
 mod jumps;
 pub mod lock_choice;
 mod lock_helpers;
+mod onces;
 mod orderings;
 mod sections;
 mod statics;
@@ -271,6 +273,13 @@ pub enum Role {
     /// function used as scratch (`diag::explain::statics`): the one variable all calls
     /// share, where each needed its own.
     SharedStatic,
+    /// A direct call of a `pthread_once` init routine, when the failing run entered the
+    /// routine more than once (`diag::explain::onces`): the call that should go through
+    /// `pthread_once`.
+    OnceBypassed,
+    /// An unlock made just before the thread's access of a location other threads access
+    /// holding that mutex (`diag::explain::early_unlocks`): the access belongs inside.
+    ReleasedEarly,
     /// The `pthread_barrier_init` of a barrier made for fewer threads than wait at it:
     /// it let a thread through before another arrived, whose work the first then used.
     ShortBarrier,

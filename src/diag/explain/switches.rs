@@ -290,6 +290,44 @@ impl Explainer<'_> {
                     }
                 }
             }
+            // An atomic load at the region's start and the thread's later atomic store
+            // of the same object from it (`old = atomic_load(&s->top); n->next = old;
+            // atomic_store(&s->top, n);`): each is one step, the update of the two is
+            // not, and another thread's write came between them. The store is what
+            // must become a compare-exchange against the loaded value.
+            if let (Some(l), Some(r)) = (&last, &sw.resume)
+                && !sw.conflicts.is_empty()
+                && let Some((store, obj)) = self.store_after_load(l, r)
+            {
+                let words = format!(
+                    "{} stores `{obj}` here from what it loaded at line {}, but {others} wrote it in between: an atomic load and a later atomic store are no atomic update; make this store a compare-exchange against the loaded value, and retry when it fails",
+                    name(sw.thread),
+                    l.line
+                );
+                let at = extra.len();
+                self.push_step_candidate(
+                    &mut extra,
+                    &out,
+                    &store,
+                    CandidateKind::Atomicity,
+                    &words,
+                );
+                if let Some(c) = extra.get_mut(at) {
+                    c.role = Role::DroppedExchange;
+                } else {
+                    for c in out.iter_mut().chain(extra.iter_mut()) {
+                        if c.line == store.line
+                            && same_file(&c.file, &store.file)
+                            && !c.specification
+                            && c.set.is_none()
+                        {
+                            c.kind = CandidateKind::Atomicity;
+                            c.role = Role::DroppedExchange;
+                            c.hint = format!("{words}; {}", c.hint);
+                        }
+                    }
+                }
+            }
             // The thread resumed inside a function its last step was calling: that call
             // is the boundary in the thread's own code (it encloses the accesses that
             // conflict), the line inside the callee comes after it. A value candidate on
@@ -1067,6 +1105,55 @@ impl Explainer<'_> {
         calls.iter().any(|c| text.starts_with(c))
             && text.ends_with(");")
             && text.matches(';').count() == 1
+    }
+
+    /// When `last` is an atomic load of an object (its source line `x = atomic_load(&o);`)
+    /// and the thread, from `resume` on and in the same function, next stores the same
+    /// object with an atomic store: that store's step, and the object's text.
+    fn store_after_load(
+        &self,
+        last: &crate::cex::TraceStep,
+        resume: &crate::cex::TraceStep,
+    ) -> Option<(crate::cex::TraceStep, String)> {
+        let first_arg = |step: &crate::cex::TraceStep, calls: &[&str]| -> Option<String> {
+            let text = self.normalized.sources.source_line(step.loc)?;
+            calls.iter().find_map(|c| {
+                let rest = text.split(c).nth(1)?;
+                let arg: String = rest
+                    .split([',', ')'])
+                    .next()?
+                    .chars()
+                    .filter(|ch| !ch.is_whitespace())
+                    .collect();
+                (!arg.is_empty()).then_some(arg)
+            })
+        };
+        let obj = first_arg(
+            last,
+            &["atomic_load(", "atomic_load_explicit(", "__atomic_load_n("],
+        )?;
+        let f = self.function_of(last.sid)?;
+        let steps = &self.cex.steps;
+        let from = steps
+            .iter()
+            .position(|s| s.thread == resume.thread && s.sid == resume.sid)?;
+        let store = steps
+            .iter()
+            .skip(from)
+            .filter(|s| s.thread == resume.thread)
+            .take_while(|s| self.function_of(s.sid) == Some(f))
+            .find(|s| {
+                first_arg(
+                    s,
+                    &[
+                        "atomic_store(",
+                        "atomic_store_explicit(",
+                        "__atomic_store_n(",
+                    ],
+                )
+                .is_some_and(|o| o == obj)
+            })?;
+        Some((store.clone(), obj.trim_start_matches('&').to_string()))
     }
 
     /// Whether a statement on `step`'s line calls one of `kinds`.
