@@ -297,12 +297,12 @@ impl Explainer<'_> {
             // must become a compare-exchange against the loaded value.
             if let (Some(l), Some(r)) = (&last, &sw.resume)
                 && !sw.conflicts.is_empty()
-                && let Some((store, obj)) = self.store_after_load(l, r)
+                && let Some((store, obj, load_line)) = self.store_after_load(l, r)
             {
                 let words = format!(
                     "{} stores `{obj}` here from what it loaded at line {}, but {others} wrote it in between: an atomic load and a later atomic store are no atomic update; make this store a compare-exchange against the loaded value, and retry when it fails",
                     name(sw.thread),
-                    l.line
+                    load_line
                 );
                 let at = extra.len();
                 self.push_step_candidate(
@@ -455,10 +455,16 @@ impl Explainer<'_> {
                 // A lock taken from an array of locks by another index than the data it
                 // guards (`bucket_lock[key % N]` around `counts[b]`) is the slip whatever
                 // the counts say: a striped lock matches its stripe.
+                // A lock that is a member of the object whose data it is held around
+                // (`c->lock` around `c->hits`) is that object's own: the other is the
+                // borrowed one, whatever the counts say.
                 locks.sort_by_key(|l| {
                     let u = users_of(&users, &l.lock);
                     (
                         !stripe_mismatch(l),
+                        l.access
+                            .as_ref()
+                            .is_some_and(|a| lock_of_the_same_object(&l.lock, &a.statement)),
                         u.functions,
                         std::cmp::Reverse(u.other_data),
                     )
@@ -834,6 +840,30 @@ impl Explainer<'_> {
         // Data reached through a pointer (`l->count` in a helper handed `&lg`) is told by
         // its member: `lg.count` is wanted as `count` there.
         let wanted_members: BTreeSet<String> = vars.iter().filter_map(|v| member_of(v)).collect();
+        // A member of a global struct (`inv.stock[]`) is told apart from the struct's other
+        // members (`inv.log_entries`, guarded by another lock): per global, the members
+        // wanted, unless the whole global is.
+        let mut whole: BTreeSet<&str> = BTreeSet::new();
+        let mut in_struct: std::collections::BTreeMap<String, BTreeSet<String>> =
+            Default::default();
+        for v in vars {
+            let root = v.split('.').next().unwrap_or(v).trim_end_matches("[]");
+            match v.split_once('.').and_then(|(_, rest)| {
+                let m = rest.split(['.', '[']).next().unwrap_or_default();
+                (!m.is_empty() && !root.contains(['-', '*', '['])).then_some(m)
+            }) {
+                Some(m) => {
+                    in_struct
+                        .entry(root.to_string())
+                        .or_default()
+                        .insert(m.to_string());
+                }
+                None => {
+                    whole.insert(root);
+                }
+            }
+        }
+        in_struct.retain(|g, _| !whole.contains(g.as_str()));
         // The program's functions that touch the data, and those that call them: a call
         // made holding a lock touches what its callee does.
         let direct: std::collections::HashSet<usize> = self
@@ -844,6 +874,7 @@ impl Explainer<'_> {
             .filter(|(_, f)| {
                 f.body.as_ref().is_some_and(|b| {
                     let mut n = Names::new(self.normalized, &wanted, &wanted_members, None);
+                    n.in_struct = &in_struct;
                     crate::ir::visit::walk_stmt(&mut n, b);
                     n.hit
                 })
@@ -866,6 +897,7 @@ impl Explainer<'_> {
                 let names = |visit: &dyn Fn(&mut Names)| {
                     let mut n =
                         Names::new(self.normalized, &wanted, &wanted_members, Some(&touching));
+                    n.in_struct = &in_struct;
                     visit(&mut n);
                     (n.hit, n.other, n.other_members)
                 };
@@ -938,10 +970,15 @@ struct Names<'p> {
     wanted: &'p BTreeSet<&'p str>,
     wanted_members: &'p BTreeSet<String>,
     calls: Option<&'p std::collections::HashSet<usize>>,
+    /// Globals of which only some members are wanted, with those members.
+    in_struct: &'p std::collections::BTreeMap<String, BTreeSet<String>>,
     hit: bool,
     other: BTreeSet<VarId>,
     other_members: BTreeSet<String>,
 }
+
+static NO_STRUCTS: std::sync::LazyLock<std::collections::BTreeMap<String, BTreeSet<String>>> =
+    std::sync::LazyLock::new(Default::default);
 
 impl<'p> Names<'p> {
     fn new(
@@ -955,6 +992,7 @@ impl<'p> Names<'p> {
             wanted,
             wanted_members,
             calls,
+            in_struct: &NO_STRUCTS,
             hit: false,
             other: BTreeSet::new(),
             other_members: BTreeSet::new(),
@@ -974,6 +1012,32 @@ impl crate::ir::visit::Visitor for Names<'_> {
                         self.other.insert(*v);
                     }
                 }
+            }
+            ExprKind::Member(base, idx)
+                if let ExprKind::Var(v) = base.peel().kind
+                    && let Some(members) = self.in_struct.get(self.prog.var(v).shown_name())
+                    && self.prog.var(v).kind == VarKind::Global =>
+            {
+                let name = match base.ty.resolve(&self.prog.types) {
+                    crate::ir::Type::Comp(c) => self
+                        .prog
+                        .types
+                        .comp(*c)
+                        .fields
+                        .get(*idx)
+                        .and_then(|f| f.name.clone()),
+                    _ => None,
+                };
+                match name {
+                    Some(name) if members.contains(&name) => self.hit = true,
+                    Some(name) => {
+                        self.other_members.insert(name);
+                    }
+                    // A member without a name: taken as the whole struct.
+                    None => self.hit = true,
+                }
+                // The struct itself is not touched whole here.
+                return;
             }
             ExprKind::Member(base, idx) if matches!(base.peel().kind, ExprKind::Deref(_)) => {
                 let name = match base.ty.resolve(&self.prog.types) {
@@ -1014,6 +1078,30 @@ fn member_of(v: &str) -> Option<String> {
         .or_else(|| v.rfind('.').map(|i| i + 1))?;
     let m = v[cut..].split('[').next().unwrap_or_default();
     (!m.is_empty()).then(|| m.to_string())
+}
+
+/// The lock is a member of an object (`c->lock`, `pool.mu`) the statement also reaches a
+/// member of (`c->hits++`): the object's own lock.
+fn lock_of_the_same_object(lock: &str, statement: &str) -> bool {
+    let lock = lock.trim().trim_start_matches('&');
+    let Some(cut) = lock.rfind("->").or_else(|| lock.rfind('.')) else {
+        return false;
+    };
+    let base = lock[..cut].trim();
+    let own = lock[cut..].trim_start_matches("->").trim_start_matches('.');
+    if base.is_empty() || !base.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return false;
+    }
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    statement.match_indices(base).any(|(i, _)| {
+        let before = statement[..i].chars().next_back();
+        let rest = &statement[i + base.len()..];
+        let member = rest
+            .strip_prefix("->")
+            .or_else(|| rest.strip_prefix('.'))
+            .map(|m| m.split(|c: char| !ident(c)).next().unwrap_or_default());
+        !before.is_some_and(ident) && member.is_some_and(|m| !m.is_empty() && m != own)
+    })
 }
 
 /// `users`' entry for `lock`; else, for a lock written through another name of the same
@@ -1107,14 +1195,15 @@ impl Explainer<'_> {
             && text.matches(';').count() == 1
     }
 
-    /// When `last` is an atomic load of an object (its source line `x = atomic_load(&o);`)
-    /// and the thread, from `resume` on and in the same function, next stores the same
-    /// object with an atomic store: that store's step, and the object's text.
+    /// The thread's latest atomic load of an object (its source line `x =
+    /// atomic_load(&o);`) up to `last`, and its next atomic store of the same object from
+    /// `resume` on, all in one function: the store's step, the object's text and the
+    /// load's line.
     fn store_after_load(
         &self,
         last: &crate::cex::TraceStep,
         resume: &crate::cex::TraceStep,
-    ) -> Option<(crate::cex::TraceStep, String)> {
+    ) -> Option<(crate::cex::TraceStep, String, u32)> {
         let first_arg = |step: &crate::cex::TraceStep, calls: &[&str]| -> Option<String> {
             let text = self.normalized.sources.source_line(step.loc)?;
             calls.iter().find_map(|c| {
@@ -1128,32 +1217,41 @@ impl Explainer<'_> {
                 (!arg.is_empty()).then_some(arg)
             })
         };
-        let obj = first_arg(
-            last,
-            &["atomic_load(", "atomic_load_explicit(", "__atomic_load_n("],
-        )?;
+        const LOADS: [&str; 3] = ["atomic_load(", "atomic_load_explicit(", "__atomic_load_n("];
+        const STORES: [&str; 3] = [
+            "atomic_store(",
+            "atomic_store_explicit(",
+            "__atomic_store_n(",
+        ];
         let f = self.function_of(last.sid)?;
         let steps = &self.cex.steps;
+        let t = resume.thread;
         let from = steps
             .iter()
-            .position(|s| s.thread == resume.thread && s.sid == resume.sid)?;
+            .position(|s| s.thread == t && s.sid == resume.sid)?;
+        let until = steps
+            .iter()
+            .take(from)
+            .rposition(|s| s.thread == t && s.sid == last.sid)?;
+        // The thread's latest atomic load before the switch, in the same function.
+        let (load, obj) = steps
+            .iter()
+            .take(until + 1)
+            .rev()
+            .filter(|s| s.thread == t)
+            .take_while(|s| self.function_of(s.sid) == Some(f))
+            .find_map(|s| first_arg(s, &LOADS).map(|o| (s, o)))?;
         let store = steps
             .iter()
             .skip(from)
-            .filter(|s| s.thread == resume.thread)
+            .filter(|s| s.thread == t)
             .take_while(|s| self.function_of(s.sid) == Some(f))
-            .find(|s| {
-                first_arg(
-                    s,
-                    &[
-                        "atomic_store(",
-                        "atomic_store_explicit(",
-                        "__atomic_store_n(",
-                    ],
-                )
-                .is_some_and(|o| o == obj)
-            })?;
-        Some((store.clone(), obj.trim_start_matches('&').to_string()))
+            .find(|s| first_arg(s, &STORES).is_some_and(|o| o == obj))?;
+        Some((
+            store.clone(),
+            obj.trim_start_matches('&').to_string(),
+            load.line,
+        ))
     }
 
     /// Whether a statement on `step`'s line calls one of `kinds`.
@@ -1271,6 +1369,17 @@ mod tests {
         let mut l = LockUse::at(1, lock, &step(&format!("pthread_mutex_lock(&{lock})")));
         l.access = Some(step(access));
         l
+    }
+
+    #[test]
+    fn a_lock_of_the_object_whose_member_is_accessed_is_its_own() {
+        use super::lock_of_the_same_object as own;
+        assert!(own("c->lock", "c->hits = c->hits + 1"));
+        assert!(own("&pool.mu", "pool.count++"));
+        assert!(!own("stats.lock", "c->hits = c->hits + 1"));
+        assert!(!own("c->lock", "sc->hits++"));
+        assert!(!own("c->lock", "pthread_mutex_lock(&c->lock)"));
+        assert!(!own("m", "c->hits++"));
     }
 
     #[test]
