@@ -1691,10 +1691,12 @@ fn an_atomic_store_after_a_separate_load_is_named_first() {
 }
 
 /// The check in one helper's section, the act in another helper's, both called from
-/// the thread's function (`if (!idset_has(..)) idset_add(..)`): the start of the
-/// act's section, where the check must be made again, is named first.
+/// the thread's function (`if (!idset_has(..)) idset_add(..)`): the caller's call of
+/// the check, one end of the region its two calls make, is named first (three blind
+/// probe programs of this shape had their truth in the caller, one in the act's
+/// section, which comes among the next lines).
 #[test]
-fn a_check_and_an_act_in_two_helpers_name_the_start_of_the_acts_section() {
+fn a_check_and_an_act_in_two_helpers_name_the_callers_check() {
     let r = localize_json("tests/programs/why/lookup_then_insert.c");
-    first_names(&r, 27, "checked again under the lock");
+    first_names(&r, 37, "need to run atomically");
 }

@@ -172,38 +172,22 @@ impl Explainer<'_> {
             .take(a + 1)
             .skip(l + 1)
             .find(|s| s.thread == t && self.function_of(s.sid) == Some(h))?;
-        // The function that called both: the section's own (`idx = lookup(..); ...;
-        // lock; append_locked(..)`), or its caller (`if (find(..) < 0) insert(..);`,
-        // with the lock in `insert`).
-        let caller = (0..l)
-            .rev()
-            .filter_map(|j| steps.get(j))
-            .find(|s| s.thread == t && self.function_of(s.sid) != Some(h))
-            .and_then(|s| self.function_of(s.sid));
-        let (check, act_c) = [Some(h), caller].into_iter().flatten().find_map(|c| {
-            let (_, check) = in_fn(c, u)?;
-            let (k, act_c) = if c == h { (a, act_h) } else { in_fn(c, l)? };
-            (k > u
-                && self.calls_toward(check.sid, unlock.sid)
-                && (c == h || self.calls_toward(act_c.sid, lock.sid)))
-            .then_some((check, act_c))
-        })?;
+        // The section's own function called the check too (`idx = lookup(..); if (idx
+        // >= 0) return idx; lock; append_locked(..)`). When the act is in another helper
+        // the caller calls (`if (find(..) < 0) insert(..);`), the caller's two calls are
+        // the region to make one, which the boundary at the check's call names (blind
+        // probes: three such programs' truth was the caller's lines, one the section's).
+        let (_, check) = in_fn(h, u)?;
+        if !self.calls_toward(check.sid, unlock.sid) {
+            return None;
+        }
         let gap = self
             .other_writes(steps, (u + 1, l), t, v)
             .find(|g| same_location(g, act))?;
-        // The caller went on from what the helper gave back: a test of it before the
-        // act. Without one the two sections may be meant apart.
-        // A test made on the call's own line in the section's function (`if (in_stock()
-        // > 0) { lock; ...`) moves into the section whole: the boundary at the call names
-        // that. A result kept in a variable, or an act in another helper, asks for a
-        // check made again at the section's start.
-        let copy = match self.stale_test(check.sid, check.sid, act_c.sid) {
-            Some((_, copy)) => copy,
-            None if act_c.sid != act_h.sid || self.function_of(check.sid) != Some(h) => {
-                self.tested_on_its_line(check.sid)?
-            }
-            None => return None,
-        };
+        // The caller went on from what the helper gave back: a test of it, kept in a
+        // variable, before the act. A test on the call's own line (`if (in_stock() > 0)
+        // { lock; ...`) moves into the section whole: the boundary at the call names that.
+        let (_, copy) = self.stale_test(check.sid, check.sid, act_h.sid)?;
         let callee = self.normalized.funcs.get(helper)?.name.clone();
         let found = if crate::ir::internal::is_internal_name(&copy) {
             format!("line {}", check.line)
@@ -220,58 +204,6 @@ impl Explainer<'_> {
             other = self.thread_name(gap.thread),
         );
         Some((first.clone(), hint))
-    }
-
-    /// A local the statements on `check`'s line assign from it, read by a branch on the
-    /// same line (`if (find(m, key) < 0)`): the line tests what the call gave back.
-    fn tested_on_its_line(&self, check: crate::ir::StmtId) -> Option<String> {
-        let f = self.function_of(check)?;
-        let at = |s: &crate::ir::Stmt| self.normalized.sources.position(s.loc);
-        let line = at(self.stmts.get(&check)?)?;
-        let mine: Vec<&crate::ir::Stmt> = self
-            .stmts
-            .iter()
-            .filter(|(id, st)| {
-                self.function_of(**id) == Some(f)
-                    && at(st)
-                        .is_some_and(|p| p.line == line.line && super::same_file(p.file, line.file))
-            })
-            .map(|(_, st)| st)
-            .collect();
-        let assigned: Vec<crate::ir::VarId> = mine
-            .iter()
-            .filter_map(|st| match &st.kind {
-                StmtKind::Decl { var, init: Some(_) } => Some(*var),
-                StmtKind::Expr(e) => match &e.kind {
-                    ExprKind::Assign(l, _) => match l.peel().kind {
-                        ExprKind::Var(v) => Some(v),
-                        _ => None,
-                    },
-                    _ => None,
-                },
-                _ => None,
-            })
-            .filter(|v| {
-                matches!(
-                    self.normalized.var(*v).kind,
-                    crate::ir::VarKind::Local | crate::ir::VarKind::Param
-                )
-            })
-            .collect();
-        mine.iter().find_map(|st| {
-            let StmtKind::If { cond, .. } = &st.kind else {
-                return None;
-            };
-            let mut hit = None;
-            crate::ir::visit::each_subexpr(cond, &mut |x| {
-                if let ExprKind::Var(v) = x.kind
-                    && assigned.contains(&v)
-                {
-                    hit = Some(v);
-                }
-            });
-            hit.map(|v| self.normalized.var(v).shown_name().to_string())
-        })
     }
 
     /// The steps of `steps[from..to]` made by other threads than `thread` that write
