@@ -899,6 +899,59 @@ fn bounds_given(user: UserBounds) -> String {
 mod tests {
     use super::*;
 
+    /// The explorer's failure needs `w` preempted between its writes and `r` run before
+    /// it resumes; `w` never runs again. Replayed into a counterexample, the schedule must
+    /// still stop `w` there: "until end" for a thread's last block would run it on before
+    /// `r` (`stress/sort_swap_nested` ended so in "does not reproduce" under load).
+    #[test]
+    fn an_explored_failure_keeps_the_stop_of_a_thread_that_never_resumes() {
+        let src = "typedef unsigned long pthread_t;\
+            extern int pthread_create(pthread_t *, void *, void *(*)(void *), void *);\
+            extern void reach_error(void);\
+            int x;\
+            void *w(void *a) { x = 1; x = 0; return 0; }\
+            void *r(void *a) { if (x == 1) reach_error(); return 0; }\
+            int main(void) { pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b, 0, r, 0); return 0; }";
+        let prog = crate::frontend::load_text("t.c", src, crate::ir::types::DataModel::Lp64)
+            .expect("parses");
+        let prep = Prepared::new(prog);
+        let eopts = ExploreOptions {
+            counting: false,
+            ..ExploreOptions::default()
+        };
+        let Explored::Violation { path, .. } =
+            explicit::explore(&prep.normalized, &prep.shared, &eopts, None)
+        else {
+            panic!("the explorer finds the failure");
+        };
+        let opts = CheckOptions::default();
+        let gate = Arc::new(SolveGate::default());
+        let (cex, unwind) =
+            replay_explored(&prep, &opts, &path, None, &gate).expect("the path replays");
+        let resolved = cex
+            .schedule
+            .resolve(&prep.normalized, &prep.index)
+            .expect("the schedule resolves");
+        eprintln!("SCHED {}", cex.schedule.compact());
+        let framework = seq::Framework::builtin();
+        let replayer = super::super::replay::Replayer {
+            prep: &prep,
+            framework: &framework,
+            bounds: super::super::replay::ReplayBounds {
+                unwind,
+                max_threads: 3,
+                recursion: 3,
+            },
+            target: crate::instrument::Target::Failure,
+            deadline: None,
+        };
+        assert!(
+            replayer.reproduces(&resolved).expect("replays"),
+            "{}",
+            cex.schedule.compact()
+        );
+    }
+
     #[test]
     fn on_panic_runs_only_while_unwinding() {
         let released = AtomicBool::new(false);

@@ -919,6 +919,7 @@ fn extract(
             &prog.sources,
         ),
     };
+    let failed = prop.is_some_and(|p| p.kind != PropKind::Deadlock);
     // The executed points, in order: the schedule.
     let mut points: Vec<(u32, u32, StmtId)> = Vec::new();
     let mut steps: Vec<TraceStep> = Vec::new();
@@ -1145,11 +1146,34 @@ fn extract(
             // The thread's last block: it ends where the thread was preempted, unless it
             // finished (or would resume only at its exit).
             None => {
-                let head = resume.get(k).and_then(|p| {
-                    let pi = slot_code(*k)?.points.get(*p as usize)?;
+                let code_head = |p: u32| {
+                    let pi = slot_code(*k)?.points.get(p as usize)?;
                     (pi.kind == crate::seq::PointKind::Code && !pi.head.is_none())
                         .then_some(pi.head)
-                });
+                };
+                // The end-of-run probes do not run after a failure; there a thread the
+                // schedule stopped reached its stop's point and ran nothing after it.
+                // "Until end" would let it run on before the threads after it (an
+                // explorer's path replayed so lost the preemption its failure needed).
+                // The failing thread's last point may have run nothing that shows
+                // before its violation: its block runs to the failure. A run without a
+                // failure has no such stop: a thread whose last point ran nothing is
+                // blocked there (a join of a thread that never ran), and "until end"
+                // replays it so.
+                let stopped_at = || {
+                    if !failed || violation.thread == Some(*k) {
+                        return None;
+                    }
+                    let i = *last_point_of.get(k)?;
+                    if ran_after.get(i).copied().unwrap_or(true) {
+                        return None;
+                    }
+                    all_points.get(i).map(|(_, p, _)| *p)
+                };
+                let head = match resume.get(k) {
+                    Some(p) => code_head(*p),
+                    None => stopped_at().and_then(code_head),
+                };
                 // A thread held at a loop's unwinding cut stopped before the loop's next
                 // iteration: the cut exists only at this bound, and a replay unrolled
                 // deeper never meets it (the witness and JSON schedules of

@@ -278,17 +278,7 @@ impl Explainer<'_> {
                     "the result of this compare-exchange is dropped: {} goes on as if it made the exchange, though {others} changed the value in between; test the result and retry (or give up) when it fails",
                     name(sw.thread)
                 );
-                for c in out.iter_mut().chain(extra.iter_mut()) {
-                    if c.line == step.line
-                        && same_file(&c.file, &step.file)
-                        && !c.specification
-                        && c.set.is_none()
-                    {
-                        c.kind = CandidateKind::Atomicity;
-                        c.role = Role::DroppedExchange;
-                        c.hint = format!("{words}; {}", c.hint);
-                    }
-                }
+                mark_exchange(out.iter_mut().chain(extra.iter_mut()), step, &words);
             }
             // An atomic load at the region's start and the thread's later atomic store
             // of the same object from it (`old = atomic_load(&s->top); n->next = old;
@@ -315,17 +305,7 @@ impl Explainer<'_> {
                 if let Some(c) = extra.get_mut(at) {
                     c.role = Role::DroppedExchange;
                 } else {
-                    for c in out.iter_mut().chain(extra.iter_mut()) {
-                        if c.line == store.line
-                            && same_file(&c.file, &store.file)
-                            && !c.specification
-                            && c.set.is_none()
-                        {
-                            c.kind = CandidateKind::Atomicity;
-                            c.role = Role::DroppedExchange;
-                            c.hint = format!("{words}; {}", c.hint);
-                        }
-                    }
+                    mark_exchange(out.iter_mut().chain(extra.iter_mut()), &store, &words);
                 }
             }
             // The thread resumed inside a function its last step was calling: that call
@@ -1347,6 +1327,26 @@ enum HelperLock {
     CalledUnder(crate::cex::TraceStep),
     /// The caller takes the lock itself, at this line, around the holder's accesses.
     CallerLocks(u32),
+}
+
+/// Names the candidates on `step`'s line as the compare-exchange to fix (a dropped
+/// result, or a store that must become one), with `words` before what they said.
+fn mark_exchange<'c>(
+    cands: impl Iterator<Item = &'c mut Candidate>,
+    step: &crate::cex::TraceStep,
+    words: &str,
+) {
+    for c in cands {
+        if c.line == step.line
+            && same_file(&c.file, &step.file)
+            && !c.specification
+            && c.set.is_none()
+        {
+            c.kind = CandidateKind::Atomicity;
+            c.role = Role::DroppedExchange;
+            c.hint = format!("{words}; {}", c.hint);
+        }
+    }
 }
 
 #[cfg(test)]
